@@ -1,0 +1,224 @@
+//! Settings of a comparison: defaults, the environment, and their precedence.
+//!
+//! Precedence, strongest first: the attribute's own options, then run-wide
+//! settings (`faster::main()` flags, then `FASTER_*` variables), then the CI
+//! default (a 10% floor when `CI` or `GITHUB_ACTIONS` is set), then
+//! [`Config::default`].
+
+use crate::error::Error;
+use std::time::Duration;
+
+/// What a comparison must show to pass.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Expect {
+    /// The candidate must be faster by at least the noise floor.
+    #[default]
+    Faster,
+    /// A regression guard: fails only when the candidate is slower by at least
+    /// the noise floor.
+    NotSlower,
+    /// Never fails on timing (outputs are still checked).
+    Report,
+}
+
+impl Expect {
+    /// The name used in the attribute and on the command line.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Expect::Faster => "faster",
+            Expect::NotSlower => "not_slower",
+            Expect::Report => "report",
+        }
+    }
+}
+
+/// How one comparison is measured and judged.
+///
+/// `Default` gives the documented defaults and never reads the environment;
+/// [`Config::from_env`] applies the `FASTER_*` variables and the CI floor.
+///
+/// ```
+/// let config = faster_runtime::Config::default();
+/// assert_eq!(config.noise_floor, 0.05);
+/// assert_eq!(config.max_time, std::time::Duration::from_secs(3));
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub struct Config {
+    /// The smallest relative difference that counts (0.05 = 5%).
+    pub noise_floor: f64,
+    /// The time budget for measuring this pair, warm-up included.
+    pub max_time: Duration,
+    /// What the comparison must show to pass.
+    pub expect: Expect,
+    /// Measure at least this many rounds before stopping on convergence.
+    pub min_rounds: usize,
+    /// Stop once the 99% interval of the speedup is this narrow: its
+    /// half-width relative to the estimate (0.01 = ±1%).
+    pub target_precision: f64,
+    /// The longest warm-up; it ends earlier once per-call times settle.
+    pub max_warm_up: Duration,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            noise_floor: 0.05,
+            max_time: Duration::from_secs(3),
+            expect: Expect::Faster,
+            min_rounds: 5,
+            target_precision: 0.01,
+            max_warm_up: Duration::from_millis(50),
+        }
+    }
+}
+
+/// The noise floor on CI runners, whose neighbours are noisier than a desk's.
+pub const CI_NOISE_FLOOR: f64 = 0.10;
+
+impl Config {
+    /// The defaults adjusted by the environment: a 10% floor when `CI` or
+    /// `GITHUB_ACTIONS` is set, then `FASTER_NOISE_FLOOR` (a fraction, e.g.
+    /// `0.03`) and `FASTER_MAX_TIME` (e.g. `500ms`, `3s`).
+    pub fn from_env() -> Result<Config, Error> {
+        Config::from_vars(|name| std::env::var(name).ok())
+    }
+
+    /// [`Config::from_env`] over any variable lookup, so it is testable.
+    pub fn from_vars(var: impl Fn(&str) -> Option<String>) -> Result<Config, Error> {
+        let mut config = Config::default();
+        let set = |name: &str| var(name).is_some_and(|value| !value.is_empty());
+        if set("CI") || set("GITHUB_ACTIONS") {
+            config.noise_floor = CI_NOISE_FLOOR;
+        }
+        if let Some(floor) = var("FASTER_NOISE_FLOOR") {
+            config.noise_floor = parse_noise_floor(&floor)
+                .map_err(|reason| Error::InvalidConfig(format!("FASTER_NOISE_FLOOR: {reason}")))?;
+        }
+        if let Some(time) = var("FASTER_MAX_TIME") {
+            config.max_time = parse_duration(&time)
+                .map_err(|reason| Error::InvalidConfig(format!("FASTER_MAX_TIME: {reason}")))?;
+        }
+        Ok(config)
+    }
+
+    /// Checks that every setting is in range.
+    pub fn validate(&self) -> Result<(), Error> {
+        let invalid = |reason: String| Err(Error::InvalidConfig(reason));
+        if !(self.noise_floor > 0.0 && self.noise_floor < 1.0) {
+            return invalid(format!(
+                "noise_floor is {}, but must be between 0 and 1 (0.05 = 5%)",
+                self.noise_floor
+            ));
+        }
+        if self.max_time.is_zero() {
+            return invalid("max_time must be more than zero".into());
+        }
+        if !(self.target_precision > 0.0 && self.target_precision.is_finite()) {
+            return invalid(format!(
+                "target_precision is {}, but must be a positive fraction",
+                self.target_precision
+            ));
+        }
+        if self.min_rounds < 2 {
+            return invalid("min_rounds must be at least 2 (one round of each order)".into());
+        }
+        Ok(())
+    }
+}
+
+/// Parses a noise floor given as a fraction in (0, 1), e.g. `0.05`.
+pub fn parse_noise_floor(text: &str) -> Result<f64, String> {
+    let floor: f64 = text
+        .trim()
+        .parse()
+        .map_err(|_| format!("`{text}` is not a number; write a fraction such as 0.05 for 5%"))?;
+    if floor > 0.0 && floor < 1.0 {
+        Ok(floor)
+    } else {
+        Err(format!("`{text}` is out of range; write a fraction between 0 and 1, such as 0.05 for 5%"))
+    }
+}
+
+/// Parses a duration such as `500ms`, `3s`, `1.5s`, `2m` or `750us`.
+pub fn parse_duration(text: &str) -> Result<Duration, String> {
+    let text = text.trim();
+    let split = text
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(text.len());
+    let (number, unit) = text.split_at(split);
+    let nanos_per_unit = match unit.trim() {
+        "ns" => 1e0,
+        "us" | "µs" => 1e3,
+        "ms" => 1e6,
+        "s" => 1e9,
+        "m" | "min" => 60e9,
+        _ => return Err(format!("`{text}` has no known unit; write e.g. \"500ms\" or \"3s\"")),
+    };
+    let amount: f64 = number
+        .parse()
+        .map_err(|_| format!("`{text}` does not start with a number; write e.g. \"500ms\" or \"3s\""))?;
+    let nanos = amount * nanos_per_unit;
+    if nanos >= 1.0 && nanos < u64::MAX as f64 {
+        Ok(Duration::from_nanos(nanos as u64))
+    } else {
+        Err(format!("`{text}` is not a usable duration; write e.g. \"500ms\" or \"3s\""))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashMap;
+
+    fn from(vars: &[(&str, &str)]) -> Result<Config, Error> {
+        let vars: HashMap<String, String> =
+            vars.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+        Config::from_vars(|name| vars.get(name).cloned())
+    }
+
+    #[test]
+    fn defaults_do_not_depend_on_the_environment() {
+        assert_eq!(from(&[]).unwrap(), Config::default());
+        assert_eq!(Config::default().noise_floor, 0.05);
+    }
+
+    #[test]
+    fn ci_raises_the_floor_and_the_variable_overrides_it() {
+        assert_eq!(from(&[("CI", "true")]).unwrap().noise_floor, 0.10);
+        assert_eq!(from(&[("GITHUB_ACTIONS", "true")]).unwrap().noise_floor, 0.10);
+        assert_eq!(from(&[("CI", "")]).unwrap().noise_floor, 0.05);
+        let both = from(&[("CI", "1"), ("FASTER_NOISE_FLOOR", "0.02")]).unwrap();
+        assert_eq!(both.noise_floor, 0.02);
+    }
+
+    #[test]
+    fn bad_variables_are_clear_errors() {
+        let error = from(&[("FASTER_NOISE_FLOOR", "5%")]).unwrap_err();
+        assert!(error.to_string().contains("FASTER_NOISE_FLOOR"), "{error}");
+        let error = from(&[("FASTER_MAX_TIME", "3 parsecs")]).unwrap_err();
+        assert!(error.to_string().contains("FASTER_MAX_TIME"), "{error}");
+    }
+
+    #[test]
+    fn durations_parse_in_every_unit() {
+        assert_eq!(parse_duration("3s"), Ok(Duration::from_secs(3)));
+        assert_eq!(parse_duration("500ms"), Ok(Duration::from_millis(500)));
+        assert_eq!(parse_duration("1.5s"), Ok(Duration::from_millis(1500)));
+        assert_eq!(parse_duration("750us"), Ok(Duration::from_micros(750)));
+        assert_eq!(parse_duration("2m"), Ok(Duration::from_secs(120)));
+        assert!(parse_duration("3").is_err());
+        assert!(parse_duration("s").is_err());
+        assert!(parse_duration("0s").is_err());
+    }
+
+    #[test]
+    fn validation_rejects_out_of_range_settings() {
+        let mut config = Config::default();
+        assert!(config.validate().is_ok());
+        config.noise_floor = 1.5;
+        assert!(config.validate().is_err());
+        config.noise_floor = 0.05;
+        config.max_time = Duration::ZERO;
+        assert!(config.validate().is_err());
+    }
+}

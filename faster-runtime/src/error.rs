@@ -1,0 +1,92 @@
+//! Why a comparison could not produce a report.
+
+use std::fmt;
+
+/// Why a comparison failed before a timing verdict could be reached.
+///
+/// A wrong candidate is an error, not a verdict: timing a function that
+/// returns the wrong answer proves nothing.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum Error {
+    /// The input set was empty, so there is nothing to check or time.
+    NoInputs,
+    /// The two functions returned different results for one input.
+    Mismatch {
+        /// The input's position in the input set (from 0).
+        input: usize,
+        /// The input itself, rendered with `Debug`, where it could be.
+        input_debug: Option<String>,
+        /// The original's output, rendered with `Debug`.
+        original: String,
+        /// The candidate's output, rendered with `Debug`.
+        candidate: String,
+    },
+    /// User code panicked; the panic was caught so the other comparisons run.
+    Panicked {
+        /// Where it panicked.
+        during: Phase,
+        /// The input being processed, when there was one.
+        input: Option<usize>,
+        /// The panic's message.
+        message: String,
+    },
+    /// A setting is out of range or unreadable.
+    InvalidConfig(String),
+}
+
+/// Which piece of user code was running.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Phase {
+    /// The `inputs` function.
+    Inputs,
+    /// The original (baseline) function.
+    Original,
+    /// The candidate function.
+    Candidate,
+}
+
+impl fmt::Display for Phase {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Phase::Inputs => "the inputs function",
+            Phase::Original => "the original",
+            Phase::Candidate => "the candidate",
+        })
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::NoInputs => f.write_str(
+                "the input set is empty: the `inputs` function must yield at least one input",
+            ),
+            Error::Mismatch {
+                input,
+                input_debug,
+                original,
+                candidate,
+            } => {
+                write!(f, "the candidate returns a different result for input {input}")?;
+                if let Some(input_debug) = input_debug {
+                    write!(f, "\n  input:     {input_debug}")?;
+                }
+                write!(f, "\n  original:  {original}\n  candidate: {candidate}")
+            }
+            Error::Panicked {
+                during,
+                input: Some(input),
+                message,
+            } => write!(f, "{during} panicked on input {input}: {message}"),
+            Error::Panicked {
+                during,
+                input: None,
+                message,
+            } => write!(f, "{during} panicked: {message}"),
+            Error::InvalidConfig(reason) => write!(f, "invalid setting: {reason}"),
+        }
+    }
+}
+
+impl std::error::Error for Error {}
