@@ -335,7 +335,8 @@ where
     if disagreement > (1.0 + config.noise_floor / 2.0).ln() {
         warnings.push(format!(
             "the best-of-{} figure ({:.2}x) and the paired estimate ({:.2}x) disagree by more than \
-             half the noise floor: this machine is noisy right now; the verdict rests on the paired estimate",
+             half the noise floor: timings vary from call to call (a noisy machine, or work that \
+             varies, such as allocation); the verdict rests on the paired estimate",
             samples.rounds.len(),
             estimate.best_speedup,
             estimate.speedup,

@@ -111,24 +111,30 @@ impl fmt::Display for Report {
 }
 
 /// A speedup as people say it: `1.25x faster`, `1.25x slower`, with the
-/// interval in the same direction.
+/// interval in the same direction; three decimals when the interval is too
+/// narrow for two, and no direction for a ratio that rounds to one.
 struct Ratio(f64, Option<(f64, f64)>);
 
 impl fmt::Display for Ratio {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let Ratio(speedup, ci) = *self;
         let slower = speedup < 1.0;
-        let (figure, word) = if slower { (1.0 / speedup, "slower") } else { (speedup, "faster") };
-        write!(f, "{figure:.2}x {word}")?;
-        if let Some((low, high)) = ci {
-            let (from, to) = if slower { (1.0 / high, 1.0 / low) } else { (low, high) };
-            if to.is_finite() {
-                write!(f, " [99% CI {from:.2}x – {to:.2}x]")?;
-            } else {
-                f.write_str(" [99% CI: too few rounds]")?;
-            }
+        let turn = |ratio: f64| if slower { 1.0 / ratio } else { ratio };
+        let interval = ci.map(|(low, high)| if slower { (turn(high), turn(low)) } else { (low, high) });
+        let decimals = match interval {
+            Some((from, to)) if to.is_finite() && to - from < 0.03 => 3,
+            _ => 2,
+        };
+        let figure = turn(speedup);
+        write!(f, "{figure:.decimals$}x")?;
+        if format!("{figure:.decimals$}") != format!("{:.decimals$}", 1.0) {
+            f.write_str(if slower { " slower" } else { " faster" })?;
         }
-        Ok(())
+        match interval {
+            Some((from, to)) if to.is_finite() => write!(f, " [99% CI {from:.decimals$}x – {to:.decimals$}x]"),
+            Some(_) => f.write_str(" [99% CI: too few rounds]"),
+            None => Ok(()),
+        }
     }
 }
 
@@ -211,7 +217,15 @@ mod tests {
     #[test]
     fn a_missing_interval_is_said_plainly() {
         let text = report(1.0, (0.0, f64::INFINITY), Verdict::WithinNoise, Expect::Report).to_string();
-        assert!(text.contains("1.00x faster [99% CI: too few rounds]"), "{text}");
+        assert!(text.contains("1.00x [99% CI: too few rounds]"), "{text}");
+    }
+
+    #[test]
+    fn a_narrow_interval_gets_three_decimals_and_no_direction_at_one() {
+        let text = report(1.0004, (0.9981, 1.0027), Verdict::WithinNoise, Expect::NotSlower).to_string();
+        assert!(text.contains("1.000x [99% CI 0.998x – 1.003x]  ✓ within noise"), "{text}");
+        let text = report(0.97, (0.96, 0.98), Verdict::WithinNoise, Expect::Report).to_string();
+        assert!(text.contains("1.031x slower [99% CI 1.020x – 1.042x]"), "{text}");
     }
 
     #[test]

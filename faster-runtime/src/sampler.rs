@@ -230,15 +230,23 @@ fn settled(warm_up: &[Round]) -> bool {
     })
 }
 
-/// Whether the paired estimate's interval is as narrow as the target.
+/// Whether measuring can stop: the paired estimate's interval is as narrow
+/// as the target, or the verdict is already clear (the whole interval beyond
+/// the noise floor) and the interval within twice the target, so a large
+/// speedup is not measured to a precision nobody needs.
 ///
 /// The width must rest on at least [`MIN_BLOCKS`] blocks: a variance from
 /// fewer is itself so uncertain that stopping when it happens to be small
 /// would make the reported interval too narrow.
 fn converged(log_ratios: &[f64], config: &Config) -> bool {
-    stats::robust_interval(log_ratios, CONFIDENCE).is_some_and(|interval| {
-        interval.blocks >= MIN_BLOCKS && interval.half_width <= config.target_precision
-    })
+    let Some(interval) = stats::robust_interval(log_ratios, CONFIDENCE) else {
+        return false;
+    };
+    let floor = config.noise_floor.ln_1p();
+    let decided = interval.low() >= floor || interval.high() <= -floor;
+    interval.blocks >= MIN_BLOCKS
+        && (interval.half_width <= config.target_precision
+            || (decided && interval.half_width <= 2.0 * config.target_precision))
 }
 
 /// The fewest batch-means blocks a convergence stop may rest on (32 rounds).
