@@ -31,10 +31,13 @@
 
 pub use faster_macros::compare;
 pub use faster_runtime::{
-    Calibration, Clock, Comparison, Config, Error, Expect, InputReport, OutputCheck, Phase,
-    Report, Settings, SimClock, Verdict, WallClock, calibrate, comparisons, compare_fns,
-    compare_fns_with_clock, format_ns, main,
+    Calibration, Clock, Comparison, Config, CycleCounter, Error, Expect, InputReport, LinearFit,
+    OutputCheck, Phase, Report, Settings, SimClock, ThreadCpuClock, Timer, TimerKind, Verdict,
+    WallClock, calibrate, comparisons, compare_fns, compare_fns_with_clock, format_ns, main,
 };
+// Reports and output: the JSON schema's name, where reports go, the
+// environment they record, colour and rate formatting.
+pub use faster_runtime::{CiRun, ColorChoice, Environment, REPORT_SCHEMA, format_rate, output_dir};
 
 /// Items the attribute's expansion names. Not a public API.
 #[doc(hidden)]

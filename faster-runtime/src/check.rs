@@ -1,19 +1,32 @@
 //! Output comparison: does the candidate return what the original returns?
 //!
 //! Every input is checked before any timing. The check is a type chosen by
-//! the attribute's `check = ...` option; it turns two outputs into either
-//! agreement or two `Debug` renderings for the failure message.
+//! the attribute's `check = ...` option — [`Eq`], [`Approx`], [`Skip`], or
+//! a function of the user's — and turns two outputs into either agreement or
+//! two renderings for the failure message: cut to a readable length, the
+//! candidate's followed by where the two first differ.
+//!
+//! The traits the checks need ([`EqComparable`], [`ApproxEq`]) carry their
+//! own compile-time messages, so a user whose output type does not fit is
+//! told which derive to add or which other check to write, at the output
+//! type, rather than reading about a blanket impl deep inside the runtime.
 
-use std::fmt::Debug;
+mod render;
+
+use std::fmt::{self, Debug};
+
+pub(crate) use render::truncate;
 
 /// How the outputs of the original and the candidate are compared.
 #[diagnostic::on_unimplemented(
     message = "outputs of type `{O}` cannot be compared with `{Self}`",
-    label = "the function's output type must implement `PartialEq` and `Debug` for `check = eq`",
-    note = "derive `PartialEq` and `Debug` on the output type, or write `check = skip` to time without checking outputs"
+    label = "the outputs cannot be compared this way",
+    note = "`check = eq` needs `PartialEq` and `Debug`; `check = approx(...)` needs `faster::ApproxEq`; `check = skip` compares nothing"
 )]
-pub trait OutputCheck<O> {
-    /// `Ok` when the outputs agree; otherwise both outputs, rendered.
+pub trait OutputCheck<O: ?Sized> {
+    /// `Ok` when the outputs agree; otherwise both outputs, rendered for the
+    /// failure message (the candidate's followed by a line saying where the
+    /// two first differ, when that can be told).
     fn verify(&self, original: &O, candidate: &O) -> Result<(), (String, String)>;
 
     /// Whether outputs are compared at all (`false` for [`Skip`]).
@@ -26,13 +39,52 @@ pub trait OutputCheck<O> {
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Eq;
 
-impl<O: PartialEq + Debug> OutputCheck<O> for Eq {
+impl<O: EqComparable + ?Sized> OutputCheck<O> for Eq {
     fn verify(&self, original: &O, candidate: &O) -> Result<(), (String, String)> {
-        if original == candidate {
-            Ok(())
-        } else {
-            Err((format!("{original:?}"), format!("{candidate:?}")))
+        if original.equals(candidate) {
+            return Ok(());
         }
+        let (original, candidate) = (original.render(), candidate.render());
+        let identical = original == candidate;
+        let mut shown = mismatch_of_renderings(original, candidate);
+        if identical {
+            shown.1.push_str(
+                "\n  the two print the same, but `==` says they differ; NaN is never equal to \
+                 itself: `check = approx(...)` counts NaN as equal to NaN",
+            );
+        }
+        Err(shown)
+    }
+}
+
+/// What `check = eq` needs of an output type: `PartialEq` to compare and
+/// `Debug` to show a mismatch. Implemented for every such type; not meant to
+/// be implemented by hand.
+#[diagnostic::on_unimplemented(
+    message = "`check = eq` compares outputs with `==` and shows a mismatch with `{{:?}}`, so `{Self}` must implement `PartialEq` and `Debug`",
+    label = "`{Self}` does not implement both `PartialEq` and `Debug`",
+    note = "derive them on the type: `#[derive(PartialEq, Debug)]`",
+    note = "or choose another check: `check = approx(1e-9)` for floating-point results, `check = path::to::fn` for a comparison of your own `fn(&T, &T) -> bool`, `check = skip` to time without checking outputs"
+)]
+pub trait EqComparable {
+    /// `self == other`.
+    fn equals(&self, other: &Self) -> bool;
+
+    /// `format!("{self:?}")`.
+    fn render(&self) -> String;
+}
+
+// `do_not_recommend`: when an output type lacks `PartialEq`, rustc reports
+// this trait's message (say what to derive, or which check to write) instead
+// of looking through the impl and reporting the bare `PartialEq` bound.
+#[diagnostic::do_not_recommend]
+impl<T: PartialEq + Debug + ?Sized> EqComparable for T {
+    fn equals(&self, other: &Self) -> bool {
+        self == other
+    }
+
+    fn render(&self) -> String {
+        format!("{self:?}")
     }
 }
 
@@ -41,13 +93,432 @@ impl<O: PartialEq + Debug> OutputCheck<O> for Eq {
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Skip;
 
-impl<O> OutputCheck<O> for Skip {
+impl<O: ?Sized> OutputCheck<O> for Skip {
     fn verify(&self, _: &O, _: &O) -> Result<(), (String, String)> {
         Ok(())
     }
 
     fn checks(&self) -> bool {
         false
+    }
+}
+
+/// `check = approx(REL)` or `approx(REL, ABS)`: floating-point values agree
+/// when they are within a relative or an absolute tolerance of each other,
+/// `|a - b| <= max(rel × max(|a|, |b|), abs)`; NaN agrees with NaN (as
+/// codeflash compares), an infinity only with the same infinity. Values that
+/// are not floating-point (integers, strings, `bool`) must be equal.
+///
+/// Applies through sequences, arrays, tuples, `Option` and `Result`: every
+/// `f64` in a `Vec<(f64, f64)>` is compared this way. Implement [`ApproxEq`]
+/// to compare a type of your own.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Approx {
+    /// The relative tolerance, a fraction (`1e-9`).
+    pub rel: f64,
+    /// The absolute tolerance, for values near zero, where any relative
+    /// tolerance is tiny (`1e-12`); 0 for none.
+    pub abs: f64,
+}
+
+impl Approx {
+    /// Whether `original` and `candidate` agree within the tolerance.
+    pub fn close(&self, original: f64, candidate: f64) -> bool {
+        if original == candidate || (original.is_nan() && candidate.is_nan()) {
+            return true;
+        }
+        if !original.is_finite() || !candidate.is_finite() {
+            return false;
+        }
+        let difference = (original - candidate).abs();
+        difference <= self.abs || difference <= self.rel * original.abs().max(candidate.abs())
+    }
+
+    /// The tolerance as the attribute writes it: `approx(1e-9, 1e-12)`.
+    fn as_written(&self) -> String {
+        if self.abs == 0.0 {
+            format!("approx({:e})", self.rel)
+        } else {
+            format!("approx({:e}, {:e})", self.rel, self.abs)
+        }
+    }
+}
+
+impl<O: ApproxEq + ?Sized> OutputCheck<O> for Approx {
+    fn verify(&self, original: &O, candidate: &O) -> Result<(), (String, String)> {
+        let Some(difference) = original.approx_difference(candidate, self) else {
+            return Ok(());
+        };
+        let focus = difference.top_index();
+        let mut candidate_shown = truncate(&format!("{candidate:?}"), focus);
+        candidate_shown.push_str(&format!("\n  {}", difference.describe(self)));
+        Err((truncate(&format!("{original:?}"), focus), candidate_shown))
+    }
+}
+
+/// Comparison within a tolerance, for `check = approx(...)`.
+///
+/// Implemented for `f32` and `f64` (compared within the tolerance); for
+/// integers, `bool`, `char`, `str`, `String` and `()` (which must be equal);
+/// and through `[T]`, `Vec<T>`, `[T; N]`, `Box<T>`, `&T`, `Option<T>`,
+/// `Result<T, E>` and tuples of up to six elements. For a type of your own,
+/// compare its fields and say where the first difference is:
+///
+/// ```
+/// use faster_runtime::{Approx, ApproxEq, Difference};
+///
+/// #[derive(Debug)]
+/// struct Point { x: f64, y: f64 }
+///
+/// impl ApproxEq for Point {
+///     fn approx_difference(&self, other: &Self, tolerance: &Approx) -> Option<Difference> {
+///         self.x.approx_difference(&other.x, tolerance).map(|d| d.in_field("x"))
+///             .or_else(|| self.y.approx_difference(&other.y, tolerance).map(|d| d.in_field("y")))
+///     }
+/// }
+///
+/// let tolerance = Approx { rel: 1e-9, abs: 0.0 };
+/// let a = Point { x: 1.0, y: 2.0 };
+/// assert!(a.approx_difference(&Point { x: 1.0, y: 2.0 + 1e-12 }, &tolerance).is_none());
+/// let difference = a.approx_difference(&Point { x: 1.0, y: 2.5 }, &tolerance).unwrap();
+/// assert_eq!(difference.path(), ".y");
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`check = approx(...)` compares floating-point values within a tolerance, and `{Self}` does not implement `faster::ApproxEq`",
+    label = "`{Self}` cannot be compared with `approx`",
+    note = "`approx` covers `f32`, `f64`, integers, `bool`, `char`, strings, and slices, `Vec`s, arrays, `Option`s, `Result`s and tuples of those",
+    note = "for a type of your own, implement `faster::ApproxEq`, or write `check = path::to::fn` with a `fn(&T, &T) -> bool`"
+)]
+pub trait ApproxEq: Debug {
+    /// `None` when `self` and `other` agree within `tolerance`; otherwise
+    /// where they first differ.
+    fn approx_difference(&self, other: &Self, tolerance: &Approx) -> Option<Difference>;
+}
+
+/// Where two values first differ, for a mismatch message: a path from the
+/// top (`[3]`, `.1`, `.re`), both values there, and why they differ.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Difference {
+    /// Steps from the outside in.
+    path: Vec<Step>,
+    original: String,
+    candidate: String,
+    what: Kind,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+enum Step {
+    Index(usize),
+    Field(String),
+}
+
+#[derive(Debug, Clone, PartialEq)]
+enum Kind {
+    /// Two values that must be equal are not.
+    Unequal,
+    /// Two floating-point values outside the tolerance.
+    OutsideTolerance,
+    /// Two sequences of these lengths.
+    Lengths(usize, usize),
+}
+
+impl Difference {
+    /// The values differ here, as a whole: both are rendered with `Debug`.
+    pub fn new<T: Debug + ?Sized>(original: &T, candidate: &T) -> Difference {
+        Difference {
+            path: Vec::new(),
+            original: render::truncate(&format!("{original:?}"), None),
+            candidate: render::truncate(&format!("{candidate:?}"), None),
+            what: Kind::Unequal,
+        }
+    }
+
+    /// Two floating-point values outside the tolerance.
+    fn outside_tolerance<T: Debug>(original: &T, candidate: &T) -> Difference {
+        Difference {
+            what: Kind::OutsideTolerance,
+            ..Difference::new(original, candidate)
+        }
+    }
+
+    /// Two sequences of different lengths, equal as far as the shorter goes.
+    pub fn lengths(original: usize, candidate: usize) -> Difference {
+        Difference {
+            path: Vec::new(),
+            original: String::new(),
+            candidate: String::new(),
+            what: Kind::Lengths(original, candidate),
+        }
+    }
+
+    /// The same difference, seen from the sequence holding it at `index`.
+    pub fn at_index(mut self, index: usize) -> Difference {
+        self.path.insert(0, Step::Index(index));
+        self
+    }
+
+    /// The same difference, seen from the value holding it in `field`
+    /// (a struct's field name, or a tuple's position such as `"1"`).
+    pub fn in_field(mut self, field: &str) -> Difference {
+        self.path.insert(0, Step::Field(field.to_string()));
+        self
+    }
+
+    /// The path from the top: `[3]`, `.1[0]`, `.re`; empty at the top.
+    pub fn path(&self) -> String {
+        self.path
+            .iter()
+            .map(|step| match step {
+                Step::Index(index) => format!("[{index}]"),
+                Step::Field(field) => format!(".{field}"),
+            })
+            .collect()
+    }
+
+    /// The index of the differing top-level element, when the top level is
+    /// a sequence: a cut rendering shows the elements around it.
+    fn top_index(&self) -> Option<usize> {
+        match (self.path.first(), &self.what) {
+            (Some(Step::Index(index)), _) => Some(*index),
+            (None, Kind::Lengths(original, candidate)) => Some(*original.min(candidate)),
+            _ => None,
+        }
+    }
+
+    /// The line a mismatch message shows.
+    fn describe(&self, tolerance: &Approx) -> String {
+        let path = self.path();
+        let at = if path.is_empty() {
+            String::new()
+        } else {
+            format!(" at {path}")
+        };
+        match &self.what {
+            Kind::Lengths(original, candidate) => format!(
+                "lengths differ{at}: {original} vs {candidate} elements, equal as far as the \
+                 shorter goes"
+            ),
+            Kind::Unequal => format!(
+                "first difference{at}: {} vs {}",
+                self.original, self.candidate
+            ),
+            Kind::OutsideTolerance => format!(
+                "first difference{at}: {} vs {}, not within {}",
+                self.original,
+                self.candidate,
+                tolerance.as_written()
+            ),
+        }
+    }
+}
+
+impl fmt::Display for Difference {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.describe(&Approx { rel: 0.0, abs: 0.0 }))
+    }
+}
+
+macro_rules! approx_float {
+    ($($float:ty),*) => {$(
+        impl ApproxEq for $float {
+            fn approx_difference(&self, other: &Self, tolerance: &Approx) -> Option<Difference> {
+                if tolerance.close(f64::from(*self), f64::from(*other)) {
+                    None
+                } else {
+                    Some(Difference::outside_tolerance(self, other))
+                }
+            }
+        }
+    )*};
+}
+
+approx_float!(f32, f64);
+
+macro_rules! approx_exact {
+    ($($exact:ty),*) => {$(
+        impl ApproxEq for $exact {
+            fn approx_difference(&self, other: &Self, _: &Approx) -> Option<Difference> {
+                (self != other).then(|| Difference::new(self, other))
+            }
+        }
+    )*};
+}
+
+approx_exact!(
+    u8, u16, u32, u64, u128, usize, i8, i16, i32, i64, i128, isize, bool, char, str, String, ()
+);
+
+impl<T: ApproxEq> ApproxEq for [T] {
+    fn approx_difference(&self, other: &Self, tolerance: &Approx) -> Option<Difference> {
+        let differing = self
+            .iter()
+            .zip(other)
+            .enumerate()
+            .find_map(|(index, (a, b))| Some(a.approx_difference(b, tolerance)?.at_index(index)));
+        differing.or_else(|| {
+            (self.len() != other.len()).then(|| Difference::lengths(self.len(), other.len()))
+        })
+    }
+}
+
+impl<T: ApproxEq> ApproxEq for Vec<T> {
+    fn approx_difference(&self, other: &Self, tolerance: &Approx) -> Option<Difference> {
+        self.as_slice().approx_difference(other, tolerance)
+    }
+}
+
+impl<T: ApproxEq, const N: usize> ApproxEq for [T; N] {
+    fn approx_difference(&self, other: &Self, tolerance: &Approx) -> Option<Difference> {
+        self.as_slice().approx_difference(other, tolerance)
+    }
+}
+
+impl<T: ApproxEq + ?Sized> ApproxEq for Box<T> {
+    fn approx_difference(&self, other: &Self, tolerance: &Approx) -> Option<Difference> {
+        (**self).approx_difference(other, tolerance)
+    }
+}
+
+impl<T: ApproxEq + ?Sized> ApproxEq for &T {
+    fn approx_difference(&self, other: &Self, tolerance: &Approx) -> Option<Difference> {
+        (**self).approx_difference(other, tolerance)
+    }
+}
+
+impl<T: ApproxEq> ApproxEq for Option<T> {
+    fn approx_difference(&self, other: &Self, tolerance: &Approx) -> Option<Difference> {
+        match (self, other) {
+            (Some(a), Some(b)) => Some(a.approx_difference(b, tolerance)?.in_field("0")),
+            (None, None) => None,
+            _ => Some(Difference::new(self, other)),
+        }
+    }
+}
+
+impl<T: ApproxEq, E: ApproxEq> ApproxEq for Result<T, E> {
+    fn approx_difference(&self, other: &Self, tolerance: &Approx) -> Option<Difference> {
+        match (self, other) {
+            (Ok(a), Ok(b)) => Some(a.approx_difference(b, tolerance)?.in_field("0")),
+            (Err(a), Err(b)) => Some(a.approx_difference(b, tolerance)?.in_field("0")),
+            _ => Some(Difference::new(self, other)),
+        }
+    }
+}
+
+macro_rules! approx_tuple {
+    ($(($($name:ident $index:tt),+))*) => {$(
+        impl<$($name: ApproxEq),+> ApproxEq for ($($name,)+) {
+            fn approx_difference(&self, other: &Self, tolerance: &Approx) -> Option<Difference> {
+                None$(.or_else(|| Some(
+                    self.$index.approx_difference(&other.$index, tolerance)?
+                        .in_field(stringify!($index)),
+                )))+
+            }
+        }
+    )*};
+}
+
+approx_tuple! {
+    (A 0)
+    (A 0, B 1)
+    (A 0, B 1, C 2)
+    (A 0, B 1, C 2, D 3)
+    (A 0, B 1, C 2, D 3, E 4)
+    (A 0, B 1, C 2, D 3, E 4, F 5)
+}
+
+/// A user's check function, `check = path::to::fn`: `agree` says whether two
+/// outputs agree, `show` renders one for the failure message.
+pub(crate) struct CheckWith<F, S>(pub F, pub S);
+
+impl<O, F, S> OutputCheck<O> for CheckWith<F, S>
+where
+    F: Fn(&O, &O) -> bool,
+    S: Fn(&O) -> String,
+{
+    fn verify(&self, original: &O, candidate: &O) -> Result<(), (String, String)> {
+        if (self.0)(original, candidate) {
+            Ok(())
+        } else {
+            Err(mismatch_of_renderings((self.1)(original), (self.1)(candidate)))
+        }
+    }
+}
+
+/// Applies `K` to the first element of a pair: the expansion's by-value
+/// calls return `(compared, kept)`, where `kept` holds the parts of the
+/// input the call only borrowed, so that they are dropped after the clock
+/// stops; only `compared` is checked.
+pub(crate) struct First<K> {
+    pub check: K,
+    /// What the compared value is, when it is not simply the output
+    /// (`(the output, `v` after the call)`), for the failure message.
+    pub compared: Option<&'static str>,
+}
+
+impl<O, L, K: OutputCheck<O>> OutputCheck<(O, L)> for First<K> {
+    fn verify(&self, original: &(O, L), candidate: &(O, L)) -> Result<(), (String, String)> {
+        self.check
+            .verify(&original.0, &candidate.0)
+            .map_err(|(original, mut candidate)| {
+                if let Some(compared) = self.compared {
+                    candidate.push_str(&format!("\n  compared:  {compared}"));
+                }
+                (original, candidate)
+            })
+    }
+
+    fn checks(&self) -> bool {
+        self.check.checks()
+    }
+}
+
+/// Two `Debug` renderings that differ, cut to a readable length (around
+/// their first difference), the candidate's followed by where they differ.
+pub(crate) fn mismatch_of_renderings(original: String, candidate: String) -> (String, String) {
+    let difference = render::first_difference(&original, &candidate);
+    let focus = difference.as_ref().and_then(|difference| difference.top_index);
+    let mut candidate_shown = truncate(&candidate, focus);
+    if let Some(line) = difference.and_then(|difference| difference.describe()) {
+        candidate_shown.push_str(&format!("\n  {line}"));
+    }
+    (truncate(&original, focus), candidate_shown)
+}
+
+/// A value shown for a failure message by the expansion, which picks
+/// `Debug` where the type has it and a placeholder naming the type where it
+/// does not (autoref specialization: the expansion calls
+/// `(&&Shown(value)).show()`, which resolves to [`ShowDebug`] when
+/// `T: Debug` and to [`ShowAny`] otherwise).
+#[doc(hidden)]
+pub struct Shown<'a, T: ?Sized>(pub &'a T);
+
+/// `show` with `Debug`; see [`Shown`].
+#[doc(hidden)]
+pub trait ShowDebug {
+    /// The value's `Debug` rendering.
+    fn show(&self) -> String;
+}
+
+impl<T: Debug + ?Sized> ShowDebug for &Shown<'_, T> {
+    fn show(&self) -> String {
+        format!("{:?}", self.0)
+    }
+}
+
+/// `show` without `Debug`; see [`Shown`].
+#[doc(hidden)]
+pub trait ShowAny {
+    /// A placeholder naming the type.
+    fn show(&self) -> String;
+}
+
+impl<T: ?Sized> ShowAny for Shown<'_, T> {
+    fn show(&self) -> String {
+        format!(
+            "(a `{}`, which does not implement `Debug`)",
+            std::any::type_name::<T>()
+        )
     }
 }
 
@@ -60,13 +531,137 @@ mod tests {
         assert_eq!(Eq.verify(&vec![1, 2], &vec![1, 2]), Ok(()));
         assert_eq!(
             Eq.verify(&vec![1, 2], &vec![1, 3]),
-            Err(("[1, 2]".to_string(), "[1, 3]".to_string()))
+            Err((
+                "[1, 2]".to_string(),
+                "[1, 3]\n  first difference at [1]: 2 vs 3".to_string()
+            ))
         );
+        // Scalars: the outputs are the difference.
+        assert_eq!(
+            Eq.verify(&4, &5),
+            Err(("4".to_string(), "5".to_string()))
+        );
+    }
+
+    #[test]
+    fn eq_explains_values_that_print_the_same() {
+        let (_, candidate) = Eq.verify(&vec![f64::NAN], &vec![f64::NAN]).unwrap_err();
+        assert!(candidate.contains("NaN is never equal to itself"), "{candidate}");
+    }
+
+    #[test]
+    fn eq_cuts_huge_outputs_around_the_difference() {
+        let original: Vec<u64> = (0..100_000).collect();
+        let mut candidate = original.clone();
+        candidate[70_000] = 1;
+        let (original, candidate) = Eq.verify(&original, &candidate).unwrap_err();
+        assert!(original.starts_with("[… (69998 before), 69998, 69999, 70000, "), "{original}");
+        assert!(candidate.starts_with("[… (69998 before), 69998, 69999, 1, "), "{candidate}");
+        assert!(candidate.ends_with("first difference at [70000]: 70000 vs 1"), "{candidate}");
+        assert!(original.len() < 300, "{original}");
     }
 
     #[test]
     fn skip_accepts_anything_and_says_so() {
         assert_eq!(OutputCheck::<f64>::verify(&Skip, &1.0, &2.0), Ok(()));
         assert!(!OutputCheck::<f64>::checks(&Skip));
+    }
+
+    const TIGHT: Approx = Approx { rel: 1e-9, abs: 0.0 };
+
+    #[test]
+    fn approx_compares_within_the_relative_tolerance() {
+        assert!(TIGHT.close(1.0, 1.0 + 1e-12));
+        assert!(!TIGHT.close(1.0, 1.0 + 1e-6));
+        assert!(TIGHT.close(1e20, 1e20 * (1.0 + 1e-10)));
+        // Near zero a relative tolerance is tiny: an absolute one helps.
+        assert!(!TIGHT.close(0.0, 1e-15));
+        assert!(Approx { rel: 1e-9, abs: 1e-12 }.close(0.0, 1e-15));
+    }
+
+    #[test]
+    fn approx_treats_nan_as_equal_and_infinities_exactly() {
+        assert!(TIGHT.close(f64::NAN, f64::NAN));
+        assert!(!TIGHT.close(f64::NAN, 1.0));
+        assert!(TIGHT.close(f64::INFINITY, f64::INFINITY));
+        assert!(!TIGHT.close(f64::INFINITY, f64::NEG_INFINITY));
+        assert!(!TIGHT.close(f64::MAX, f64::INFINITY));
+        assert!(TIGHT.close(0.0, -0.0));
+        assert_eq!(TIGHT.verify(&vec![f64::NAN, 1.0], &vec![f64::NAN, 1.0]), Ok(()));
+    }
+
+    #[test]
+    fn approx_reaches_through_collections() {
+        let a = (vec![1.0_f64, 2.0], [0.5_f32; 3], Some(3.0_f64), 7_u32);
+        let mut b = a.clone();
+        b.0[1] += 1e-13;
+        b.1[2] += 1e-9;
+        assert_eq!(Approx { rel: 1e-6, abs: 0.0 }.verify(&a, &b), Ok(()));
+        b.0[1] = 2.5;
+        let (_, candidate) = TIGHT.verify(&a, &b).unwrap_err();
+        assert!(
+            candidate.ends_with("first difference at .0[1]: 2.0 vs 2.5, not within approx(1e-9)"),
+            "{candidate}"
+        );
+        let mut c = a.clone();
+        c.3 = 8;
+        let (_, candidate) = TIGHT.verify(&a, &c).unwrap_err();
+        assert!(candidate.ends_with("first difference at .3: 7 vs 8"), "{candidate}");
+    }
+
+    #[test]
+    fn approx_names_lengths_variants_and_errors() {
+        let (_, candidate) = TIGHT.verify(&vec![1.0, 2.0], &vec![1.0]).unwrap_err();
+        assert!(
+            candidate.ends_with("lengths differ: 2 vs 1 elements, equal as far as the shorter goes"),
+            "{candidate}"
+        );
+        let (_, candidate) = TIGHT.verify(&Some(1.0), &None).unwrap_err();
+        assert!(candidate.ends_with("first difference: Some(1.0) vs None"), "{candidate}");
+        let ok: Result<f64, String> = Ok(1.0);
+        let err: Result<f64, String> = Err("overflow".into());
+        assert!(TIGHT.verify(&ok, &err).is_err());
+        assert_eq!(TIGHT.verify(&err, &err.clone()), Ok(()));
+    }
+
+    #[test]
+    fn approx_cuts_huge_outputs_around_the_difference() {
+        let a: Vec<f64> = (0..10_000).map(f64::from).collect();
+        let mut b = a.clone();
+        b[9_000] = -1.0;
+        let (original, candidate) = TIGHT.verify(&a, &b).unwrap_err();
+        assert!(original.starts_with("[… (8998 before), 8998.0"), "{original}");
+        assert!(candidate.contains("first difference at [9000]: 9000.0 vs -1.0"), "{candidate}");
+    }
+
+    #[test]
+    fn a_check_function_decides_and_outputs_are_shown() {
+        let check = CheckWith(
+            |a: &f64, b: &f64| (a - b).abs() < 0.5,
+            |x: &f64| format!("{x:.1}"),
+        );
+        assert_eq!(check.verify(&1.0, &1.2), Ok(()));
+        assert_eq!(
+            check.verify(&1.0, &2.0),
+            Err(("1.0".to_string(), "2.0".to_string()))
+        );
+    }
+
+    #[test]
+    fn first_checks_the_compared_part_and_says_what_it_is() {
+        let check = First {
+            check: Eq,
+            compared: Some("`v` after the call"),
+        };
+        assert_eq!(check.verify(&(1, "kept"), &(1, "other")), Ok(()));
+        let (_, candidate) = check.verify(&(1, ()), &(2, ())).unwrap_err();
+        assert_eq!(candidate, "2\n  compared:  `v` after the call");
+    }
+
+    #[test]
+    fn shown_uses_debug_where_there_is_one() {
+        struct Opaque;
+        assert_eq!((&&Shown(&[1, 2])).show(), "[1, 2]");
+        assert!((&&Shown(&Opaque)).show().contains("does not implement `Debug`"));
     }
 }

@@ -2,12 +2,14 @@
 //! judge. [`compare_fns`] and the attribute's expansion both land here.
 
 use crate::check::{Eq, OutputCheck};
-use crate::clock::{Calibration, Clock, WallClock, calibrate};
+use crate::clock::{Calibration, Clock, Timer, TimerKind, calibrate};
 use crate::config::Config;
 use crate::error::{Error, Phase};
 use crate::estimate::Estimate;
+use crate::guard;
 use crate::report::{InputReport, Report, format_ns, format_percent};
-use crate::sampler::{self, Side, Stop, Subject};
+use crate::sampler::{self, Subject};
+use crate::samples::{Side, Stop};
 use crate::verdict::Verdict;
 use std::any::Any;
 use std::hint::black_box;
@@ -76,8 +78,10 @@ where
         inputs,
         original: ByRef(original),
         candidate: ByRef(candidate),
+        randomize_layout: config.randomize_layout,
+        stack_offset: 0,
     };
-    run(pair, name, &Eq, calibrate(clock), config)
+    run(pair, name, &Eq, calibrate(clock), None, config)
 }
 
 /// The attribute's entry point for functions whose parameters are all
@@ -96,13 +100,16 @@ where
     A: FnMut(&I) -> O,
     B: FnMut(&I) -> O,
 {
+    let (timer, calibration, fallback) = selected_timer(config.timer);
     let pair = Pair {
-        clock: &WallClock,
+        clock: &timer,
         inputs,
         original: ByRef(original),
         candidate: ByRef(candidate),
+        randomize_layout: config.randomize_layout,
+        stack_offset: 0,
     };
-    run(pair, label, &check, wall_clock_calibration(), config)
+    run(pair, label, &check, calibration, fallback, config)
 }
 
 /// The attribute's entry point for functions taking a parameter by value:
@@ -122,13 +129,16 @@ where
     A: FnMut(I) -> O,
     B: FnMut(I) -> O,
 {
+    let (timer, calibration, fallback) = selected_timer(config.timer);
     let pair = Pair {
-        clock: &WallClock,
+        clock: &timer,
         inputs,
         original: ByValue(original),
         candidate: ByValue(candidate),
+        randomize_layout: config.randomize_layout,
+        stack_offset: 0,
     };
-    run(pair, label, &check, wall_clock_calibration(), config)
+    run(pair, label, &check, calibration, fallback, config)
 }
 
 /// Calls the attribute's `inputs` function and collects its items, catching
@@ -150,10 +160,18 @@ pub fn collect_inputs<T, It: IntoIterator<Item = T>>(
 /// several threads, and two measurements at once would disturb each other.
 static TIMING: Mutex<()> = Mutex::new(());
 
-/// The wall clock is calibrated once per process.
-fn wall_clock_calibration() -> Calibration {
-    static CALIBRATION: OnceLock<Calibration> = OnceLock::new();
-    *CALIBRATION.get_or_init(|| calibrate(&WallClock))
+/// The timer `kind` names, calibrated once per process, and why it fell back
+/// to the wall clock if it did.
+fn selected_timer(kind: TimerKind) -> (Timer, Calibration, Option<String>) {
+    static CALIBRATIONS: [OnceLock<Calibration>; 3] = [const { OnceLock::new() }; 3];
+    let (timer, fallback) = Timer::select(kind);
+    let slot = match timer.kind() {
+        TimerKind::Wall => 0,
+        TimerKind::Cycles => 1,
+        TimerKind::ThreadCpu => 2,
+    };
+    let calibration = *CALIBRATIONS[slot].get_or_init(|| calibrate(&timer));
+    (timer, calibration, fallback)
 }
 
 /// One side of the pair: how a function is called on an input.
@@ -249,6 +267,17 @@ impl<I: Clone, O, F: FnMut(I) -> O> Routine<I> for ByValue<F> {
     }
 }
 
+/// Below this R², Paoloni's regression is not trusted and the report says so.
+/// In quiet conditions the fits measured here exceed 0.999.
+pub const MIN_R_SQUARED: f64 = 0.99;
+
+/// A function measured at no more than this many empty calls is reported as
+/// probably optimized away.
+const EMPTY_CALL_MARGIN: f64 = 1.5;
+/// ... and so is one under a fifth of a nanosecond (one cycle at 5 GHz),
+/// whatever the empty call costs.
+const MIN_REAL_CALL_NS: f64 = 0.2;
+
 /// At most this many outputs (or prepared inputs) are held at once.
 const MAX_HELD_OUTPUTS: u64 = 1 << 20;
 /// A batch's clones may take this long to make (≈ tens of MB of copying).
@@ -260,6 +289,8 @@ struct Pair<'a, C, I, A, B> {
     inputs: &'a [I],
     original: A,
     candidate: B,
+    randomize_layout: bool,
+    stack_offset: usize,
 }
 
 impl<C, I, O, A, B> Subject for Pair<'_, C, I, A, B>
@@ -274,11 +305,16 @@ where
 
     fn time_batch(&mut self, side: Side, input: usize, batch: u64) -> Result<f64, Error> {
         let (clock, value) = (self.clock, &self.inputs[input]);
-        let timed = match side {
-            Side::Original => catch_unwind(AssertUnwindSafe(|| self.original.time_batch(clock, value, batch))),
-            Side::Candidate => catch_unwind(AssertUnwindSafe(|| self.candidate.time_batch(clock, value, batch))),
-        };
-        timed.map_err(|payload| Error::Panicked {
+        let mut batch_ns = 0.0;
+        let timed = catch_unwind(AssertUnwindSafe(|| {
+            at_stack_offset(self.stack_offset, &mut || {
+                batch_ns = match side {
+                    Side::Original => self.original.time_batch(clock, value, batch),
+                    Side::Candidate => self.candidate.time_batch(clock, value, batch),
+                }
+            })
+        }));
+        timed.map(|()| batch_ns).map_err(|payload| Error::Panicked {
             during: phase(side),
             input: Some(input),
             message: panic_message(payload),
@@ -289,6 +325,41 @@ where
         let value = &self.inputs[input];
         self.original.max_batch(value).min(self.candidate.max_batch(value))
     }
+
+    fn begin_round(&mut self, round: usize) {
+        if self.randomize_layout {
+            // A fixed scramble of the round number: every offset recurs, in
+            // no order that could line up with the alternation of sides.
+            self.stack_offset = (round.wrapping_mul(0x9E37_79B9) >> 7) % STACK_OFFSETS;
+        }
+    }
+}
+
+/// How many stack positions layout randomization cycles through.
+const STACK_OFFSETS: usize = 8;
+
+/// Runs `body` with its frame `offset` × 272 bytes further down the stack
+/// (4.25 cache lines a step, so both the cache-line and the page offset of
+/// the loop's stack slots change).
+#[inline(never)]
+fn at_stack_offset(offset: usize, body: &mut dyn FnMut()) {
+    match offset % STACK_OFFSETS {
+        0 => body(),
+        1 => padded::<272>(body),
+        2 => padded::<544>(body),
+        3 => padded::<816>(body),
+        4 => padded::<1088>(body),
+        5 => padded::<1360>(body),
+        6 => padded::<1632>(body),
+        _ => padded::<1904>(body),
+    }
+}
+
+#[inline(never)]
+fn padded<const BYTES: usize>(body: &mut dyn FnMut()) {
+    let pad = [0_u8; BYTES];
+    black_box(&pad);
+    body();
 }
 
 /// Check → sample → estimate → verdict.
@@ -297,6 +368,7 @@ fn run<C, I, O, A, B, K>(
     label: &str,
     check: &K,
     calibration: Calibration,
+    timer_fallback: Option<String>,
     config: &Config,
 ) -> Result<Report, Error>
 where
@@ -323,14 +395,18 @@ where
         }
     }
 
-    let samples = {
+    let (samples, disturbances) = {
         let _exclusive = TIMING.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-        sampler::sample(pair.clock, calibration, &mut pair, config)?
+        let before = guard::snapshot();
+        let samples = sampler::sample(pair.clock, calibration, &mut pair, config)?;
+        (samples, guard::disturbances(&before, &guard::snapshot()))
     };
     let estimate = Estimate::from_samples(&samples);
     let verdict = Verdict::from_interval(estimate.ci, config.noise_floor);
 
-    let mut warnings = Vec::new();
+    let mut warnings: Vec<String> = timer_fallback.into_iter().collect();
+    warnings.extend(disturbances);
+    warnings.extend(guard::standing_disturbances().iter().cloned());
     let disagreement = (estimate.best_speedup / estimate.speedup).ln().abs();
     if disagreement > (1.0 + config.noise_floor / 2.0).ln() {
         warnings.push(format!(
@@ -350,8 +426,10 @@ where
         ));
     }
     let min_sample_ns = calibration.min_sample_ns();
-    for (index, (input, &batch)) in estimate.per_input.iter().zip(&samples.batch_sizes).enumerate() {
-        let sample_ns = input.original_ns.min(input.candidate_ns) * batch as f64;
+    for (index, (input, &[original_batch, candidate_batch])) in
+        estimate.per_input.iter().zip(&samples.batch_sizes).enumerate()
+    {
+        let sample_ns = (input.original_ns * original_batch as f64).min(input.candidate_ns * candidate_batch as f64);
         if sample_ns < min_sample_ns / 2.0 {
             warnings.push(format!(
                 "input {index}: samples last {} against the {} the timer needs to stay under 0.1% of \
@@ -360,6 +438,35 @@ where
                 format_ns(sample_ns),
                 format_ns(min_sample_ns),
             ));
+        }
+    }
+    for (index, input) in estimate.per_input.iter().enumerate() {
+        for (side, fit) in ["original", "candidate"].iter().zip(&input.fits) {
+            if let Some(fit) = fit
+                && fit.r_squared < MIN_R_SQUARED
+            {
+                warnings.push(format!(
+                    "input {index}: the {side}'s time does not grow in line with the batch size \
+                     (R² = {:.4}, under {MIN_R_SQUARED}): its per-call time depends on how many calls \
+                     run back to back, or the machine was disturbed; rerun on a quieter machine, or \
+                     make each call depend on the previous one's result",
+                    fit.r_squared,
+                ));
+            }
+        }
+        let nothing_ns = (EMPTY_CALL_MARGIN * calibration.empty_call_ns).max(MIN_REAL_CALL_NS);
+        for (side, per_call_ns) in [("original", input.original_ns), ("candidate", input.candidate_ns)] {
+            if per_call_ns <= nothing_ns {
+                warnings.push(format!(
+                    "input {index}: the {side} takes {} per call, about what the measuring loop \
+                     costs with nothing in it ({}): either the compiler optimized its work away \
+                     (make the result depend on the input and return it; faster passes both through \
+                     black_box), or the work is so cheap that the loop around it dominates and \
+                     the ratio says little about the function",
+                    format_ns(per_call_ns),
+                    format_ns(calibration.empty_call_ns),
+                ));
+            }
         }
     }
     if !check.checks() {
@@ -383,6 +490,7 @@ where
         speedup: estimate.speedup,
         ci: estimate.ci,
         best_speedup: estimate.best_speedup,
+        uncorrected_speedup: estimate.uncorrected_speedup,
         original_ns: estimate.original_ns,
         candidate_ns: estimate.candidate_ns,
         rounds: samples.rounds.len(),
@@ -394,18 +502,36 @@ where
             .iter()
             .zip(&samples.batch_sizes)
             .enumerate()
-            .map(|(index, (input, &batch_size))| InputReport {
+            .map(|(index, (input, &batch_sizes))| InputReport {
                 index,
-                batch_size,
+                batch_sizes,
                 original_ns: input.original_ns,
                 candidate_ns: input.candidate_ns,
                 speedup: input.speedup,
+                overhead_ns: input.overhead_ns,
+                fits: input.fits,
+                label: None,
+                flops: None,
+                bytes: None,
+                round_ns: samples
+                    .rounds
+                    .iter()
+                    .map(|round| round.per_call_ns[index])
+                    .collect(),
             })
             .collect(),
         outputs_checked: check.checks(),
         stop: samples.stop,
         timer: pair.clock.name(),
+        calibration,
         warnings,
+        round_log_ratios: samples.log_ratios(),
+        round_original_first: samples
+            .rounds
+            .iter()
+            .map(|round| round.original_first)
+            .collect(),
+        warm_up_rounds: samples.warm_up_rounds,
     })
 }
 

@@ -5,6 +5,7 @@
 //! default (a 10% floor when `CI` or `GITHUB_ACTIONS` is set), then
 //! [`Config::default`].
 
+use crate::clock::TimerKind;
 use crate::error::Error;
 use std::time::Duration;
 
@@ -57,6 +58,15 @@ pub struct Config {
     pub target_precision: f64,
     /// The longest warm-up; it ends earlier once per-call times settle.
     pub max_warm_up: Duration,
+    /// The timing source.
+    pub timer: TimerKind,
+    /// Measure in this many fresh processes and judge the spread between
+    /// them (1: measure in this process only). See `processes = N`.
+    pub processes: usize,
+    /// Shift the stack the measuring loop runs on from round to round, so an
+    /// alignment that happens to favour one function is averaged out rather
+    /// than baked into the estimate. Off by default (see the README).
+    pub randomize_layout: bool,
 }
 
 impl Default for Config {
@@ -68,6 +78,9 @@ impl Default for Config {
             min_rounds: 5,
             target_precision: 0.01,
             max_warm_up: Duration::from_millis(50),
+            timer: TimerKind::Wall,
+            processes: 1,
+            randomize_layout: false,
         }
     }
 }
@@ -78,7 +91,9 @@ pub const CI_NOISE_FLOOR: f64 = 0.10;
 impl Config {
     /// The defaults adjusted by the environment: a 10% floor when `CI` or
     /// `GITHUB_ACTIONS` is set, then `FASTER_NOISE_FLOOR` (a fraction, e.g.
-    /// `0.03`) and `FASTER_MAX_TIME` (e.g. `500ms`, `3s`).
+    /// `0.03`), `FASTER_MAX_TIME` (e.g. `500ms`, `3s`), `FASTER_TIMER`
+    /// (`wall`, `cycles` or `thread-cpu`), `FASTER_PROCESSES` (a count) and
+    /// `FASTER_RANDOMIZE_LAYOUT` (`1`).
     pub fn from_env() -> Result<Config, Error> {
         Config::from_vars(|name| std::env::var(name).ok())
     }
@@ -97,6 +112,17 @@ impl Config {
         if let Some(time) = var("FASTER_MAX_TIME") {
             config.max_time = parse_duration(&time)
                 .map_err(|reason| Error::InvalidConfig(format!("FASTER_MAX_TIME: {reason}")))?;
+        }
+        if let Some(processes) = var("FASTER_PROCESSES") {
+            config.processes = parse_processes(&processes)
+                .map_err(|reason| Error::InvalidConfig(format!("FASTER_PROCESSES: {reason}")))?;
+        }
+        if let Some(flag) = var("FASTER_RANDOMIZE_LAYOUT") {
+            config.randomize_layout = matches!(flag.trim(), "1" | "true" | "yes");
+        }
+        if let Some(timer) = var("FASTER_TIMER") {
+            config.timer = TimerKind::parse(&timer)
+                .map_err(|reason| Error::InvalidConfig(format!("FASTER_TIMER: {reason}")))?;
         }
         Ok(config)
     }
@@ -119,6 +145,9 @@ impl Config {
                 self.target_precision
             ));
         }
+        if !(1..=MAX_PROCESSES).contains(&self.processes) {
+            return invalid(format!("processes is {}, but must be from 1 to {MAX_PROCESSES}", self.processes));
+        }
         if self.min_rounds < 2 {
             return invalid("min_rounds must be at least 2 (one round of each order)".into());
         }
@@ -138,6 +167,17 @@ pub fn parse_noise_floor(text: &str) -> Result<f64, String> {
         Err(format!("`{text}` is out of range; write a fraction between 0 and 1, such as 0.05 for 5%"))
     }
 }
+
+/// Parses a process count for replication: a whole number from 1 to 100.
+pub fn parse_processes(text: &str) -> Result<usize, String> {
+    match text.trim().parse::<usize>() {
+        Ok(count @ 1..=MAX_PROCESSES) => Ok(count),
+        _ => Err(format!("`{text}` is not a process count; write a whole number from 1 to {MAX_PROCESSES}")),
+    }
+}
+
+/// The most processes a comparison may be replicated in.
+pub const MAX_PROCESSES: usize = 100;
 
 /// Parses a duration such as `500ms`, `3s`, `1.5s`, `2m` or `750us`.
 pub fn parse_duration(text: &str) -> Result<Duration, String> {
@@ -197,6 +237,12 @@ mod tests {
         assert!(error.to_string().contains("FASTER_NOISE_FLOOR"), "{error}");
         let error = from(&[("FASTER_MAX_TIME", "3 parsecs")]).unwrap_err();
         assert!(error.to_string().contains("FASTER_MAX_TIME"), "{error}");
+        let error = from(&[("FASTER_TIMER", "sundial")]).unwrap_err();
+        assert!(error.to_string().contains("FASTER_TIMER"), "{error}");
+        assert_eq!(from(&[("FASTER_TIMER", "cycles")]).unwrap().timer, TimerKind::Cycles);
+        assert_eq!(from(&[("FASTER_PROCESSES", "5")]).unwrap().processes, 5);
+        let error = from(&[("FASTER_PROCESSES", "0")]).unwrap_err();
+        assert!(error.to_string().contains("from 1 to 100"), "{error}");
     }
 
     #[test]

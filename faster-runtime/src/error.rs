@@ -33,6 +33,13 @@ pub enum Error {
     },
     /// A setting is out of range or unreadable.
     InvalidConfig(String),
+    /// One process of a replicated comparison (`processes = N`) failed.
+    Replication {
+        /// Which process (from 1).
+        process: usize,
+        /// What went wrong in it.
+        message: String,
+    },
 }
 
 /// Which piece of user code was running.
@@ -85,6 +92,9 @@ impl fmt::Display for Error {
                 message,
             } => write!(f, "{during} panicked: {message}"),
             Error::InvalidConfig(reason) => write!(f, "invalid setting: {reason}"),
+            Error::Replication { process, message } => {
+                write!(f, "process {process} of the replicated comparison failed: {message}")
+            }
         }
     }
 }

@@ -6,46 +6,71 @@
 //! here next to the `#[faster::compare]` attribute.
 //!
 //! Modules import one way, down these floors: `harness` → `compare`/`report`
-//! → `sampler`/`estimate`/`verdict`/`check`/`registry` →
-//! `clock`/`stats`/`config`/`error`.
+//! → `sampler`/`estimate`/`verdict`/`check`/`registry` → `samples` →
+//! `clock`/`stats`/`config`/`error`. The output side sits beside `report`:
+//! `terminal`, `json`, `plot`, `ci` and `throughput` render a report, and
+//! `style` and `environment` serve them.
 
 #![warn(missing_docs)]
 
 mod check;
+mod ci;
 mod clock;
 mod compare;
 mod config;
+mod environment;
 mod error;
 mod estimate;
+mod expansion;
+mod guard;
 mod harness;
+mod probe;
+mod json;
+#[cfg(feature = "plots")]
+mod plot;
 mod registry;
+mod replicate;
 mod report;
 mod sampler;
+mod samples;
 mod stats;
+mod style;
+mod terminal;
+mod throughput;
 mod verdict;
 
-pub use check::{Eq, OutputCheck, Skip};
-pub use clock::{Calibration, Clock, SimClock, WallClock, calibrate};
+pub use check::{Approx, ApproxEq, Difference, EqComparable, Eq, OutputCheck, Skip};
+pub use clock::{
+    Calibration, Clock, CycleCounter, SimClock, ThreadCpuClock, Timer, TimerKind, TimerReading, WallClock,
+    calibrate,
+};
 pub use compare::{compare_fns, compare_fns_with_clock};
 pub use config::{CI_NOISE_FLOOR, Config, Expect, parse_duration, parse_noise_floor};
+pub use environment::{CiRun, Environment};
 pub use error::{Error, Phase};
 pub use harness::main;
 pub use registry::{Comparison, Settings, comparisons};
+pub use json::{SCHEMA as REPORT_SCHEMA, output_dir};
 pub use report::{InputReport, Report, format_ns};
-pub use sampler::{Round, Samples, Side, Stop, Subject, sample};
-pub use stats::{Interval, batch_means_interval};
+pub use sampler::{Subject, sample};
+pub use samples::{Round, Samples, Side, Stop};
+pub use stats::{Interval, LinearFit, batch_means_interval, linear_fit};
+pub use style::ColorChoice;
+pub use throughput::format_rate;
 pub use verdict::Verdict;
 
 /// What the attribute's expansion names. Not a public API: it may change in
 /// any release.
 #[doc(hidden)]
 pub mod __private {
-    pub use crate::check::{Eq, Skip};
+    pub use crate::check::{Approx, Eq, ShowAny, ShowDebug, Shown, Skip};
+    pub use crate::expansion::{by_ref, by_ref_with, by_value, by_value_with, show_input};
     pub use crate::compare::{collect_inputs, compare_by_ref, compare_by_value};
     pub use crate::config::{Config, Expect};
     pub use crate::error::Error;
     pub use crate::harness::run_test;
     pub use crate::registry::{Comparison, Settings};
     pub use crate::report::Report;
+    pub use crate::throughput::with_throughput;
     pub use inventory;
 }

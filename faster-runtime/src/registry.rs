@@ -41,9 +41,21 @@ pub struct Settings {
     pub noise_floor: Option<f64>,
     /// `max_time = "..."`
     pub max_time: Option<Duration>,
+    /// `processes = N`
+    pub processes: Option<usize>,
 }
 
 impl Settings {
+    /// No setting of its own: every one comes from the run. The expansion
+    /// fills the options it does not set from here, so a new setting does not
+    /// break code expanded by an older macro.
+    pub const NONE: Settings = Settings {
+        expect: None,
+        noise_floor: None,
+        max_time: None,
+        processes: None,
+    };
+
     /// `base` with these settings applied on top.
     pub fn apply(&self, base: &Config) -> Config {
         let mut config = base.clone();
@@ -55,6 +67,9 @@ impl Settings {
         }
         if let Some(max_time) = self.max_time {
             config.max_time = max_time;
+        }
+        if let Some(processes) = self.processes {
+            config.processes = processes;
         }
         config
     }

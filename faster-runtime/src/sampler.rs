@@ -8,19 +8,8 @@
 use crate::clock::{Calibration, Clock};
 use crate::config::Config;
 use crate::error::Error;
+use crate::samples::{self, CONFIDENCE, LADDER, LADDER_MIN_BATCH, Round, Samples, Side, Stop};
 use crate::stats;
-
-/// Confidence of every interval the engine reports.
-pub const CONFIDENCE: f64 = 0.99;
-
-/// One side of the pair.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Side {
-    /// The baseline.
-    Original,
-    /// The function that claims to be faster.
-    Candidate,
-}
 
 /// What the sampler times: two functions over a fixed set of inputs.
 pub trait Subject {
@@ -36,59 +25,14 @@ pub trait Subject {
     fn max_batch(&self, _input: usize) -> u64 {
         MAX_BATCH
     }
+
+    /// Called before each measured round (counting from 0), so a subject can
+    /// vary what should not matter, such as where on the stack it runs.
+    fn begin_round(&mut self, _round: usize) {}
 }
 
 /// No batch grows past this many calls, whatever the timer.
 pub const MAX_BATCH: u64 = 1 << 40;
-
-/// One round: every input once, one batch of each function per input.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Round {
-    /// Whether the original ran first in each of this round's pairs.
-    pub original_first: bool,
-    /// Per input, the per-call time in nanoseconds of `[original, candidate]`.
-    pub per_call_ns: Vec<[f64; 2]>,
-}
-
-impl Round {
-    /// `ln(Σ original / Σ candidate)` over the inputs: each input weighs by
-    /// its time, as the codeflash sum of per-input times does.
-    pub fn log_ratio(&self) -> f64 {
-        let (original, candidate) = self
-            .per_call_ns
-            .iter()
-            .fold((0.0, 0.0), |(o, c), [original, candidate]| (o + original, c + candidate));
-        (original / candidate).ln()
-    }
-}
-
-/// Why the sampler stopped.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Stop {
-    /// The interval reached the target precision.
-    Converged,
-    /// The time budget was spent first.
-    Budget,
-}
-
-/// Everything the sampler measured.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Samples {
-    /// Calls per timed sample, per input.
-    pub batch_sizes: Vec<u64>,
-    /// The measured rounds, in time order.
-    pub rounds: Vec<Round>,
-    /// Each round's log ratio (see [`Round::log_ratio`]).
-    pub log_ratios: Vec<f64>,
-    /// Rounds spent warming up (not in `rounds`).
-    pub warm_up_rounds: usize,
-    /// Why measuring stopped.
-    pub stop: Stop,
-    /// Time from the start of tuning to the end of the last round.
-    pub elapsed_ns: f64,
-    /// The timer's measured cost and resolution.
-    pub calibration: Calibration,
-}
 
 /// Tunes, warms up and measures `subject` until the estimate converges or
 /// the budget in `config` is spent.
@@ -98,26 +42,35 @@ pub fn sample<C: Clock, S: Subject>(
     subject: &mut S,
     config: &Config,
 ) -> Result<Samples, Error> {
-    let start = clock.now();
-    let elapsed_ns = || clock.nanos_between(start, clock.now());
+    let start_ns = clock.budget_now_ns();
+    let elapsed_ns = || clock.budget_now_ns() - start_ns;
     let budget_ns = config.max_time.as_nanos() as f64;
     let min_sample_ns = calibration.min_sample_ns();
     let inputs = subject.input_count();
 
-    // Tuning doubles the batch until the faster side's sample is long enough
-    // against the timer, so the timer's cost is at most ~0.1% of a sample.
-    let mut batch_sizes = Vec::with_capacity(inputs);
+    // Tuning doubles each side's batch until its sample is long enough
+    // against the timer (so the timer's cost is at most ~0.1% of a sample).
+    // Each side gets its own batch: both samples then last about as long,
+    // which keeps a pair close in time however different the two functions.
+    let mut batch_sizes: Vec<[u64; 2]> = Vec::with_capacity(inputs);
     for input in 0..inputs {
         let limit = subject.max_batch(input).max(1);
-        let mut batch = 1;
+        let mut batch = [1, 1];
         loop {
-            let original = subject.time_batch(Side::Original, input, batch)?;
-            let candidate = subject.time_batch(Side::Candidate, input, batch)?;
-            let out_of_time = elapsed_ns() > budget_ns / 4.0;
-            if original.min(candidate) >= min_sample_ns || batch >= limit || out_of_time {
+            let times = [
+                subject.time_batch(Side::Original, input, batch[0])?,
+                subject.time_batch(Side::Candidate, input, batch[1])?,
+            ];
+            let mut grown = false;
+            for side in 0..2 {
+                if times[side] < min_sample_ns && batch[side] < limit {
+                    batch[side] = (batch[side] * 2).min(limit);
+                    grown = true;
+                }
+            }
+            if !grown || elapsed_ns() > budget_ns / 4.0 {
                 break;
             }
-            batch = (batch * 2).min(limit);
         }
         batch_sizes.push(batch);
     }
@@ -128,7 +81,7 @@ pub fn sample<C: Clock, S: Subject>(
     let max_warm_up_ns = (config.max_warm_up.as_nanos() as f64).min(budget_ns / 5.0);
     let mut warm_up: Vec<Round> = Vec::new();
     loop {
-        warm_up.push(measure_round(subject, &batch_sizes, warm_up.len() % 2 == 0)?);
+        warm_up.push(measure_round(subject, batch_sizes.clone(), warm_up.len().is_multiple_of(2))?);
         let now = elapsed_ns();
         if now >= max_warm_up_ns || (now >= min_warm_up_ns && settled(&warm_up)) {
             break;
@@ -138,36 +91,54 @@ pub fn sample<C: Clock, S: Subject>(
     // Cold first calls can make tuning stop early; scale batches up to the
     // sample length with the settled per-call times.
     if let Some(last) = warm_up.last() {
-        for (input, [original, candidate]) in last.per_call_ns.iter().enumerate() {
-            let per_call_ns = original.min(*candidate).max(f64::MIN_POSITIVE);
-            let needed = (min_sample_ns / per_call_ns).ceil() as u64;
+        for (input, per_call_ns) in last.per_call_ns.iter().enumerate() {
             let limit = subject.max_batch(input).max(1);
-            while batch_sizes[input] < needed.min(limit) {
-                batch_sizes[input] = (batch_sizes[input] * 2).min(limit);
+            for side in 0..2 {
+                let needed = (min_sample_ns / per_call_ns[side].max(f64::MIN_POSITIVE)).ceil() as u64;
+                while batch_sizes[input][side] < needed.min(limit) {
+                    batch_sizes[input][side] = (batch_sizes[input][side] * 2).min(limit);
+                }
             }
         }
     }
 
-    let mut rounds = Vec::new();
-    let mut log_ratios = Vec::new();
+    // Fast functions cycle through a ladder of batch sizes, for the regression
+    // that clears the per-sample overhead (see `samples`).
+    let ladders: Vec<&'static [u64]> = batch_sizes
+        .iter()
+        .enumerate()
+        .map(|(input, &[original, candidate])| {
+            let fits = original.max(candidate) * LADDER[LADDER.len() - 1] <= subject.max_batch(input);
+            if original.max(candidate) >= LADDER_MIN_BATCH && fits { LADDER } else { &[1] }
+        })
+        .collect();
+    let cycle = samples::cycle_length(&ladders);
+
+    let mut rounds: Vec<Round> = Vec::new();
     let mut next_check = config.min_rounds;
     let mut round_start_ns = elapsed_ns();
     let stop = loop {
-        let round = measure_round(subject, &batch_sizes, rounds.len() % 2 == 0)?;
-        log_ratios.push(round.log_ratio());
-        rounds.push(round);
+        let sizes = batch_sizes
+            .iter()
+            .zip(&ladders)
+            .map(|(batch, ladder)| batch.map(|side| side * samples::ladder_step(ladder, rounds.len())))
+            .collect();
+        subject.begin_round(rounds.len());
+        rounds.push(measure_round(subject, sizes, rounds.len().is_multiple_of(2))?);
         let now = elapsed_ns();
         let round_ns = now - round_start_ns;
         round_start_ns = now;
 
         // Decide only after an even number of rounds, so both orders weigh
         // the same; the budget check looks one round pair ahead.
-        if rounds.len() % 2 != 0 {
+        if !rounds.len().is_multiple_of(2) {
             continue;
         }
         if rounds.len() >= next_check {
             next_check = next_checkpoint(rounds.len());
-            if converged(&log_ratios, config) {
+            let overheads = samples::overheads(&rounds, inputs, samples::max_overhead_ns(&calibration));
+            let log_ratios = samples::log_ratios(&rounds, &overheads);
+            if converged(&log_ratios, cycle, config) {
                 break Stop::Converged;
             }
         }
@@ -178,8 +149,8 @@ pub fn sample<C: Clock, S: Subject>(
 
     Ok(Samples {
         batch_sizes,
+        ladders,
         rounds,
-        log_ratios,
         warm_up_rounds: warm_up.len(),
         stop,
         elapsed_ns: elapsed_ns(),
@@ -190,22 +161,23 @@ pub fn sample<C: Clock, S: Subject>(
 /// One round over every input, the original first or second in each pair.
 fn measure_round<S: Subject>(
     subject: &mut S,
-    batch_sizes: &[u64],
+    batch_sizes: Vec<[u64; 2]>,
     original_first: bool,
 ) -> Result<Round, Error> {
     let mut per_call_ns = Vec::with_capacity(batch_sizes.len());
-    for (input, &batch) in batch_sizes.iter().enumerate() {
+    for (input, &[original_batch, candidate_batch]) in batch_sizes.iter().enumerate() {
         let (original, candidate) = if original_first {
-            let original = subject.time_batch(Side::Original, input, batch)?;
-            (original, subject.time_batch(Side::Candidate, input, batch)?)
+            let original = subject.time_batch(Side::Original, input, original_batch)?;
+            (original, subject.time_batch(Side::Candidate, input, candidate_batch)?)
         } else {
-            let candidate = subject.time_batch(Side::Candidate, input, batch)?;
-            (subject.time_batch(Side::Original, input, batch)?, candidate)
+            let candidate = subject.time_batch(Side::Candidate, input, candidate_batch)?;
+            (subject.time_batch(Side::Original, input, original_batch)?, candidate)
         };
-        per_call_ns.push([original / batch as f64, candidate / batch as f64]);
+        per_call_ns.push([original / original_batch as f64, candidate / candidate_batch as f64]);
     }
     Ok(Round {
         original_first,
+        batch_sizes,
         per_call_ns,
     })
 }
@@ -238,8 +210,8 @@ fn settled(warm_up: &[Round]) -> bool {
 /// The width must rest on at least [`MIN_BLOCKS`] blocks: a variance from
 /// fewer is itself so uncertain that stopping when it happens to be small
 /// would make the reported interval too narrow.
-fn converged(log_ratios: &[f64], config: &Config) -> bool {
-    let Some(interval) = stats::robust_interval(log_ratios, CONFIDENCE) else {
+fn converged(log_ratios: &[f64], cycle: usize, config: &Config) -> bool {
+    let Some(interval) = stats::robust_interval(log_ratios, CONFIDENCE, cycle) else {
         return false;
     };
     let floor = config.noise_floor.ln_1p();
@@ -249,7 +221,8 @@ fn converged(log_ratios: &[f64], config: &Config) -> bool {
             || (decided && interval.half_width <= 2.0 * config.target_precision))
 }
 
-/// The fewest batch-means blocks a convergence stop may rest on (32 rounds).
+/// The fewest batch-means blocks a convergence stop may rest on (32 rounds
+/// at a fixed batch size, 128 on the ladder).
 pub const MIN_BLOCKS: usize = 8;
 
 /// The next round count at which to test convergence: every round pair at
@@ -295,31 +268,53 @@ mod tests {
     }
 
     #[test]
-    fn batches_are_tuned_to_the_timer() {
+    fn batches_are_tuned_to_the_timer_and_fast_ones_laddered() {
         let samples = run([10.0, 8.0], &Config::default());
-        // 20 ns per reading: samples must reach 20 µs, i.e. 2 500 calls of
-        // the faster 8 ns function; doubling from 1 gives 4 096.
-        assert_eq!(samples.batch_sizes, vec![4_096, 4_096]);
+        // 20 ns per reading: samples must reach 20 µs, i.e. 2 000 calls of
+        // the 10 ns original and 2 500 of the 8 ns candidate; doubling from
+        // 1 gives 2 048 and 4 096.
+        assert_eq!(samples.batch_sizes, vec![[2_048, 4_096], [2_048, 4_096]]);
+        assert_eq!(samples.ladders, vec![LADDER, LADDER]);
+        let sizes: Vec<u64> = samples.rounds.iter().take(8).map(|r| r.batch_sizes[0][1]).collect();
+        assert_eq!(sizes, [1, 1, 2, 2, 3, 3, 4, 4].map(|step| step * 4_096));
+        // The regression finds the 20 ns reading cost and clears it exactly.
+        for overhead in samples.overheads() {
+            assert!((overhead - 20.0).abs() < 1e-6, "{overhead}");
+        }
+        for log_ratio in samples.log_ratios() {
+            assert!((log_ratio.exp() - 1.25).abs() < 1e-9);
+        }
     }
 
     #[test]
     fn noiseless_pair_converges_at_the_minimum_rounds_with_the_exact_ratio() {
         let samples = run([1_000.0, 800.0], &Config::default());
         assert_eq!(samples.stop, Stop::Converged);
+        // 1 µs functions take batches of 32 (20 µs samples): no ladder, and
         // 32 rounds make 8 blocks of 4, the fewest a stop may rest on.
+        assert_eq!(samples.ladders, vec![&[1][..], &[1][..]]);
         assert_eq!(samples.rounds.len(), 32);
         // The timer's one reading per sample is 20 ns against samples of
         // ≥ 20 µs: the ratio is within 0.1% of 1.25.
-        for log_ratio in &samples.log_ratios {
+        for log_ratio in samples.log_ratios() {
             assert!((log_ratio.exp() / 1.25 - 1.0).abs() < 1e-3, "{log_ratio}");
         }
+    }
+
+    #[test]
+    fn laddered_runs_stop_on_whole_cycles() {
+        let samples = run([10.0, 8.0], &Config::default());
+        assert_eq!(samples.stop, Stop::Converged);
+        // Blocks of 16 rounds (two ladder cycles) make 8 blocks from 128
+        // rounds on; the stop comes at the first checkpoint after that.
+        assert!((128..=136).contains(&samples.rounds.len()), "{}", samples.rounds.len());
     }
 
     #[test]
     fn rounds_alternate_the_order() {
         let samples = run([1_000.0, 800.0], &Config::default());
         for (index, round) in samples.rounds.iter().enumerate() {
-            assert_eq!(round.original_first, index % 2 == 0);
+            assert_eq!(round.original_first, index.is_multiple_of(2));
         }
     }
 

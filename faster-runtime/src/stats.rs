@@ -65,25 +65,28 @@ impl Interval {
 
 /// How many consecutive rounds make one block for batch means.
 ///
-/// Always even, so each block holds as many rounds of each order (original
-/// first, candidate first) and the order effect cancels inside it. It grows as
-/// the cube root of the number of round pairs, the rate that balances the
-/// bias of too-short blocks (correlation left between them) against the
-/// variance of too few blocks.
-pub fn block_length(rounds: usize) -> usize {
-    let pairs = (rounds / 2).max(1) as f64;
-    2 * (pairs.cbrt().floor() as usize).max(1)
+/// Always a whole number of `cycle`s, the rounds after which the measurement
+/// pattern repeats (2: one round of each order; 8: each order at each of four
+/// batch sizes), so every block holds the pattern evenly and its effects cancel
+/// inside it. It grows as the cube root of the number of cycles, the rate that
+/// balances the bias of too-short blocks (correlation left between them)
+/// against the variance of too few blocks.
+pub fn block_length(rounds: usize, cycle: usize) -> usize {
+    let cycle = cycle.max(1);
+    let cycles = (rounds / cycle).max(1) as f64;
+    cycle * (cycles.cbrt().floor() as usize).max(1)
 }
 
 /// The `confidence` interval (e.g. 0.99) of the mean of `values`, a series of
-/// autocorrelated observations in time order, by non-overlapping batch means.
+/// autocorrelated observations in time order, by non-overlapping batch means
+/// over blocks of [`block_length`]`(values.len(), cycle)`.
 ///
 /// The centre is the mean of all values; the width comes from the spread of
 /// the means of consecutive blocks (the oldest values that do not fill a whole
 /// block only count towards the centre), with Student's t on blocks − 1
 /// degrees of freedom. `None` with fewer than two blocks.
-pub fn batch_means_interval(values: &[f64], confidence: f64) -> Option<Interval> {
-    let block = block_length(values.len());
+pub fn batch_means_interval(values: &[f64], confidence: f64, cycle: usize) -> Option<Interval> {
+    let block = block_length(values.len(), cycle);
     let blocks = values.len() / block;
     if blocks < 2 {
         return None;
@@ -127,8 +130,41 @@ pub fn winsorize(values: &[f64], sigmas: f64) -> Vec<f64> {
 
 /// The interval the verdict rests on: batch means over the winsorized
 /// values (see the module documentation for why both).
-pub fn robust_interval(values: &[f64], confidence: f64) -> Option<Interval> {
-    batch_means_interval(&winsorize(values, WINSORIZE_SIGMAS), confidence)
+pub fn robust_interval(values: &[f64], confidence: f64, cycle: usize) -> Option<Interval> {
+    batch_means_interval(&winsorize(values, WINSORIZE_SIGMAS), confidence, cycle)
+}
+
+/// A least-squares line `y = intercept + slope · x` and how well it fits.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct LinearFit {
+    /// Where the line crosses x = 0.
+    pub intercept: f64,
+    /// The line's slope.
+    pub slope: f64,
+    /// The coefficient of determination: the share of the variance of `y`
+    /// the line explains (1 is a perfect fit).
+    pub r_squared: f64,
+}
+
+/// Fits a line to the points by ordinary least squares; `None` with fewer
+/// than two distinct x values.
+pub fn linear_fit(points: &[(f64, f64)]) -> Option<LinearFit> {
+    let count = points.len() as f64;
+    let mean_x = points.iter().map(|(x, _)| x).sum::<f64>() / count;
+    let mean_y = points.iter().map(|(_, y)| y).sum::<f64>() / count;
+    let sxx: f64 = points.iter().map(|(x, _)| (x - mean_x).powi(2)).sum();
+    let sxy: f64 = points.iter().map(|(x, y)| (x - mean_x) * (y - mean_y)).sum();
+    let syy: f64 = points.iter().map(|(_, y)| (y - mean_y).powi(2)).sum();
+    if points.len() < 2 || sxx <= 0.0 {
+        return None;
+    }
+    let slope = sxy / sxx;
+    let r_squared = if syy > 0.0 { sxy * sxy / (sxx * syy) } else { 1.0 };
+    Some(LinearFit {
+        intercept: mean_y - slope * mean_x,
+        slope,
+        r_squared,
+    })
 }
 
 /// The minimum of a slice; `+∞` for an empty one.
@@ -180,14 +216,30 @@ mod tests {
     }
 
     #[test]
-    fn block_length_is_even_and_grows_slowly() {
-        assert_eq!(block_length(0), 2);
-        assert_eq!(block_length(5), 2);
-        assert_eq!(block_length(16), 4);
-        assert_eq!(block_length(2_000), 20);
+    fn block_length_is_whole_cycles_and_grows_slowly() {
+        assert_eq!(block_length(0, 2), 2);
+        assert_eq!(block_length(5, 2), 2);
+        assert_eq!(block_length(16, 2), 4);
+        assert_eq!(block_length(2_000, 2), 20);
+        assert_eq!(block_length(127, 8), 16);
         for rounds in 0..5_000 {
-            assert_eq!(block_length(rounds) % 2, 0);
+            assert_eq!(block_length(rounds, 2) % 2, 0);
+            assert_eq!(block_length(rounds, 8) % 8, 0);
         }
+    }
+
+    #[test]
+    fn linear_fit_by_hand() {
+        // y = 50 + 2x exactly, then with one point off the line.
+        let exact = linear_fit(&[(1.0, 52.0), (2.0, 54.0), (3.0, 56.0), (4.0, 58.0)]).unwrap();
+        assert!(close(exact.intercept, 50.0, 1e-9) && close(exact.slope, 2.0, 1e-12));
+        assert!(close(exact.r_squared, 1.0, 1e-12));
+        let bent = linear_fit(&[(1.0, 52.0), (2.0, 54.0), (3.0, 57.0), (4.0, 58.0)]).unwrap();
+        // x̄ 2.5, ȳ 55.25, Sxx 5, Sxy 10.5, Syy 22.75.
+        assert!(close(bent.slope, 2.1, 1e-12));
+        assert!(close(bent.intercept, 55.25 - 2.1 * 2.5, 1e-9));
+        assert!(close(bent.r_squared, 10.5 * 10.5 / (5.0 * 22.75), 1e-12));
+        assert_eq!(linear_fit(&[(1.0, 5.0), (1.0, 6.0)]), None);
     }
 
     #[test]
@@ -195,7 +247,7 @@ mod tests {
         // 12 values: blocks of 2 (6 pairs, cube root 1.8), so 6 blocks.
         let values = [1.0, 3.0, 2.0, 2.0, 4.0, 0.0, 3.0, 1.0, 2.0, 4.0, 1.0, 1.0];
         // Block means 2, 2, 2, 2, 3, 1: mean 2, variance 0.4.
-        let interval = batch_means_interval(&values, 0.99).unwrap();
+        let interval = batch_means_interval(&values, 0.99, 2).unwrap();
         assert_eq!(interval.blocks, 6);
         assert!(close(interval.center, 2.0, 1e-12));
         let expected = 4.032_142_8 * (0.4_f64 / 6.0).sqrt(); // t(0.995, 5) = 4.032
@@ -204,8 +256,8 @@ mod tests {
 
     #[test]
     fn too_few_values_give_no_interval() {
-        assert_eq!(batch_means_interval(&[0.1, 0.2, 0.3], 0.99), None);
-        assert!(batch_means_interval(&[0.1, 0.2, 0.3, 0.4], 0.99).is_some());
+        assert_eq!(batch_means_interval(&[0.1, 0.2, 0.3], 0.99, 2), None);
+        assert!(batch_means_interval(&[0.1, 0.2, 0.3, 0.4], 0.99, 2).is_some());
     }
 
     #[test]
@@ -214,7 +266,7 @@ mod tests {
         let values: Vec<f64> = (0..512)
             .map(|i| if (i / 64) % 2 == 0 { 0.02 } else { -0.02 } + if i % 2 == 0 { 0.001 } else { -0.001 })
             .collect();
-        let interval = batch_means_interval(&values, 0.99).unwrap();
+        let interval = batch_means_interval(&values, 0.99, 2).unwrap();
         let naive = student_t_quantile(0.995, 511.0) * (variance(&values) / 512.0).sqrt();
         assert!(interval.half_width > 1.5 * naive, "{interval:?} vs naive {naive}");
     }
@@ -242,8 +294,8 @@ mod tests {
                 _ => -0.001,
             })
             .collect();
-        let robust = robust_interval(&values, 0.99).unwrap();
-        let plain = batch_means_interval(&values, 0.99).unwrap();
+        let robust = robust_interval(&values, 0.99, 2).unwrap();
+        let plain = batch_means_interval(&values, 0.99, 2).unwrap();
         assert!(robust.half_width < plain.half_width / 10.0, "{robust:?} vs {plain:?}");
         assert!(robust.center.abs() < 1e-3, "{robust:?}");
     }

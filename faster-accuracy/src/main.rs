@@ -1,0 +1,227 @@
+//! How often is the verdict right? The accuracy suite of `faster` (issue 3):
+//! known ratios at every scale from nanoseconds to milliseconds, quiet and
+//! under a time-varying load, each cell judged against a long reference
+//! measurement, with the traditional sequential method measured in the same
+//! run for contrast.
+//!
+//! ```text
+//! cargo run --release -p faster-accuracy -- [--runs N] [--filter 1us/1.25/quiet] [--csv PATH] [--quick]
+//! ```
+//!
+//! Modules: `matrix` (the cells), `workloads` (the functions), `reference`
+//! (the truth), `sequential` (the traditional method), `load` (the
+//! background load), `runner` (one cell), `summary` (tallies and targets),
+//! `output` (table, CSV, Markdown), `machine` (the header), `options`.
+
+mod load;
+mod machine;
+mod matrix;
+mod options;
+mod output;
+mod reference;
+mod runner;
+mod sequential;
+mod summary;
+mod timing;
+mod workloads;
+
+use faster::{Config, format_ns};
+use matrix::{Noise, Workload};
+use output::Csv;
+use std::io::{IsTerminal, Write};
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+use summary::Summary;
+
+/// Each walk buffer and the load's buffer are twice the last-level cache,
+/// within these bounds.
+const MIN_BUFFER: usize = 64 << 20;
+const MAX_BUFFER: usize = 1 << 30;
+/// When the last-level cache cannot be read.
+const ASSUMED_LLC: usize = 32 << 20;
+
+fn main() -> ExitCode {
+    let options = match options::parse(std::env::args().skip(1)) {
+        Ok(options) => options,
+        Err(message) => {
+            eprintln!("accuracy: {message}");
+            return ExitCode::from(2);
+        }
+    };
+    if options.help {
+        println!("{}", options::USAGE);
+        return ExitCode::SUCCESS;
+    }
+    let cells = matrix::cells(&options.filters);
+    if options.list {
+        for cell in &cells {
+            println!("{}", cell.key());
+        }
+        return ExitCode::SUCCESS;
+    }
+    if cells.is_empty() {
+        eprintln!(
+            "accuracy: no cell matches {:?}; see --list",
+            options.filters
+        );
+        return ExitCode::from(2);
+    }
+    match run(&options, &cells) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("accuracy: {error}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run(options: &options::Options, cells: &[matrix::Cell]) -> std::io::Result<()> {
+    let started = Instant::now();
+    let config = Config::default();
+    let llc = machine::last_level_cache_bytes();
+    let buffer_bytes = (2 * llc.unwrap_or(ASSUMED_LLC)).clamp(MIN_BUFFER, MAX_BUFFER);
+    let settings = runner::Settings {
+        runs: options.runs,
+        identical_runs: options.identical_runs(),
+        reference: options.reference,
+        reference_batch: options.reference_batch,
+        sequential: options.sequential,
+        fixed: options.fixed,
+        config: config.clone(),
+    };
+
+    println!("faster accuracy suite, {}", machine::now_utc());
+    println!(
+        "machine: {}, {} cores, last-level cache {}; load average {} at the start",
+        machine::cpu_model(),
+        machine::cores(),
+        llc.map_or("unknown".to_string(), |bytes| format!(
+            "{} MiB",
+            bytes >> 20
+        )),
+        machine::load_average(),
+    );
+    println!(
+        "engine: Config::default() (noise floor {}%, budget {:?}, target ±{}%, at least {} rounds); timer reading {:.1} ns",
+        100.0 * config.noise_floor,
+        config.max_time,
+        100.0 * config.target_precision,
+        config.min_rounds,
+        faster::calibrate(&faster::WallClock).reading_cost_ns,
+    );
+    println!(
+        "runs: {} per cell, {} per identical-function cell; reference {:?} per cell in batches of {:?} per side; filter: {}",
+        settings.runs,
+        settings.identical_runs,
+        settings.reference,
+        settings.reference_batch,
+        if options.filters.is_empty() {
+            "none".to_string()
+        } else {
+            options.filters.join(", ")
+        },
+    );
+
+    let needs_walk = cells
+        .iter()
+        .any(|cell| matches!(cell.scale.workload, Workload::Memory { .. }));
+    let mut machine = runner::Machine::probe(buffer_bytes, needs_walk);
+    let short: Vec<String> = machine
+        .short_chain_ns()
+        .iter()
+        .map(|ns| format!("{ns:.2}"))
+        .collect();
+    println!(
+        "workloads: a chain step {:.3} ns; calls of 0..{} steps {} ns; walk {} per load over {} MiB{}",
+        machine.step_ns,
+        short.len() - 1,
+        short.join(" "),
+        if needs_walk {
+            format_ns(machine.walk_line_ns())
+        } else {
+            "(not run)".to_string()
+        },
+        buffer_bytes >> 20,
+        if cells.iter().any(|cell| cell.noise == Noise::Load) {
+            format!(
+                "; load: one thread, busy fraction 0–100% over a {:?} sine, streaming {} MiB",
+                load::PERIOD,
+                buffer_bytes >> 20
+            )
+        } else {
+            String::new()
+        },
+    );
+    println!(
+        "columns: bias = median of estimate / truth − 1; err = |estimate / truth − 1|; ±CI = median half-width of the 99% interval; \
+         cover = the interval holds the truth; cov~ = it meets the truth ± ±ref; F/N/S = faster / within noise / slower; \
+         fls/rev/ms = false verdicts (identical functions) / reversals / misses (within noise at ≥ 2× the floor); \
+         time and rounds are medians; budg = runs ended by the budget; ±ref = the truth's own 99% uncertainty"
+    );
+    println!();
+    println!("{}", output::table_header());
+
+    let mut cell_csv = options
+        .csv
+        .as_deref()
+        .map(|path| Csv::create(path, output::CELL_COLUMNS))
+        .transpose()?;
+    let mut run_csv = options
+        .runs_csv
+        .as_deref()
+        .map(|path| Csv::create(path, output::RUN_COLUMNS))
+        .transpose()?;
+    let interactive = std::io::stderr().is_terminal();
+    let mut load: Option<load::BackgroundLoad> = None;
+    let mut results = Vec::new();
+    for (index, cell) in cells.iter().enumerate() {
+        if cell.noise == Noise::Load && load.is_none() {
+            load = Some(load::BackgroundLoad::start(buffer_bytes));
+            // Let the load write its buffer and reach its stride.
+            std::thread::sleep(Duration::from_secs(1));
+        }
+        let key = cell.key();
+        let progress = |what: &str| {
+            if interactive {
+                eprint!("\r\x1b[K[{}/{}] {key}: {what}", index + 1, cells.len());
+                let _ = std::io::stderr().flush();
+            }
+        };
+        let outcome = runner::run(cell, &mut machine, &settings, &progress);
+        if interactive {
+            eprint!("\r\x1b[K");
+        }
+        match outcome {
+            Ok(result) => {
+                let summary = Summary::of(&result, config.noise_floor);
+                println!("{}", output::table_row(&result, &summary));
+                if let Some(csv) = cell_csv.as_mut() {
+                    csv.row(output::cell_fields(&result, &summary))?;
+                }
+                if let Some(csv) = run_csv.as_mut() {
+                    for row in output::run_rows(&result) {
+                        csv.row(row)?;
+                    }
+                }
+                results.push((result, summary));
+            }
+            Err(reason) => println!("{key:<19} skipped: {reason}"),
+        }
+    }
+    drop(load);
+
+    println!();
+    if let Some(table) = output::stop_rule_table(&results) {
+        println!("{table}\n");
+    }
+    println!("{}", output::shortfall_list(&results));
+    println!(
+        "\nfinished in {:.0} s; load average {} at the end",
+        started.elapsed().as_secs_f64(),
+        machine::load_average()
+    );
+    if let Some(path) = &options.markdown {
+        std::fs::write(path, output::markdown(&results))?;
+    }
+    Ok(())
+}

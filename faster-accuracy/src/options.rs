@@ -1,0 +1,209 @@
+//! The command line.
+
+use std::time::Duration;
+
+pub const USAGE: &str = "\
+usage: accuracy [options]
+
+Runs the accuracy matrix (scale × true speedup × noise) through the engine
+and, side by side, the traditional sequential method; prints a table, the
+stop rule against a fixed length, and the cells that miss the targets.
+
+options:
+  --runs N             runs per cell with a true difference (default 50);
+                       cells with the same function on both sides get 4 N
+  --identical-runs N   runs per identical-function (1.00) cell (default 4 × runs)
+  --filter TEXT        only cells whose key contains TEXT, `*` standing for any
+                       text (e.g. 1us/1.25/quiet, 2ms/, /1.00/, 1us/*/load);
+                       repeat or separate by commas for any of several
+  --quick              10 runs (40 identical), a 0.5 s reference: a fast look
+  --reference-time D   length of each cell's reference measurement (default 2s)
+  --reference-batch D  length of the reference's batches per side (default 250us)
+  --csv PATH           one row per cell, every figure
+  --runs-csv PATH      one row per run, every figure
+  --markdown PATH      the table in Markdown (for the README)
+  --no-sequential      skip the sequential method
+  --no-fixed           skip the fixed-length engine runs on identical functions
+  --list               print the cell keys and exit
+  --help               this text
+
+The reference configuration is the default: 200 runs per 1.00 cell, 50 per
+other cell. Split it across invocations with --filter.";
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Options {
+    pub runs: usize,
+    pub identical_runs: Option<usize>,
+    pub filters: Vec<String>,
+    pub reference: Duration,
+    pub reference_batch: Duration,
+    pub csv: Option<String>,
+    pub runs_csv: Option<String>,
+    pub markdown: Option<String>,
+    pub sequential: bool,
+    pub fixed: bool,
+    pub list: bool,
+    pub help: bool,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            runs: 50,
+            identical_runs: None,
+            filters: Vec::new(),
+            reference: Duration::from_secs(2),
+            reference_batch: crate::reference::BATCH,
+            csv: None,
+            runs_csv: None,
+            markdown: None,
+            sequential: true,
+            fixed: true,
+            list: false,
+            help: false,
+        }
+    }
+}
+
+impl Options {
+    /// Runs per identical-function cell.
+    pub fn identical_runs(&self) -> usize {
+        self.identical_runs.unwrap_or(4 * self.runs)
+    }
+}
+
+pub fn parse(arguments: impl IntoIterator<Item = String>) -> Result<Options, String> {
+    let mut options = Options::default();
+    let mut arguments = arguments.into_iter();
+    while let Some(argument) = arguments.next() {
+        let mut value = |name: &str| {
+            arguments
+                .next()
+                .ok_or_else(|| format!("{name} needs a value"))
+        };
+        match argument.as_str() {
+            "--runs" => options.runs = count(&value("--runs")?)?,
+            "--identical-runs" => {
+                options.identical_runs = Some(count(&value("--identical-runs")?)?)
+            }
+            "--filter" => options.filters.extend(
+                value("--filter")?
+                    .split(',')
+                    .filter(|part| !part.is_empty())
+                    .map(str::to_string),
+            ),
+            "--quick" => {
+                options.runs = 10;
+                options.reference = Duration::from_millis(500);
+            }
+            "--reference-time" => options.reference = duration(&value("--reference-time")?)?,
+            "--reference-batch" => {
+                options.reference_batch = duration(&value("--reference-batch")?)?
+            }
+            "--csv" => options.csv = Some(value("--csv")?),
+            "--runs-csv" => options.runs_csv = Some(value("--runs-csv")?),
+            "--markdown" => options.markdown = Some(value("--markdown")?),
+            "--no-sequential" => options.sequential = false,
+            "--no-fixed" => options.fixed = false,
+            "--list" => options.list = true,
+            "--help" | "-h" => options.help = true,
+            // What `cargo bench` passes.
+            "--bench" => {}
+            other => return Err(format!("unknown argument `{other}`\n\n{USAGE}")),
+        }
+    }
+    Ok(options)
+}
+
+fn count(text: &str) -> Result<usize, String> {
+    text.parse::<usize>()
+        .ok()
+        .filter(|&n| n > 0)
+        .ok_or_else(|| format!("`{text}` is not a positive count"))
+}
+
+/// `2s`, `500ms`, `1.5s`, `250us`.
+fn duration(text: &str) -> Result<Duration, String> {
+    let (number, scale) = if let Some(number) = text.strip_suffix("us") {
+        (number, 1e-6)
+    } else if let Some(number) = text.strip_suffix("ms") {
+        (number, 1e-3)
+    } else if let Some(number) = text.strip_suffix('s') {
+        (number, 1.0)
+    } else {
+        return Err(format!(
+            "`{text}` has no unit; write e.g. 2s, 500ms or 250us"
+        ));
+    };
+    number
+        .parse::<f64>()
+        .ok()
+        .filter(|n| *n > 0.0)
+        .map(|n| Duration::from_secs_f64(n * scale))
+        .ok_or_else(|| format!("`{text}` is not a duration; write e.g. 2s, 500ms or 250us"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse_all(args: &[&str]) -> Result<Options, String> {
+        parse(args.iter().map(|a| a.to_string()))
+    }
+
+    #[test]
+    fn defaults_are_the_reference_configuration() {
+        let options = parse_all(&[]).unwrap();
+        assert_eq!((options.runs, options.identical_runs()), (50, 200));
+        assert_eq!(options.reference, Duration::from_secs(2));
+    }
+
+    #[test]
+    fn flags() {
+        let options = parse_all(&[
+            "--runs",
+            "5",
+            "--filter",
+            "1us/,2ms/",
+            "--filter",
+            "/load",
+            "--reference-time",
+            "500ms",
+            "--csv",
+            "out.csv",
+            "--no-fixed",
+        ])
+        .unwrap();
+        assert_eq!((options.runs, options.identical_runs()), (5, 20));
+        assert_eq!(options.filters, vec!["1us/", "2ms/", "/load"]);
+        assert_eq!(options.reference, Duration::from_millis(500));
+        assert_eq!(options.csv.as_deref(), Some("out.csv"));
+        assert!(!options.fixed && options.sequential);
+        let quick = parse_all(&["--quick", "--identical-runs", "7"]).unwrap();
+        assert_eq!((quick.runs, quick.identical_runs()), (10, 7));
+    }
+
+    #[test]
+    fn mistakes_are_explained() {
+        assert!(
+            parse_all(&["--runs"])
+                .unwrap_err()
+                .contains("needs a value")
+        );
+        assert!(
+            parse_all(&["--runs", "0"])
+                .unwrap_err()
+                .contains("positive")
+        );
+        assert!(
+            parse_all(&["--reference-time", "2"])
+                .unwrap_err()
+                .contains("unit")
+        );
+        assert!(
+            parse_all(&["--frobnicate"])
+                .unwrap_err()
+                .contains("unknown argument")
+        );
+    }
+}

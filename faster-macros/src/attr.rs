@@ -1,0 +1,1261 @@
+//! The attribute's options: parses `original = ..., inputs = ..., ...` into a
+//! typed [`Options`], with an error at the offending token for every misuse.
+//!
+//! Every error says what to write instead, because the person reading it has
+//! usually just copied the attribute from the README and changed one thing.
+
+use proc_macro2::{Span, TokenStream, TokenTree};
+use quote::ToTokens;
+use std::time::Duration;
+use syn::ext::IdentExt;
+use syn::parse::{ParseStream, Parser};
+use syn::{Expr, ExprLit, ExprPath, Ident, Lit, LitStr, Token, Type};
+
+/// The options, in the order the README documents them.
+const OPTION_NAMES: [&str; 11] = [
+    "original",
+    "inputs",
+    "expect",
+    "noise_floor",
+    "check",
+    "max_time",
+    "processes",
+    "flops",
+    "bytes",
+    "name",
+    "types",
+];
+
+/// The most processes a comparison may be replicated in; the runtime's
+/// `MAX_PROCESSES`, checked here so that a bad count fails the build.
+const MAX_PROCESSES: u64 = 100;
+
+/// Words people reach for that mean one of our options, for the "did you
+/// mean" hint where spelling distance cannot help.
+const SYNONYMS: [(&str, &str); 8] = [
+    ("baseline", "original"),
+    ("reference", "original"),
+    ("timeout", "max_time"),
+    ("budget", "max_time"),
+    ("threshold", "noise_floor"),
+    ("tolerance", "noise_floor"),
+    ("type", "types"),
+    ("generics", "types"),
+];
+
+/// Words for `check = ...` that mean one of its keywords, so that they get
+/// the keyword error rather than being taken for a function's name.
+const CHECK_SYNONYMS: [&str; 8] = [
+    "exact",
+    "equal",
+    "equals",
+    "partial_eq",
+    "none",
+    "no",
+    "off",
+    "ignore",
+];
+
+/// The parsed `#[faster::compare(...)]` options.
+pub(crate) struct Options {
+    /// `original = path`: the baseline function.
+    pub original: ExprPath,
+    /// `inputs = path`, with the whole option's tokens for errors about it.
+    pub inputs: Option<InputsOption>,
+    /// `expect = ...`; `None` leaves it to the run's default.
+    pub expect: Option<Expect>,
+    /// `noise_floor = 0.05`, as a fraction in (0, 1).
+    pub noise_floor: Option<f64>,
+    /// `check = ...`; `eq` when absent.
+    pub check: Check,
+    /// `max_time = "3s"`, already converted.
+    pub max_time: Option<Duration>,
+    /// `processes = 3`: measure in this many fresh processes.
+    pub processes: Option<u64>,
+    /// `flops = path`: floating-point operations per call, per input case.
+    pub flops: Option<ExprPath>,
+    /// `bytes = path`: bytes read and written per call, per input case.
+    pub bytes: Option<ExprPath>,
+    /// `name = "..."`: the display name, used verbatim.
+    pub name: Option<LitStr>,
+    /// `types = [u32, u64]`: one comparison per type, for a generic function.
+    pub types: Option<TypesOption>,
+}
+
+/// The `types = [...]` option.
+pub(crate) struct TypesOption {
+    /// The `types` keyword, so an error can point at the option.
+    pub key: Ident,
+    /// The types, in order, as written.
+    pub types: Vec<Type>,
+}
+
+/// The `inputs = path` option.
+pub(crate) struct InputsOption {
+    /// The `inputs` keyword, so an error can cover the whole option.
+    pub key: Ident,
+    /// The inputs function.
+    pub path: ExprPath,
+}
+
+impl InputsOption {
+    /// `inputs = path` as tokens, to span an error over the whole option.
+    pub fn to_option_tokens(&self) -> TokenStream {
+        let key = &self.key;
+        let path = &self.path;
+        quote::quote!(#key = #path)
+    }
+
+    /// `inputs = path` as the user wrote it, for messages.
+    pub fn as_written(&self) -> String {
+        format!(
+            "{} = {}",
+            self.key,
+            tokens_as_written(self.path.to_token_stream())
+        )
+    }
+}
+
+/// `expect = faster | not_slower | report`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Expect {
+    Faster,
+    NotSlower,
+    Report,
+}
+
+/// `check = eq | approx(REL, ABS) | path | skip`.
+#[derive(Clone)]
+pub(crate) enum Check {
+    /// `PartialEq`.
+    Eq,
+    /// Not at all.
+    Skip,
+    /// Floating-point values within `rel` (relative) or `abs` (absolute).
+    Approx { rel: f64, abs: f64 },
+    /// A `fn(&O, &O) -> bool` of the user's.
+    With(ExprPath),
+}
+
+impl Options {
+    /// Parses the attribute's arguments. `attribute` is the span errors about
+    /// the attribute as a whole (a missing option) point at.
+    pub fn parse(args: TokenStream, attribute: Span) -> syn::Result<Options> {
+        let given = (|input: ParseStream| parse_options(input)).parse2(args)?;
+        given.finish(attribute)
+    }
+}
+
+/// The options as written, before the required ones are checked.
+#[derive(Default)]
+struct GivenOptions {
+    original: Option<ExprPath>,
+    inputs: Option<InputsOption>,
+    expect: Option<Expect>,
+    noise_floor: Option<f64>,
+    check: Option<Check>,
+    max_time: Option<Duration>,
+    processes: Option<u64>,
+    flops: Option<ExprPath>,
+    bytes: Option<ExprPath>,
+    name: Option<LitStr>,
+    types: Option<TypesOption>,
+    /// Every option's name, to reject duplicates. A misspelling counts as
+    /// the option it was taken for, so a bad `orignal = f` is not also
+    /// reported as a missing `original`.
+    seen: Vec<String>,
+    /// Errors so far; parsing goes on after a bad value so that one compile
+    /// shows every mistake in the attribute.
+    errors: Option<syn::Error>,
+}
+
+impl GivenOptions {
+    fn error(&mut self, error: syn::Error) {
+        match &mut self.errors {
+            Some(errors) => errors.combine(error),
+            None => self.errors = Some(error),
+        }
+    }
+
+    fn finish(self, attribute: Span) -> syn::Result<Options> {
+        let mut errors = self.errors;
+        let original = self.original;
+        let original_written = self.seen.iter().any(|option| option == "original");
+        if original.is_none() && !original_written {
+            let missing = syn::Error::new(
+                attribute,
+                "the comparison needs the function this one replaces: \
+                 add `original = path::to::baseline_fn`",
+            );
+            match &mut errors {
+                Some(errors) => errors.combine(missing),
+                None => errors = Some(missing),
+            }
+        }
+        if let Some(errors) = errors {
+            return Err(errors);
+        }
+        Ok(Options {
+            original: original.expect("a missing `original` returned an error above"),
+            inputs: self.inputs,
+            expect: self.expect,
+            noise_floor: self.noise_floor,
+            check: self.check.unwrap_or(Check::Eq),
+            max_time: self.max_time,
+            processes: self.processes,
+            flops: self.flops,
+            bytes: self.bytes,
+            name: self.name,
+            types: self.types,
+        })
+    }
+}
+
+fn parse_options(input: ParseStream) -> syn::Result<GivenOptions> {
+    let mut given = GivenOptions::default();
+    while !input.is_empty() {
+        // `parse_any` also accepts keywords, so `type = ...` gets the
+        // "unknown option" error rather than a parser error.
+        let key = Ident::parse_any(input)?;
+        let key_name = key.unraw().to_string();
+        if !input.peek(Token![=]) {
+            return Err(syn::Error::new(
+                key.span(),
+                format!("`{key_name}` needs a value: {}", example_for(&key_name)),
+            ));
+        }
+        input.parse::<Token![=]>()?;
+        // Types are not expressions (`Vec<u8>`), so `types` (or what was
+        // meant for it) reads its own kind of value.
+        let reads_types = key_name == "types" || suggestion(&key_name) == Some("types");
+        let set = if given.seen.contains(&key_name) {
+            if reads_types {
+                let _ = types_value(input);
+            } else {
+                input.parse::<Expr>()?;
+            }
+            Err(syn::Error::new(
+                key.span(),
+                format!("`{key_name}` is given twice: keep only one `{key_name} = ...`"),
+            ))
+        } else if key_name == "types" {
+            types_value(input).map(|types| {
+                given.types = Some(TypesOption {
+                    key: key.clone(),
+                    types,
+                });
+            })
+        } else if reads_types {
+            let _ = types_value(input);
+            Err(unknown_option(&key, &key_name))
+        } else {
+            let value: Expr = input.parse()?;
+            set_option(&mut given, &key, &key_name, value)
+        };
+        if let Err(error) = set {
+            given.error(error);
+        }
+        let meant = suggestion(&key_name).unwrap_or(&key_name).to_string();
+        given.seen.push(meant);
+
+        if input.is_empty() {
+            break;
+        }
+        input.parse::<Token![,]>()?;
+    }
+    Ok(given)
+}
+
+/// `[u32, u64]`: the value of `types`.
+fn types_value(input: ParseStream) -> syn::Result<Vec<Type>> {
+    if !input.peek(syn::token::Bracket) {
+        // Take the value up to the next option, to show it in brackets.
+        let mut tokens = TokenStream::new();
+        while !input.is_empty() && !input.peek(Token![,]) {
+            tokens.extend([input.parse::<TokenTree>()?]);
+        }
+        let written = tokens_as_written(tokens.clone());
+        let message = match syn::parse2::<LitStr>(tokens.clone()) {
+            Ok(string) => format!(
+                "write the types without quotes, in brackets: `types = [{}]`",
+                string.value()
+            ),
+            Err(_) if written.is_empty() => example_for("types").to_string(),
+            Err(_) => format!("write the types in brackets: `types = [{written}]`"),
+        };
+        return Err(syn::Error::new_spanned(tokens, message));
+    }
+    let content;
+    let brackets = syn::bracketed!(content in input);
+    let mut types: Vec<Type> = Vec::new();
+    let mut errors: Option<syn::Error> = None;
+    let mut push_error = |error: syn::Error| match &mut errors {
+        Some(errors) => errors.combine(error),
+        None => errors = Some(error),
+    };
+    while !content.is_empty() {
+        if content.peek(LitStr) {
+            let string: LitStr = content.parse()?;
+            push_error(syn::Error::new(
+                string.span(),
+                format!("write the type without quotes: `{}`", string.value()),
+            ));
+        } else {
+            let ty: Type = content.parse()?;
+            let written = tokens_as_written(ty.to_token_stream());
+            if types
+                .iter()
+                .any(|seen| tokens_as_written(seen.to_token_stream()) == written)
+            {
+                push_error(syn::Error::new_spanned(
+                    &ty,
+                    format!("`{written}` is listed twice in `types`: keep one"),
+                ));
+            } else {
+                types.push(ty);
+            }
+        }
+        if content.is_empty() {
+            break;
+        }
+        content.parse::<Token![,]>()?;
+    }
+    if let Some(errors) = errors {
+        return Err(errors);
+    }
+    if types.is_empty() {
+        return Err(syn::Error::new(
+            brackets.span.join(),
+            "`types` lists no type: name the types to compare at, such as `types = [u32, u64]`",
+        ));
+    }
+    Ok(types)
+}
+
+/// Interprets one `key = value` and stores it in `given`.
+fn set_option(
+    given: &mut GivenOptions,
+    key: &Ident,
+    key_name: &str,
+    value: Expr,
+) -> syn::Result<()> {
+    match key_name {
+        "original" => given.original = Some(function_path(key_name, value)?),
+        "inputs" => {
+            let path = function_path(key_name, value)?;
+            given.inputs = Some(InputsOption {
+                key: key.clone(),
+                path,
+            });
+        }
+        "expect" => given.expect = Some(expect(value)?),
+        "noise_floor" => given.noise_floor = Some(noise_floor(value)?),
+        "check" => given.check = Some(check(value)?),
+        "max_time" => given.max_time = Some(max_time(value)?),
+        "processes" => given.processes = Some(processes(value)?),
+        "flops" => given.flops = Some(function_path(key_name, value)?),
+        "bytes" => given.bytes = Some(function_path(key_name, value)?),
+        "name" => given.name = Some(name(value)?),
+        _ => return Err(unknown_option(key, key_name)),
+    }
+    Ok(())
+}
+
+fn unknown_option(key: &Ident, key_name: &str) -> syn::Error {
+    let valid = OPTION_NAMES
+        .iter()
+        .map(|name| format!("`{name}`"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let message = match suggestion(key_name) {
+        Some(option) => format!(
+            "unknown option `{key_name}`: did you mean `{option}`?\nthe options are {valid}"
+        ),
+        None => format!("unknown option `{key_name}`\nthe options are {valid}"),
+    };
+    syn::Error::new(key.span(), message)
+}
+
+/// The option an unknown `key_name` probably meant; `None` for known ones.
+fn suggestion(key_name: &str) -> Option<&'static str> {
+    if OPTION_NAMES.contains(&key_name) {
+        return None;
+    }
+    SYNONYMS
+        .iter()
+        .find(|(synonym, _)| *synonym == key_name)
+        .map(|(_, option)| *option)
+        .or_else(|| closest(key_name, &OPTION_NAMES))
+}
+
+/// How to write each option, for errors about its value.
+fn example_for(option: &str) -> &'static str {
+    match option {
+        "original" => "write `original = path::to::baseline_fn`",
+        "inputs" => "write `inputs = path::to::inputs_fn`",
+        "expect" => "write `expect = faster`, `expect = not_slower` or `expect = report`",
+        "noise_floor" => "write a fraction such as `noise_floor = 0.05` for 5%",
+        "check" => {
+            "write `check = eq` (compare outputs with `==`), `check = approx(1e-9)` (floating-point \
+             values within a relative tolerance), `check = path::to::fn` (a `fn(&T, &T) -> bool` \
+             of yours) or `check = skip`"
+        }
+        "approx" => {
+            "write `check = approx(1e-9)` for a relative tolerance, or `check = approx(1e-9, \
+             1e-12)` for a relative and an absolute one"
+        }
+        "types" => "write the types in brackets: `types = [u32, u64]`",
+        "max_time" => "write a duration such as `max_time = \"3s\"`",
+        "processes" => "write a whole number of processes such as `processes = 3`",
+        "flops" => "write `flops = path::to::flops_fn`, a `fn(&Input) -> u64`",
+        "bytes" => "write `bytes = path::to::bytes_fn`, a `fn(&Input) -> u64`",
+        "name" => "write a string such as `name = \"sum: unrolled\"`",
+        _ => "write `option = value`",
+    }
+}
+
+/// The value of `original` or `inputs`: the path of a function.
+fn function_path(option: &str, value: Expr) -> syn::Result<ExprPath> {
+    match value {
+        Expr::Path(path) if path.attrs.is_empty() => Ok(path),
+        Expr::Lit(ExprLit {
+            lit: Lit::Str(string),
+            ..
+        }) => {
+            let unquoted = string.value();
+            let message = if syn::parse_str::<syn::Path>(&unquoted).is_ok() {
+                format!("write the path without quotes: `{option} = {unquoted}`")
+            } else {
+                format!("write the path without quotes: {}", example_for(option))
+            };
+            Err(syn::Error::new(string.span(), message))
+        }
+        Expr::Call(call) if call.args.is_empty() => Err(syn::Error::new_spanned(
+            &call,
+            format!(
+                "write the function's path without calling it: `{option} = {}`",
+                tokens_as_written(call.func.to_token_stream())
+            ),
+        )),
+        other => Err(syn::Error::new_spanned(
+            other,
+            format!(
+                "`{option}` takes the path of a function: {}",
+                example_for(option)
+            ),
+        )),
+    }
+}
+
+/// A bare identifier value such as `not_slower`, or an error saying what to
+/// write. `choices` are the accepted words, for the "did you mean" hint.
+fn keyword(option: &str, value: &Expr, choices: &[&str]) -> syn::Result<Ident> {
+    if let Expr::Path(path) = value
+        && path.attrs.is_empty()
+        && path.qself.is_none()
+        && let Some(ident) = path.path.get_ident()
+    {
+        return Ok(ident.clone());
+    }
+    if let Expr::Lit(ExprLit {
+        lit: Lit::Str(string),
+        ..
+    }) = value
+    {
+        let unquoted = string.value();
+        if choices.contains(&unquoted.as_str()) {
+            return Err(syn::Error::new(
+                string.span(),
+                format!("write `{unquoted}` without quotes: `{option} = {unquoted}`"),
+            ));
+        }
+    }
+    Err(syn::Error::new_spanned(value, example_for(option)))
+}
+
+fn unknown_keyword(option: &str, ident: &Ident, choices: &[&str]) -> syn::Error {
+    let given = ident.unraw().to_string();
+    let hint = match closest(&given, choices) {
+        Some(choice) => format!(" (did you mean `{choice}`?)"),
+        None => String::new(),
+    };
+    syn::Error::new(
+        ident.span(),
+        format!(
+            "unknown `{option}` value `{given}`{hint}: {}",
+            example_for(option)
+        ),
+    )
+}
+
+fn expect(value: Expr) -> syn::Result<Expect> {
+    const CHOICES: [&str; 3] = ["faster", "not_slower", "report"];
+    let ident = keyword("expect", &value, &CHOICES)?;
+    match ident.unraw().to_string().as_str() {
+        "faster" => Ok(Expect::Faster),
+        "not_slower" => Ok(Expect::NotSlower),
+        "report" => Ok(Expect::Report),
+        _ => Err(unknown_keyword("expect", &ident, &CHOICES)),
+    }
+}
+
+fn check(value: Expr) -> syn::Result<Check> {
+    const CHOICES: [&str; 3] = ["eq", "skip", "approx"];
+    match value {
+        Expr::Call(call) => {
+            let callee = tokens_as_written(call.func.to_token_stream());
+            if callee == "approx" {
+                approx(&call)
+            } else if call.args.is_empty() {
+                Err(syn::Error::new_spanned(
+                    &call,
+                    format!(
+                        "write the check function's path without calling it: `check = {callee}`"
+                    ),
+                ))
+            } else {
+                Err(syn::Error::new_spanned(
+                    &call.func,
+                    format!("unknown check `{callee}(...)`: {}", example_for("check")),
+                ))
+            }
+        }
+        Expr::Path(path) if path.attrs.is_empty() && path.qself.is_none() => {
+            let Some(ident) = path.path.get_ident() else {
+                return Ok(Check::With(path));
+            };
+            let word = ident.unraw().to_string();
+            match word.as_str() {
+                "eq" => Ok(Check::Eq),
+                "skip" => Ok(Check::Skip),
+                "approx" => Err(syn::Error::new(
+                    ident.span(),
+                    format!("`approx` needs a tolerance: {}", example_for("approx")),
+                )),
+                _ if CHECK_SYNONYMS.contains(&word.as_str())
+                    || closest(&word, &CHOICES).is_some() =>
+                {
+                    let hint = match closest(&word, &CHOICES) {
+                        Some(choice) => format!(" (did you mean `{choice}`?)"),
+                        None => String::new(),
+                    };
+                    Err(syn::Error::new(
+                        ident.span(),
+                        format!(
+                            "unknown `check` value `{word}`{hint}: {}; a function of yours \
+                             called `{word}` is written `check = self::{word}`",
+                            example_for("check")
+                        ),
+                    ))
+                }
+                _ => Ok(Check::With(path)),
+            }
+        }
+        Expr::Lit(ExprLit {
+            lit: Lit::Str(string),
+            ..
+        }) => {
+            let unquoted = string.value();
+            let message = if CHOICES.contains(&unquoted.as_str()) {
+                format!("write `{unquoted}` without quotes: `check = {unquoted}`")
+            } else if syn::parse_str::<syn::Path>(&unquoted).is_ok() {
+                format!("write the path without quotes: `check = {unquoted}`")
+            } else {
+                example_for("check").to_string()
+            };
+            Err(syn::Error::new(string.span(), message))
+        }
+        other => Err(syn::Error::new_spanned(other, example_for("check"))),
+    }
+}
+
+/// `approx(REL)`, `approx(REL, ABS)`, `approx(rel = REL, abs = ABS)`.
+fn approx(call: &syn::ExprCall) -> syn::Result<Check> {
+    let needs = || format!("`approx` needs a tolerance: {}", example_for("approx"));
+    if call.args.is_empty() {
+        return Err(syn::Error::new_spanned(call, needs()));
+    }
+    let mut rel: Option<f64> = None;
+    let mut abs: Option<f64> = None;
+    for (position, argument) in call.args.iter().enumerate() {
+        let (name, value) = match argument {
+            Expr::Assign(assign) => {
+                let name = tokens_as_written(assign.left.to_token_stream());
+                if name != "rel" && name != "abs" {
+                    return Err(syn::Error::new_spanned(
+                        &assign.left,
+                        format!(
+                            "`approx` takes `rel` (relative tolerance) and `abs` (absolute \
+                             tolerance), not `{name}`: {}",
+                            example_for("approx")
+                        ),
+                    ));
+                }
+                (name, &*assign.right)
+            }
+            _ if position == 0 => ("rel".to_string(), argument),
+            _ if position == 1 => ("abs".to_string(), argument),
+            extra => {
+                return Err(syn::Error::new_spanned(
+                    extra,
+                    format!(
+                        "`approx` takes at most two tolerances, relative and absolute: {}",
+                        example_for("approx")
+                    ),
+                ));
+            }
+        };
+        let slot = if name == "rel" { &mut rel } else { &mut abs };
+        if slot.is_some() {
+            return Err(syn::Error::new_spanned(
+                argument,
+                format!("the `{name}` tolerance is given twice: keep one"),
+            ));
+        }
+        *slot = Some(tolerance(&name, value)?);
+    }
+    let (rel, abs) = (rel.unwrap_or(0.0), abs.unwrap_or(0.0));
+    if rel == 0.0 && abs == 0.0 {
+        return Err(syn::Error::new_spanned(
+            &call.args,
+            format!(
+                "a tolerance of zero compares exactly: write `check = eq`, or {}",
+                example_for("approx").trim_start_matches("write ")
+            ),
+        ));
+    }
+    Ok(Check::Approx { rel, abs })
+}
+
+/// One tolerance of `approx(...)`: a number literal, at least zero; a
+/// relative one is a fraction under 1.
+fn tolerance(name: &str, value: &Expr) -> syn::Result<f64> {
+    let number = match value {
+        Expr::Lit(ExprLit {
+            lit: Lit::Float(float),
+            ..
+        }) => float.base10_parse::<f64>()?,
+        Expr::Lit(ExprLit {
+            lit: Lit::Int(int), ..
+        }) => int.base10_parse::<f64>()?,
+        Expr::Unary(syn::ExprUnary {
+            op: syn::UnOp::Neg(_),
+            ..
+        }) => {
+            return Err(syn::Error::new_spanned(
+                value,
+                format!(
+                    "a tolerance is not negative: write the `{name}` tolerance as a positive \
+                     number such as `1e-9`"
+                ),
+            ));
+        }
+        Expr::Lit(ExprLit {
+            lit: Lit::Str(string),
+            ..
+        }) => {
+            return Err(syn::Error::new(
+                string.span(),
+                format!("write the number without quotes: `{}`", string.value()),
+            ));
+        }
+        other => {
+            return Err(syn::Error::new_spanned(
+                other,
+                format!(
+                    "write the `{name}` tolerance as a number literal such as `1e-9` (the \
+                     attribute checks it when it compiles)"
+                ),
+            ));
+        }
+    };
+    if !number.is_finite() {
+        return Err(syn::Error::new_spanned(
+            value,
+            format!("the `{name}` tolerance must be a finite number such as `1e-9`"),
+        ));
+    }
+    if name == "rel" && number >= 1.0 {
+        return Err(syn::Error::new_spanned(
+            value,
+            "a relative tolerance is a fraction of the values compared, under 1: write \
+             `approx(1e-9)` for one part in a billion, `approx(0.01)` for 1%",
+        ));
+    }
+    Ok(number)
+}
+
+fn noise_floor(value: Expr) -> syn::Result<f64> {
+    let (fraction, span) = match &value {
+        Expr::Lit(ExprLit {
+            lit: Lit::Float(float),
+            ..
+        }) => (float.base10_parse::<f64>()?, float.span()),
+        Expr::Lit(ExprLit {
+            lit: Lit::Int(int), ..
+        }) => {
+            // An integer is almost always a percentage: `5` meant 5%.
+            let percent: u64 = int.base10_parse().unwrap_or(0);
+            let message = if (1..100).contains(&percent) {
+                format!(
+                    "`noise_floor` is a fraction, not a percentage: write `noise_floor = {}` for {percent}%",
+                    percent as f64 / 100.0
+                )
+            } else {
+                "`noise_floor` is a fraction between 0 and 1: write a fraction such as 0.05 for 5%"
+                    .to_string()
+            };
+            return Err(syn::Error::new(int.span(), message));
+        }
+        other => {
+            return Err(syn::Error::new_spanned(
+                other,
+                "`noise_floor` takes a number: write a fraction such as 0.05 for 5%",
+            ));
+        }
+    };
+    if fraction > 0.0 && fraction < 1.0 {
+        Ok(fraction)
+    } else if (1.0..100.0).contains(&fraction) {
+        Err(syn::Error::new(
+            span,
+            format!(
+                "`noise_floor` is a fraction, not a percentage: write `noise_floor = {}` for {fraction}%",
+                fraction / 100.0
+            ),
+        ))
+    } else {
+        Err(syn::Error::new(
+            span,
+            "`noise_floor` is a fraction between 0 and 1: write a fraction such as 0.05 for 5%",
+        ))
+    }
+}
+
+fn max_time(value: Expr) -> syn::Result<Duration> {
+    match value {
+        Expr::Lit(ExprLit {
+            lit: Lit::Str(string),
+            ..
+        }) => parse_duration(&string.value()).map_err(|reason| {
+            syn::Error::new(
+                string.span(),
+                format!("{reason}: write a duration such as \"500ms\", \"3s\" or \"1.5s\" (units: ns, us, ms, s, m)"),
+            )
+        }),
+        // `max_time = 3s` lexes as the integer 3 with the suffix `s`.
+        Expr::Lit(ExprLit {
+            lit: Lit::Int(int), ..
+        }) if !int.suffix().is_empty() => Err(syn::Error::new(
+            int.span(),
+            format!(
+                "write the duration in quotes: `max_time = \"{}\"`",
+                int.token()
+            ),
+        )),
+        Expr::Lit(ExprLit {
+            lit: Lit::Float(float),
+            ..
+        }) if !float.suffix().is_empty() => Err(syn::Error::new(
+            float.span(),
+            format!(
+                "write the duration in quotes: `max_time = \"{}\"`",
+                float.token()
+            ),
+        )),
+        other => Err(syn::Error::new_spanned(
+            other,
+            "`max_time` takes a duration with its unit, in quotes: write `max_time = \"3s\"` or `max_time = \"500ms\"`",
+        )),
+    }
+}
+
+/// Reads `"500ms"`, `"3s"`, `"1.5s"`, `"750us"`, `"2m"`. Exact decimal
+/// arithmetic, so `"1.1s"` is 1 100 000 000 ns and not a float's neighbour.
+fn parse_duration(text: &str) -> Result<Duration, String> {
+    const UNITS: [(&str, u128); 7] = [
+        ("ns", 1),
+        ("us", 1_000),
+        ("µs", 1_000),
+        ("ms", 1_000_000),
+        ("s", 1_000_000_000),
+        ("m", 60_000_000_000),
+        ("min", 60_000_000_000),
+    ];
+    let trimmed = text.trim();
+    let number_len = trimmed
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(trimmed.len());
+    let (number, unit) = trimmed.split_at(number_len);
+    let unit = unit.trim_start();
+    let cannot_read = || format!("cannot read {text:?} as a duration");
+    if unit.is_empty() {
+        return Err(format!("{text:?} has no unit"));
+    }
+    let Some(&(_, unit_ns)) = UNITS.iter().find(|(name, _)| *name == unit) else {
+        return Err(format!("unknown unit {unit:?} in {text:?}"));
+    };
+    let (whole, fraction) = number.split_once('.').unwrap_or((number, ""));
+    let digits_only = |part: &str| part.chars().all(|c| c.is_ascii_digit());
+    if whole.is_empty() || !digits_only(whole) || !digits_only(fraction) || fraction.len() > 18 {
+        return Err(cannot_read());
+    }
+    let whole: u128 = whole.parse().map_err(|_| cannot_read())?;
+    let fraction_value: u128 = if fraction.is_empty() {
+        0
+    } else {
+        fraction.parse().map_err(|_| cannot_read())?
+    };
+    let scale = 10u128.pow(fraction.len() as u32);
+    let nanos = whole
+        .checked_mul(unit_ns)
+        .and_then(|whole_ns| whole_ns.checked_add(fraction_value * unit_ns / scale))
+        .ok_or_else(|| format!("{text:?} is too long"))?;
+    let nanos = u64::try_from(nanos).map_err(|_| format!("{text:?} is too long"))?;
+    if nanos == 0 {
+        return Err(format!("{text:?} leaves no time to measure"));
+    }
+    Ok(Duration::from_nanos(nanos))
+}
+
+fn processes(value: Expr) -> syn::Result<u64> {
+    let out_of_range = format!("`processes` is a whole number from 1 to {MAX_PROCESSES}");
+    match value {
+        Expr::Lit(ExprLit {
+            lit: Lit::Int(int), ..
+        }) => match int.base10_parse::<u64>() {
+            Ok(count) if (1..=MAX_PROCESSES).contains(&count) => Ok(count),
+            _ => Err(syn::Error::new(
+                int.span(),
+                format!(
+                    "{out_of_range}: write `processes = 3`, or leave it out to measure in this process only"
+                ),
+            )),
+        },
+        Expr::Lit(ExprLit {
+            lit: Lit::Str(string),
+            ..
+        }) if string.value().trim().parse::<u64>().is_ok() => Err(syn::Error::new(
+            string.span(),
+            format!(
+                "write the number without quotes: `processes = {}`",
+                string.value().trim()
+            ),
+        )),
+        other => Err(syn::Error::new_spanned(
+            other,
+            format!("{out_of_range}: {}", example_for("processes")),
+        )),
+    }
+}
+
+fn name(value: Expr) -> syn::Result<LitStr> {
+    match value {
+        Expr::Lit(ExprLit {
+            lit: Lit::Str(string),
+            ..
+        }) if !string.value().trim().is_empty() => Ok(string),
+        Expr::Lit(ExprLit {
+            lit: Lit::Str(string),
+            ..
+        }) => Err(syn::Error::new(
+            string.span(),
+            "the name is empty: write a name such as `name = \"sum: unrolled\"`, or leave `name` out to use the function's path",
+        )),
+        Expr::Path(path) if path.path.get_ident().is_some() => {
+            let ident = path.path.get_ident().expect("checked by the guard");
+            Err(syn::Error::new(
+                ident.span(),
+                format!("write the name as a string: `name = \"{}\"`", ident.unraw()),
+            ))
+        }
+        other => Err(syn::Error::new_spanned(other, example_for("name"))),
+    }
+}
+
+/// The nearest of `choices` to a misspelt `given`, if one is near enough to
+/// be what was meant.
+fn closest<'a>(given: &str, choices: &[&'a str]) -> Option<&'a str> {
+    let given = given.to_ascii_lowercase();
+    let by_distance = choices
+        .iter()
+        .map(|choice| (edit_distance(&given, choice), *choice))
+        .filter(|(distance, choice)| *distance <= (choice.len() / 3).max(1))
+        .min_by_key(|(distance, _)| *distance)
+        .map(|(_, choice)| choice);
+    // A prefix (`noise` for `noise_floor`, `max` for `max_time`).
+    by_distance.or_else(|| {
+        choices
+            .iter()
+            .find(|choice| given.len() >= 3 && choice.starts_with(given.as_str()))
+            .copied()
+    })
+}
+
+/// Edit distance counting a swap of neighbours as one edit (the optimal
+/// string alignment distance), so `orignal` and `oirginal` are both one
+/// edit from `original`.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().collect();
+    let b: Vec<char> = b.chars().collect();
+    let mut rows = vec![vec![0usize; b.len() + 1]; a.len() + 1];
+    for (i, row) in rows.iter_mut().enumerate() {
+        row[0] = i;
+    }
+    for (j, cell) in rows[0].iter_mut().enumerate() {
+        *cell = j;
+    }
+    for i in 1..=a.len() {
+        for j in 1..=b.len() {
+            let substitution = usize::from(a[i - 1] != b[j - 1]);
+            let mut best = (rows[i - 1][j] + 1)
+                .min(rows[i][j - 1] + 1)
+                .min(rows[i - 1][j - 1] + substitution);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                best = best.min(rows[i - 2][j - 2] + 1);
+            }
+            rows[i][j] = best;
+        }
+    }
+    rows[a.len()][b.len()]
+}
+
+/// Tokens as a person writes them: `crate::old::sum`, `Vec::<u8>::len`,
+/// `<T as Trait>::f`. A space only separates two words.
+pub(crate) fn tokens_as_written(tokens: TokenStream) -> String {
+    let mut text = String::new();
+    let mut previous_was_word = false;
+    for token in tokens {
+        let is_word = matches!(token, TokenTree::Ident(_) | TokenTree::Literal(_));
+        if is_word && previous_was_word {
+            text.push(' ');
+        }
+        match &token {
+            TokenTree::Group(group) => {
+                let (open, close) = match group.delimiter() {
+                    proc_macro2::Delimiter::Parenthesis => ("(", ")"),
+                    proc_macro2::Delimiter::Brace => ("{", "}"),
+                    proc_macro2::Delimiter::Bracket => ("[", "]"),
+                    proc_macro2::Delimiter::None => ("", ""),
+                };
+                text.push_str(open);
+                text.push_str(&tokens_as_written(group.stream()));
+                text.push_str(close);
+            }
+            other => text.push_str(&other.to_string()),
+        }
+        previous_was_word = is_word;
+    }
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use quote::quote;
+
+    fn parse(tokens: TokenStream) -> syn::Result<Options> {
+        Options::parse(tokens, Span::call_site())
+    }
+
+    fn error_of(tokens: TokenStream) -> String {
+        match parse(tokens) {
+            Ok(_) => panic!("expected an error"),
+            Err(error) => error
+                .into_iter()
+                .map(|error| error.to_string())
+                .collect::<Vec<_>>()
+                .join("\n---\n"),
+        }
+    }
+
+    #[test]
+    fn reads_every_option() {
+        let options = parse(quote!(
+            original = crate::old::sum,
+            inputs = sum_inputs,
+            expect = not_slower,
+            noise_floor = 0.02,
+            check = skip,
+            max_time = "1.5s",
+            processes = 3,
+            flops = sum_flops,
+            bytes = crate::sizes::sum_bytes,
+            name = "sum: unrolled",
+        ))
+        .unwrap();
+        assert_eq!(
+            tokens_as_written(options.original.to_token_stream()),
+            "crate::old::sum"
+        );
+        assert_eq!(
+            tokens_as_written(options.inputs.unwrap().path.to_token_stream()),
+            "sum_inputs"
+        );
+        assert_eq!(options.expect, Some(Expect::NotSlower));
+        assert_eq!(options.noise_floor, Some(0.02));
+        assert_eq!(options.check, Check::Skip);
+        assert_eq!(options.max_time, Some(Duration::from_millis(1500)));
+        assert_eq!(options.processes, Some(3));
+        assert_eq!(
+            tokens_as_written(options.flops.unwrap().to_token_stream()),
+            "sum_flops"
+        );
+        assert_eq!(
+            tokens_as_written(options.bytes.unwrap().to_token_stream()),
+            "crate::sizes::sum_bytes"
+        );
+        assert_eq!(options.name.unwrap().value(), "sum: unrolled");
+    }
+
+    #[test]
+    fn defaults_leave_settings_to_the_run() {
+        let options = parse(quote!(original = sum_naive)).unwrap();
+        assert!(options.inputs.is_none());
+        assert_eq!(options.expect, None);
+        assert_eq!(options.noise_floor, None);
+        assert_eq!(options.check, Check::Eq);
+        assert_eq!(options.max_time, None);
+        assert_eq!(options.processes, None);
+        assert!(options.flops.is_none() && options.bytes.is_none());
+        assert!(options.name.is_none());
+    }
+
+    #[test]
+    fn missing_original_says_what_to_add() {
+        assert!(error_of(quote!()).contains("add `original = path::to::baseline_fn`"));
+        assert!(error_of(quote!(inputs = f)).contains("add `original = path::to::baseline_fn`"));
+    }
+
+    #[test]
+    fn unknown_option_suggests_the_nearest() {
+        let error = error_of(quote!(orignal = f));
+        assert!(
+            error.contains("unknown option `orignal`: did you mean `original`?"),
+            "{error}"
+        );
+        assert!(error.contains("`original`, `inputs`, `expect`"), "{error}");
+        let error = error_of(quote!(original = f, input = g));
+        assert!(error.contains("did you mean `inputs`?"), "{error}");
+        let error = error_of(quote!(original = f, baseline = g));
+        assert!(error.contains("did you mean `original`?"), "{error}");
+        let error = error_of(quote!(original = f, noise = 0.1));
+        assert!(error.contains("did you mean `noise_floor`?"), "{error}");
+        let error = error_of(quote!(original = f, colour = red));
+        assert!(!error.contains("did you mean"), "{error}");
+        let error = error_of(quote!(original = f, flop = count));
+        assert!(error.contains("did you mean `flops`?"), "{error}");
+    }
+
+    #[test]
+    fn a_misspelt_or_malformed_original_is_not_also_missing() {
+        for tokens in [
+            quote!(orignal = f),
+            quote!(original = "f"),
+            quote!(baseline = f),
+        ] {
+            let error = error_of(tokens.clone());
+            assert!(!error.contains("add `original"), "{tokens}: {error}");
+        }
+    }
+
+    #[test]
+    fn every_bad_option_is_reported_in_one_go() {
+        let error = error_of(quote!(inputs = f, noise_floor = 5, max_time = "soon"));
+        assert_eq!(error.matches("\n---\n").count(), 2, "{error}");
+        assert!(
+            error.contains("add `original = path::to::baseline_fn`"),
+            "{error}"
+        );
+    }
+
+    #[test]
+    fn quoted_paths_are_refused_with_the_unquoted_form() {
+        let error = error_of(quote!(original = "sum_naive"));
+        assert!(
+            error.contains("write the path without quotes: `original = sum_naive`"),
+            "{error}"
+        );
+        let error = error_of(quote!(original = f, inputs = "some inputs"));
+        assert!(error.contains("without quotes"), "{error}");
+        let error = error_of(quote!(original = sum_naive()));
+        assert!(
+            error.contains("without calling it: `original = sum_naive`"),
+            "{error}"
+        );
+    }
+
+    #[test]
+    fn duplicates_and_missing_values_are_errors() {
+        let error = error_of(quote!(original = f, original = g));
+        assert!(error.contains("`original` is given twice"), "{error}");
+        let error = error_of(quote!(original));
+        assert!(
+            error.contains("`original` needs a value: write `original = path::to::baseline_fn`"),
+            "{error}"
+        );
+    }
+
+    #[test]
+    fn expect_and_check_take_their_keywords() {
+        assert_eq!(
+            parse(quote!(original = f, expect = report)).unwrap().expect,
+            Some(Expect::Report)
+        );
+        assert_eq!(
+            parse(quote!(original = f, expect = faster)).unwrap().expect,
+            Some(Expect::Faster)
+        );
+        assert_eq!(
+            parse(quote!(original = f, check = eq)).unwrap().check,
+            Check::Eq
+        );
+        let error = error_of(quote!(original = f, expect = notslower));
+        assert!(error.contains("did you mean `not_slower`?"), "{error}");
+        let error = error_of(quote!(original = f, expect = "faster"));
+        assert!(error.contains("write `faster` without quotes"), "{error}");
+        let error = error_of(quote!(original = f, expect = faster | not_slower));
+        assert!(error.contains("write `expect = faster`"), "{error}");
+        let error = error_of(quote!(original = f, check = exact));
+        assert!(error.contains("unknown `check` value `exact`"), "{error}");
+        let error = error_of(quote!(original = f, check = approx(1e-9)));
+        assert!(
+            error.contains("`check = approx(...)` is not supported yet"),
+            "{error}"
+        );
+    }
+
+    #[test]
+    fn noise_floor_is_a_fraction() {
+        assert_eq!(
+            parse(quote!(original = f, noise_floor = 0.5))
+                .unwrap()
+                .noise_floor,
+            Some(0.5)
+        );
+        let error = error_of(quote!(original = f, noise_floor = 5));
+        assert!(
+            error.contains("write `noise_floor = 0.05` for 5%"),
+            "{error}"
+        );
+        let error = error_of(quote!(original = f, noise_floor = 10.0));
+        assert!(
+            error.contains("write `noise_floor = 0.1` for 10%"),
+            "{error}"
+        );
+        let error = error_of(quote!(original = f, noise_floor = 1.0));
+        assert!(
+            error.contains("write `noise_floor = 0.01` for 1%"),
+            "{error}"
+        );
+        for bad in [
+            quote!(0.0),
+            quote!(-0.05),
+            quote!(250),
+            quote!(100.0),
+            quote!(f),
+        ] {
+            let error = error_of(quote!(original = f, noise_floor = #bad));
+            assert!(error.contains("such as 0.05 for 5%"), "{bad}: {error}");
+        }
+    }
+
+    #[test]
+    fn durations_are_read_exactly() {
+        let cases = [
+            ("500ms", 500_000_000),
+            ("3s", 3_000_000_000),
+            ("1.5s", 1_500_000_000),
+            ("1.1s", 1_100_000_000),
+            ("750us", 750_000),
+            ("750µs", 750_000),
+            ("2m", 120_000_000_000),
+            ("250 ns", 250),
+            ("0.25ms", 250_000),
+        ];
+        for (text, nanos) in cases {
+            assert_eq!(
+                parse_duration(text),
+                Ok(Duration::from_nanos(nanos)),
+                "{text}"
+            );
+        }
+        for bad in [
+            "",
+            "3",
+            "s",
+            "3 sec",
+            "1.2.3s",
+            ".5s",
+            "-1s",
+            "0s",
+            "0.1ns",
+            "99999999999m",
+        ] {
+            assert!(parse_duration(bad).is_err(), "{bad:?} was accepted");
+        }
+    }
+
+    #[test]
+    fn max_time_needs_a_quoted_duration() {
+        let error = error_of(quote!(original = f, max_time = 3s));
+        assert!(
+            error.contains("write the duration in quotes: `max_time = \"3s\"`"),
+            "{error}"
+        );
+        let error = error_of(quote!(original = f, max_time = 3));
+        assert!(error.contains("`max_time = \"3s\"`"), "{error}");
+        let error = error_of(quote!(original = f, max_time = "3 sec"));
+        assert!(error.contains("unknown unit \"sec\""), "{error}");
+    }
+
+    #[test]
+    fn processes_is_a_small_whole_number() {
+        let processes = |tokens| parse(tokens).unwrap().processes;
+        assert_eq!(processes(quote!(original = f, processes = 1)), Some(1));
+        assert_eq!(processes(quote!(original = f, processes = 100)), Some(100));
+        for bad in [quote!(0), quote!(101), quote!(2.5), quote!(many)] {
+            let error = error_of(quote!(original = f, processes = #bad));
+            assert!(
+                error.contains("a whole number from 1 to 100"),
+                "{bad}: {error}"
+            );
+        }
+        let error = error_of(quote!(original = f, processes = "3"));
+        assert!(error.contains("without quotes: `processes = 3`"), "{error}");
+    }
+
+    #[test]
+    fn name_is_a_non_empty_string() {
+        let error = error_of(quote!(original = f, name = fast_sum));
+        assert!(
+            error.contains("write the name as a string: `name = \"fast_sum\"`"),
+            "{error}"
+        );
+        let error = error_of(quote!(original = f, name = "  "));
+        assert!(error.contains("the name is empty"), "{error}");
+    }
+
+    #[test]
+    fn paths_are_rendered_as_written() {
+        assert_eq!(
+            tokens_as_written(quote!(crate::old::sum)),
+            "crate::old::sum"
+        );
+        assert_eq!(tokens_as_written(quote!(::other::f)), "::other::f");
+        assert_eq!(tokens_as_written(quote!(Vec::<u8>::len)), "Vec::<u8>::len");
+        assert_eq!(
+            tokens_as_written(quote!(<T as Trait>::f)),
+            "<T as Trait>::f"
+        );
+    }
+
+    #[test]
+    fn edit_distance_counts_a_swap_as_one() {
+        assert_eq!(edit_distance("orignal", "original"), 1);
+        assert_eq!(edit_distance("oirginal", "original"), 1);
+        assert_eq!(edit_distance("input", "inputs"), 1);
+        assert_eq!(edit_distance("abc", "abc"), 0);
+        assert_eq!(edit_distance("", "abc"), 3);
+    }
+}

@@ -1,0 +1,744 @@
+//! Which candidate functions can be compared: checks the signature and its
+//! agreement with the options, and describes an accepted one as a
+//! [`Candidate`] for the code generator.
+//!
+//! Refusals happen here, at the offending token, with the shape to write
+//! instead; anything accepted here must expand to code that compiles whenever
+//! the user's own types line up.
+
+use crate::attr::{Options, tokens_as_written};
+use proc_macro2::Span;
+use quote::{ToTokens, quote};
+use syn::visit_mut::VisitMut;
+use syn::{
+    Abi, ExprPath, FnArg, GenericArgument, GenericParam, Ident, ItemFn, Lifetime, Pat,
+    PathArguments, ReturnType, Signature, Type, TypeParam, TypeReference, WherePredicate,
+};
+
+/// An accepted candidate function: what the expansion needs to call it.
+pub(crate) struct Candidate {
+    /// The function's name.
+    pub ident: Ident,
+    /// Its parameters, in order.
+    pub params: Vec<Param>,
+    /// Its return type as written.
+    pub output: ReturnType,
+    /// `extern "C"` and the like; the original must share it.
+    pub abi: Option<Abi>,
+    /// Declared lifetime parameters (`fn f<'a>`), bound again by the
+    /// signature check's `for<'a> fn(...)`.
+    pub lifetimes: Vec<Lifetime>,
+    /// An `unsafe fn`: called inside `unsafe {}`, the annotation vouching
+    /// that every input meets its safety contract.
+    pub unsafety: bool,
+    /// Its type parameters, which `types = [...]` instantiates.
+    pub type_params: Vec<TypeParam>,
+}
+
+/// One parameter of the candidate.
+pub(crate) struct Param {
+    /// Its type as written (keeping its span, so errors land on it).
+    pub ty: Type,
+    /// How the function takes it.
+    pub passing: Passing,
+    /// Its name for messages: `v`, or `argument 2` for a pattern.
+    pub name: String,
+}
+
+/// How a parameter is taken, which decides how inputs are handed over.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Passing {
+    /// `&T`: the function borrows the input case.
+    ByRef,
+    /// `T`: every call consumes a fresh clone of the input case.
+    ByValue,
+    /// `&mut T`: every call mutates a fresh clone of the input case, whose
+    /// state after the call is compared as part of the output.
+    ByMut,
+}
+
+impl Candidate {
+    /// Whether every call needs its own clone of the input: some parameter
+    /// is taken by value or by `&mut`.
+    pub fn consumes_inputs(&self) -> bool {
+        self.params
+            .iter()
+            .any(|param| param.passing != Passing::ByRef)
+    }
+
+    /// The parameters taken by `&mut`, whose state after the call is
+    /// compared.
+    pub fn mutated(&self) -> impl Iterator<Item = (usize, &Param)> {
+        self.params
+            .iter()
+            .enumerate()
+            .filter(|(_, param)| param.passing == Passing::ByMut)
+    }
+
+    /// Whether the function returns something other than `()`.
+    pub fn returns_value(&self) -> bool {
+        match &self.output {
+            ReturnType::Default => false,
+            ReturnType::Type(_, ty) => !matches!(&**ty, Type::Tuple(tuple) if tuple.elems.is_empty()),
+        }
+    }
+
+    /// The candidate with its type parameter replaced by `concrete` in the
+    /// parameter and output types, for one of the `types = [...]`.
+    pub fn instantiated(&self, concrete: &Type) -> Candidate {
+        let mut substitute = Substitute {
+            param: &self.type_params[0].ident,
+            concrete,
+        };
+        let params = self
+            .params
+            .iter()
+            .map(|param| {
+                let mut ty = param.ty.clone();
+                substitute.visit_type_mut(&mut ty);
+                Param {
+                    ty,
+                    passing: param.passing,
+                    name: param.name.clone(),
+                }
+            })
+            .collect();
+        let mut output = self.output.clone();
+        substitute.visit_return_type_mut(&mut output);
+        Candidate {
+            ident: self.ident.clone(),
+            params,
+            output,
+            abi: self.abi.clone(),
+            lifetimes: self.lifetimes.clone(),
+            unsafety: self.unsafety,
+            type_params: Vec::new(),
+        }
+    }
+}
+
+/// Replaces a type parameter with a concrete type (spanned where the
+/// concrete type is written in `types = [...]`, so that an unmet bound is
+/// reported there).
+struct Substitute<'a> {
+    param: &'a Ident,
+    concrete: &'a Type,
+}
+
+impl VisitMut for Substitute<'_> {
+    fn visit_type_mut(&mut self, ty: &mut Type) {
+        if let Type::Path(path) = ty
+            && path.qself.is_none()
+            && path.path.is_ident(self.param)
+        {
+            *ty = self.concrete.clone();
+            return;
+        }
+        syn::visit_mut::visit_type_mut(self, ty);
+    }
+}
+
+/// Checks the candidate's signature and describes it; every unsupported
+/// shape is an error at its token.
+pub(crate) fn signature(function: &ItemFn) -> syn::Result<Candidate> {
+    let sig = &function.sig;
+    let mut errors = Errors::default();
+
+    if let Some(asyncness) = &sig.asyncness {
+        errors.push(syn::Error::new(
+            asyncness.span,
+            "`#[faster::compare]` cannot time an `async fn`: annotate a synchronous function \
+             instead, such as a wrapper that runs this one to completion with your executor's \
+             `block_on`",
+        ));
+    }
+    if let Some(variadic) = &sig.variadic {
+        errors.push(syn::Error::new_spanned(
+            variadic,
+            "`#[faster::compare]` cannot call a variadic function: write a wrapper with a fixed \
+             list of parameters and annotate it",
+        ));
+    }
+    check_generics(sig, &mut errors);
+
+    let mut params = Vec::new();
+    for (position, input) in sig.inputs.iter().enumerate() {
+        match input {
+            FnArg::Receiver(receiver) => errors.push(syn::Error::new_spanned(
+                receiver,
+                format!(
+                    "`#[faster::compare]` goes on free functions, not methods: write a free \
+                     function wrapper such as `{}` outside the `impl` block and annotate it",
+                    method_wrapper_example(sig)
+                ),
+            )),
+            FnArg::Typed(typed) => {
+                let ty = (*typed.ty).clone();
+                if let Some(error) = unsupported_parameter_type(&ty, &sig.ident) {
+                    errors.push(error);
+                    continue;
+                }
+                let passing = match &ty {
+                    Type::Reference(reference) if reference.mutability.is_some() => Passing::ByMut,
+                    Type::Reference(_) => Passing::ByRef,
+                    _ => Passing::ByValue,
+                };
+                let name = match &*typed.pat {
+                    Pat::Ident(pat) => format!("`{}`", pat.ident.unraw()),
+                    _ => format!("argument {}", position + 1),
+                };
+                params.push(Param { ty, passing, name });
+            }
+        }
+    }
+
+    if let ReturnType::Type(_, output) = &sig.output
+        && let Some(error) = unsupported_return_type(output)
+    {
+        errors.push(error);
+    }
+
+    for attr in &function.attrs {
+        if is_compare_attribute(attr) {
+            errors.push(syn::Error::new_spanned(
+                attr,
+                format!(
+                    "`{}` already carries a `#[faster::compare]`: a function is compared with \
+                     one original; to compare it with another, annotate a thin wrapper that \
+                     calls it",
+                    sig.ident
+                ),
+            ));
+        }
+    }
+
+    errors.finish()?;
+    Ok(Candidate {
+        ident: sig.ident.clone(),
+        params,
+        output: sig.output.clone(),
+        abi: sig.abi.clone(),
+        lifetimes: sig
+            .generics
+            .lifetimes()
+            .map(|param| param.lifetime.clone())
+            .collect(),
+        unsafety: sig.unsafety.is_some(),
+        type_params: sig.generics.type_params().cloned().collect(),
+    })
+}
+
+/// `types = [...]` is given exactly when the candidate has one type
+/// parameter.
+pub(crate) fn types_match(options: &Options, candidate: &Candidate) -> syn::Result<()> {
+    let ident = &candidate.ident;
+    match (&options.types, candidate.type_params.as_slice()) {
+        (None, []) => Ok(()),
+        (Some(types), []) => Err(syn::Error::new(
+            types.key.span(),
+            format!(
+                "`types` instantiates a generic function, and `{ident}` has no type parameter: \
+                 remove `types = [...]`"
+            ),
+        )),
+        (None, [param]) => Err(syn::Error::new_spanned(
+            param,
+            format!(
+                "`#[faster::compare]` needs concrete types, and `{ident}` is generic over `{}`: \
+                 add `types = [u32, u64]` (your types) to compare it once per type, in tests \
+                 named `faster_{ident}_u32`, `faster_{ident}_u64`",
+                param.ident
+            ),
+        )),
+        (Some(_), [_]) => Ok(()),
+        (_, [first, second, ..]) => Err(syn::Error::new_spanned(
+            second,
+            format!(
+                "`{ident}` is generic over `{}` and `{}`, and `types = [...]` instantiates one \
+                 type parameter: write a wrapper generic over one of them, such as \
+                 `fn {ident}_u64<{}>(...) {{ {ident}::<{}, u64>(...) }}`, and annotate it",
+                first.ident, second.ident, first.ident, first.ident
+            ),
+        )),
+    }
+}
+
+/// `inputs` is required exactly when the candidate takes parameters.
+pub(crate) fn inputs_match(
+    options: &Options,
+    candidate: &Candidate,
+    attribute: Span,
+) -> syn::Result<()> {
+    let ident = &candidate.ident;
+    match (&options.inputs, candidate.params.is_empty()) {
+        (Some(inputs), true) => Err(syn::Error::new_spanned(
+            inputs.to_option_tokens(),
+            format!(
+                "`{ident}` takes no parameters, so there are no inputs to give it: remove `{}`",
+                inputs.as_written()
+            ),
+        )),
+        (None, false) => {
+            let item = match candidate.params.as_slice() {
+                [param] => owned_form(&param.ty),
+                params => format!(
+                    "({})",
+                    params
+                        .iter()
+                        .map(|param| owned_form(&param.ty))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            };
+            let per_item = if candidate.params.len() == 1 {
+                "one argument per item"
+            } else {
+                "one tuple of arguments per item"
+            };
+            Err(syn::Error::new(
+                attribute,
+                format!(
+                    "`{ident}` takes parameters, so the comparison needs inputs to call it with: \
+                     add `inputs = {ident}_inputs` and write \
+                     `fn {ident}_inputs() -> Vec<{item}>` returning the cases to try, {per_item}",
+                ),
+            ))
+        }
+        _ => Ok(()),
+    }
+}
+
+/// `Self::...` in a path option means the attribute sits inside an `impl`
+/// block, where it cannot register anything.
+pub(crate) fn no_self_paths(options: &Options, candidate: &Candidate) -> syn::Result<()> {
+    let mut paths: Vec<&ExprPath> = vec![&options.original];
+    paths.extend(options.inputs.as_ref().map(|inputs| &inputs.path));
+    paths.extend(options.flops.as_ref());
+    paths.extend(options.bytes.as_ref());
+    if let crate::attr::Check::With(path) = &options.check {
+        paths.push(path);
+    }
+    let Some(self_path) = paths.into_iter().find(|path| {
+        path.qself.is_none()
+            && path
+                .path
+                .segments
+                .first()
+                .is_some_and(|segment| segment.ident == "Self")
+    }) else {
+        return Ok(());
+    };
+    let (params, arguments) = (
+        candidate
+            .params
+            .iter()
+            .enumerate()
+            .map(|(position, param)| {
+                format!("arg{position}: {}", tokens_as_written(param.ty.to_token_stream()))
+            })
+            .collect::<Vec<_>>(),
+        (0..candidate.params.len())
+            .map(|position| format!("arg{position}"))
+            .collect::<Vec<_>>(),
+    );
+    Err(syn::Error::new_spanned(
+        self_path,
+        format!(
+            "`#[faster::compare]` cannot register a comparison from inside an `impl` block: \
+             write a free function outside it, such as `fn {ident}({}){} {{ YourType::{ident}({}) \
+             }}`, annotate that, and name the original by its path (`YourType::...`)",
+            params.join(", "),
+            output_as_written(&candidate.output),
+            arguments.join(", "),
+            ident = candidate.ident,
+        ),
+    ))
+}
+
+/// Collects every refusal, so one compile lists them all.
+#[derive(Default)]
+struct Errors(Option<syn::Error>);
+
+impl Errors {
+    fn push(&mut self, error: syn::Error) {
+        match &mut self.0 {
+            Some(errors) => errors.combine(error),
+            None => self.0 = Some(error),
+        }
+    }
+
+    fn finish(self) -> syn::Result<()> {
+        self.0.map_or(Ok(()), Err)
+    }
+}
+
+/// Type parameters are instantiated by `types = [...]` (see
+/// [`types_match`]); const parameters cannot be, and lifetime bounds cannot
+/// be expressed in the signature check's `for<'a> fn(...)`.
+fn check_generics(sig: &Signature, errors: &mut Errors) {
+    for param in &sig.generics.params {
+        match param {
+            GenericParam::Const(constant) => errors.push(syn::Error::new_spanned(
+                constant,
+                format!(
+                    "`#[faster::compare]` needs concrete values for const parameters, and `{}` \
+                     is generic over `{}`: write a wrapper that calls it with a value, such as \
+                     `fn {ident}_8(...) {{ {ident}::<8>(...) }}`, and annotate the wrapper",
+                    sig.ident,
+                    constant.ident,
+                    ident = sig.ident
+                ),
+            )),
+            GenericParam::Lifetime(lifetime) if !lifetime.bounds.is_empty() => {
+                errors.push(syn::Error::new_spanned(
+                    lifetime,
+                    "lifetime bounds are not supported: write the signature with unbounded \
+                     lifetimes (or elided ones) in a wrapper and annotate it",
+                ));
+            }
+            GenericParam::Lifetime(_) | GenericParam::Type(_) => {}
+        }
+    }
+    if let Some(where_clause) = &sig.generics.where_clause {
+        for predicate in &where_clause.predicates {
+            if let WherePredicate::Lifetime(bound) = predicate {
+                errors.push(syn::Error::new_spanned(
+                    bound,
+                    "lifetime bounds are not supported: write the signature with unbounded \
+                     lifetimes (or elided ones) in a wrapper and annotate it",
+                ));
+            }
+        }
+    }
+}
+
+fn unsupported_parameter_type(ty: &Type, function: &Ident) -> Option<syn::Error> {
+    if let Some(impl_trait) = find_type(ty, &|ty| matches!(ty, Type::ImplTrait(_))) {
+        return Some(syn::Error::new_spanned(
+            impl_trait,
+            format!(
+                "`impl Trait` parameters make `{function}` generic over a type that cannot be \
+                 named: write a type parameter instead (`fn {function}<T: AsRef<[u64]>>(v: T)`) \
+                 and add `types = [Vec<u64>]`, or annotate a wrapper with a concrete parameter \
+                 type"
+            ),
+        ));
+    }
+    // `&mut T` itself is fine (taken apart below); a `&mut` inside another
+    // type cannot be made from an input case.
+    let inner = match ty {
+        Type::Reference(reference) => &*reference.elem,
+        other => other,
+    };
+    let is_mut_reference =
+        |ty: &Type| matches!(ty, Type::Reference(reference) if reference.mutability.is_some());
+    if let Some(Type::Reference(reference)) = find_type(inner, &is_mut_reference) {
+        let TypeReference {
+            and_token,
+            mutability,
+            ..
+        } = reference;
+        return Some(syn::Error::new_spanned(
+            quote!(#and_token #mutability),
+            "a `&mut` inside another type cannot be made from an input case: take the value \
+             itself by `&mut` (`v: &mut Vec<u64>`) or by value",
+        ));
+    }
+    None
+}
+
+fn unsupported_return_type(output: &Type) -> Option<syn::Error> {
+    if let Some(impl_trait) = find_type(output, &|ty| matches!(ty, Type::ImplTrait(_))) {
+        return Some(syn::Error::new_spanned(
+            impl_trait,
+            "`impl Trait` return types cannot be compared: the original and the candidate \
+             return different hidden types; return a concrete type (for an iterator, collect it \
+             into a `Vec`)",
+        ));
+    }
+    let borrows = |ty: &Type| match ty {
+        Type::Reference(reference) => !is_static(reference.lifetime.as_ref()),
+        Type::Path(path) => path.path.segments.iter().any(|segment| {
+            matches!(&segment.arguments, PathArguments::AngleBracketed(arguments)
+                if arguments.args.iter().any(|argument| matches!(argument,
+                    GenericArgument::Lifetime(lifetime) if !is_static(Some(lifetime)))))
+        }),
+        _ => false,
+    };
+    find_type(output, &borrows).map(|borrowed| {
+        syn::Error::new_spanned(
+            borrowed,
+            "the output borrows from the input, and outputs must outlive the call to be \
+             compared: return an owned value (such as `.to_vec()`, `.to_owned()` or an index) \
+             from a wrapper and annotate the wrapper",
+        )
+    })
+}
+
+fn is_static(lifetime: Option<&Lifetime>) -> bool {
+    lifetime.is_some_and(|lifetime| lifetime.ident == "static")
+}
+
+/// The first type inside `ty` (itself included, outermost first) that
+/// `wanted` accepts.
+fn find_type<'a>(ty: &'a Type, wanted: &dyn Fn(&Type) -> bool) -> Option<&'a Type> {
+    if wanted(ty) {
+        return Some(ty);
+    }
+    match ty {
+        Type::Array(array) => find_type(&array.elem, wanted),
+        Type::Group(group) => find_type(&group.elem, wanted),
+        Type::Paren(paren) => find_type(&paren.elem, wanted),
+        Type::Ptr(pointer) => find_type(&pointer.elem, wanted),
+        Type::Reference(reference) => find_type(&reference.elem, wanted),
+        Type::Slice(slice) => find_type(&slice.elem, wanted),
+        Type::Tuple(tuple) => tuple.elems.iter().find_map(|elem| find_type(elem, wanted)),
+        Type::Path(path) => path
+            .path
+            .segments
+            .iter()
+            .filter_map(|segment| match &segment.arguments {
+                PathArguments::AngleBracketed(arguments) => Some(arguments),
+                _ => None,
+            })
+            .flat_map(|arguments| &arguments.args)
+            .find_map(|argument| match argument {
+                GenericArgument::Type(ty) => find_type(ty, wanted),
+                _ => None,
+            }),
+        _ => None,
+    }
+}
+
+/// Whether `attr` is another `#[faster::compare(...)]`.
+fn is_compare_attribute(attr: &syn::Attribute) -> bool {
+    let segments: Vec<String> = attr
+        .path()
+        .segments
+        .iter()
+        .map(|segment| segment.ident.to_string())
+        .collect();
+    segments == ["faster", "compare"]
+}
+
+/// The owned type an input case holds for a parameter, for examples:
+/// `Vec<u64>` for `&[u64]`, `String` for `&str`, `T` for `&T` and for `T`.
+fn owned_form(ty: &Type) -> String {
+    match ty {
+        Type::Reference(reference) => match &*reference.elem {
+            Type::Slice(slice) => {
+                format!("Vec<{}>", tokens_as_written(slice.elem.to_token_stream()))
+            }
+            Type::Path(path) if path.path.is_ident("str") => "String".to_string(),
+            elem => tokens_as_written(elem.to_token_stream()),
+        },
+        other => tokens_as_written(other.to_token_stream()),
+    }
+}
+
+/// A free function calling the method, as an example in errors:
+/// `fn mean(value: &YourType) -> f64 { value.mean() }`.
+fn method_wrapper_example(sig: &Signature) -> String {
+    let (params, arguments) = named_parameters(sig);
+    let params: Vec<String> = std::iter::once("value: &YourType".to_string())
+        .chain(params)
+        .collect();
+    format!(
+        "fn {ident}({}){} {{ value.{ident}({}) }}",
+        params.join(", "),
+        output_as_written(&sig.output),
+        arguments.join(", "),
+        ident = sig.ident
+    )
+}
+
+/// The typed parameters as `name: Type`, and their names for a call.
+fn named_parameters(sig: &Signature) -> (Vec<String>, Vec<String>) {
+    let mut params = Vec::new();
+    let mut arguments = Vec::new();
+    for (position, input) in sig.inputs.iter().enumerate() {
+        if let FnArg::Typed(typed) = input {
+            let name = match &*typed.pat {
+                Pat::Ident(pat) => pat.ident.to_string(),
+                _ => format!("arg{position}"),
+            };
+            params.push(format!(
+                "{name}: {}",
+                tokens_as_written(typed.ty.to_token_stream())
+            ));
+            arguments.push(name);
+        }
+    }
+    (params, arguments)
+}
+
+/// ` -> T` as written, or nothing for unit.
+fn output_as_written(output: &ReturnType) -> String {
+    match output {
+        ReturnType::Default => String::new(),
+        ReturnType::Type(_, ty) => format!(" -> {}", tokens_as_written(ty.to_token_stream())),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use quote::quote;
+
+    fn candidate(function: proc_macro2::TokenStream) -> syn::Result<Candidate> {
+        signature(&syn::parse2(function).unwrap())
+    }
+
+    fn error_of(function: proc_macro2::TokenStream) -> String {
+        match candidate(function) {
+            Ok(_) => panic!("expected an error"),
+            Err(error) => error.to_string(),
+        }
+    }
+
+    #[test]
+    fn describes_parameters_by_how_they_are_taken() {
+        let accepted = candidate(quote!(
+            fn f(v: &[u64], n: usize, s: &str) -> u64 {
+                0
+            }
+        ))
+        .unwrap();
+        let passing: Vec<Passing> = accepted.params.iter().map(|param| param.passing).collect();
+        assert_eq!(passing, [Passing::ByRef, Passing::ByValue, Passing::ByRef]);
+        assert!(accepted.consumes_inputs());
+
+        let by_ref = candidate(quote!(
+            fn f(v: &Vec<u8>) {}
+        ))
+        .unwrap();
+        assert!(!by_ref.consumes_inputs());
+        assert!(matches!(by_ref.output, ReturnType::Default));
+    }
+
+    #[test]
+    fn accepts_const_extern_and_lifetimes() {
+        candidate(quote!(
+            const fn f(x: u64) -> u64 {
+                x
+            }
+        ))
+        .unwrap();
+        let external = candidate(quote!(
+            extern "C" fn f(x: u64) -> u64 {
+                x
+            }
+        ))
+        .unwrap();
+        assert!(external.abi.is_some());
+        let with_lifetime = candidate(quote!(
+            fn f<'a>(x: &'a str) -> usize {
+                x.len()
+            }
+        ))
+        .unwrap();
+        assert_eq!(with_lifetime.lifetimes.len(), 1);
+        candidate(quote!(
+            fn f() -> &'static str {
+                ""
+            }
+        ))
+        .unwrap();
+    }
+
+    #[test]
+    fn refuses_unsupported_shapes_with_what_to_write() {
+        let error = error_of(quote!(
+            async fn f() {}
+        ));
+        assert!(error.contains("cannot time an `async fn`"), "{error}");
+        let error = error_of(quote!(
+            unsafe fn sum(v: &[u64]) -> u64 {
+                0
+            }
+        ));
+        assert!(
+            error.contains("`fn sum_checked(v: &[u64]) -> u64 { unsafe { sum(v) } }`"),
+            "{error}"
+        );
+        let error = error_of(quote!(
+            fn len(&self) -> usize {
+                0
+            }
+        ));
+        assert!(
+            error.contains("`fn len(value: &YourType) -> usize { value.len() }`"),
+            "{error}"
+        );
+        let error = error_of(quote!(
+            fn f<T: Copy>(x: T) -> T {
+                x
+            }
+        ));
+        assert!(error.contains("is generic over `T`"), "{error}");
+        let error = error_of(quote!(
+            fn f<const N: usize>(x: [u8; N]) {}
+        ));
+        assert!(error.contains("is generic over `N`"), "{error}");
+        let error = error_of(quote!(
+            fn f(x: &impl AsRef<[u64]>) {}
+        ));
+        assert!(error.contains("`impl Trait` parameters"), "{error}");
+        let error = error_of(quote!(
+            fn f(x: &mut Vec<u64>) {}
+        ));
+        assert!(
+            error.contains("`&mut` parameters are not supported yet"),
+            "{error}"
+        );
+        let error = error_of(quote!(
+            fn f(x: Option<&mut u64>) {}
+        ));
+        assert!(error.contains("`&mut` parameters"), "{error}");
+        let error = error_of(quote!(
+            fn f() -> impl Iterator<Item = u64> {
+                0..1
+            }
+        ));
+        assert!(error.contains("`impl Trait` return types"), "{error}");
+        let error = error_of(quote!(
+            fn f(v: &[u64]) -> &u64 {
+                &v[0]
+            }
+        ));
+        assert!(
+            error.contains("the output borrows from the input"),
+            "{error}"
+        );
+        let error = error_of(quote!(
+            fn f<'a>(v: &'a str) -> Cow<'a, str> {
+                v.into()
+            }
+        ));
+        assert!(
+            error.contains("the output borrows from the input"),
+            "{error}"
+        );
+    }
+
+    #[test]
+    fn a_second_compare_attribute_is_refused() {
+        let error = error_of(quote!(
+            #[faster::compare(original = g)]
+            fn f() {}
+        ));
+        assert!(
+            error.contains("already carries a `#[faster::compare]`"),
+            "{error}"
+        );
+    }
+
+    #[test]
+    fn owned_forms_name_what_inputs_yield() {
+        let owned = |ty: proc_macro2::TokenStream| owned_form(&syn::parse2(ty).unwrap());
+        assert_eq!(owned(quote!(&[u64])), "Vec<u64>");
+        assert_eq!(owned(quote!(&str)), "String");
+        assert_eq!(owned(quote!(&Matrix)), "Matrix");
+        assert_eq!(owned(quote!(usize)), "usize");
+    }
+}

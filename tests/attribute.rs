@@ -1,0 +1,536 @@
+//! `#[faster::compare]` used for real: every annotated function below becomes
+//! a generated `#[test]` (`faster_<candidate>`) in this binary, which checks
+//! the outputs and measures the pair. The plain tests at the end read the
+//! registry to check what the attribute recorded.
+//!
+//! Budgets are small (`max_time`) so the suite stays fast. The pairs that
+//! must be `faster` differ by 4x to 20x: by far more than the noise floor, so
+//! they pass on a noisy machine too, but not so much that the slow side eats
+//! the budget (both sides are timed in batches of the same size). In a debug
+//! build the timing is reported but not enforced.
+
+use faster::{Comparison, Config, Expect};
+use std::hint::black_box;
+use std::time::Duration;
+
+// A clearly faster candidate, default `expect`: O(n log n) against O(n²).
+
+fn distinct_naive(v: &[u32]) -> usize {
+    v.iter()
+        .enumerate()
+        .filter(|&(i, x)| !v[..i].contains(x))
+        .count()
+}
+
+#[faster::compare(original = distinct_naive, inputs = distinct_inputs, max_time = "300ms")]
+fn distinct_sorted(v: &[u32]) -> usize {
+    let mut sorted = v.to_vec();
+    sorted.sort_unstable();
+    sorted.dedup();
+    sorted.len()
+}
+
+fn distinct_inputs() -> Vec<Vec<u32>> {
+    vec![
+        (0..1_000).map(|i| i * 7 % 600).collect(),
+        (0..2_000).map(|i| i * 13 % 1_500).collect(),
+    ]
+}
+
+// A parameter taken by value (Copy): trial division by every smaller number
+// against trial division up to the square root.
+
+fn is_prime_naive(n: u32) -> bool {
+    n >= 2 && (2..n).all(|divisor| n % divisor != 0)
+}
+
+const IS_PRIME_LINE: u32 = line!() + 1;
+#[faster::compare(original = is_prime_naive, inputs = is_prime_inputs, max_time = "300ms")]
+fn is_prime(n: u32) -> bool {
+    n >= 2
+        && (2..)
+            .take_while(|d| d * d <= n)
+            .all(|divisor| n % divisor != 0)
+}
+
+fn is_prime_inputs() -> [u32; 2] {
+    [211, 223]
+}
+
+// A parameter taken by value that is not Copy: every call gets its own clone
+// of the vector. Insertion sort against the standard library's sort.
+
+fn sorted_naive(mut v: Vec<u32>) -> Vec<u32> {
+    for i in 1..v.len() {
+        let mut j = i;
+        while j > 0 && v[j - 1] > v[j] {
+            v.swap(j - 1, j);
+            j -= 1;
+        }
+    }
+    v
+}
+
+#[faster::compare(original = sorted_naive, inputs = sorted_inputs, max_time = "300ms")]
+fn sorted_fast(mut v: Vec<u32>) -> Vec<u32> {
+    v.sort_unstable();
+    v
+}
+
+fn sorted_inputs() -> Vec<Vec<u32>> {
+    vec![(0..200).map(|i| (i * 7_919) % 211).collect()]
+}
+
+// Several parameters, mixing a borrowed slice and a value: the input cases
+// are tuples.
+
+fn nth_smallest_naive(v: &[u32], k: usize) -> u32 {
+    // Takes the minimum out k times: k + 1 passes over the values.
+    let mut rest = v.to_vec();
+    for _ in 0..k {
+        let smallest = (0..rest.len())
+            .min_by_key(|&i| rest[i])
+            .expect("k is in range");
+        rest.swap_remove(smallest);
+    }
+    *rest.iter().min().expect("k is in range")
+}
+
+#[faster::compare(original = nth_smallest_naive, inputs = nth_smallest_inputs, max_time = "300ms")]
+fn nth_smallest_select(v: &[u32], k: usize) -> u32 {
+    let mut copy = v.to_vec();
+    *copy.select_nth_unstable(k).1
+}
+
+fn nth_smallest_inputs() -> Vec<(Vec<u32>, usize)> {
+    let values: Vec<u32> = (0..500).map(|i| (i * 7_919) % 499).collect();
+    vec![(values.clone(), 10), (values, 30)]
+}
+
+// Several parameters, all borrowed.
+
+fn common_naive(a: &[u32], b: &[u32]) -> usize {
+    a.iter().filter(|x| b.contains(x)).count()
+}
+
+#[faster::compare(original = common_naive, inputs = common_inputs, max_time = "300ms")]
+fn common_sorted(a: &[u32], b: &[u32]) -> usize {
+    let mut sorted = b.to_vec();
+    sorted.sort_unstable();
+    a.iter().filter(|x| sorted.binary_search(x).is_ok()).count()
+}
+
+fn common_inputs() -> Vec<(Vec<u32>, Vec<u32>)> {
+    vec![(
+        (0..1_000).map(|i| i * 3).collect(),
+        (0..1_000).map(|i| i * 5).collect(),
+    )]
+}
+
+// No parameters: a single input case. Trial division up to the square root
+// against a sieve.
+
+fn primes_trial_division() -> usize {
+    let limit = black_box(2_000u32);
+    (2..limit)
+        .filter(|&n| (2..).take_while(|d| d * d <= n).all(|d| n % d != 0))
+        .count()
+}
+
+#[faster::compare(
+    original = primes_trial_division,
+    max_time = "300ms",
+    bytes = sieve_bytes
+)]
+fn primes_sieve() -> usize {
+    let limit = black_box(2_000usize);
+    let mut composite = vec![false; limit];
+    let mut count = 0;
+    for n in 2..limit {
+        if !composite[n] {
+            count += 1;
+            for multiple in (n * n..limit).step_by(n) {
+                composite[multiple] = true;
+            }
+        }
+    }
+    count
+}
+
+/// A count function for a function without parameters takes none either.
+fn sieve_bytes() -> u64 {
+    2_000
+}
+
+// A regression guard: the same work twice must not be judged slower.
+
+fn checksum(bytes: &[u8]) -> u32 {
+    bytes.iter().fold(17u32, |hash, &byte| {
+        hash.wrapping_mul(31).wrapping_add(u32::from(byte))
+    })
+}
+
+#[faster::compare(
+    original = checksum,
+    inputs = checksum_inputs,
+    expect = not_slower,
+    noise_floor = 0.1,
+    max_time = "300ms",
+    processes = 1
+)]
+fn checksum_again(bytes: &[u8]) -> u32 {
+    bytes.iter().fold(17u32, |hash, &byte| {
+        hash.wrapping_mul(31).wrapping_add(u32::from(byte))
+    })
+}
+
+fn checksum_inputs() -> Vec<Vec<u8>> {
+    vec![(0..4_096).map(|i| (i % 251) as u8).collect()]
+}
+
+// `expect = report`: measured and shown, never failed on timing.
+
+fn contains_loop(v: &[u64]) -> bool {
+    for &x in v {
+        if x == 4_242 {
+            return true;
+        }
+    }
+    false
+}
+
+#[faster::compare(
+    original = contains_loop,
+    inputs = contains_inputs,
+    expect = report,
+    max_time = "200ms",
+    name = "contains: slice method"
+)]
+fn contains_method(v: &[u64]) -> bool {
+    v.contains(&4_242)
+}
+
+fn contains_inputs() -> Vec<Vec<u64>> {
+    vec![(0..5_000).collect(), (0..100).collect()]
+}
+
+// `check = skip`: summing floats in another order rounds differently, so the
+// outputs are not equal and only the timing is compared.
+
+fn float_sum_sequential(v: &[f64]) -> f64 {
+    v.iter().sum()
+}
+
+#[faster::compare(
+    original = float_sum_sequential,
+    inputs = float_sum_inputs,
+    check = skip,
+    expect = not_slower,
+    max_time = "200ms",
+    flops = float_sum_flops,
+    bytes = float_sum_bytes
+)]
+fn float_sum_four_lanes(v: &[f64]) -> f64 {
+    let mut lanes = [0.0; 4];
+    let chunks = v.chunks_exact(4);
+    let rest: f64 = chunks.remainder().iter().sum();
+    for chunk in chunks {
+        for (lane, x) in lanes.iter_mut().zip(chunk) {
+            *lane += x;
+        }
+    }
+    lanes.iter().sum::<f64>() + rest
+}
+
+fn float_sum_inputs() -> Vec<Vec<f64>> {
+    vec![(1..10_000).map(|i| 1.0 / f64::from(i)).collect()]
+}
+
+// Count functions take the input case as the candidate does: a `Vec<f64>`
+// case is counted as a `&[f64]` or as a `&Vec<f64>`.
+
+fn float_sum_flops(v: &[f64]) -> u64 {
+    v.len() as u64
+}
+
+fn float_sum_bytes(v: &Vec<f64>) -> u64 {
+    std::mem::size_of_val(v.as_slice()) as u64
+}
+
+// A candidate in a nested module, its original reached by path into
+// another module.
+
+mod text {
+    pub mod old {
+        pub fn count_words(text: &str) -> usize {
+            text.split(' ').filter(|word| !word.is_empty()).count()
+        }
+    }
+
+    pub mod new {
+        #[faster::compare(
+            original = super::old::count_words,
+            inputs = crate::text::samples,
+            expect = report,
+            max_time = "100ms"
+        )]
+        pub fn count_words(text: &str) -> usize {
+            text.split_ascii_whitespace().count()
+        }
+    }
+
+    pub fn samples() -> Vec<String> {
+        vec!["one two  three".to_string(), "lorem ipsum ".repeat(200)]
+    }
+}
+
+// Outputs of every kind: `Option`, `Result`, unit.
+
+fn first_even_naive(v: &[u32]) -> Option<usize> {
+    (0..v.len()).find(|&i| v[i] % 2 == 0)
+}
+
+#[faster::compare(original = first_even_naive, inputs = first_even_inputs, expect = report, max_time = "100ms")]
+fn first_even(v: &[u32]) -> Option<usize> {
+    v.iter().position(|x| x % 2 == 0)
+}
+
+fn first_even_inputs() -> Vec<Vec<u32>> {
+    vec![vec![1, 3, 5, 8], vec![1, 3, 5]]
+}
+
+fn parse_total_naive(text: &str) -> Result<u64, std::num::ParseIntError> {
+    let mut total = 0;
+    for field in text.split(',') {
+        total += field.trim().parse::<u64>()?;
+    }
+    Ok(total)
+}
+
+#[faster::compare(original = parse_total_naive, inputs = parse_total_inputs, expect = report, max_time = "100ms")]
+fn parse_total(text: &str) -> Result<u64, std::num::ParseIntError> {
+    text.split(',')
+        .map(|field| field.trim().parse::<u64>())
+        .sum()
+}
+
+fn parse_total_inputs() -> Vec<&'static str> {
+    vec!["1, 2, 3", "4,5,6", "7, x"]
+}
+
+fn touch_naive(v: &[u64]) {
+    black_box(v.iter().fold(0, |total, x| total ^ x));
+}
+
+#[faster::compare(original = touch_naive, inputs = touch_inputs, expect = report, max_time = "100ms")]
+fn touch(v: &[u64]) {
+    black_box(v.iter().fold(0, |total, x| total ^ x));
+}
+
+fn touch_inputs() -> Vec<Vec<u64>> {
+    vec![(0..256).collect()]
+}
+
+// Other accepted shapes: `const fn`, `extern "C"`, a named lifetime.
+
+const fn square_naive(x: u64) -> u64 {
+    x * x
+}
+
+#[faster::compare(original = square_naive, inputs = square_inputs, expect = report, max_time = "50ms")]
+const fn square(x: u64) -> u64 {
+    x.pow(2)
+}
+
+fn square_inputs() -> Vec<u64> {
+    vec![3, 1 << 20]
+}
+
+extern "C" fn halve_naive(x: u64) -> u64 {
+    x / 2
+}
+
+#[faster::compare(original = halve_naive, inputs = square_inputs, expect = report, max_time = "50ms")]
+extern "C" fn halve(x: u64) -> u64 {
+    x >> 1
+}
+
+// One lifetime for both levels of reference: it cannot be elided, so the
+// signature check binds it (`for<'a> fn(&'a [&'a str]) -> usize`).
+fn total_length_naive<'a>(words: &'a [&'a str]) -> usize {
+    let mut total = 0;
+    for word in words {
+        total += word.chars().count();
+    }
+    total
+}
+
+#[faster::compare(original = total_length_naive, inputs = word_lists, expect = report, max_time = "50ms")]
+fn total_length<'a>(words: &'a [&'a str]) -> usize {
+    words.iter().map(|word| word.chars().count()).sum()
+}
+
+fn word_lists() -> Vec<Vec<&'static str>> {
+    vec![vec!["one", "two", "three"], vec!["naïve", "café"]]
+}
+
+// User items named like the standard library or like the expansion's own
+// locals must not change what the expansion means.
+mod hygiene {
+    #![allow(dead_code, non_camel_case_types)]
+
+    struct Option;
+    struct Result;
+    struct Vec;
+    mod core {}
+    mod std {}
+
+    // The original is called `input`, the inputs `inputs`, and the
+    // candidate `config`: the names of the expansion's locals.
+    fn input(x: &u64) -> u64 {
+        x + 1
+    }
+
+    fn inputs() -> [u64; 2] {
+        [1, 2]
+    }
+
+    #[faster::compare(original = input, inputs = inputs, expect = report, max_time = "50ms")]
+    fn config(x: &u64) -> u64 {
+        *x + 1
+    }
+
+    fn function(x: u64, y: &u64) -> u64 {
+        x + y
+    }
+
+    fn pairs() -> [(u64, u64); 1] {
+        [(1, 2)]
+    }
+
+    #[faster::compare(original = function, inputs = pairs, expect = report, max_time = "50ms")]
+    fn owned0(x: u64, y: &u64) -> u64 {
+        y + x
+    }
+}
+
+// What the attribute recorded.
+
+fn registered(display_name: &str) -> &'static Comparison {
+    faster::comparisons()
+        .into_iter()
+        .find(|comparison| comparison.display_name() == display_name)
+        .unwrap_or_else(|| panic!("no comparison named {display_name:?} is registered"))
+}
+
+#[test]
+fn every_annotated_function_is_registered_under_its_path_in_the_crate() {
+    let names: Vec<&str> = faster::comparisons()
+        .iter()
+        .map(|comparison| comparison.display_name())
+        .collect();
+    let mut expected = vec![
+        "checksum_again",
+        "common_sorted",
+        "contains: slice method",
+        "distinct_sorted",
+        "first_even",
+        "float_sum_four_lanes",
+        "halve",
+        "hygiene::config",
+        "hygiene::owned0",
+        "is_prime",
+        "nth_smallest_select",
+        "parse_total",
+        "primes_sieve",
+        "sorted_fast",
+        "total_length",
+        "square",
+        "text::new::count_words",
+        "touch",
+    ];
+    expected.sort_unstable();
+    assert_eq!(names, expected);
+}
+
+#[test]
+fn options_are_recorded_as_written() {
+    let guard = registered("checksum_again");
+    assert_eq!(guard.settings.expect, Some(Expect::NotSlower));
+    assert_eq!(guard.settings.noise_floor, Some(0.1));
+    assert_eq!(guard.settings.max_time, Some(Duration::from_millis(300)));
+    assert_eq!(guard.settings.processes, Some(1));
+    assert_eq!(guard.original, "checksum");
+    assert!(!guard.named);
+
+    let reported = registered("contains: slice method");
+    assert!(reported.named);
+    assert_eq!(reported.name, "contains: slice method");
+    assert_eq!(reported.settings.expect, Some(Expect::Report));
+    assert_eq!(reported.settings.max_time, Some(Duration::from_millis(200)));
+
+    let nested = registered("text::new::count_words");
+    assert_eq!(nested.name, "attribute::text::new::count_words");
+    assert_eq!(nested.original, "super::old::count_words");
+}
+
+#[test]
+fn absent_options_are_left_to_the_run() {
+    let plain = registered("distinct_sorted");
+    assert_eq!(plain.settings.expect, None);
+    assert_eq!(plain.settings.noise_floor, None);
+    assert_eq!(plain.settings.max_time, Some(Duration::from_millis(300)));
+    assert_eq!(plain.settings.processes, None);
+    assert_eq!(plain.original, "distinct_naive");
+}
+
+/// Measures a registered comparison again, briefly. The runtime serializes
+/// this with the generated tests' measurements.
+fn run_briefly(display_name: &str) -> faster::Report {
+    let config = Config {
+        max_time: Duration::from_millis(50),
+        ..Config::default()
+    };
+    (registered(display_name).run)(&config)
+        .unwrap_or_else(|error| panic!("{display_name} did not run: {error}"))
+}
+
+#[test]
+fn flops_and_bytes_counts_reach_the_report() {
+    let report = run_briefly("float_sum_four_lanes");
+    let counts: Vec<(Option<u64>, Option<u64>)> = report
+        .inputs
+        .iter()
+        .map(|input| (input.flops, input.bytes))
+        .collect();
+    assert_eq!(counts, [(Some(9_999), Some(8 * 9_999))]);
+
+    let report = run_briefly("primes_sieve");
+    let counts: Vec<(Option<u64>, Option<u64>)> = report
+        .inputs
+        .iter()
+        .map(|input| (input.flops, input.bytes))
+        .collect();
+    assert_eq!(counts, [(None, Some(2_000))]);
+}
+
+#[test]
+fn the_descriptor_points_at_the_attribute() {
+    let comparison = registered("is_prime");
+    assert_eq!(comparison.file, file!());
+    assert_eq!(comparison.line, IS_PRIME_LINE);
+    assert_eq!(comparison.debug_build, cfg!(debug_assertions));
+}
+
+#[test]
+fn skipping_the_check_is_what_lets_the_float_sums_pass() {
+    let inputs = float_sum_inputs();
+    let differing = inputs
+        .iter()
+        .filter(|v| float_sum_sequential(v) != float_sum_four_lanes(v))
+        .count();
+    assert!(
+        differing > 0,
+        "the sums agree, so `check = skip` is not exercised"
+    );
+}

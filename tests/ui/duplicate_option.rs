@@ -1,0 +1,14 @@
+fn sum_naive(v: &[u64]) -> u64 {
+    v.iter().sum()
+}
+
+fn sum_inputs() -> Vec<Vec<u64>> {
+    vec![vec![1, 2, 3]]
+}
+
+#[faster::compare(original = sum_naive, inputs = sum_inputs, original = sum_naive)]
+fn sum_fast(v: &[u64]) -> u64 {
+    v.iter().sum()
+}
+
+fn main() {}

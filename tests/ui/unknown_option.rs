@@ -1,0 +1,24 @@
+fn sum_naive(v: &[u64]) -> u64 {
+    v.iter().sum()
+}
+
+fn sum_inputs() -> Vec<Vec<u64>> {
+    vec![vec![1, 2, 3]]
+}
+
+#[faster::compare(orignal = sum_naive, inputs = sum_inputs)]
+fn misspelt_original(v: &[u64]) -> u64 {
+    v.iter().sum()
+}
+
+#[faster::compare(original = sum_naive, input = sum_inputs)]
+fn misspelt_inputs(v: &[u64]) -> u64 {
+    v.iter().sum()
+}
+
+#[faster::compare(original = sum_naive, inputs = sum_inputs, colour = blue)]
+fn unrelated_option(v: &[u64]) -> u64 {
+    v.iter().sum()
+}
+
+fn main() {}
