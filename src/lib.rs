@@ -38,6 +38,8 @@ pub use faster_runtime::{
 // Reports and output: the JSON schema's name, where reports go, the
 // environment they record, colour and rate formatting.
 pub use faster_runtime::{CiRun, ColorChoice, Environment, REPORT_SCHEMA, format_rate, output_dir};
+// The output checks: `check = approx(...)` and its trait for user types.
+pub use faster_runtime::{Approx, ApproxEq, Difference, EqComparable};
 
 /// Items the attribute's expansion names. Not a public API.
 #[doc(hidden)]

@@ -6,8 +6,14 @@
 //! Budgets are small (`max_time`) so the suite stays fast. The pairs that
 //! must be `faster` differ by 4x to 20x: by far more than the noise floor, so
 //! they pass on a noisy machine too, but not so much that the slow side eats
-//! the budget (both sides are timed in batches of the same size). In a debug
-//! build the timing is reported but not enforced.
+//! the budget (both sides are timed in batches of the same size). Pairs that
+//! only show a signature shape use `expect = report`. In a debug build the
+//! timing is reported but not enforced.
+//!
+//! `deny(warnings)` holds the expansion to it: a warning in generated code
+//! fails this file's build.
+
+#![deny(warnings)]
 
 use faster::{Comparison, Config, Expect};
 use std::hint::black_box;
@@ -41,7 +47,7 @@ fn distinct_inputs() -> Vec<Vec<u32>> {
 // against trial division up to the square root.
 
 fn is_prime_naive(n: u32) -> bool {
-    n >= 2 && (2..n).all(|divisor| n % divisor != 0)
+    n >= 2 && (2..n).all(|divisor| !n.is_multiple_of(divisor))
 }
 
 const IS_PRIME_LINE: u32 = line!() + 1;
@@ -50,7 +56,7 @@ fn is_prime(n: u32) -> bool {
     n >= 2
         && (2..)
             .take_while(|d| d * d <= n)
-            .all(|divisor| n % divisor != 0)
+            .all(|divisor| !n.is_multiple_of(divisor))
 }
 
 fn is_prime_inputs() -> [u32; 2] {
@@ -287,7 +293,7 @@ mod text {
 // Outputs of every kind: `Option`, `Result`, unit.
 
 fn first_even_naive(v: &[u32]) -> Option<usize> {
-    (0..v.len()).find(|&i| v[i] % 2 == 0)
+    (0..v.len()).find(|&i| v[i].is_multiple_of(2))
 }
 
 #[faster::compare(original = first_even_naive, inputs = first_even_inputs, expect = report, max_time = "100ms")]
@@ -374,6 +380,251 @@ fn word_lists() -> Vec<Vec<&'static str>> {
     vec![vec!["one", "two", "three"], vec!["naïve", "café"]]
 }
 
+// `&mut` parameters: every call mutates its own clone of the input case, and
+// the argument's state after the call is compared. Insertion sort against
+// the standard library's sort, in place.
+
+fn sort_in_place_naive(v: &mut [u32]) {
+    for i in 1..v.len() {
+        let mut j = i;
+        while j > 0 && v[j - 1] > v[j] {
+            v.swap(j - 1, j);
+            j -= 1;
+        }
+    }
+}
+
+#[faster::compare(original = sort_in_place_naive, inputs = sorted_inputs, max_time = "300ms")]
+fn sort_in_place(v: &mut [u32]) {
+    v.sort_unstable();
+}
+
+// `&mut` next to a value and a borrow, with an output: the output and the
+// argument after the call are compared together.
+
+fn merge_dedup_naive(v: &mut Vec<u32>, limit: usize, extra: &[u32]) -> usize {
+    v.extend_from_slice(extra);
+    v.sort();
+    let before = v.len();
+    v.dedup();
+    v.truncate(limit);
+    before - v.len()
+}
+
+#[faster::compare(original = merge_dedup_naive, inputs = merge_inputs, expect = report, max_time = "100ms")]
+fn merge_dedup(v: &mut Vec<u32>, limit: usize, extra: &[u32]) -> usize {
+    v.extend_from_slice(extra);
+    v.sort_unstable();
+    let before = v.len();
+    v.dedup();
+    v.truncate(limit);
+    before - v.len()
+}
+
+fn merge_inputs() -> Vec<(Vec<u32>, usize, Vec<u32>)> {
+    vec![
+        ((0..300).map(|i| i * 7 % 101).collect(), 50, vec![5, 500, 7]),
+        (vec![3, 1, 2], 10, vec![]),
+    ]
+}
+
+// `&mut` with floating-point state: scaling by a reciprocal rounds
+// differently from dividing, so the arguments after the call are compared
+// with `approx`.
+
+fn normalize_naive(v: &mut [f64]) {
+    let total: f64 = v.iter().sum();
+    for x in v.iter_mut() {
+        *x /= total;
+    }
+}
+
+#[faster::compare(
+    original = normalize_naive,
+    inputs = normalize_inputs,
+    check = approx(1e-12),
+    expect = report,
+    max_time = "100ms"
+)]
+fn normalize(v: &mut [f64]) {
+    let scale = 1.0 / v.iter().sum::<f64>();
+    v.iter_mut().for_each(|x| *x *= scale);
+}
+
+fn normalize_inputs() -> Vec<Vec<f64>> {
+    vec![(1..500).map(|i| f64::from(i).sqrt()).collect()]
+}
+
+// An `unsafe fn`: the annotation vouches that every input case meets its
+// safety contract (here: at least one value).
+
+fn first_checked(v: &[u64]) -> u64 {
+    v[0]
+}
+
+/// The first value, without a bounds check.
+///
+/// # Safety
+///
+/// `v` must not be empty.
+#[faster::compare(original = first_checked, inputs = first_inputs, expect = report, max_time = "50ms")]
+unsafe fn first_unchecked(v: &[u64]) -> u64 {
+    // SAFETY: the caller guarantees `v` is not empty.
+    unsafe { *v.get_unchecked(0) }
+}
+
+fn first_inputs() -> Vec<Vec<u64>> {
+    vec![vec![7, 8, 9], vec![1]]
+}
+
+// A generic function, compared once per type: `faster_count_distinct_u32`
+// and `faster_count_distinct_u64`. The original and the inputs function are
+// generic too, and instantiated by inference.
+
+fn count_distinct_naive<T: PartialEq>(v: &[T]) -> usize {
+    v.iter()
+        .enumerate()
+        .filter(|&(i, x)| !v[..i].contains(x))
+        .count()
+}
+
+#[faster::compare(
+    original = count_distinct_naive,
+    inputs = distinct_inputs_of,
+    types = [u32, u64],
+    max_time = "300ms"
+)]
+fn count_distinct<T: Ord + Copy>(v: &[T]) -> usize {
+    let mut sorted = v.to_vec();
+    sorted.sort_unstable();
+    sorted.dedup();
+    sorted.len()
+}
+
+fn distinct_inputs_of<T: From<u16>>() -> Vec<Vec<T>> {
+    vec![(0..1_500_u16).map(|i| T::from(i * 7 % 900)).collect()]
+}
+
+// `check = approx(...)` through outputs of every shape: a `Vec`, an array, a
+// tuple.
+
+// Summing each prefix from its end rounds differently from a running sum.
+fn prefix_sums_naive(v: &[f64]) -> Vec<f64> {
+    (0..v.len()).map(|i| v[..=i].iter().rev().sum()).collect()
+}
+
+#[faster::compare(original = prefix_sums_naive, inputs = prefix_inputs, check = approx(1e-9), max_time = "300ms")]
+fn prefix_sums(v: &[f64]) -> Vec<f64> {
+    v.iter()
+        .scan(0.0, |total, x| {
+            *total += x;
+            Some(*total)
+        })
+        .collect()
+}
+
+fn prefix_inputs() -> Vec<Vec<f64>> {
+    vec![(1..400).map(|i| 1.0 / f64::from(i)).collect()]
+}
+
+fn lane_sums_naive(v: &[f32]) -> [f32; 4] {
+    let mut lanes = [0.0; 4];
+    for (i, x) in v.iter().enumerate() {
+        lanes[i % 4] += x;
+    }
+    lanes
+}
+
+// Adds pairs of elements before adding them to the lanes: the same lanes,
+// rounded differently.
+#[faster::compare(original = lane_sums_naive, inputs = lane_inputs, check = approx(1e-4, 1e-4), expect = report, max_time = "100ms")]
+fn lane_sums(v: &[f32]) -> [f32; 4] {
+    let mut lanes = [0.0; 4];
+    let chunks = v.chunks_exact(8);
+    let rest = chunks.remainder();
+    for chunk in chunks {
+        for (k, lane) in lanes.iter_mut().enumerate() {
+            *lane += chunk[k] + chunk[k + 4];
+        }
+    }
+    for (i, x) in rest.iter().enumerate() {
+        lanes[i % 4] += x;
+    }
+    lanes
+}
+
+fn lane_inputs() -> Vec<Vec<f32>> {
+    vec![(0..1_000).map(|i| (i as f32).sin()).collect()]
+}
+
+fn mean_and_spread_naive(v: &[f64]) -> (f64, f64) {
+    let mean = v.iter().sum::<f64>() / v.len() as f64;
+    let spread = v.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / v.len() as f64;
+    (mean, spread)
+}
+
+#[faster::compare(original = mean_and_spread_naive, inputs = prefix_inputs, check = approx(1e-9, 1e-15), expect = report, max_time = "100ms")]
+fn mean_and_spread(v: &[f64]) -> (f64, f64) {
+    let n = v.len() as f64;
+    let (sum, squares) = v.iter().fold((0.0, 0.0), |(s, q), x| (s + x, q + x * x));
+    let mean = sum / n;
+    (mean, squares / n - mean * mean)
+}
+
+// `check = path`: outputs that agree as sets, in any order. The check
+// function takes slices for `Vec` outputs, by deref coercion.
+
+fn distinct_values_naive(v: &[u32]) -> Vec<u32> {
+    let mut seen = Vec::new();
+    for x in v {
+        if !seen.contains(x) {
+            seen.push(*x);
+        }
+    }
+    seen
+}
+
+#[faster::compare(original = distinct_values_naive, inputs = distinct_inputs, check = same_values, max_time = "300ms")]
+fn distinct_values_sorted(v: &[u32]) -> Vec<u32> {
+    let mut sorted = v.to_vec();
+    sorted.sort_unstable();
+    sorted.dedup();
+    sorted
+}
+
+fn same_values(a: &[u32], b: &[u32]) -> bool {
+    let (mut a, mut b) = (a.to_vec(), b.to_vec());
+    a.sort_unstable();
+    b.sort_unstable();
+    a == b
+}
+
+// `original` in another crate (a generic standard library function, its type
+// inferred from the candidate's signature), and inputs from any iterator.
+
+#[faster::compare(original = std::cmp::max, inputs = max_inputs, expect = report, max_time = "50ms")]
+fn max_branchless(a: u64, b: u64) -> u64 {
+    let a_smaller = u64::from(a < b);
+    a * (1 - a_smaller) + b * a_smaller
+}
+
+fn max_inputs() -> impl Iterator<Item = (u64, u64)> {
+    (0..3).map(|i| (i * 10, 15))
+}
+
+fn triangle_naive(n: u64) -> u64 {
+    (1..=n).fold(0, |total, i| black_box(total + i))
+}
+
+#[faster::compare(original = triangle_naive, inputs = triangle_inputs, max_time = "300ms")]
+fn triangle(n: u64) -> u64 {
+    n * (n + 1) / 2
+}
+
+fn triangle_inputs() -> std::ops::Range<u64> {
+    1_000..1_003
+}
+
 // User items named like the standard library or like the expansion's own
 // locals must not change what the expansion means.
 mod hygiene {
@@ -414,6 +665,90 @@ mod hygiene {
     }
 }
 
+// A module without the prelude, holding items named like everything the
+// expansion uses: it still expands, and the user needs no `inventory` of
+// their own.
+mod bare {
+    #![no_implicit_prelude]
+    #![allow(dead_code, non_camel_case_types)]
+
+    mod inventory {}
+    mod std {}
+    mod core {}
+    mod faster {}
+    struct Result;
+    struct Option;
+    struct Some;
+    struct Ok;
+    struct Vec;
+    struct Box;
+    struct String;
+
+    fn bump_naive(v: &mut [u64; 4], by: u64) -> u64 {
+        v[0] += by;
+        v[0]
+    }
+
+    #[::faster::compare(original = bump_naive, inputs = bump_inputs, expect = report, max_time = "50ms")]
+    fn bump(v: &mut [u64; 4], by: u64) -> u64 {
+        v[0] += by;
+        v[0]
+    }
+
+    fn bump_inputs() -> [([u64; 4], u64); 2] {
+        [([1, 2, 3, 4], 5), ([0; 4], 0)]
+    }
+
+    fn scale_naive(v: &[f64; 2]) -> [f64; 2] {
+        [v[0] * 2.0, v[1] * 2.0]
+    }
+
+    fn close(a: &[f64; 2], b: &[f64; 2]) -> bool {
+        a == b
+    }
+
+    #[::faster::compare(original = scale_naive, inputs = scale_inputs, check = close, expect = report, max_time = "50ms")]
+    fn scale(v: &[f64; 2]) -> [f64; 2] {
+        [v[0] + v[0], v[1] + v[1]]
+    }
+
+    #[::faster::compare(original = scale_naive, inputs = scale_inputs, check = approx(1e-12), expect = report, max_time = "50ms", name = "bare: scale by adding")]
+    fn scale_by_adding(v: &[f64; 2]) -> [f64; 2] {
+        [v[0] + v[0], v[1] + v[1]]
+    }
+
+    fn scale_inputs() -> [[f64; 2]; 1] {
+        [[1.5, -2.0]]
+    }
+
+    fn largest_naive<T: ::core::cmp::Ord + ::core::marker::Copy>(v: &[T; 3]) -> T {
+        let mut largest = v[0];
+        if v[1] > largest {
+            largest = v[1];
+        }
+        if v[2] > largest {
+            largest = v[2];
+        }
+        largest
+    }
+
+    #[::faster::compare(
+        original = largest_naive,
+        inputs = largest_inputs,
+        types = [u8, i64],
+        expect = report,
+        max_time = "50ms",
+        name = "largest of three"
+    )]
+    fn largest<T: ::core::cmp::Ord + ::core::marker::Copy>(v: &[T; 3]) -> T {
+        ::core::cmp::max(v[0], ::core::cmp::max(v[1], v[2]))
+    }
+
+    fn largest_inputs<T: ::core::convert::From<u8>>() -> [[T; 3]; 1] {
+        [[T::from(3), T::from(9), T::from(4)]]
+    }
+}
+
 // What the attribute recorded.
 
 fn registered(display_name: &str) -> &'static Comparison {
@@ -430,24 +765,41 @@ fn every_annotated_function_is_registered_under_its_path_in_the_crate() {
         .map(|comparison| comparison.display_name())
         .collect();
     let mut expected = vec![
+        "bare: scale by adding",
+        "bare::bump",
+        "bare::scale",
         "checksum_again",
         "common_sorted",
         "contains: slice method",
+        "count_distinct::<u32>",
+        "count_distinct::<u64>",
         "distinct_sorted",
+        "distinct_values_sorted",
         "first_even",
+        "first_unchecked",
         "float_sum_four_lanes",
         "halve",
         "hygiene::config",
         "hygiene::owned0",
         "is_prime",
+        "largest of three (i64)",
+        "largest of three (u8)",
+        "lane_sums",
+        "max_branchless",
+        "mean_and_spread",
+        "merge_dedup",
+        "normalize",
         "nth_smallest_select",
         "parse_total",
+        "prefix_sums",
         "primes_sieve",
+        "sort_in_place",
         "sorted_fast",
         "total_length",
         "square",
         "text::new::count_words",
         "touch",
+        "triangle",
     ];
     expected.sort_unstable();
     assert_eq!(names, expected);
@@ -532,5 +884,95 @@ fn skipping_the_check_is_what_lets_the_float_sums_pass() {
     assert!(
         differing > 0,
         "the sums agree, so `check = skip` is not exercised"
+    );
+}
+
+#[test]
+fn approx_is_what_lets_the_float_outputs_pass() {
+    // Each `approx` pair differs exactly on some input: without the
+    // tolerance its generated test would fail.
+    let inputs = prefix_inputs();
+    assert!(
+        inputs
+            .iter()
+            .any(|v| prefix_sums_naive(v) != prefix_sums(v))
+    );
+    assert!(
+        inputs
+            .iter()
+            .any(|v| mean_and_spread_naive(v) != mean_and_spread(v))
+    );
+    let inputs = lane_inputs();
+    assert!(inputs.iter().any(|v| lane_sums_naive(v) != lane_sums(v)));
+    let differing = normalize_inputs().into_iter().any(|v| {
+        let (mut a, mut b) = (v.clone(), v);
+        normalize_naive(&mut a);
+        normalize(&mut b);
+        a != b
+    });
+    assert!(differing, "the normalized vectors agree exactly");
+}
+
+#[test]
+fn the_check_function_is_what_lets_the_distinct_values_pass() {
+    let inputs = distinct_inputs();
+    assert!(
+        inputs
+            .iter()
+            .any(|v| distinct_values_naive(v) != distinct_values_sorted(v))
+    );
+}
+
+#[test]
+fn a_generic_function_gets_one_comparison_per_type() {
+    for ty in ["u32", "u64"] {
+        let comparison = registered(&format!("count_distinct::<{ty}>"));
+        assert_eq!(comparison.original, "count_distinct_naive");
+        assert_eq!(
+            comparison.name,
+            format!("attribute::count_distinct::<{ty}>")
+        );
+    }
+    let report = run_briefly("count_distinct::<u64>");
+    assert_eq!(report.name, "count_distinct::<u64> vs count_distinct_naive");
+}
+
+#[test]
+fn mut_arguments_are_compared_after_the_call() {
+    // A candidate that leaves its argument in another state is a mismatch
+    // even when the outputs agree: run the registered pair's engine path
+    // with a wrong candidate of the same shape.
+    let inputs = vec![(vec![3_u32, 1, 2], 10_usize, vec![2_u32])];
+    let config = Config {
+        max_time: Duration::from_millis(20),
+        ..Config::default()
+    };
+    let error = faster::__private::by_value(
+        "merge",
+        &inputs,
+        faster::__private::Eq,
+        Some("(the output, `v` after the call)"),
+        |(mut v, limit, extra): (Vec<u32>, usize, Vec<u32>)| {
+            let removed = merge_dedup_naive(&mut v, limit, &extra);
+            ((removed, v), (extra,))
+        },
+        |(mut v, limit, extra): (Vec<u32>, usize, Vec<u32>)| {
+            let removed = merge_dedup(&mut v, limit, &extra);
+            v.reverse();
+            ((removed, v), (extra,))
+        },
+        &config,
+    )
+    .unwrap_err();
+    let message = error.to_string();
+    assert!(message.contains("original:  (1, [1, 2, 3])"), "{message}");
+    assert!(message.contains("candidate: (1, [3, 2, 1])"), "{message}");
+    assert!(
+        message.contains("first difference at .1[0]: 1 vs 3"),
+        "{message}"
+    );
+    assert!(
+        message.contains("compared:  (the output, `v` after the call)"),
+        "{message}"
     );
 }

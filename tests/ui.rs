@@ -2,6 +2,30 @@
 //! the offending token that says what to write instead. The expected output
 //! is in `tests/ui/*.stderr`; regenerate with `TRYBUILD=overwrite` and reread
 //! every changed message as a newcomer would.
+//!
+//! The `.stderr` files were written by rustc 1.95.0, the one toolchain this
+//! repository's CI uses; another compiler version may word its own part of
+//! an error (the notes around our messages) differently, and then these tests
+//! fail without anything being wrong. The files hold no absolute paths and no
+//! dependency versions (trybuild writes paths relative to the workspace, and
+//! the cases only point into this workspace's own crates), so they do not
+//! drift with the machine or `Cargo.lock`.
+//!
+//! The cases, by file:
+//! - `missing_original`, `duplicate_option`, `unknown_option` (`orignal`,
+//!   `input`, `type`, an unrelated option), `path_as_string` (a string or a
+//!   call where a path goes), `original_not_found`, `bad_values` (floor,
+//!   duration, `expect`, `check`, `name`, `processes`);
+//! - `signature_mismatch`, `inputs_mismatch`, `inputs_presence`,
+//!   `mut_params` (`&mut` mismatches and a `&mut` inside another type),
+//!   `unsafe_original` (a safe candidate for an `unsafe fn` original);
+//! - `output_not_comparable` (`check = eq` on an output or a `&mut`
+//!   argument without `PartialEq`/`Debug`), `approx_not_applicable`,
+//!   `bad_check` (malformed `approx(...)` and check values),
+//!   `check_function_mismatch` (a `check = path` of the wrong type);
+//! - `types_misuse` (generic functions and `types = [...]`),
+//!   `unsupported_signatures` (`async`, `impl Trait`, borrowed outputs,
+//!   lifetime bounds, two attributes), `impl_block` (methods, `Self::`).
 
 #[test]
 fn misuses_are_compile_errors_that_say_what_to_write() {

@@ -11,10 +11,12 @@
 //! Modules: `matrix` (the cells), `workloads` (the functions), `reference`
 //! (the truth), `sequential` (the traditional method), `load` (the
 //! background load), `runner` (one cell), `summary` (tallies and targets),
-//! `output` (table, CSV, Markdown), `machine` (the header), `options`.
+//! `output` (terminal tables, CSV), `markdown` (the README's tables, also
+//! from earlier runs' CSV files), `machine` (the header), `options`.
 
 mod load;
 mod machine;
+mod markdown;
 mod matrix;
 mod options;
 mod output;
@@ -51,6 +53,15 @@ fn main() -> ExitCode {
     if options.help {
         println!("{}", options::USAGE);
         return ExitCode::SUCCESS;
+    }
+    if !options.combine.is_empty() {
+        return match combine(&options) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(error) => {
+                eprintln!("accuracy: {error}");
+                ExitCode::FAILURE
+            }
+        };
     }
     let cells = matrix::cells(&options.filters);
     if options.list {
@@ -126,16 +137,9 @@ fn run(options: &options::Options, cells: &[matrix::Cell]) -> std::io::Result<()
         .iter()
         .any(|cell| matches!(cell.scale.workload, Workload::Memory { .. }));
     let mut machine = runner::Machine::probe(buffer_bytes, needs_walk);
-    let short: Vec<String> = machine
-        .short_chain_ns()
-        .iter()
-        .map(|ns| format!("{ns:.2}"))
-        .collect();
     println!(
-        "workloads: a chain step {:.3} ns; calls of 0..{} steps {} ns; walk {} per load over {} MiB{}",
+        "workloads: a chain step {:.3} ns; walk {} per load over {} MiB{}",
         machine.step_ns,
-        short.len() - 1,
-        short.join(" "),
         if needs_walk {
             format_ns(machine.walk_line_ns())
         } else {
@@ -221,7 +225,43 @@ fn run(options: &options::Options, cells: &[matrix::Cell]) -> std::io::Result<()
         machine::load_average()
     );
     if let Some(path) = &options.markdown {
-        std::fs::write(path, output::markdown(&results))?;
+        let rows: Vec<markdown::Row> = results
+            .iter()
+            .map(|(result, summary)| {
+                markdown::row(output::CELL_COLUMNS, output::cell_fields(result, summary))
+            })
+            .collect();
+        std::fs::write(path, markdown::markdown(&rows))?;
     }
+    Ok(())
+}
+
+/// `--combine`: the Markdown tables and the missed targets of earlier runs'
+/// `--csv` files, to stdout or to `--markdown`.
+fn combine(options: &options::Options) -> Result<(), String> {
+    let mut rows = Vec::new();
+    for path in &options.combine {
+        let text = std::fs::read_to_string(path).map_err(|error| format!("{path}: {error}"))?;
+        rows.extend(markdown::parse_csv(&text).map_err(|error| format!("{path}: {error}"))?);
+    }
+    let tables = markdown::markdown(&rows);
+    match &options.markdown {
+        Some(path) => std::fs::write(path, &tables).map_err(|error| format!("{path}: {error}"))?,
+        None => println!("{tables}"),
+    }
+    let missed: Vec<String> = rows
+        .iter()
+        .filter(|row| {
+            row.get("targets_missed")
+                .is_some_and(|text| !text.is_empty())
+        })
+        .map(|row| format!("  {:<19} {}", row["cell"], row["targets_missed"]))
+        .collect();
+    eprintln!(
+        "Targets missed ({} of {} cells):\n{}",
+        missed.len(),
+        rows.len(),
+        missed.join("\n")
+    );
     Ok(())
 }

@@ -21,7 +21,10 @@ options:
   --reference-batch D  length of the reference's batches per side (default 250us)
   --csv PATH           one row per cell, every figure
   --runs-csv PATH      one row per run, every figure
-  --markdown PATH      the table in Markdown (for the README)
+  --markdown PATH      the tables in Markdown (for the README)
+  --combine A.csv,...  measure nothing: combine --csv files of earlier runs
+                       (split with --filter) into the Markdown tables and the
+                       list of missed targets
   --no-sequential      skip the sequential method
   --no-fixed           skip the fixed-length engine runs on identical functions
   --list               print the cell keys and exit
@@ -40,6 +43,7 @@ pub struct Options {
     pub csv: Option<String>,
     pub runs_csv: Option<String>,
     pub markdown: Option<String>,
+    pub combine: Vec<String>,
     pub sequential: bool,
     pub fixed: bool,
     pub list: bool,
@@ -57,6 +61,7 @@ impl Default for Options {
             csv: None,
             runs_csv: None,
             markdown: None,
+            combine: Vec::new(),
             sequential: true,
             fixed: true,
             list: false,
@@ -103,6 +108,12 @@ pub fn parse(arguments: impl IntoIterator<Item = String>) -> Result<Options, Str
             "--csv" => options.csv = Some(value("--csv")?),
             "--runs-csv" => options.runs_csv = Some(value("--runs-csv")?),
             "--markdown" => options.markdown = Some(value("--markdown")?),
+            "--combine" => options.combine.extend(
+                value("--combine")?
+                    .split(',')
+                    .filter(|part| !part.is_empty())
+                    .map(str::to_string),
+            ),
             "--no-sequential" => options.sequential = false,
             "--no-fixed" => options.fixed = false,
             "--list" => options.list = true,

@@ -176,51 +176,6 @@ pub fn shortfall_list(results: &[(CellResult, Summary)]) -> String {
     }
 }
 
-/// The README's table: compact, Markdown.
-pub fn markdown(results: &[(CellResult, Summary)]) -> String {
-    let mut text = String::from(
-        "| cell | truth | runs | estimate | error (median / worst) | 99% CI holds truth | verdicts F/N/S | false / reversed / missed | median time | sequential: error (median / worst) | sequential: CI holds truth | sequential: false / reversed / missed |\n\
-         | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n",
-    );
-    for (result, summary) in results {
-        let engine = &summary.engine;
-        let _ = write!(
-            text,
-            "| {} | {:.4} | {} | {:.4}x | {} / {} | {} | {}/{}/{} | {}/{}/{} | {} |",
-            result.cell.key(),
-            result.truth.ratio,
-            engine.runs,
-            engine.median_speedup,
-            percent(engine.median_error, 2),
-            percent(engine.worst_error, 2),
-            percent(engine.coverage(), 0),
-            engine.faster,
-            engine.within_noise,
-            engine.slower,
-            engine.false_verdicts,
-            engine.reversals,
-            engine.misses,
-            seconds(summary.timing.median_seconds),
-        );
-        match &summary.sequential {
-            Some(sequential) => {
-                let _ = writeln!(
-                    text,
-                    " {} / {} | {} | {}/{}/{} |",
-                    percent(sequential.median_error, 2),
-                    percent(sequential.worst_error, 2),
-                    percent(sequential.coverage(), 0),
-                    sequential.false_verdicts,
-                    sequential.reversals,
-                    sequential.misses,
-                );
-            }
-            None => text.push_str(" | | |\n"),
-        }
-    }
-    text
-}
-
 /// A CSV file written row by row, flushed after each, so an interrupted
 /// run keeps what it measured.
 pub struct Csv {
@@ -413,7 +368,7 @@ pub fn run_rows(result: &CellResult) -> Vec<Vec<String>> {
                 format!("{:.5}", e.seconds),
                 e.rounds.to_string(),
                 e.budget_stop.to_string(),
-                e.batch.to_string(),
+                format!("{}/{}", e.batch[0], e.batch[1]),
                 format!("{:.2}", e.overrun_rounds),
             ];
             match &run.sequential {

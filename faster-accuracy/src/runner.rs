@@ -7,12 +7,11 @@ use crate::reference::{self, Truth};
 use crate::sequential;
 use crate::summary::{CellResult, EngineRun, Outcome, Run};
 use crate::workloads::{
-    Cursor, carried_chain, carried_chain_of_input, carried_walk, chain_call_ns, construct,
-    walk_buffer, walk_call_ns,
+    Cursor, carried_chain, carried_chain_of_input, carried_walk, construct, tolerance, walk_buffer,
+    walk_call_ns,
 };
 use faster::{Config, Report, compare_fns, format_ns};
 use faster_runtime::Stop;
-use std::collections::HashMap;
 use std::rc::Rc;
 use std::time::{Duration, Instant};
 
@@ -36,12 +35,10 @@ pub struct Settings {
 }
 
 /// What the workloads are built from, measured once per process while the
-/// machine is quiet, and the buffers they share.
+/// machine is quiet, and the walk's buffer.
 pub struct Machine {
     /// Nanoseconds per chain step in a long chain.
     pub step_ns: f64,
-    /// Per-call nanoseconds of short chains, by step count.
-    short_chains: HashMap<u64, f64>,
     /// The walk's buffer (allocated on first use).
     walk_buffer: Option<&'static [u64]>,
     /// Per-load nanoseconds of the walk.
@@ -50,51 +47,30 @@ pub struct Machine {
     pub walk_bytes: usize,
 }
 
-/// Chains shorter than this are measured per step count; longer ones cost
-/// `steps × step_ns` (measured here: 1.69, 1.68, 1.68 ns per step at 8, 16
-/// and 32 steps, against 1.35 ns for the call with no step at all).
-const SHORT_CHAIN: u64 = 8;
-
 impl Machine {
-    /// Measures the chain (and, with `walk`, allocates the walk's buffers
-    /// and measures it); call it while the machine is quiet.
+    /// Measures the chain (and, with `walk`, allocates the walk's buffer
+    /// and measures the walk); call it while the machine is quiet.
     pub fn probe(walk_bytes: usize, walk: bool) -> Machine {
         let mut machine = Machine {
             step_ns: crate::workloads::ns_per_step(),
-            short_chains: HashMap::new(),
             walk_buffer: None,
             walk_line_ns: f64::NAN,
             walk_bytes,
         };
-        for steps in 0..SHORT_CHAIN {
-            machine.chain_cost(steps);
-        }
         if walk {
             machine.walk_buffer();
         }
         machine
     }
 
-    /// Per-load nanoseconds of the walk (`NaN` before its buffers exist).
+    /// Per-load nanoseconds of the walk (`NaN` before its buffer exists).
     pub fn walk_line_ns(&self) -> f64 {
         self.walk_line_ns
     }
 
-    /// Per-call nanoseconds of chains of 0, 1, 2, ... steps, as measured.
-    pub fn short_chain_ns(&self) -> Vec<f64> {
-        (0..SHORT_CHAIN)
-            .map(|steps| self.short_chains[&steps])
-            .collect()
-    }
-
-    fn chain_cost(&mut self, steps: u64) -> f64 {
-        if steps >= SHORT_CHAIN {
-            return steps as f64 * self.step_ns;
-        }
-        *self
-            .short_chains
-            .entry(steps)
-            .or_insert_with(|| chain_call_ns(steps))
+    /// What a chain of `steps` steps costs per call (see [`construct`]).
+    fn chain_cost(&self, steps: u64) -> f64 {
+        steps as f64 * self.step_ns
     }
 
     fn walk_buffer(&mut self) -> &'static [u64] {
@@ -147,7 +123,7 @@ pub fn run(
                 format_ns(machine.chain_cost(candidate))
             );
             let make = |side: usize| carried_chain([original, candidate][side]);
-            let (truth, records) = measure_cell(cell, &[()], make, runs, settings, progress);
+            let (truth, records) = measure_cell(cell, &[()], make, runs, settings, progress, true)?;
             (description, truth, records)
         }
         Workload::Memory { ns } => {
@@ -162,7 +138,10 @@ pub fn run(
             let cursor = Cursor::default();
             let make =
                 |side: usize| carried_walk(buffer, Rc::clone(&cursor), [original, candidate][side]);
-            let (truth, records) = measure_cell(cell, &[()], make, runs, settings, progress);
+            // A memory-bound ratio may move with the machine (under load it
+            // does): the truth is what it is, not a failed construction.
+            let (truth, records) =
+                measure_cell(cell, &[()], make, runs, settings, progress, false)?;
             (description, truth, records)
         }
         Workload::Inputs { ns } => {
@@ -187,7 +166,8 @@ pub fn run(
                 runs,
                 settings,
                 progress,
-            );
+                true,
+            )?;
             (description, truth, records)
         }
     };
@@ -203,6 +183,11 @@ pub fn run(
 /// The truth, then `runs` runs of every method, on functions made by `make`
 /// (0: original, 1: candidate; fresh functions for every measurement, so no
 /// carried state is shared between methods).
+///
+/// With `check_construction`, a truth more than twice the construction's
+/// tolerance away from the cell's ratio ends the cell with the reason: the
+/// work sizes did not set the cost as assumed, and the cell's figures would
+/// be filed under the wrong ratio.
 fn measure_cell<I, F: FnMut(&I)>(
     cell: &Cell,
     inputs: &[I],
@@ -210,7 +195,8 @@ fn measure_cell<I, F: FnMut(&I)>(
     runs: usize,
     settings: &Settings,
     progress: &dyn Fn(&str),
-) -> (Truth, Vec<Run>) {
+    check_construction: bool,
+) -> Result<(Truth, Vec<Run>), String> {
     let truth = if cell.identical() {
         Truth::exact_one()
     } else {
@@ -223,6 +209,12 @@ fn measure_cell<I, F: FnMut(&I)>(
             settings.reference_batch,
         )
     };
+    if check_construction && (truth.ratio / cell.ratio).ln().abs() > 2.0 * tolerance(cell.ratio) {
+        return Err(format!(
+            "built for {:.2}, but the reference measured {:.4}: at this scale the work size does not set the cost",
+            cell.ratio, truth.ratio
+        ));
+    }
     let config = &settings.config;
     let mut records = Vec::with_capacity(runs);
     for run in 0..runs {
@@ -270,21 +262,15 @@ fn measure_cell<I, F: FnMut(&I)>(
             fixed,
         });
     }
-    (truth, records)
+    Ok((truth, records))
 }
 
 fn engine_run(report: &Report, config: &Config) -> EngineRun {
-    // A round is one batch of each side per input; the minimum per-call times
-    // make this the shortest round, so the overrun is not understated.
-    let round_ns: f64 = report
-        .inputs
-        .iter()
-        .map(|input| {
-            let [original_batch, candidate_batch] = input.batch_sizes;
-            original_batch as f64 * input.original_ns + candidate_batch as f64 * input.candidate_ns
-        })
-        .sum();
-    let over_ns = report.elapsed.as_nanos() as f64 - config.max_time.as_nanos() as f64;
+    // The run's mean round (warm-up and tuning included, so a little long):
+    // the engine promises never to run more than a round past its budget.
+    let elapsed_ns = report.elapsed.as_nanos() as f64;
+    let round_ns = elapsed_ns / report.rounds.max(1) as f64;
+    let over_ns = elapsed_ns - config.max_time.as_nanos() as f64;
     EngineRun {
         outcome: Outcome {
             speedup: report.speedup,
@@ -297,7 +283,7 @@ fn engine_run(report: &Report, config: &Config) -> EngineRun {
         batch: report
             .inputs
             .first()
-            .map_or(0, |input| input.batch_sizes[1]),
+            .map_or([0, 0], |input| input.batch_sizes),
         overrun_rounds: (over_ns / round_ns).max(0.0),
     }
 }

@@ -1,6 +1,7 @@
 //! The traditional method, measured in the same run for contrast: all of
 //! the original, then all of the candidate, for the same total time as the
-//! engine took, with the engine's batch sizes and timing source.
+//! engine took, with the engine's batch sizes (each side its own) and
+//! timing source.
 //!
 //! Its estimate is the ratio of mean per-call times; its interval is the
 //! naive one (batches taken as independent, the delta method for the ratio

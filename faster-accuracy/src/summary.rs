@@ -23,8 +23,8 @@ pub struct EngineRun {
     pub rounds: usize,
     /// Whether the budget, not convergence, ended it.
     pub budget_stop: bool,
-    /// Calls per timed sample (of the first input).
-    pub batch: u64,
+    /// Calls per timed sample of `[original, candidate]` (first input).
+    pub batch: [u64; 2],
     /// How far past the budget it ran, in rounds (zero when within it).
     pub overrun_rounds: f64,
 }
@@ -365,7 +365,7 @@ mod tests {
                     seconds: 0.02,
                     rounds: 32,
                     budget_stop: false,
-                    batch: 32,
+                    batch: [32, 40],
                     overrun_rounds: 0.0,
                 },
                 sequential: None,

@@ -939,10 +939,16 @@ pub(crate) fn tokens_as_written(tokens: TokenStream) -> String {
                     proc_macro2::Delimiter::None => ("", ""),
                 };
                 text.push_str(open);
-                text.push_str(&tokens_as_written(group.stream()));
+                text.push_str(tokens_as_written(group.stream()).trim_end());
                 text.push_str(close);
             }
             other => text.push_str(&other.to_string()),
+        }
+        // `[f32; 4]`, `HashMap<u8, u8>`: a space after a separator.
+        if let TokenTree::Punct(punct) = &token
+            && matches!(punct.as_char(), ',' | ';')
+        {
+            text.push(' ');
         }
         previous_was_word = is_word;
     }
@@ -966,6 +972,12 @@ mod tests {
                 .map(|error| error.to_string())
                 .collect::<Vec<_>>()
                 .join("\n---\n"),
+        }
+    }
+
+    impl Options {
+        fn unwrap_types(&self) -> &[Type] {
+            &self.types.as_ref().expect("types are given").types
         }
     }
 
@@ -994,7 +1006,7 @@ mod tests {
         );
         assert_eq!(options.expect, Some(Expect::NotSlower));
         assert_eq!(options.noise_floor, Some(0.02));
-        assert_eq!(options.check, Check::Skip);
+        assert!(matches!(options.check, Check::Skip));
         assert_eq!(options.max_time, Some(Duration::from_millis(1500)));
         assert_eq!(options.processes, Some(3));
         assert_eq!(
@@ -1014,7 +1026,7 @@ mod tests {
         assert!(options.inputs.is_none());
         assert_eq!(options.expect, None);
         assert_eq!(options.noise_floor, None);
-        assert_eq!(options.check, Check::Eq);
+        assert!(matches!(options.check, Check::Eq));
         assert_eq!(options.max_time, None);
         assert_eq!(options.processes, None);
         assert!(options.flops.is_none() && options.bytes.is_none());
@@ -1106,10 +1118,10 @@ mod tests {
             parse(quote!(original = f, expect = faster)).unwrap().expect,
             Some(Expect::Faster)
         );
-        assert_eq!(
+        assert!(matches!(
             parse(quote!(original = f, check = eq)).unwrap().check,
             Check::Eq
-        );
+        ));
         let error = error_of(quote!(original = f, expect = notslower));
         assert!(error.contains("did you mean `not_slower`?"), "{error}");
         let error = error_of(quote!(original = f, expect = "faster"));
@@ -1118,11 +1130,114 @@ mod tests {
         assert!(error.contains("write `expect = faster`"), "{error}");
         let error = error_of(quote!(original = f, check = exact));
         assert!(error.contains("unknown `check` value `exact`"), "{error}");
-        let error = error_of(quote!(original = f, check = approx(1e-9)));
+        assert!(error.contains("`check = self::exact`"), "{error}");
+        let error = error_of(quote!(original = f, check = eqq));
+        assert!(error.contains("did you mean `eq`?"), "{error}");
+        let error = error_of(quote!(original = f, check = "skip"));
+        assert!(error.contains("write `skip` without quotes"), "{error}");
+        let error = error_of(quote!(original = f, check = "close_enough"));
         assert!(
-            error.contains("`check = approx(...)` is not supported yet"),
+            error.contains("write the path without quotes: `check = close_enough`"),
             "{error}"
         );
+        let error = error_of(quote!(original = f, check = close_enough()));
+        assert!(
+            error.contains("without calling it: `check = close_enough`"),
+            "{error}"
+        );
+    }
+
+    #[test]
+    fn check_takes_a_function_path() {
+        for (tokens, written) in [
+            (quote!(close_enough), "close_enough"),
+            (quote!(crate::checks::close), "crate::checks::close"),
+            (quote!(self::exact), "self::exact"),
+        ] {
+            let options = parse(quote!(original = f, check = #tokens)).unwrap();
+            let Check::With(path) = options.check else {
+                panic!("{tokens} is not a check function");
+            };
+            assert_eq!(tokens_as_written(path.to_token_stream()), written);
+        }
+    }
+
+    #[test]
+    fn approx_reads_its_tolerances() {
+        let tolerance =
+            |tokens: TokenStream| match parse(quote!(original = f, check = #tokens)).unwrap().check
+            {
+                Check::Approx { rel, abs } => (rel, abs),
+                _ => panic!("{tokens} is not approx"),
+            };
+        assert_eq!(tolerance(quote!(approx(1e-9))), (1e-9, 0.0));
+        assert_eq!(tolerance(quote!(approx(1e-9, 1e-12))), (1e-9, 1e-12));
+        assert_eq!(tolerance(quote!(approx(rel = 0.01))), (0.01, 0.0));
+        assert_eq!(tolerance(quote!(approx(abs = 1e-6))), (0.0, 1e-6));
+        assert_eq!(
+            tolerance(quote!(approx(abs = 1e-6, rel = 1e-3))),
+            (1e-3, 1e-6)
+        );
+        assert_eq!(tolerance(quote!(approx(0, 1))), (0.0, 1.0));
+    }
+
+    #[test]
+    fn approx_refuses_what_cannot_be_a_tolerance() {
+        for (tokens, expected) in [
+            (quote!(approx), "`approx` needs a tolerance"),
+            (quote!(approx()), "`approx` needs a tolerance"),
+            (quote!(approx(-1e-9)), "a tolerance is not negative"),
+            (quote!(approx(5)), "a relative tolerance is a fraction"),
+            (quote!(approx(1.0)), "a relative tolerance is a fraction"),
+            (
+                quote!(approx("1e-9")),
+                "write the number without quotes: `1e-9`",
+            ),
+            (quote!(approx(TOLERANCE)), "as a number literal"),
+            (quote!(approx(1e-9, 1e-12, 3)), "at most two tolerances"),
+            (quote!(approx(tol = 1e-9)), "not `tol`"),
+            (quote!(approx(rel = 1e-9, rel = 1e-6)), "given twice"),
+            (quote!(approx(0)), "a tolerance of zero compares exactly"),
+            (quote!(approxx(1e-9)), "unknown check `approxx(...)`"),
+        ] {
+            let error = error_of(quote!(original = f, check = #tokens));
+            assert!(error.contains(expected), "{tokens}: {error}");
+        }
+    }
+
+    #[test]
+    fn types_are_a_bracketed_list_of_types() {
+        let options = parse(quote!(original = f, types = [u32, Vec<u8>, [f32; 4]])).unwrap();
+        let written: Vec<String> = options
+            .unwrap_types()
+            .iter()
+            .map(|ty| tokens_as_written(ty.to_token_stream()))
+            .collect();
+        assert_eq!(written, ["u32", "Vec<u8>", "[f32; 4]"]);
+        for (tokens, expected) in [
+            (
+                quote!(types = u32),
+                "write the types in brackets: `types = [u32]`",
+            ),
+            (
+                quote!(types = "u32"),
+                "write the types without quotes, in brackets: `types = [u32]`",
+            ),
+            (
+                quote!(types = ["u32"]),
+                "write the type without quotes: `u32`",
+            ),
+            (quote!(types = []), "`types` lists no type"),
+            (quote!(types = [u32, u32]), "`u32` is listed twice"),
+            (
+                quote!(types = [u32], types = [u64]),
+                "`types` is given twice",
+            ),
+            (quote!(type = [Vec<u8>]), "did you mean `types`?"),
+        ] {
+            let error = error_of(quote!(original = f, #tokens));
+            assert!(error.contains(expected), "{tokens}: {error}");
+        }
     }
 
     #[test]

@@ -14,7 +14,7 @@ use proc_macro2::{Delimiter, Group, Literal, Span, TokenStream, TokenTree};
 use quote::{ToTokens, format_ident, quote, quote_spanned};
 use syn::ext::IdentExt;
 use syn::spanned::Spanned;
-use syn::{Ident, ItemFn, ReturnType};
+use syn::{ExprPath, Ident, ItemFn, LitStr, ReturnType, Type};
 
 /// The attribute's expansion, or the function unchanged followed by the
 /// errors (so that its callers do not pile further errors on top).
@@ -50,20 +50,109 @@ fn try_compare(args: TokenStream, item: TokenStream) -> syn::Result<TokenStream>
         }
         (Err(errors), _) | (_, Err(errors)) => return Err(errors),
     };
-    validate::inputs_match(&options, &candidate, attribute)?;
-    Ok(expansion(&function, &options, &candidate))
+    let mut errors: Option<syn::Error> = None;
+    for check in [
+        validate::types_match(&options, &candidate),
+        validate::inputs_match(&options, &candidate, attribute),
+        validate::no_self_paths(&options, &candidate),
+        distinct_test_names(&options),
+    ] {
+        if let Err(error) = check {
+            match &mut errors {
+                Some(errors) => errors.combine(error),
+                None => errors = Some(error),
+            }
+        }
+    }
+    match errors {
+        Some(errors) => Err(errors),
+        None => Ok(expansion(&function, &options, &candidate)),
+    }
 }
 
+/// The function, unchanged, and one comparison (descriptor, registration
+/// and test) per instantiation: one for a plain function, one per type of
+/// `types = [...]` for a generic one.
 fn expansion(function: &ItemFn, options: &Options, candidate: &Candidate) -> TokenStream {
+    let comparisons: Vec<TokenStream> = match &options.types {
+        None => vec![comparison(options, candidate, None)],
+        Some(types) => types
+            .types
+            .iter()
+            .map(|concrete| comparison(options, &candidate.instantiated(concrete), Some(concrete)))
+            .collect(),
+    };
+    quote! {
+        #function
+        #(#comparisons)*
+    }
+}
+
+/// `u32` → `u32`, `Vec<u8>` → `vec_u8`, `[f32; 4]` → `f32_4`: a type as
+/// the end of a test's name.
+fn type_suffix(concrete: &Type) -> String {
+    let written = tokens_as_written(concrete.to_token_stream()).to_lowercase();
+    let mut suffix = String::new();
+    for c in written.chars() {
+        if c.is_ascii_alphanumeric() {
+            suffix.push(c);
+        } else if !suffix.is_empty() && !suffix.ends_with('_') {
+            suffix.push('_');
+        }
+    }
+    suffix.trim_end_matches('_').to_string()
+}
+
+/// Two types of `types = [...]` must not name the same test.
+fn distinct_test_names(options: &Options) -> syn::Result<()> {
+    let Some(types) = &options.types else {
+        return Ok(());
+    };
+    for (position, concrete) in types.types.iter().enumerate() {
+        let suffix = type_suffix(concrete);
+        if let Some(earlier) = types.types[..position]
+            .iter()
+            .find(|earlier| type_suffix(earlier) == suffix)
+        {
+            return Err(syn::Error::new_spanned(
+                concrete,
+                format!(
+                    "`{}` and `{}` would both name the test `..._{suffix}`: compare one of \
+                     them through a type alias with another name",
+                    tokens_as_written(earlier.to_token_stream()),
+                    tokens_as_written(concrete.to_token_stream()),
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// One comparison: the descriptor, its registration and its test.
+/// `concrete` is the type this one instantiates the candidate at, for a
+/// generic candidate (which `candidate` already has substituted).
+fn comparison(options: &Options, candidate: &Candidate, concrete: Option<&Type>) -> TokenStream {
     let bare_ident = candidate.ident.unraw();
-    let descriptor = format_ident!("__FASTER_{}", bare_ident);
-    let test = format_ident!("faster_{}", bare_ident);
+    let suffix = concrete.map_or_else(String::new, |ty| format!("_{}", type_suffix(ty)));
+    let descriptor = format_ident!("__FASTER_{}{}", bare_ident, suffix);
+    let test = format_ident!("faster_{}{}", bare_ident, suffix);
+    let concrete_written = concrete.map(|ty| tokens_as_written(ty.to_token_stream()));
 
     let original_as_written = tokens_as_written(options.original.to_token_stream());
     let (name, named, display_name) = match &options.name {
-        Some(name) => (quote!(#name), true, name.value()),
+        Some(name) => {
+            let value = match &concrete_written {
+                Some(ty) => format!("{} ({ty})", name.value()),
+                None => name.value(),
+            };
+            let literal = LitStr::new(&value, name.span());
+            (quote!(#literal), true, value)
+        }
         None => {
-            let ident = bare_ident.to_string();
+            let ident = match &concrete_written {
+                Some(ty) => format!("{bare_ident}::<{ty}>"),
+                None => bare_ident.to_string(),
+            };
             // `module_path!()` includes the crate's name; the runtime strips
             // it for display (a const cannot), see `Comparison::display_name`.
             let name = quote!(::core::concat!(::core::module_path!(), "::", #ident));
@@ -72,11 +161,14 @@ fn expansion(function: &ItemFn, options: &Options, candidate: &Candidate) -> Tok
     };
     let label = format!("{display_name} vs {original_as_written}");
     let settings = settings(options);
-    let run = run_closure(options, candidate, &label);
+    let ident = &candidate.ident;
+    let candidate_path = match concrete {
+        Some(ty) => quote!(#ident::<#ty>),
+        None => quote!(#ident),
+    };
+    let run = run_closure(options, candidate, &label, candidate_path);
 
     quote! {
-        #function
-
         #[doc(hidden)]
         // `..Settings::NONE` is needless when every option is given, and
         // necessary for settings a newer runtime adds.
@@ -142,12 +234,20 @@ fn settings(options: &Options) -> TokenStream {
 }
 
 /// The descriptor's `run`: a non-capturing closure (so it coerces to the
-/// `fn(&Config) -> ...` pointer even in a const) that collects the inputs
-/// and hands both functions to the runtime.
-fn run_closure(options: &Options, candidate: &Candidate, label: &str) -> TokenStream {
+/// `fn(&Config) -> ...` pointer even in a const) that collects the inputs,
+/// hands both functions to the runtime, and adds the throughput counts and
+/// the rendering of a mismatching input to the result.
+fn run_closure(
+    options: &Options,
+    candidate: &Candidate,
+    label: &str,
+    candidate_path: TokenStream,
+) -> TokenStream {
     let hygienic = |name: &str| Ident::new(name, Span::mixed_site());
     let config = hygienic("config");
     let inputs = hygienic("inputs");
+    let result = hygienic("result");
+    let input = hygienic("input");
 
     let collect = match &options.inputs {
         Some(given) => {
@@ -157,41 +257,121 @@ fn run_closure(options: &Options, candidate: &Candidate, label: &str) -> TokenSt
         // Zero parameters: a single input case, the empty tuple.
         None => quote!(let #inputs = [()];),
     };
-    let compare = if candidate.consumes_inputs() {
-        quote!(compare_by_value)
-    } else {
-        quote!(compare_by_ref)
-    };
-    let check = check_expression(options.check, candidate);
     let original = call_closure(options.original.to_token_stream(), options, candidate);
-    let candidate_call = call_closure(candidate.ident.to_token_stream(), options, candidate);
+    let candidate_call = call_closure(candidate_path, options, candidate);
+    let compared = match compared_legend(candidate) {
+        Some(legend) => quote!(::core::option::Option::Some(#legend)),
+        None => quote!(::core::option::Option::None),
+    };
+    let by_value = candidate.consumes_inputs();
     // The closures are passed directly so that rustc infers their parameter
     // type from `inputs`.
-    let compared = quote! {
-        ::faster::__private::#compare(
-            #label,
-            &#inputs,
-            #check,
-            #original,
-            #candidate_call,
-            #config,
-        )
+    let compare = match &options.check {
+        Check::With(path) => {
+            let (agree, show) = check_function(path);
+            if by_value {
+                quote! {
+                    ::faster::__private::by_value_with(
+                        #label, &#inputs, #compared, #original, #candidate_call, #agree, #show,
+                        #config,
+                    )
+                }
+            } else {
+                quote! {
+                    ::faster::__private::by_ref_with(
+                        #label, &#inputs, #original, #candidate_call, #agree, #show, #config,
+                    )
+                }
+            }
+        }
+        check => {
+            let check = check_expression(check, candidate);
+            if by_value {
+                quote! {
+                    ::faster::__private::by_value(
+                        #label, &#inputs, #check, #compared, #original, #candidate_call, #config,
+                    )
+                }
+            } else {
+                quote! {
+                    ::faster::__private::by_ref(
+                        #label, &#inputs, #check, #original, #candidate_call, #config,
+                    )
+                }
+            }
+        }
     };
-    let reported = if options.flops.is_none() && options.bytes.is_none() {
-        compared
+    let throughput = if options.flops.is_none() && options.bytes.is_none() {
+        TokenStream::new()
     } else {
         let flops = count_function(options.flops.as_ref(), candidate);
         let bytes = count_function(options.bytes.as_ref(), candidate);
-        quote!(::faster::__private::with_throughput(#compared, &#inputs, #flops, #bytes))
+        quote! {
+            let #result = ::faster::__private::with_throughput(#result, &#inputs, #flops, #bytes);
+        }
+    };
+    // A function without parameters has one input, `()`: nothing to show.
+    let finish = if candidate.params.is_empty() {
+        quote!(#result)
+    } else {
+        quote! {
+            ::faster::__private::show_input(#result, &#inputs, |#input| {
+                // `Debug` where the input has it, a placeholder where not.
+                use ::faster::__private::{ShowAny as _, ShowDebug as _};
+                (&&::faster::__private::Shown(#input)).show()
+            })
+        }
     };
 
     quote! {
         |#config: &::faster::__private::Config|
          -> ::core::result::Result<::faster::__private::Report, ::faster::__private::Error> {
             #collect
-            #reported
+            let #result = #compare;
+            #throughput
+            #finish
         }
     }
+}
+
+/// What a failure message says was compared, when it is not simply the
+/// output: the `&mut` arguments after the call, after the output if any.
+fn compared_legend(candidate: &Candidate) -> Option<String> {
+    let mutated: Vec<&str> = candidate
+        .mutated()
+        .map(|(_, param)| param.name.as_str())
+        .collect();
+    let after = match mutated.as_slice() {
+        [] => return None,
+        [one] => format!("{one} after the call"),
+        several => format!("{} after the call", several.join(", ")),
+    };
+    Some(match (candidate.returns_value(), mutated.len()) {
+        (false, 1) => after,
+        (false, _) => format!("({after})"),
+        (true, _) => format!("(the output, {after})"),
+    })
+}
+
+/// `check = path`: the closure that asks `path` whether two outputs agree,
+/// spanned at `path` so that a function of the wrong type is reported
+/// there, with the output type it should take; and the closure that shows
+/// an output (`Debug` where it has one).
+fn check_function(path: &ExprPath) -> (TokenStream, TokenStream) {
+    let at_path = Span::mixed_site().located_at(path.span());
+    let original = Ident::new("original", at_path);
+    let candidate = Ident::new("candidate", at_path);
+    let agree = quote_spanned! {at_path=>
+        |#original, #candidate| -> bool { #path(#original, #candidate) }
+    };
+    let value = Ident::new("value", Span::mixed_site());
+    let show = quote! {
+        |#value| {
+            use ::faster::__private::{ShowAny as _, ShowDebug as _};
+            (&&::faster::__private::Shown(#value)).show()
+        }
+    };
+    (agree, show)
 }
 
 /// `flops = path` or `bytes = path` as the runtime's optional
@@ -214,19 +394,33 @@ fn count_function(path: Option<&syn::ExprPath>, candidate: &Candidate) -> TokenS
     quote!(::core::option::Option::Some(#counter))
 }
 
-/// `eq` or `skip`, spanned at the candidate's return type: when the output
-/// type cannot be compared with `==`, that is where the error belongs.
-fn check_expression(check: Check, candidate: &Candidate) -> TokenStream {
+/// `eq`, `approx(...)` or `skip`, spanned where a compared value that does
+/// not fit the check is the user's to fix: the output type, or for a
+/// function returning `()`, its first `&mut` parameter.
+fn check_expression(check: &Check, candidate: &Candidate) -> TokenStream {
     let span = match &candidate.output {
-        ReturnType::Type(_, ty) => ty.span(),
-        ReturnType::Default => candidate.ident.span(),
+        ReturnType::Type(_, ty) if candidate.returns_value() => ty.span(),
+        // `Tally` in `&mut Tally`: the type that must be comparable.
+        _ => candidate.mutated().next().map_or_else(
+            || candidate.ident.span(),
+            |(_, param)| match &param.ty {
+                Type::Reference(reference) => reference.elem.span(),
+                other => other.span(),
+            },
+        ),
     };
     match check {
         Check::Eq => quote_spanned!(span=> ::faster::__private::Eq),
         Check::Skip => quote_spanned!(span=> ::faster::__private::Skip),
+        Check::Approx { rel, abs } => {
+            let (rel, abs) = (Literal::f64_suffixed(*rel), Literal::f64_suffixed(*abs));
+            quote_spanned!(span=> ::faster::__private::Approx { rel: #rel, abs: #abs })
+        }
+        Check::With(_) => unreachable!("a check function has its own entry point"),
     }
 }
 
+/// One side's call as a closure over an input case:
 /// `|input| { let function: fn(&[u64]) -> u64 = path; function(input) }`.
 ///
 /// The function is called through a pointer of the candidate's signature:
@@ -241,6 +435,13 @@ fn check_expression(check: Check, candidate: &Candidate) -> TokenStream {
 /// wrong shape is one "expected `Vec<u64>`, found `(_, _)`" error. The
 /// pattern and the arguments are spanned at `inputs = ...`: a mismatch
 /// between the input cases and the parameters is the user's to fix there.
+///
+/// When a parameter is taken by value or by `&mut`, the closure consumes
+/// its own clone of the case and returns `(compared, kept)`: `compared` is
+/// the output, or with `&mut` parameters the arguments after the call (after
+/// the output, when it is not `()`); `kept` holds the fields the call only
+/// borrowed, so that they are dropped after the clock stops, not inside the
+/// timed region.
 fn call_closure(path: TokenStream, options: &Options, candidate: &Candidate) -> TokenStream {
     let function = Ident::new("function", Span::mixed_site());
     let pointer_type = pointer_type(candidate);
@@ -249,54 +450,85 @@ fn call_closure(path: TokenStream, options: &Options, candidate: &Candidate) -> 
         .as_ref()
         .map_or_else(Span::call_site, |given| given.path.span());
     let at_inputs = Span::mixed_site().located_at(inputs_span);
+    let by_value = candidate.consumes_inputs();
     // By value, each call receives its own clone of the case; by reference,
     // a borrow of the case.
-    let stem = if candidate.consumes_inputs() {
-        "owned"
-    } else {
-        "input"
+    let stem = if by_value { "owned" } else { "input" };
+    let params = &candidate.params;
+    let bindings: Vec<Ident> = match params.len() {
+        1 => vec![Ident::new(stem, at_inputs)],
+        count => (0..count)
+            .map(|position| Ident::new(&format!("{stem}{position}"), at_inputs))
+            .collect(),
     };
-
-    let (pattern, arguments): (TokenStream, Vec<TokenStream>) = match candidate.params.as_slice() {
-        [] => (quote!(_), Vec::new()),
-        [_] => {
-            let binding = Ident::new(stem, at_inputs);
-            (quote!(#binding), vec![quote!(#binding)])
-        }
-        params => {
-            let bindings: Vec<Ident> = (0..params.len())
-                .map(|position| Ident::new(&format!("{stem}{position}"), at_inputs))
-                .collect();
-            let arguments = params
-                .iter()
-                .zip(&bindings)
-                .map(
-                    |(param, binding)| match (param.passing, candidate.consumes_inputs()) {
-                        // The owned case's field, lent to a by-reference parameter.
-                        (Passing::ByRef, true) => quote_spanned!(at_inputs=> &#binding),
-                        // Already a reference (the pattern binds by reference
-                        // into a borrowed case) or an owned field to move.
-                        (Passing::ByRef, false) | (Passing::ByValue, _) => quote!(#binding),
-                    },
-                )
-                .collect();
-            let mut tuple = Group::new(Delimiter::Parenthesis, quote!(#(#bindings),*));
+    let binding_patterns: Vec<TokenStream> = params
+        .iter()
+        .zip(&bindings)
+        .map(|(param, binding)| match param.passing {
+            Passing::Mutable => quote_spanned!(at_inputs=> mut #binding),
+            Passing::Shared | Passing::Owned => quote!(#binding),
+        })
+        .collect();
+    let pattern = match binding_patterns.as_slice() {
+        [] => quote!(_),
+        [single] => single.clone(),
+        several => {
+            let mut tuple = Group::new(Delimiter::Parenthesis, quote!(#(#several),*));
             tuple.set_span(at_inputs);
-            (TokenTree::Group(tuple).into(), arguments)
+            TokenTree::Group(tuple).into()
         }
     };
-    let call = quote_spanned!(at_inputs=> #function(#(#arguments),*));
+    let arguments = params.iter().zip(&bindings).map(|(param, binding)| {
+        match (param.passing, by_value) {
+            // The owned case's field, lent to a by-reference parameter.
+            (Passing::Shared, true) => quote_spanned!(at_inputs=> &#binding),
+            (Passing::Mutable, _) => quote_spanned!(at_inputs=> &mut #binding),
+            // Already a reference (the pattern binds by reference into a
+            // borrowed case) or an owned field to move.
+            (Passing::Shared, false) | (Passing::Owned, _) => quote!(#binding),
+        }
+    });
+    let mut call = quote_spanned!(at_inputs=> #function(#(#arguments),*));
+    if candidate.unsafety {
+        // The annotation on an `unsafe fn` vouches that every input case
+        // meets its safety contract (see the attribute's documentation).
+        call = quote!(unsafe { #call });
+    }
+    let body = if by_value {
+        let kept = params
+            .iter()
+            .zip(&bindings)
+            .filter(|(param, _)| param.passing == Passing::Shared)
+            .map(|(_, binding)| binding);
+        let kept = quote!((#(#kept,)*));
+        let mutated: Vec<&Ident> = candidate
+            .mutated()
+            .map(|(position, _)| &bindings[position])
+            .collect();
+        let output = Ident::new("output", Span::mixed_site());
+        match (candidate.returns_value(), mutated.as_slice()) {
+            (_, []) => quote!((#call, #kept)),
+            (false, [one]) => quote!({ #call; (#one, #kept) }),
+            (false, several) => quote!({ #call; ((#(#several),*), #kept) }),
+            (true, several) => quote! {{
+                let #output = #call;
+                ((#output, #(#several),*), #kept)
+            }},
+        }
+    } else {
+        call
+    };
     quote! {
         |#pattern| {
             let #function: #pointer_type = #path;
-            #call
+            #body
         }
     }
 }
 
 /// The candidate's signature as a function pointer type,
-/// `for<'a> extern "C" fn(&'a str) -> usize`, spanned over the candidate's
-/// signature so a mismatch error shows it as the expected type.
+/// `for<'a> unsafe extern "C" fn(&'a str) -> usize`, spanned over the
+/// candidate's signature so a mismatch error shows it as the expected type.
 fn pointer_type(candidate: &Candidate) -> TokenStream {
     let abi = &candidate.abi;
     let parameters = candidate.params.iter().map(|param| &param.ty);
@@ -308,9 +540,14 @@ fn pointer_type(candidate: &Candidate) -> TokenStream {
     } else {
         quote_spanned!(signature_span=> for<#(#lifetimes),*>)
     };
+    let unsafety = if candidate.unsafety {
+        quote_spanned!(signature_span=> unsafe)
+    } else {
+        TokenStream::new()
+    };
     let mut parenthesized = Group::new(Delimiter::Parenthesis, quote!(#(#parameters),*));
     parenthesized.set_span(signature_span);
     let fn_keyword = quote_spanned!(signature_span=> fn);
     let parenthesized = TokenTree::Group(parenthesized);
-    quote!(#binder #abi #fn_keyword #parenthesized #output)
+    quote!(#binder #unsafety #abi #fn_keyword #parenthesized #output)
 }

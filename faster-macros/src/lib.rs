@@ -7,6 +7,8 @@
 
 mod attr;
 mod expand;
+#[cfg(test)]
+mod snapshots;
 mod validate;
 
 use proc_macro::TokenStream;
@@ -45,28 +47,73 @@ use proc_macro::TokenStream;
 /// | `inputs = path` | a `fn() -> impl IntoIterator<Item = T>`; each item is one input case | required exactly when the function has parameters |
 /// | `expect = faster \| not_slower \| report` | `faster`: faster by at least the noise floor; `not_slower`: fails only when slower by at least the floor; `report`: never fails on timing | `faster` |
 /// | `noise_floor = 0.05` | the smallest relative difference that counts, a fraction between 0 and 1 | the run's (5%, 10% on CI) |
-/// | `check = eq \| skip` | compare outputs with `==` before timing, or not at all | `eq` |
+/// | `check = eq \| approx(REL) \| approx(REL, ABS) \| path \| skip` | how outputs are compared before timing (below) | `eq` |
 /// | `max_time = "3s"` | time budget for this pair: `"750us"`, `"500ms"`, `"1.5s"`, `"2m"` | the run's (3 s) |
 /// | `processes = 3` | measure in this many fresh processes, from 1 to 100 | the run's (1) |
 /// | `flops = path`, `bytes = path` | a `fn(&Input) -> u64` counting one call's floating-point operations or bytes on an input case; the report adds GFLOP/s or GB/s | none |
 /// | `name = "..."` | the name reports show and filters match | the function's path in its crate |
+/// | `types = [u32, u64]` | for a function generic over one type: one comparison per type | none |
 ///
 /// # Parameters and inputs
 ///
-/// The candidate is a free function (not a method, not generic, not `async`
-/// or `unsafe`) taking each parameter by value (`u64`, `Vec<u64>`) or by
-/// shared reference (`&[u64]`, `&str`, `&T`). `const fn` and `extern "C"`
-/// functions are fine; a function without parameters needs no `inputs`.
+/// The candidate is a free function (not a method, not inside an `impl`
+/// block, not `async`) with any number of parameters, each taken
+///
+/// - by shared reference (`&[u64]`, `&str`, `&T`): every call borrows the
+///   input case;
+/// - by value (`u64`, `Vec<u64>`): every call gets a fresh clone of the
+///   input case, made outside the timed region;
+/// - by `&mut` (`&mut Vec<u64>`, `&mut [f64]`): every call mutates its own
+///   fresh clone, and the argument's state after the call is compared
+///   between the original and the candidate, as the output is.
+///
+/// `const fn`, `extern "C" fn` and `unsafe fn` are fine. For an `unsafe fn`
+/// the comparison calls both functions inside `unsafe {}` with every input
+/// case: annotating it vouches that every case the `inputs` function yields
+/// meets the function's safety contract. (A safe candidate cannot replace
+/// an `unsafe fn` original.)
 ///
 /// The `inputs` items are the argument itself for one parameter, or a tuple
-/// of the arguments for several. A parameter taken by reference borrows from
-/// the item (`Vec<u64>` for `&[u64]`, `String` or `&'static str` for `&str`);
-/// a parameter taken by value gets a fresh clone of it per call, made outside
-/// the timed region. The output must implement `PartialEq` and `Debug` for
-/// `check = eq`, and must not borrow from the input. Count functions
-/// (`flops`, `bytes`) take a reference to the input case the way the
-/// candidate would (`&[f64]` for a `Vec<f64>` case), or nothing when the
-/// candidate takes nothing.
+/// of the arguments for several; the function may return any
+/// `IntoIterator` (a `Vec`, an array, a range, an iterator). A parameter
+/// taken by reference borrows from the item (`Vec<u64>` for `&[u64]`,
+/// `String` or `&'static str` for `&str`). An item that does not fit the
+/// parameters is a compile error at `inputs = ...`; an `inputs` function
+/// that yields nothing, or panics, fails the generated test saying so.
+/// Parts of an item that a call only borrows are dropped after the clock
+/// stops, never inside the timed region. Outputs must not borrow from the
+/// input.
+///
+/// A function generic over one type parameter is compared at the types
+/// `types = [...]` lists, one comparison and one test per type
+/// (`faster_sum_u32`, `faster_sum_u64`). The original, the `inputs`
+/// function and the count functions may be generic too: each is
+/// instantiated by inference from the candidate's signature at that type.
+///
+/// # Output checks
+///
+/// Every input case runs through both functions once before any timing, and
+/// the outputs (with the `&mut` arguments after the call) must agree:
+///
+/// - `check = eq`: by `PartialEq`; the output type needs `PartialEq` and
+///   `Debug`.
+/// - `check = approx(1e-9)`, `approx(1e-9, 1e-12)` (also `approx(rel = ...,
+///   abs = ...)`): floating-point values agree within a relative tolerance,
+///   or an absolute one near zero; NaN agrees with NaN. It reaches through
+///   `Vec`s, slices, arrays, tuples, `Option` and `Result` (integers and
+///   strings in them must be equal); implement `faster::ApproxEq` for a
+///   type of your own.
+/// - `check = path::to::fn`: a `fn(&O, &O) -> bool` of yours, `O` the
+///   output type (a `fn(&[T], &[T]) -> bool` serves `Vec<T>` outputs).
+///   With `&mut` parameters `O` is what is compared: the argument after the
+///   call (a tuple of them for several), preceded by the output when it is
+///   not `()`.
+/// - `check = skip`: not compared, for nondeterministic outputs; the report
+///   says so.
+///
+/// A mismatch fails the test with the input's index, the input (with
+/// `Debug` where it has it, cut when huge), both outputs and, for
+/// sequences and nested values, where they first differ.
 ///
 /// ```
 /// fn dot_naive(a: &[f64], b: &[f64], scale: f64) -> f64 {
@@ -78,7 +125,7 @@ use proc_macro::TokenStream;
 ///     inputs = dot_inputs,
 ///     expect = not_slower,
 ///     noise_floor = 0.1,
-///     check = skip, // scaling once may round differently
+///     check = approx(1e-12), // scaling once rounds differently
 ///     max_time = "500ms",
 ///     flops = dot_flops,
 ///     name = "dot: scale once",
@@ -96,17 +143,47 @@ use proc_macro::TokenStream;
 ///     2 * a.len() as u64
 /// }
 /// # fn main() {
+/// #     // Doctests share a binary: find this one's registration by name.
 /// #     let registered = faster::comparisons();
-/// #     assert_eq!(registered.len(), 1);
-/// #     assert_eq!(registered[0].display_name(), "dot: scale once");
-/// #     assert_eq!(registered[0].original, "dot_naive");
+/// #     let dot = registered.iter().find(|c| c.display_name() == "dot: scale once").unwrap();
+/// #     assert_eq!(dot.original, "dot_naive");
+/// # }
+/// ```
+///
+/// `&mut` parameters and a generic function, compared at two types:
+///
+/// ```
+/// fn sort_naive<T: PartialOrd>(v: &mut [T]) {
+///     for i in 1..v.len() {
+///         let mut j = i;
+///         while j > 0 && v[j - 1] > v[j] {
+///             v.swap(j - 1, j);
+///             j -= 1;
+///         }
+///     }
+/// }
+///
+/// #[faster::compare(original = sort_naive, inputs = sort_inputs, types = [u32, f64])]
+/// fn sort_fast<T: PartialOrd>(v: &mut [T]) {
+///     v.sort_unstable_by(|a, b| a.partial_cmp(b).expect("no NaN"));
+/// }
+///
+/// fn sort_inputs<T: From<u16>>() -> Vec<Vec<T>> {
+///     vec![(0..300_u16).map(|i| T::from(i * 7 % 101)).collect()]
+/// }
+/// # fn main() {
+/// #     let names: Vec<&str> = faster::comparisons().iter().map(|c| c.display_name())
+/// #         .filter(|name| name.contains("sort_fast")).collect();
+/// #     assert_eq!(names.len(), 2, "{names:?}");
+/// #     assert!(names[0].ends_with("sort_fast::<f64>") && names[1].ends_with("sort_fast::<u32>"));
 /// # }
 /// ```
 ///
 /// Mistakes are compile errors at the offending token that say what to
 /// write instead: a missing or misspelt option, a value of the wrong kind, a
 /// signature that differs from the original's, `inputs` items that do not
-/// fit the parameters, an unsupported function.
+/// fit the parameters, an output the check cannot compare, a check function
+/// of the wrong type, an unsupported function.
 #[proc_macro_attribute]
 pub fn compare(args: TokenStream, item: TokenStream) -> TokenStream {
     expand::compare(args.into(), item.into()).into()

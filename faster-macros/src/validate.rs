@@ -9,6 +9,7 @@
 use crate::attr::{Options, tokens_as_written};
 use proc_macro2::Span;
 use quote::{ToTokens, quote};
+use syn::ext::IdentExt;
 use syn::visit_mut::VisitMut;
 use syn::{
     Abi, ExprPath, FnArg, GenericArgument, GenericParam, Ident, ItemFn, Lifetime, Pat,
@@ -41,20 +42,22 @@ pub(crate) struct Param {
     pub ty: Type,
     /// How the function takes it.
     pub passing: Passing,
-    /// Its name for messages: `v`, or `argument 2` for a pattern.
+    /// Its name for messages: `` `v` ``, or `argument 2` for a pattern.
     pub name: String,
+    /// Its name for examples of code: `v`, or `arg1` for a pattern.
+    pub binding: String,
 }
 
 /// How a parameter is taken, which decides how inputs are handed over.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Passing {
     /// `&T`: the function borrows the input case.
-    ByRef,
+    Shared,
     /// `T`: every call consumes a fresh clone of the input case.
-    ByValue,
+    Owned,
     /// `&mut T`: every call mutates a fresh clone of the input case, whose
     /// state after the call is compared as part of the output.
-    ByMut,
+    Mutable,
 }
 
 impl Candidate {
@@ -63,7 +66,7 @@ impl Candidate {
     pub fn consumes_inputs(&self) -> bool {
         self.params
             .iter()
-            .any(|param| param.passing != Passing::ByRef)
+            .any(|param| param.passing != Passing::Shared)
     }
 
     /// The parameters taken by `&mut`, whose state after the call is
@@ -72,14 +75,16 @@ impl Candidate {
         self.params
             .iter()
             .enumerate()
-            .filter(|(_, param)| param.passing == Passing::ByMut)
+            .filter(|(_, param)| param.passing == Passing::Mutable)
     }
 
     /// Whether the function returns something other than `()`.
     pub fn returns_value(&self) -> bool {
         match &self.output {
             ReturnType::Default => false,
-            ReturnType::Type(_, ty) => !matches!(&**ty, Type::Tuple(tuple) if tuple.elems.is_empty()),
+            ReturnType::Type(_, ty) => {
+                !matches!(&**ty, Type::Tuple(tuple) if tuple.elems.is_empty())
+            }
         }
     }
 
@@ -100,6 +105,7 @@ impl Candidate {
                     ty,
                     passing: param.passing,
                     name: param.name.clone(),
+                    binding: param.binding.clone(),
                 }
             })
             .collect();
@@ -174,20 +180,33 @@ pub(crate) fn signature(function: &ItemFn) -> syn::Result<Candidate> {
             )),
             FnArg::Typed(typed) => {
                 let ty = (*typed.ty).clone();
-                if let Some(error) = unsupported_parameter_type(&ty, &sig.ident) {
+                if let Some(error) = unsupported_parameter_type(&ty, &typed.pat, &sig.ident) {
                     errors.push(error);
                     continue;
                 }
                 let passing = match &ty {
-                    Type::Reference(reference) if reference.mutability.is_some() => Passing::ByMut,
-                    Type::Reference(_) => Passing::ByRef,
-                    _ => Passing::ByValue,
+                    Type::Reference(reference) if reference.mutability.is_some() => {
+                        Passing::Mutable
+                    }
+                    Type::Reference(_) => Passing::Shared,
+                    _ => Passing::Owned,
                 };
-                let name = match &*typed.pat {
-                    Pat::Ident(pat) => format!("`{}`", pat.ident.unraw()),
-                    _ => format!("argument {}", position + 1),
+                let (name, binding) = match &*typed.pat {
+                    Pat::Ident(pat) => {
+                        let ident = pat.ident.unraw();
+                        (format!("`{ident}`"), ident.to_string())
+                    }
+                    _ => (
+                        format!("argument {}", position + 1),
+                        format!("arg{position}"),
+                    ),
                 };
-                params.push(Param { ty, passing, name });
+                params.push(Param {
+                    ty,
+                    passing,
+                    name,
+                    binding,
+                });
             }
         }
     }
@@ -328,19 +347,22 @@ pub(crate) fn no_self_paths(options: &Options, candidate: &Candidate) -> syn::Re
     }) else {
         return Ok(());
     };
-    let (params, arguments) = (
-        candidate
-            .params
-            .iter()
-            .enumerate()
-            .map(|(position, param)| {
-                format!("arg{position}: {}", tokens_as_written(param.ty.to_token_stream()))
-            })
-            .collect::<Vec<_>>(),
-        (0..candidate.params.len())
-            .map(|position| format!("arg{position}"))
-            .collect::<Vec<_>>(),
-    );
+    let params: Vec<String> = candidate
+        .params
+        .iter()
+        .map(|param| {
+            format!(
+                "{}: {}",
+                param.binding,
+                tokens_as_written(param.ty.to_token_stream())
+            )
+        })
+        .collect();
+    let arguments: Vec<&str> = candidate
+        .params
+        .iter()
+        .map(|param| param.binding.as_str())
+        .collect();
     Err(syn::Error::new_spanned(
         self_path,
         format!(
@@ -412,15 +434,23 @@ fn check_generics(sig: &Signature, errors: &mut Errors) {
     }
 }
 
-fn unsupported_parameter_type(ty: &Type, function: &Ident) -> Option<syn::Error> {
-    if let Some(impl_trait) = find_type(ty, &|ty| matches!(ty, Type::ImplTrait(_))) {
+fn unsupported_parameter_type(ty: &Type, pat: &Pat, function: &Ident) -> Option<syn::Error> {
+    if let Some(Type::ImplTrait(impl_trait)) = find_type(ty, &|ty| matches!(ty, Type::ImplTrait(_)))
+    {
+        let bounds = tokens_as_written(impl_trait.bounds.to_token_stream());
+        let with_param = tokens_as_written(ty.to_token_stream()).replacen(
+            &tokens_as_written(impl_trait.to_token_stream()),
+            "T",
+            1,
+        );
+        let name = tokens_as_written(pat.to_token_stream());
         return Some(syn::Error::new_spanned(
             impl_trait,
             format!(
                 "`impl Trait` parameters make `{function}` generic over a type that cannot be \
-                 named: write a type parameter instead (`fn {function}<T: AsRef<[u64]>>(v: T)`) \
-                 and add `types = [Vec<u64>]`, or annotate a wrapper with a concrete parameter \
-                 type"
+                 named: write a type parameter instead, `fn {function}<T: {bounds}>({name}: \
+                 {with_param})`, and add `types = [...]` listing the types to compare it at; or \
+                 annotate a wrapper with a concrete parameter type"
             ),
         ));
     }
@@ -436,12 +466,17 @@ fn unsupported_parameter_type(ty: &Type, function: &Ident) -> Option<syn::Error>
         let TypeReference {
             and_token,
             mutability,
+            elem,
             ..
         } = reference;
         return Some(syn::Error::new_spanned(
             quote!(#and_token #mutability),
-            "a `&mut` inside another type cannot be made from an input case: take the value \
-             itself by `&mut` (`v: &mut Vec<u64>`) or by value",
+            format!(
+                "a `&mut` inside another type cannot be made from an input case: take the value \
+                 itself by `&mut` (`{}: &mut {}`) or by value",
+                tokens_as_written(pat.to_token_stream()),
+                tokens_as_written(elem.to_token_stream()),
+            ),
         ));
     }
     None
@@ -605,7 +640,7 @@ mod tests {
         ))
         .unwrap();
         let passing: Vec<Passing> = accepted.params.iter().map(|param| param.passing).collect();
-        assert_eq!(passing, [Passing::ByRef, Passing::ByValue, Passing::ByRef]);
+        assert_eq!(passing, [Passing::Shared, Passing::Owned, Passing::Shared]);
         assert!(accepted.consumes_inputs());
 
         let by_ref = candidate(quote!(
@@ -653,15 +688,6 @@ mod tests {
         ));
         assert!(error.contains("cannot time an `async fn`"), "{error}");
         let error = error_of(quote!(
-            unsafe fn sum(v: &[u64]) -> u64 {
-                0
-            }
-        ));
-        assert!(
-            error.contains("`fn sum_checked(v: &[u64]) -> u64 { unsafe { sum(v) } }`"),
-            "{error}"
-        );
-        let error = error_of(quote!(
             fn len(&self) -> usize {
                 0
             }
@@ -671,12 +697,6 @@ mod tests {
             "{error}"
         );
         let error = error_of(quote!(
-            fn f<T: Copy>(x: T) -> T {
-                x
-            }
-        ));
-        assert!(error.contains("is generic over `T`"), "{error}");
-        let error = error_of(quote!(
             fn f<const N: usize>(x: [u8; N]) {}
         ));
         assert!(error.contains("is generic over `N`"), "{error}");
@@ -684,17 +704,41 @@ mod tests {
             fn f(x: &impl AsRef<[u64]>) {}
         ));
         assert!(error.contains("`impl Trait` parameters"), "{error}");
+        for nested in [
+            quote!(
+                fn f(x: Option<&mut u64>) {}
+            ),
+            quote!(
+                fn f(x: &mut &mut u64) {}
+            ),
+            quote!(
+                fn f(x: &[&mut u64]) {}
+            ),
+        ] {
+            let error = error_of(nested.clone());
+            assert!(
+                error.contains("a `&mut` inside another type"),
+                "{nested}: {error}"
+            );
+        }
         let error = error_of(quote!(
-            fn f(x: &mut Vec<u64>) {}
+            fn f<'a, 'b: 'a>(x: &'a u8, y: &'b u8) {}
         ));
         assert!(
-            error.contains("`&mut` parameters are not supported yet"),
+            error.contains("lifetime bounds are not supported"),
             "{error}"
         );
         let error = error_of(quote!(
-            fn f(x: Option<&mut u64>) {}
+            fn f<'a, 'b>(x: &'a u8, y: &'b u8)
+            where
+                'b: 'a,
+            {
+            }
         ));
-        assert!(error.contains("`&mut` parameters"), "{error}");
+        assert!(
+            error.contains("lifetime bounds are not supported"),
+            "{error}"
+        );
         let error = error_of(quote!(
             fn f() -> impl Iterator<Item = u64> {
                 0..1
@@ -719,6 +763,54 @@ mod tests {
             error.contains("the output borrows from the input"),
             "{error}"
         );
+    }
+
+    #[test]
+    fn accepts_mut_unsafe_and_generic_shapes() {
+        let sorting = candidate(quote!(
+            fn sort(v: &mut [u64], k: usize, scratch: &Vec<u8>) -> bool {
+                true
+            }
+        ))
+        .unwrap();
+        let passing: Vec<Passing> = sorting.params.iter().map(|param| param.passing).collect();
+        assert_eq!(passing, [Passing::Mutable, Passing::Owned, Passing::Shared]);
+        assert!(sorting.consumes_inputs());
+        assert_eq!(sorting.mutated().map(|(at, _)| at).collect::<Vec<_>>(), [0]);
+        assert_eq!(sorting.params[0].name, "`v`");
+        assert!(sorting.returns_value());
+
+        let unsafe_fn = candidate(quote!(
+            unsafe fn first(v: &[u64]) -> u64 {
+                0
+            }
+        ))
+        .unwrap();
+        assert!(unsafe_fn.unsafety);
+
+        let generic = candidate(quote!(
+            fn largest<T: Ord + Copy>(v: &[T]) -> Option<T>
+            where
+                T: Default,
+            {
+                None
+            }
+        ))
+        .unwrap();
+        assert_eq!(generic.type_params.len(), 1);
+        let at_u32 = generic.instantiated(&syn::parse_quote!(u32));
+        assert_eq!(
+            tokens_as_written(at_u32.params[0].ty.to_token_stream()),
+            "&[u32]"
+        );
+        assert_eq!(output_as_written(&at_u32.output), " -> Option<u32>");
+        assert!(at_u32.type_params.is_empty());
+
+        let unit = candidate(quote!(
+            fn f(v: &mut Vec<u8>) -> () {}
+        ))
+        .unwrap();
+        assert!(!unit.returns_value());
     }
 
     #[test]

@@ -134,12 +134,23 @@ impl Approx {
         difference <= self.abs || difference <= self.rel * original.abs().max(candidate.abs())
     }
 
-    /// The tolerance as the attribute writes it: `approx(1e-9, 1e-12)`.
+    /// The tolerance as the attribute writes it: `approx(1e-9, 1e-12)`,
+    /// `approx(0.01)`.
     fn as_written(&self) -> String {
+        // The shorter of the plain and the scientific form, as a person
+        // writes a tolerance.
+        let short = |value: f64| {
+            let (plain, scientific) = (format!("{value}"), format!("{value:e}"));
+            if plain.len() <= scientific.len() {
+                plain
+            } else {
+                scientific
+            }
+        };
         if self.abs == 0.0 {
-            format!("approx({:e})", self.rel)
+            format!("approx({})", short(self.rel))
         } else {
-            format!("approx({:e}, {:e})", self.rel, self.abs)
+            format!("approx({}, {})", short(self.rel), short(self.abs))
         }
     }
 }
@@ -151,7 +162,7 @@ impl<O: ApproxEq + ?Sized> OutputCheck<O> for Approx {
         };
         let focus = difference.top_index();
         let mut candidate_shown = truncate(&format!("{candidate:?}"), focus);
-        candidate_shown.push_str(&format!("\n  {}", difference.describe(self)));
+        candidate_shown.push_str(&format!("\n  {}", difference.describe(Some(self))));
         Err((truncate(&format!("{original:?}"), focus), candidate_shown))
     }
 }
@@ -227,8 +238,8 @@ impl Difference {
     pub fn new<T: Debug + ?Sized>(original: &T, candidate: &T) -> Difference {
         Difference {
             path: Vec::new(),
-            original: render::truncate(&format!("{original:?}"), None),
-            candidate: render::truncate(&format!("{candidate:?}"), None),
+            original: render::cut_element(&format!("{original:?}")),
+            candidate: render::cut_element(&format!("{candidate:?}")),
             what: Kind::Unequal,
         }
     }
@@ -285,8 +296,9 @@ impl Difference {
         }
     }
 
-    /// The line a mismatch message shows.
-    fn describe(&self, tolerance: &Approx) -> String {
+    /// The line a mismatch message shows; `tolerance` is the one two
+    /// floating-point values were outside of, when known.
+    fn describe(&self, tolerance: Option<&Approx>) -> String {
         let path = self.path();
         let at = if path.is_empty() {
             String::new()
@@ -298,23 +310,25 @@ impl Difference {
                 "lengths differ{at}: {original} vs {candidate} elements, equal as far as the \
                  shorter goes"
             ),
-            Kind::Unequal => format!(
-                "first difference{at}: {} vs {}",
-                self.original, self.candidate
-            ),
-            Kind::OutsideTolerance => format!(
+            Kind::OutsideTolerance if tolerance.is_some() => format!(
                 "first difference{at}: {} vs {}, not within {}",
                 self.original,
                 self.candidate,
-                tolerance.as_written()
+                tolerance.map(Approx::as_written).unwrap_or_default()
+            ),
+            Kind::Unequal | Kind::OutsideTolerance => format!(
+                "first difference{at}: {} vs {}",
+                self.original, self.candidate
             ),
         }
     }
 }
 
+/// `first difference at [3]: 1.0 vs 1.5`, or `lengths differ: 3 vs 2
+/// elements, ...`.
 impl fmt::Display for Difference {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.describe(&Approx { rel: 0.0, abs: 0.0 }))
+        f.write_str(&self.describe(None))
     }
 }
 
@@ -345,7 +359,23 @@ macro_rules! approx_exact {
 }
 
 approx_exact!(
-    u8, u16, u32, u64, u128, usize, i8, i16, i32, i64, i128, isize, bool, char, str, String, ()
+    u8,
+    u16,
+    u32,
+    u64,
+    u128,
+    usize,
+    i8,
+    i16,
+    i32,
+    i64,
+    i128,
+    isize,
+    bool,
+    char,
+    str,
+    String,
+    ()
 );
 
 impl<T: ApproxEq> ApproxEq for [T] {
@@ -440,7 +470,10 @@ where
         if (self.0)(original, candidate) {
             Ok(())
         } else {
-            Err(mismatch_of_renderings((self.1)(original), (self.1)(candidate)))
+            Err(mismatch_of_renderings(
+                (self.1)(original),
+                (self.1)(candidate),
+            ))
         }
     }
 }
@@ -477,7 +510,9 @@ impl<O, L, K: OutputCheck<O>> OutputCheck<(O, L)> for First<K> {
 /// their first difference), the candidate's followed by where they differ.
 pub(crate) fn mismatch_of_renderings(original: String, candidate: String) -> (String, String) {
     let difference = render::first_difference(&original, &candidate);
-    let focus = difference.as_ref().and_then(|difference| difference.top_index);
+    let focus = difference
+        .as_ref()
+        .and_then(|difference| difference.top_index);
     let mut candidate_shown = truncate(&candidate, focus);
     if let Some(line) = difference.and_then(|difference| difference.describe()) {
         candidate_shown.push_str(&format!("\n  {line}"));
@@ -537,16 +572,16 @@ mod tests {
             ))
         );
         // Scalars: the outputs are the difference.
-        assert_eq!(
-            Eq.verify(&4, &5),
-            Err(("4".to_string(), "5".to_string()))
-        );
+        assert_eq!(Eq.verify(&4, &5), Err(("4".to_string(), "5".to_string())));
     }
 
     #[test]
     fn eq_explains_values_that_print_the_same() {
         let (_, candidate) = Eq.verify(&vec![f64::NAN], &vec![f64::NAN]).unwrap_err();
-        assert!(candidate.contains("NaN is never equal to itself"), "{candidate}");
+        assert!(
+            candidate.contains("NaN is never equal to itself"),
+            "{candidate}"
+        );
     }
 
     #[test]
@@ -555,9 +590,18 @@ mod tests {
         let mut candidate = original.clone();
         candidate[70_000] = 1;
         let (original, candidate) = Eq.verify(&original, &candidate).unwrap_err();
-        assert!(original.starts_with("[… (69998 before), 69998, 69999, 70000, "), "{original}");
-        assert!(candidate.starts_with("[… (69998 before), 69998, 69999, 1, "), "{candidate}");
-        assert!(candidate.ends_with("first difference at [70000]: 70000 vs 1"), "{candidate}");
+        assert!(
+            original.starts_with("[… (69998 before), 69998, 69999, 70000, "),
+            "{original}"
+        );
+        assert!(
+            candidate.starts_with("[… (69998 before), 69998, 69999, 1, "),
+            "{candidate}"
+        );
+        assert!(
+            candidate.ends_with("first difference at [70000]: 70000 vs 1"),
+            "{candidate}"
+        );
         assert!(original.len() < 300, "{original}");
     }
 
@@ -567,7 +611,10 @@ mod tests {
         assert!(!OutputCheck::<f64>::checks(&Skip));
     }
 
-    const TIGHT: Approx = Approx { rel: 1e-9, abs: 0.0 };
+    const TIGHT: Approx = Approx {
+        rel: 1e-9,
+        abs: 0.0,
+    };
 
     #[test]
     fn approx_compares_within_the_relative_tolerance() {
@@ -576,7 +623,13 @@ mod tests {
         assert!(TIGHT.close(1e20, 1e20 * (1.0 + 1e-10)));
         // Near zero a relative tolerance is tiny: an absolute one helps.
         assert!(!TIGHT.close(0.0, 1e-15));
-        assert!(Approx { rel: 1e-9, abs: 1e-12 }.close(0.0, 1e-15));
+        assert!(
+            Approx {
+                rel: 1e-9,
+                abs: 1e-12
+            }
+            .close(0.0, 1e-15)
+        );
     }
 
     #[test]
@@ -587,7 +640,10 @@ mod tests {
         assert!(!TIGHT.close(f64::INFINITY, f64::NEG_INFINITY));
         assert!(!TIGHT.close(f64::MAX, f64::INFINITY));
         assert!(TIGHT.close(0.0, -0.0));
-        assert_eq!(TIGHT.verify(&vec![f64::NAN, 1.0], &vec![f64::NAN, 1.0]), Ok(()));
+        assert_eq!(
+            TIGHT.verify(&vec![f64::NAN, 1.0], &vec![f64::NAN, 1.0]),
+            Ok(())
+        );
     }
 
     #[test]
@@ -596,7 +652,14 @@ mod tests {
         let mut b = a.clone();
         b.0[1] += 1e-13;
         b.1[2] += 1e-9;
-        assert_eq!(Approx { rel: 1e-6, abs: 0.0 }.verify(&a, &b), Ok(()));
+        assert_eq!(
+            Approx {
+                rel: 1e-6,
+                abs: 0.0
+            }
+            .verify(&a, &b),
+            Ok(())
+        );
         b.0[1] = 2.5;
         let (_, candidate) = TIGHT.verify(&a, &b).unwrap_err();
         assert!(
@@ -606,18 +669,56 @@ mod tests {
         let mut c = a.clone();
         c.3 = 8;
         let (_, candidate) = TIGHT.verify(&a, &c).unwrap_err();
-        assert!(candidate.ends_with("first difference at .3: 7 vs 8"), "{candidate}");
+        assert!(
+            candidate.ends_with("first difference at .3: 7 vs 8"),
+            "{candidate}"
+        );
+    }
+
+    #[test]
+    fn tolerances_read_as_written_and_differences_display() {
+        assert_eq!(TIGHT.as_written(), "approx(1e-9)");
+        assert_eq!(
+            Approx {
+                rel: 0.01,
+                abs: 0.0
+            }
+            .as_written(),
+            "approx(0.01)"
+        );
+        assert_eq!(
+            Approx {
+                rel: 1e-9,
+                abs: 1e-12
+            }
+            .as_written(),
+            "approx(1e-9, 1e-12)"
+        );
+        let difference = vec![1.0, 2.0]
+            .approx_difference(&vec![1.0, 2.5], &TIGHT)
+            .unwrap();
+        assert_eq!(difference.path(), "[1]");
+        assert_eq!(
+            difference.to_string(),
+            "first difference at [1]: 2.0 vs 2.5"
+        );
+        let long = Difference::new(&vec![0_u8; 500], &vec![1_u8; 500]);
+        assert!(long.to_string().len() < 300, "{long}");
     }
 
     #[test]
     fn approx_names_lengths_variants_and_errors() {
         let (_, candidate) = TIGHT.verify(&vec![1.0, 2.0], &vec![1.0]).unwrap_err();
         assert!(
-            candidate.ends_with("lengths differ: 2 vs 1 elements, equal as far as the shorter goes"),
+            candidate
+                .ends_with("lengths differ: 2 vs 1 elements, equal as far as the shorter goes"),
             "{candidate}"
         );
         let (_, candidate) = TIGHT.verify(&Some(1.0), &None).unwrap_err();
-        assert!(candidate.ends_with("first difference: Some(1.0) vs None"), "{candidate}");
+        assert!(
+            candidate.ends_with("first difference: Some(1.0) vs None"),
+            "{candidate}"
+        );
         let ok: Result<f64, String> = Ok(1.0);
         let err: Result<f64, String> = Err("overflow".into());
         assert!(TIGHT.verify(&ok, &err).is_err());
@@ -630,8 +731,14 @@ mod tests {
         let mut b = a.clone();
         b[9_000] = -1.0;
         let (original, candidate) = TIGHT.verify(&a, &b).unwrap_err();
-        assert!(original.starts_with("[… (8998 before), 8998.0"), "{original}");
-        assert!(candidate.contains("first difference at [9000]: 9000.0 vs -1.0"), "{candidate}");
+        assert!(
+            original.starts_with("[… (8998 before), 8998.0"),
+            "{original}"
+        );
+        assert!(
+            candidate.contains("first difference at [9000]: 9000.0 vs -1.0"),
+            "{candidate}"
+        );
     }
 
     #[test]
@@ -659,9 +766,16 @@ mod tests {
     }
 
     #[test]
+    // The expansion's exact form: the two borrows are what picks `Debug`
+    // where the type has it (autoref specialization).
+    #[allow(clippy::needless_borrow)]
     fn shown_uses_debug_where_there_is_one() {
         struct Opaque;
         assert_eq!((&&Shown(&[1, 2])).show(), "[1, 2]");
-        assert!((&&Shown(&Opaque)).show().contains("does not implement `Debug`"));
+        assert!(
+            (&&Shown(&Opaque))
+                .show()
+                .contains("does not implement `Debug`")
+        );
     }
 }

@@ -525,6 +525,7 @@ where
         timer: pair.clock.name(),
         calibration,
         warnings,
+        processes: Vec::new(),
         round_log_ratios: samples.log_ratios(),
         round_original_first: samples
             .rounds

@@ -133,7 +133,7 @@ pub fn show_input<I>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::check::{Eq, Shown, ShowAny, ShowDebug};
+    use crate::check::{Eq, ShowDebug, Shown};
     use std::time::Duration;
 
     fn quick() -> Config {
@@ -179,15 +179,28 @@ mod tests {
         assert!(message.contains("input:     [3, 1, 2]"), "{message}");
         assert!(message.contains("original:  [1, 2, 3]"), "{message}");
         assert!(message.contains("candidate: [3, 1, 2]"), "{message}");
-        assert!(message.contains("first difference at [0]: 1 vs 3"), "{message}");
-        assert!(message.contains("compared:  `v` after the call"), "{message}");
+        assert!(
+            message.contains("first difference at [0]: 1 vs 3"),
+            "{message}"
+        );
+        assert!(
+            message.contains("compared:  `v` after the call"),
+            "{message}"
+        );
     }
 
     #[test]
     fn huge_inputs_are_cut() {
         let inputs = [vec![7_u64; 10_000]];
         let error = show_input(
-            by_ref("len", &inputs, Eq, |v: &Vec<u64>| v.len(), |_: &Vec<u64>| 0, &quick()),
+            by_ref(
+                "len",
+                &inputs,
+                Eq,
+                |v: &Vec<u64>| v.len(),
+                |_: &Vec<u64>| 0,
+                &quick(),
+            ),
             &inputs,
             |input| (&&Shown(input)).show(),
         )
@@ -231,6 +244,9 @@ mod tests {
             &quick(),
         )
         .unwrap_err();
-        assert!(matches!(error, Error::Mismatch { input: 0, .. }), "{error:?}");
+        assert!(
+            matches!(error, Error::Mismatch { input: 0, .. }),
+            "{error:?}"
+        );
     }
 }

@@ -7,10 +7,12 @@
 
 use crate::ci;
 use crate::clock::TimerKind;
-use crate::config::{Config, parse_duration, parse_noise_floor};
+use crate::config::{Config, parse_duration, parse_noise_floor, parse_processes};
 use crate::error::Error;
 use crate::json::{self, Document, Source};
+use crate::probe;
 use crate::registry::{Comparison, comparisons};
+use crate::replicate;
 use crate::report::{Report, format_ns};
 use crate::style::{ColorChoice, Progress, Style, Tone};
 use crate::terminal::{self, SummaryRow};
@@ -46,10 +48,18 @@ impl Outcome {
 }
 
 /// Runs one comparison with `base` as the run-wide configuration.
-fn execute(comparison: &Comparison, base: &Config) -> Outcome {
+///
+/// `child_arguments` is the command line that makes this binary run exactly
+/// this comparison again, for `processes = N`.
+fn execute(comparison: &Comparison, base: &Config, child_arguments: impl FnOnce() -> Vec<String>) -> Outcome {
     let enforced = !comparison.debug_build || env_flag("FASTER_ENFORCE");
     let config = comparison.settings.apply(base);
-    let mut result = (comparison.run)(&config);
+    let mut result = replicate::measure(comparison, &config, child_arguments);
+    if let Ok(report) = &mut result
+        && replicate::child_target().is_none()
+    {
+        probe::judge(report, &probe::probe(), env_flag("FASTER_STRICT"));
+    }
     if let Ok(report) = &mut result
         && !enforced
     {
@@ -239,6 +249,13 @@ fn color_from_args(arguments: impl IntoIterator<Item = String>) -> ColorChoice {
 /// generated tests of one binary share one heading.
 static STEP_SUMMARY_STARTED: Mutex<bool> = Mutex::new(false);
 
+/// The command line that makes this test binary run exactly the current
+/// libtest test again: libtest names each test's thread after the test.
+fn libtest_child_arguments() -> Vec<String> {
+    let test = std::thread::current().name().unwrap_or_default().to_string();
+    vec![test, "--exact".into(), "--nocapture".into(), "--test-threads=1".into()]
+}
+
 /// Runs one registered comparison inside a libtest `#[test]`: prints its
 /// report and panics when outputs differ, user code panics, or (in an
 /// optimized build, or with `FASTER_ENFORCE=1`) the verdict misses the
@@ -247,10 +264,16 @@ static STEP_SUMMARY_STARTED: Mutex<bool> = Mutex::new(false);
 #[doc(hidden)]
 pub fn run_test(comparison: &Comparison) {
     let base = Config::from_env().unwrap_or_else(|error| panic!("faster: {error}"));
+    if replicate::child_target().is_some() {
+        // A child of a replicated comparison: measure once and hand the
+        // figures back; the parent judges, saves and prints.
+        let _ = replicate::measure(comparison, &comparison.settings.apply(&base), Vec::new);
+        return;
+    }
     let dir = json::output_dir();
     let (outcome, saved) = {
         let _exclusive = lock_across_processes(&dir);
-        let outcome = execute(comparison, &base);
+        let outcome = execute(comparison, &base, libtest_child_arguments);
         let saved = save(comparison, &outcome, &dir);
         (outcome, saved)
     };
@@ -391,6 +414,7 @@ struct Cli {
     max_time: Option<Duration>,
     noise_floor: Option<f64>,
     timer: Option<TimerKind>,
+    processes: Option<usize>,
     format: Option<Format>,
     color: ColorChoice,
 }
@@ -424,6 +448,7 @@ impl Cli {
                 "--max-time" => cli.max_time = Some(parse_duration(&value_of(flag)?)?),
                 "--noise-floor" => cli.noise_floor = Some(parse_noise_floor(&value_of(flag)?)?),
                 "--timer" => cli.timer = Some(TimerKind::parse(&value_of(flag)?)?),
+                "--processes" => cli.processes = Some(parse_processes(&value_of(flag)?)?),
                 "--format" => cli.format = Some(Format::parse(&value_of(flag)?)?),
                 "--color" => cli.color = ColorChoice::parse(&value_of(flag)?)?,
                 // libtest's quiet mode is its terse format.
@@ -490,6 +515,9 @@ impl Cli {
         }
         if let Some(timer) = self.timer {
             config.timer = timer;
+        }
+        if let Some(processes) = self.processes {
+            config.processes = processes;
         }
         Ok(config)
     }
@@ -563,7 +591,7 @@ fn run_all(cli: &Cli, registered: &[&'static Comparison], sink: &mut Sink<'_>) -
         );
         let (outcome, saved) = {
             let _exclusive = sink.output_dir.as_deref().and_then(lock_across_processes);
-            let outcome = execute(comparison, &base);
+            let outcome = execute(comparison, &base, || vec![comparison.display_name().to_string(), "--exact".into()]);
             let saved = match &sink.output_dir {
                 Some(dir) => save(comparison, &outcome, dir),
                 None => Saved::default(),

@@ -39,7 +39,7 @@ mod terminal;
 mod throughput;
 mod verdict;
 
-pub use check::{Approx, ApproxEq, Difference, EqComparable, Eq, OutputCheck, Skip};
+pub use check::{Approx, ApproxEq, Difference, Eq, EqComparable, OutputCheck, Skip};
 pub use clock::{
     Calibration, Clock, CycleCounter, SimClock, ThreadCpuClock, Timer, TimerKind, TimerReading, WallClock,
     calibrate,
@@ -64,12 +64,13 @@ pub use verdict::Verdict;
 #[doc(hidden)]
 pub mod __private {
     pub use crate::check::{Approx, Eq, ShowAny, ShowDebug, Shown, Skip};
-    pub use crate::expansion::{by_ref, by_ref_with, by_value, by_value_with, show_input};
     pub use crate::compare::{collect_inputs, compare_by_ref, compare_by_value};
     pub use crate::config::{Config, Expect};
     pub use crate::error::Error;
+    pub use crate::expansion::{by_ref, by_ref_with, by_value, by_value_with, show_input};
     pub use crate::harness::run_test;
     pub use crate::registry::{Comparison, Settings};
+    pub use crate::replicate::{ChildOutcome, ProcessFigures, child_target, emit, run_children};
     pub use crate::report::Report;
     pub use crate::throughput::with_throughput;
     pub use inventory;

@@ -140,6 +140,8 @@ fn draw_drift(report: &Report, totals: &[Vec<f64>; 2], area: &Area<'_>) -> DrawR
         .collect();
     let all: Vec<f64> = relative.iter().flatten().map(|&(_, y)| y).collect();
     let (low, high) = robust_range(&all, 1.0);
+    // No time is less than nothing: the axis stops at -100%.
+    let low = low.max(-100.0);
     let rounds = totals[0].len().max(2) as f64;
 
     let mut chart = ChartBuilder::on(area)
@@ -153,7 +155,14 @@ fn draw_drift(report: &Report, totals: &[Vec<f64>; 2], area: &Area<'_>) -> DrawR
         .configure_mesh()
         .light_line_style(TRANSPARENT)
         .bold_line_style(GRID)
-        .x_desc("round (time order)")
+        .x_desc(rounds_axis(
+            relative
+                .iter()
+                .map(|points| {
+                    off_scale(&points.iter().map(|p| p.1).collect::<Vec<_>>(), (low, high))
+                })
+                .sum(),
+        ))
         .y_desc("% from median")
         .x_label_formatter(&|x| format!("{x:.0}"))
         .y_label_formatter(&|y| format!("{y:+.decimals$}%"))
@@ -183,18 +192,17 @@ fn draw_drift(report: &Report, totals: &[Vec<f64>; 2], area: &Area<'_>) -> DrawR
 }
 
 fn draw_distribution(totals: &[Vec<f64>; 2], inputs: usize, area: &Area<'_>) -> DrawResult {
-    let (low, high) = histogram_range(totals);
-    if low <= 0.0 || high <= low {
+    let Some((log_low, log_high)) = histogram_range(totals) else {
         area.draw_text(
             "no rounds to plot",
             &(FONT, 14).into_font().color(&BLACK),
             (20, 40),
         )?;
         return Ok(());
-    }
+    };
+    let (low, high) = (10f64.powf(log_low), 10f64.powf(log_high));
     // Bins of equal width in log time: a 10x speedup puts the two
     // distributions far apart, and each keeps its shape.
-    let (log_low, log_high) = (low.log10(), high.log10());
     let bins = 36;
     let edges: Vec<f64> = (0..=bins)
         .map(|bin| 10f64.powf(log_low + (log_high - log_low) * bin as f64 / bins as f64))
@@ -224,7 +232,16 @@ fn draw_distribution(totals: &[Vec<f64>; 2], inputs: usize, area: &Area<'_>) -> 
         .light_line_style(TRANSPARENT)
         .bold_line_style(GRID)
         .y_labels(5)
-        .x_desc("per-call time (log scale)")
+        .x_desc(
+            match totals
+                .iter()
+                .map(|times| off_scale(times, (low, high)))
+                .sum::<usize>()
+            {
+                0 => "per-call time (log scale)".to_string(),
+                off => format!("per-call time (log scale); {off} off the scale, not shown"),
+            },
+        )
         .y_desc("rounds")
         .x_label_formatter(&|x| format_ns(10f64.powf(*x)))
         .y_label_formatter(&|y| format!("{y:.0}"))
@@ -318,7 +335,7 @@ fn draw_ratio(report: &Report, area: &Area<'_>) -> DrawResult {
         .configure_mesh()
         .light_line_style(TRANSPARENT)
         .bold_line_style(GRID)
-        .x_desc("round (time order)")
+        .x_desc(rounds_axis(off_scale(&values, (low, high))))
         .y_desc("ratio (> 1: candidate faster)")
         .x_label_formatter(&|x| format!("{x:.0}"))
         .y_label_formatter(&|y| format!("{:.decimals$}x", y.exp()))
@@ -503,17 +520,15 @@ fn median(values: &[f64]) -> f64 {
     }
 }
 
-/// The range from the 0.5th to the 99.5th percentile, widened by 8% (and to
-/// at least `min_span`): one interrupt-hit round must not flatten the rest
-/// against an axis; points beyond are drawn at the edge.
+/// The range a panel shows: the data within three interquartile ranges of
+/// its middle half (a boxplot's fences, widened), padded by 8% and at least
+/// `min_span` wide. One interrupt-hit round must not flatten the rest;
+/// points beyond are drawn at the edge, and the axis says how many.
 fn robust_range(values: &[f64], min_span: f64) -> (f64, f64) {
-    let mut sorted: Vec<f64> = values.iter().copied().filter(|v| v.is_finite()).collect();
-    if sorted.is_empty() {
+    let sorted = sorted_finite(values);
+    let Some((low, high)) = within_fences(&sorted) else {
         return (0.0, 1.0);
-    }
-    sorted.sort_by(f64::total_cmp);
-    let at = |fraction: f64| sorted[((sorted.len() - 1) as f64 * fraction).round() as usize];
-    let (low, high) = (at(0.005), at(0.995));
+    };
     let pad = (high - low) * 0.08;
     let (low, high) = (low - pad, high + pad);
     if high - low < min_span {
@@ -524,46 +539,78 @@ fn robust_range(values: &[f64], min_span: f64) -> (f64, f64) {
     }
 }
 
-/// The histogram's time range: from the fastest time to the slower side's
-/// 99th percentile (an interrupt-hit round would otherwise squash the
-/// rest), padded a little.
-fn histogram_range(totals: &[Vec<f64>; 2]) -> (f64, f64) {
-    let mut low = f64::INFINITY;
-    let mut high: f64 = 0.0;
-    for times in totals {
-        let mut sorted: Vec<f64> = times
-            .iter()
-            .copied()
-            .filter(|t| t.is_finite() && *t > 0.0)
-            .collect();
-        if sorted.is_empty() {
-            continue;
-        }
-        sorted.sort_by(f64::total_cmp);
-        low = low.min(sorted[0]);
-        high = high.max(sorted[((sorted.len() - 1) as f64 * 0.99).round() as usize]);
-    }
-    if !low.is_finite() {
-        return (0.0, 0.0);
-    }
-    if high <= low {
-        return (low * 0.98, low * 1.02);
-    }
-    // Padded by 4% of the axis on each side, in log space (the axis's).
-    let pad = (high / low).powf(0.04);
-    (low / pad, high * pad)
+fn sorted_finite(values: &[f64]) -> Vec<f64> {
+    let mut sorted: Vec<f64> = values.iter().copied().filter(|v| v.is_finite()).collect();
+    sorted.sort_by(f64::total_cmp);
+    sorted
 }
 
-/// Counts per bin between consecutive `edges`; values beyond the last edge
-/// land in the last bin, so none disappear.
+/// The smallest and largest of the sorted values that lie within three
+/// interquartile ranges of the quartiles, widened to hold at least the
+/// middle 95% (when most rounds agree closely, the fences alone would hide
+/// a heavy tail that is part of the story).
+fn within_fences(sorted: &[f64]) -> Option<(f64, f64)> {
+    if sorted.is_empty() {
+        return None;
+    }
+    let at = |fraction: f64| sorted[((sorted.len() - 1) as f64 * fraction).round() as usize];
+    let (first, third) = (at(0.25), at(0.75));
+    let reach = 3.0 * (third - first);
+    let low = sorted.iter().copied().find(|&v| v >= first - reach)?;
+    let high = sorted.iter().copied().rev().find(|&v| v <= third + reach)?;
+    Some((low.min(at(0.025)), high.max(at(0.975))))
+}
+
+/// How many of `values` fall outside `low..=high`.
+fn off_scale(values: &[f64], (low, high): (f64, f64)) -> usize {
+    values
+        .iter()
+        .filter(|v| v.is_finite() && !(low..=high).contains(*v))
+        .count()
+}
+
+/// `round (time order)`, with how many rounds are off the scale.
+fn rounds_axis(off: usize) -> String {
+    match off {
+        0 => "round (time order)".into(),
+        1 => "round (time order); 1 round off the scale, drawn at its edge".into(),
+        n => format!("round (time order); {n} rounds off the scale, drawn at its edge"),
+    }
+}
+
+/// The histogram's time range, in log10 of nanoseconds: each side's times
+/// within its fences (in log space), both sides together, padded by 4%.
+fn histogram_range(totals: &[Vec<f64>; 2]) -> Option<(f64, f64)> {
+    let mut low = f64::INFINITY;
+    let mut high = f64::NEG_INFINITY;
+    for times in totals {
+        let logs: Vec<f64> = times
+            .iter()
+            .filter(|t| **t > 0.0)
+            .map(|t| t.log10())
+            .collect();
+        if let Some((side_low, side_high)) = within_fences(&sorted_finite(&logs)) {
+            low = low.min(side_low);
+            high = high.max(side_high);
+        }
+    }
+    if !low.is_finite() {
+        return None;
+    }
+    let pad = ((high - low) * 0.04).max(0.01);
+    Some((low - pad, high + pad))
+}
+
+/// Counts per bin between consecutive `edges`; values outside the edges
+/// are not counted (the axis says how many there are).
 fn histogram(values: &[f64], edges: &[f64]) -> Vec<usize> {
     let bins = edges.len() - 1;
     let mut counts = vec![0; bins];
     for &value in values.iter().filter(|v| v.is_finite()) {
-        let bin = edges[1..]
-            .partition_point(|&edge| edge <= value)
-            .min(bins - 1);
-        if value >= edges[0] {
+        if value >= edges[0] && value <= edges[bins] {
+            let bin = edges[1..]
+                .partition_point(|&edge| edge <= value)
+                .min(bins - 1);
             counts[bin] += 1;
         }
     }
@@ -622,10 +669,10 @@ mod tests {
     }
 
     #[test]
-    fn histograms_keep_every_value() {
+    fn histograms_count_what_is_on_the_axis() {
         let edges = [1.0, 2.0, 3.0, 4.0];
         assert_eq!(
-            histogram(&[1.0, 1.5, 2.0, 3.9, 10.0], &edges),
+            histogram(&[1.0, 1.5, 2.0, 3.9, 4.0, 10.0], &edges),
             vec![2, 1, 2]
         );
         assert_eq!(histogram(&[0.5], &edges), vec![0, 0, 0]);
@@ -648,7 +695,15 @@ mod tests {
         values.push(50.0);
         let (low, high) = robust_range(&values, 0.0);
         assert!(high < 2.0 && low <= 1.0, "{low} {high}");
-        let (low, high) = histogram_range(&[vec![10.0, 11.0, 12.0], vec![5.0, 5.5, 6.0]]);
-        assert!(low < 5.0 && high > 12.0);
+        // Also among few rounds, where percentiles would keep the outlier.
+        let mut few = vec![6_630.0; 31];
+        few.push(500_000.0);
+        let (low, high) = robust_range(&few, 1.0);
+        assert!(high < 10_000.0, "{low} {high}");
+        assert_eq!(off_scale(&few, (low, high)), 1);
+        let (low, high) = histogram_range(&[vec![10.0, 11.0, 12.0], vec![5.0, 5.5, 6.0]]).unwrap();
+        assert!(low < 5f64.log10() && high > 12f64.log10());
+        let (_, high) = histogram_range(&[few.clone(), few]).unwrap();
+        assert!(high < 4.0, "{high}");
     }
 }

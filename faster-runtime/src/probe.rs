@@ -5,6 +5,8 @@
 
 use crate::compare::compare_fns;
 use crate::config::Config;
+use crate::report::Report;
+use crate::verdict::Verdict;
 use std::cell::Cell;
 use std::hint::black_box;
 use std::sync::OnceLock;
@@ -78,6 +80,24 @@ pub fn floor_warning(noise_floor: f64, probe: &NoiseProbe) -> Option<String> {
     })
 }
 
+/// Adds the probe's warning to `report` when its floor is too close to the
+/// machine's noise; with `strict` (`FASTER_STRICT=1`) such a verdict also
+/// becomes `WithinNoise`, with the reason.
+pub fn judge(report: &mut Report, probe: &NoiseProbe, strict: bool) {
+    let Some(warning) = floor_warning(report.noise_floor, probe) else {
+        return;
+    };
+    report.warnings.push(warning);
+    if strict && report.verdict != Verdict::WithinNoise {
+        report.warnings.push(format!(
+            "FASTER_STRICT: the measured verdict `{}` is reported as `within noise`, since the \
+             floor is too close to this machine's noise",
+            report.verdict
+        ));
+        report.verdict = Verdict::WithinNoise;
+    }
+}
+
 /// One dependent xorshift-multiply step.
 #[inline(always)]
 fn step(state: u64) -> u64 {
@@ -121,6 +141,29 @@ mod tests {
         let warning = floor_warning(0.05, &probe).expect("5% < 3 × 2%");
         assert!(warning.contains("2.00%") && warning.contains("5.0%"), "{warning}");
         assert_eq!(floor_warning(0.10, &probe), None);
+    }
+
+    #[test]
+    fn strict_mode_turns_a_verdict_too_close_to_the_noise_into_within_noise() {
+        use crate::config::Expect;
+        let noisy = NoiseProbe {
+            resolvable: 0.03,
+            rounds: 200,
+            elapsed: Duration::from_millis(60),
+        };
+        let fresh = || crate::report::fixtures::report(1.2, (1.1, 1.3), Verdict::Faster, Expect::Faster);
+        let mut relaxed = fresh();
+        judge(&mut relaxed, &noisy, false);
+        assert_eq!(relaxed.verdict, Verdict::Faster);
+        assert_eq!(relaxed.warnings.len(), 1);
+        let mut strict = fresh();
+        judge(&mut strict, &noisy, true);
+        assert_eq!(strict.verdict, Verdict::WithinNoise);
+        assert!(strict.warnings[1].contains("FASTER_STRICT"), "{:?}", strict.warnings);
+        let mut quiet = fresh();
+        judge(&mut quiet, &NoiseProbe { resolvable: 0.001, ..noisy }, true);
+        assert_eq!(quiet.verdict, Verdict::Faster);
+        assert!(quiet.warnings.is_empty());
     }
 
     #[test]

@@ -5,13 +5,20 @@
 //! fixed for a process's lifetime: where code and data landed in memory, which
 //! core it runs on. An interval built inside one process shrinks below that
 //! variation. With `processes = N`, the comparison re-executes its own test
-//! binary N times (one at a time), each child measures once and prints its
+//! binary (one child at a time), each child measures once and prints its
 //! figures on one marked line, and the parent's interval is a t-interval over
 //! the per-process log ratios, so it includes the between-process variance.
+//! The parent measures too, as process 1 — it is a process like the others,
+//! and its full report (every round) is what the combined one is built on —
+//! so N processes cost N − 1 re-executions.
 
+use crate::config::Config;
 use crate::error::Error;
+use crate::registry::Comparison;
 use crate::report::Report;
+use crate::samples::{CONFIDENCE, Stop};
 use crate::stats;
+use crate::verdict::Verdict;
 use serde::{Deserialize, Serialize};
 use std::io::{Read, Write};
 use std::process::{Command, Stdio};
@@ -47,6 +54,8 @@ pub struct ProcessFigures {
     pub candidate_ns: f64,
     /// Rounds measured.
     pub rounds: usize,
+    /// Whether it stopped on its budget rather than on convergence.
+    pub budget_stop: bool,
     /// Per input: `[original_ns, candidate_ns, speedup]`.
     pub inputs: Vec<[f64; 3]>,
     /// The child's warnings.
@@ -63,6 +72,7 @@ impl ProcessFigures {
             original_ns: report.original_ns,
             candidate_ns: report.candidate_ns,
             rounds: report.rounds,
+            budget_stop: report.stop == Stop::Budget,
             inputs: report
                 .inputs
                 .iter()
@@ -71,6 +81,84 @@ impl ProcessFigures {
             warnings: report.warnings.clone(),
         }
     }
+}
+
+/// Measures `comparison` as `config` says: once here, or — with
+/// `config.processes` above one and this process not itself a child — here
+/// and in `config.processes − 1` children started with `child_arguments`
+/// (the command line that makes this binary run exactly this comparison),
+/// combined. In a child, measures once and emits the outcome for the parent.
+pub fn measure(
+    comparison: &Comparison,
+    config: &Config,
+    child_arguments: impl FnOnce() -> Vec<String>,
+) -> Result<Report, Error> {
+    if child_target().is_some() {
+        let result = (comparison.run)(&Config { processes: 1, ..config.clone() });
+        emit(&match &result {
+            Ok(report) => ChildOutcome::Measured(ProcessFigures::of(report)),
+            Err(error) => ChildOutcome::Failed(error.to_string()),
+        });
+        return result;
+    }
+    let report = (comparison.run)(config)?;
+    if config.processes <= 1 {
+        return Ok(report);
+    }
+    let started = Instant::now();
+    let children = run_children(
+        comparison.display_name(),
+        &child_arguments(),
+        config.processes - 1,
+        child_timeout(config.max_time),
+    )?;
+    let mut combined = replicated(report, &children);
+    combined.elapsed += started.elapsed();
+    Ok(combined)
+}
+
+/// `parent`'s report with its figures replaced by the combination of its own
+/// and the children's: the speedup and interval from [`combine`], the verdict
+/// judged again, the per-call times and "best of" figure from the fastest
+/// process, rounds summed, every process's speedup listed.
+pub fn replicated(mut parent: Report, children: &[ProcessFigures]) -> Report {
+    let mut all = vec![ProcessFigures::of(&parent)];
+    all.extend(children.iter().cloned());
+    let (speedup, ci) = combine(&all, CONFIDENCE);
+    let minimum = |pick: fn(&ProcessFigures) -> f64| all.iter().map(pick).fold(f64::INFINITY, f64::min);
+    parent.speedup = speedup;
+    parent.ci = ci;
+    parent.verdict = Verdict::from_interval(ci, parent.noise_floor);
+    parent.uncorrected_speedup = stats::mean(&all.iter().map(|p| p.uncorrected_speedup.ln()).collect::<Vec<_>>()).exp();
+    parent.original_ns = minimum(|p| p.original_ns);
+    parent.candidate_ns = minimum(|p| p.candidate_ns);
+    parent.best_speedup = parent.original_ns / parent.candidate_ns;
+    parent.rounds = all.iter().map(|p| p.rounds).sum();
+    for (index, input) in parent.inputs.iter_mut().enumerate() {
+        let figures: Vec<[f64; 3]> = all.iter().filter_map(|p| p.inputs.get(index).copied()).collect();
+        input.original_ns = figures.iter().map(|f| f[0]).fold(f64::INFINITY, f64::min);
+        input.candidate_ns = figures.iter().map(|f| f[1]).fold(f64::INFINITY, f64::min);
+        input.speedup = stats::mean(&figures.iter().map(|f| f[2].ln()).collect::<Vec<_>>()).exp();
+    }
+    if children.iter().any(|child| child.budget_stop) {
+        parent.stop = Stop::Budget;
+    }
+    // A child's warning joins the report only when it says something new:
+    // the same kind of warning (the same opening words, numbers aside) from
+    // several processes would drown the report.
+    let kind = |warning: &str| -> String {
+        let body = warning.split_once(": ").filter(|(head, _)| head.starts_with("process ")).map_or(warning, |(_, body)| body);
+        body.chars().filter(|c| c.is_alphabetic() || *c == ' ').take(30).collect()
+    };
+    for (process, child) in children.iter().enumerate() {
+        for warning in &child.warnings {
+            if !parent.warnings.iter().any(|seen| kind(seen) == kind(warning)) {
+                parent.warnings.push(format!("process {}: {warning}", process + 2));
+            }
+        }
+    }
+    parent.processes = all.iter().map(|p| p.speedup).collect();
+    parent
 }
 
 /// The name of the comparison this process must run as a child, if it is one.
@@ -201,6 +289,7 @@ mod tests {
             original_ns: 10.0 * speedup,
             candidate_ns: 10.0,
             rounds: 100,
+            budget_stop: false,
             inputs: vec![[10.0 * speedup, 10.0, speedup]],
             warnings: vec![],
         }
@@ -235,6 +324,32 @@ mod tests {
         let (_, (low, high)) = combine(&processes, 0.99);
         let half_width = (high.ln() - low.ln()) / 2.0;
         assert!((half_width - 0.02 / 3f64.sqrt()).abs() < 1e-12, "{half_width}");
+    }
+
+    #[test]
+    fn a_replicated_report_rests_on_every_process() {
+        let parent = crate::report::fixtures::report(1.25, (1.249, 1.251), Verdict::Faster, crate::config::Expect::Faster);
+        let children: Vec<ProcessFigures> = [1.20, 1.30, 1.22, 1.28].iter().map(|&s| figures(s, 0.001)).collect();
+        let combined = replicated(parent, &children);
+        assert_eq!(combined.processes.len(), 5);
+        assert_eq!(combined.processes[0], 1.25);
+        // The processes disagree by ±4% where each claimed ±0.1%: the
+        // interval says so (t on 4 degrees of freedom: about 1.17 to 1.34),
+        // and all of it still clears a 5% floor.
+        assert!(combined.ci.0 < 1.18 && combined.ci.1 > 1.32, "{:?}", combined.ci);
+        assert_eq!(combined.verdict, Verdict::Faster);
+        assert_eq!(combined.rounds, 315 + 4 * 100);
+    }
+
+    #[test]
+    fn a_warning_every_process_raises_is_said_once() {
+        let parent = crate::report::fixtures::report(1.25, (1.24, 1.26), Verdict::Faster, crate::config::Expect::Faster);
+        let mut parent = parent;
+        parent.warnings.push("other processes kept 50% of a core busy".into());
+        let mut child = figures(1.25, 0.01);
+        child.warnings = vec!["other processes kept 70% of a core busy".into(), "steal was high".into()];
+        let combined = replicated(parent, &[child.clone(), child]);
+        assert_eq!(combined.warnings, vec!["other processes kept 50% of a core busy", "process 2: steal was high"]);
     }
 
     #[test]

@@ -58,6 +58,9 @@ pub struct Report {
     pub calibration: Calibration,
     /// Things the reader should know: a noisy machine, a short budget, ...
     pub warnings: Vec<String>,
+    /// With `processes = N`: each process's speedup, this one first (empty
+    /// for a comparison measured in one process).
+    pub processes: Vec<f64>,
     /// Each measured round's `ln(original / candidate)`, in time order: the
     /// data the estimate and its interval are computed from (overhead
     /// cleared where the batch size varied).
@@ -178,6 +181,7 @@ pub(crate) mod fixtures {
                 empty_call_ns: 0.3,
             },
             warnings: vec![],
+            processes: vec![],
             round_log_ratios: (0..rounds)
                 .map(|round| speedup.ln() + 0.001 * (round % 3) as f64)
                 .collect(),

@@ -34,6 +34,10 @@ pub trait Subject {
 /// No batch grows past this many calls, whatever the timer.
 pub const MAX_BATCH: u64 = 1 << 40;
 
+/// From this many calls on, tuning stops growing a batch whose time no
+/// longer grows with it.
+const FREE_CALLS: u64 = 1 << 20;
+
 /// Tunes, warms up and measures `subject` until the estimate converges or
 /// the budget in `config` is spent.
 pub fn sample<C: Clock, S: Subject>(
@@ -56,6 +60,7 @@ pub fn sample<C: Clock, S: Subject>(
     for input in 0..inputs {
         let limit = subject.max_batch(input).max(1);
         let mut batch = [1, 1];
+        let mut previous = [0.0; 2];
         loop {
             let times = [
                 subject.time_batch(Side::Original, input, batch[0])?,
@@ -63,11 +68,16 @@ pub fn sample<C: Clock, S: Subject>(
             ];
             let mut grown = false;
             for side in 0..2 {
-                if times[side] < min_sample_ns && batch[side] < limit {
+                // A batch of a million calls no longer than half as many is a
+                // function that costs nothing measurable (optimized away, or
+                // simulated for free): more calls would only take longer.
+                let free = batch[side] >= FREE_CALLS && times[side] <= 1.1 * previous[side];
+                if times[side] < min_sample_ns && batch[side] < limit && !free {
                     batch[side] = (batch[side] * 2).min(limit);
                     grown = true;
                 }
             }
+            previous = times;
             if !grown || elapsed_ns() > budget_ns / 4.0 {
                 break;
             }
@@ -89,11 +99,12 @@ pub fn sample<C: Clock, S: Subject>(
     }
 
     // Cold first calls can make tuning stop early; scale batches up to the
-    // sample length with the settled per-call times.
+    // sample length with the settled per-call times (at most sixteenfold:
+    // tuning got close, and a per-call time of nothing asks for infinity).
     if let Some(last) = warm_up.last() {
         for (input, per_call_ns) in last.per_call_ns.iter().enumerate() {
-            let limit = subject.max_batch(input).max(1);
             for side in 0..2 {
+                let limit = subject.max_batch(input).max(1).min(16 * batch_sizes[input][side]);
                 let needed = (min_sample_ns / per_call_ns[side].max(f64::MIN_POSITIVE)).ceil() as u64;
                 while batch_sizes[input][side] < needed.min(limit) {
                     batch_sizes[input][side] = (batch_sizes[input][side] * 2).min(limit);
@@ -103,13 +114,21 @@ pub fn sample<C: Clock, S: Subject>(
     }
 
     // Fast functions cycle through a ladder of batch sizes, for the regression
-    // that clears the per-sample overhead (see `samples`).
+    // that clears the per-sample overhead (see `samples`). Where the largest
+    // rung would pass the subject's cap, the ladder starts lower: capped
+    // batches are short ones, where the overhead weighs most.
     let ladders: Vec<&'static [u64]> = batch_sizes
-        .iter()
+        .iter_mut()
         .enumerate()
-        .map(|(input, &[original, candidate])| {
-            let fits = original.max(candidate) * LADDER[LADDER.len() - 1] <= subject.max_batch(input);
-            if original.max(candidate) >= LADDER_MIN_BATCH && fits { LADDER } else { &[1] }
+        .map(|(input, batch)| {
+            let top = LADDER[LADDER.len() - 1];
+            let limit = subject.max_batch(input).max(1);
+            let largest = batch[0].max(batch[1]);
+            if largest * top > limit {
+                let shrink = (largest * top).div_ceil(limit);
+                *batch = batch.map(|side| (side / shrink).max(1));
+            }
+            if batch[0].max(batch[1]) >= LADDER_MIN_BATCH { LADDER } else { &[1] }
         })
         .collect();
     let cycle = samples::cycle_length(&ladders);
@@ -332,6 +351,19 @@ mod tests {
         let round_ns = 2.0 * 2.0 * 100_000.0; // two inputs, two sides
         assert!(samples.elapsed_ns <= 20e6 + round_ns, "{}", samples.elapsed_ns);
         assert_eq!(samples.rounds.len() % 2, 0);
+    }
+
+    #[test]
+    fn functions_that_cost_nothing_end_in_their_budget() {
+        // Free calls on a clock whose readings cost 20 ns: no batch can ever
+        // reach the 20 µs target; tuning must give up, not double forever.
+        let config = Config {
+            max_time: Duration::from_millis(50),
+            ..Config::default()
+        };
+        let samples = run([0.0, 0.0], &config);
+        assert!(samples.batch_sizes[0][0] <= 64 * FREE_CALLS, "{:?}", samples.batch_sizes);
+        assert!(samples.elapsed_ns <= 60e6, "{}", samples.elapsed_ns);
     }
 
     #[test]

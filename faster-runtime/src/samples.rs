@@ -133,7 +133,8 @@ pub fn fit_input(rounds: &[Round], input: usize, side: Side) -> Option<LinearFit
 /// the mean of both sides' regression intercepts (the same timer and loop
 /// frame surround both, and a shared correction cancels in an A/A ratio where
 /// two noisy ones would not), never negative and never more than
-/// `max_overhead_ns`. Zero where the batch size did not vary.
+/// `max_overhead_ns` or half the smallest sample. Zero where the batch size
+/// did not vary.
 ///
 /// The cap matters: the overhead is what the timer costs per sample, and an
 /// intercept far above that is noise in the fit (a slow function's few long
@@ -141,12 +142,24 @@ pub fn fit_input(rounds: &[Round], input: usize, side: Side) -> Option<LinearFit
 pub fn overheads(rounds: &[Round], inputs: usize, max_overhead_ns: f64) -> Vec<f64> {
     (0..inputs)
         .map(|input| {
-            match (fit_input(rounds, input, Side::Original), fit_input(rounds, input, Side::Candidate)) {
-                (Some(original), Some(candidate)) => {
-                    ((original.intercept + candidate.intercept) / 2.0).clamp(0.0, max_overhead_ns)
-                }
-                _ => 0.0,
-            }
+            let (Some(original), Some(candidate)) =
+                (fit_input(rounds, input, Side::Original), fit_input(rounds, input, Side::Candidate))
+            else {
+                return 0.0;
+            };
+            // Half the smallest sample bounds it too: what is left of every
+            // sample must stay a positive time.
+            let smallest_sample = rounds
+                .iter()
+                .flat_map(|round| {
+                    let [original, candidate] = round.per_call_ns[input];
+                    let [original_batch, candidate_batch] = round.batch_sizes[input];
+                    [original * original_batch as f64, candidate * candidate_batch as f64]
+                })
+                .fold(f64::INFINITY, f64::min);
+            let cap = max_overhead_ns.min(smallest_sample / 2.0).max(0.0);
+            let overhead = (original.intercept + candidate.intercept) / 2.0;
+            if overhead.is_finite() { overhead.clamp(0.0, cap) } else { 0.0 }
         })
         .collect()
 }

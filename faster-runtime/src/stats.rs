@@ -122,6 +122,11 @@ pub fn winsorize(values: &[f64], sigmas: f64) -> Vec<f64> {
     let center = median(values);
     let deviations: Vec<f64> = values.iter().map(|value| (value - center).abs()).collect();
     let spread = sigmas * 1.4826 * median(&deviations);
+    if !(center.is_finite() && spread.is_finite()) {
+        // Nothing sensible to pull values towards; the mean of the raw values
+        // will carry the NaN or infinity on to the report.
+        return values.to_vec();
+    }
     values
         .iter()
         .map(|value| value.clamp(center - spread, center + spread))

@@ -16,6 +16,7 @@ use std::fmt::Write as _;
 /// faster: has_duplicate_sorted vs has_duplicate_naive
 ///   ⏱️ Runtime: 405 µs → 44.0 µs (best of 68 runs)
 ///   8.95x faster [99% CI 8.78x – 9.11x]  ✓ faster (noise floor 5%)
+///   5 processes: 8.951x 8.902x ...            (with `processes = N`)
 ///     input  original  candidate        speedup
 ///     0       3.79 µs    1.86 µs   2.04x faster
 ///     ...
@@ -66,6 +67,14 @@ pub(crate) fn render(report: &Report, style: Style) -> String {
     } else {
         let _ = writeln!(out, "  {}", style.paint(ratio_tone, &ratio));
         let _ = writeln!(out, "    {}", style.paint(judged_tone, &judged));
+    }
+
+    if report.processes.len() > 1 {
+        let ratios: Vec<String> = report.processes.iter().map(|speedup| format!("{speedup:.3}x")).collect();
+        let heading = format!("  {} processes: ", report.processes.len());
+        for line in wrap(&ratios.join(" "), &heading, &" ".repeat(heading.chars().count())) {
+            let _ = writeln!(out, "{line}");
+        }
     }
 
     let throughput = report

@@ -180,3 +180,19 @@ fn the_plot_is_an_svg_with_text_and_the_data() {
         assert!(svg.contains(caption), "no {caption:?} in the plot");
     }
 }
+
+#[test]
+fn figures_that_are_not_finite_are_null_and_still_conform() {
+    // What a candidate optimized away to nothing can produce.
+    let mut report = report();
+    report.speedup = f64::INFINITY;
+    report.best_speedup = f64::NAN;
+    report.candidate_ns = 0.0;
+    report.round_log_ratios[0] = f64::INFINITY;
+    report.inputs[0].round_ns[0] = [1_000.0, f64::NAN];
+    let document = validate(&report.to_json());
+    assert!(document["result"]["speedup"].is_null());
+    assert!(document["result"]["best_speedup"].is_null());
+    assert!(document["result"]["round_log_ratios"][0].is_null());
+    assert!(document["result"]["inputs"][0]["rounds_ns"][0][1].is_null());
+}

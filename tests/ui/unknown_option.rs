@@ -21,4 +21,17 @@ fn unrelated_option(v: &[u64]) -> u64 {
     v.iter().sum()
 }
 
+fn largest_naive<T: Ord + Copy>(v: &[T]) -> T {
+    *v.iter().max().unwrap()
+}
+
+fn largest_inputs() -> Vec<Vec<u64>> {
+    vec![vec![1, 2]]
+}
+
+#[faster::compare(original = largest_naive, inputs = largest_inputs, type = [u64])]
+fn largest<T: Ord + Copy>(v: &[T]) -> T {
+    *v.iter().max().unwrap()
+}
+
 fn main() {}

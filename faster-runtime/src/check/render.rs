@@ -187,6 +187,11 @@ pub(crate) fn truncate(text: &str, focus: Option<usize>) -> String {
     cut(text, LIMIT)
 }
 
+/// One element's rendering, cut for a "first difference" line.
+pub(crate) fn cut_element(text: &str) -> String {
+    cut(text, ELEMENT_LIMIT)
+}
+
 /// The first `limit` characters of `text` and how many were left out.
 fn cut(text: &str, limit: usize) -> String {
     let total = text.chars().count();
@@ -245,7 +250,7 @@ fn parse(text: &str) -> Node<'_> {
     let Some(open_at) = first_bracket(text) else {
         return Node::Atom(text);
     };
-    if text[open_at..].chars().next() != Some(open) || matching_close(text, open_at) != Some(text.len() - 1) {
+    if !text[open_at..].starts_with(open) || matching_close(text, open_at) != Some(text.len() - 1) {
         return Node::Atom(text);
     }
     let head = text[..open_at].trim();
@@ -277,7 +282,9 @@ fn parse(text: &str) -> Node<'_> {
 
 /// The byte index of the first bracket outside string and char literals.
 fn first_bracket(text: &str) -> Option<usize> {
-    scan(text).find(|&(_, c, depth)| depth == 0 && matches!(c, '(' | '[' | '{')).map(|(at, _, _)| at)
+    scan(text)
+        .find(|&(_, c, depth)| depth == 0 && matches!(c, '(' | '[' | '{'))
+        .map(|(at, _, _)| at)
 }
 
 /// The byte index of the bracket closing the one at `open_at`.
@@ -417,7 +424,10 @@ mod tests {
 
     #[test]
     fn sequences_name_the_index() {
-        assert_eq!(difference("[1, 2, 3]", "[1, 9, 3]").unwrap(), "first difference at [1]: 2 vs 9");
+        assert_eq!(
+            difference("[1, 2, 3]", "[1, 9, 3]").unwrap(),
+            "first difference at [1]: 2 vs 9"
+        );
         let difference = first_difference("[1, 2, 3]", "[1, 9, 3]").unwrap();
         assert_eq!(difference.top_index, Some(1));
     }
@@ -502,7 +512,10 @@ mod tests {
         assert!(cut.ends_with(" more)]"), "{cut}");
         assert!(cut.chars().count() <= LIMIT + 20, "{cut}");
         let shown = cut.matches(", ").count();
-        assert!(cut.contains(&format!("… ({} more)", 1_000 - shown)), "{cut}");
+        assert!(
+            cut.contains(&format!("… ({} more)", 1_000 - shown)),
+            "{cut}"
+        );
     }
 
     #[test]
@@ -515,7 +528,10 @@ mod tests {
     #[test]
     fn other_long_text_is_cut_by_characters() {
         let text = "x".repeat(250);
-        assert_eq!(truncate(&text, None), format!("{}… (50 more characters)", "x".repeat(200)));
+        assert_eq!(
+            truncate(&text, None),
+            format!("{}… (50 more characters)", "x".repeat(200))
+        );
         let nested = format!("({:?}, 1)", vec![7u8; 300]);
         assert!(truncate(&nested, None).ends_with("more characters)"));
     }

@@ -1,0 +1,55 @@
+fn sum_unrolled(v: &[u64], k: &u64) -> u64 {
+    v.iter().sum::<u64>() * k
+}
+#[doc(hidden)]
+#[allow(non_upper_case_globals, clippy::needless_update)]
+const __FASTER_sum_unrolled: ::faster::__private::Comparison = ::faster::__private::Comparison {
+    name: "sum: unrolled",
+    named: true,
+    original: "sum_naive",
+    file: ::core::file!(),
+    line: ::core::line!(),
+    settings: ::faster::__private::Settings {
+        expect: ::core::option::Option::Some(::faster::__private::Expect::NotSlower),
+        noise_floor: ::core::option::Option::Some(0.1f64),
+        max_time: ::core::option::Option::Some(
+            ::core::time::Duration::from_nanos(500000000u64),
+        ),
+        ..::faster::__private::Settings::NONE
+    },
+    debug_build: ::core::cfg!(debug_assertions),
+    run: |
+        config: &::faster::__private::Config,
+    | -> ::core::result::Result<::faster::__private::Report, ::faster::__private::Error> {
+        let inputs = ::faster::__private::collect_inputs(sum_inputs)?;
+        let result = ::faster::__private::by_ref(
+            "sum: unrolled vs sum_naive",
+            &inputs,
+            ::faster::__private::Eq,
+            |(input0, input1)| {
+                let function: fn(&[u64], &u64) -> u64 = sum_naive;
+                function(input0, input1)
+            },
+            |(input0, input1)| {
+                let function: fn(&[u64], &u64) -> u64 = sum_unrolled;
+                function(input0, input1)
+            },
+            config,
+        );
+        ::faster::__private::show_input(
+            result,
+            &inputs,
+            |input| {
+                use ::faster::__private::{ShowAny as _, ShowDebug as _};
+                (&&::faster::__private::Shown(input)).show()
+            },
+        )
+    },
+};
+::faster::__private::inventory::submit! {
+    __FASTER_sum_unrolled
+}
+#[::core::prelude::v1::test]
+fn faster_sum_unrolled() {
+    ::faster::__private::run_test(&__FASTER_sum_unrolled)
+}

@@ -1,0 +1,131 @@
+fn sort_fast<T: PartialOrd + Copy>(v: &mut [T]) {
+    v.sort_unstable_by(|a, b| a.partial_cmp(b).unwrap());
+}
+#[doc(hidden)]
+#[allow(non_upper_case_globals, clippy::needless_update)]
+const __FASTER_sort_fast_u32: ::faster::__private::Comparison = ::faster::__private::Comparison {
+    name: ::core::concat!(::core::module_path!(), "::", "sort_fast::<u32>"),
+    named: false,
+    original: "sort_naive",
+    file: ::core::file!(),
+    line: ::core::line!(),
+    settings: ::faster::__private::Settings {
+        ..::faster::__private::Settings::NONE
+    },
+    debug_build: ::core::cfg!(debug_assertions),
+    run: |
+        config: &::faster::__private::Config,
+    | -> ::core::result::Result<::faster::__private::Report, ::faster::__private::Error> {
+        let inputs = ::faster::__private::collect_inputs(sort_inputs)?;
+        let result = ::faster::__private::by_value_with(
+            "sort_fast::<u32> vs sort_naive",
+            &inputs,
+            ::core::option::Option::Some("`v` after the call"),
+            |mut owned| {
+                let function: fn(&mut [u32]) = sort_naive;
+                {
+                    function(&mut owned);
+                    (owned, ())
+                }
+            },
+            |mut owned| {
+                let function: fn(&mut [u32]) = sort_fast::<u32>;
+                {
+                    function(&mut owned);
+                    (owned, ())
+                }
+            },
+            |original, candidate| -> bool { same_order(original, candidate) },
+            |value| {
+                use ::faster::__private::{ShowAny as _, ShowDebug as _};
+                (&&::faster::__private::Shown(value)).show()
+            },
+            config,
+        );
+        let result = ::faster::__private::with_throughput(
+            result,
+            &inputs,
+            ::core::option::Option::Some(|input| sort_flops(input)),
+            ::core::option::Option::None,
+        );
+        ::faster::__private::show_input(
+            result,
+            &inputs,
+            |input| {
+                use ::faster::__private::{ShowAny as _, ShowDebug as _};
+                (&&::faster::__private::Shown(input)).show()
+            },
+        )
+    },
+};
+::faster::__private::inventory::submit! {
+    __FASTER_sort_fast_u32
+}
+#[::core::prelude::v1::test]
+fn faster_sort_fast_u32() {
+    ::faster::__private::run_test(&__FASTER_sort_fast_u32)
+}
+#[doc(hidden)]
+#[allow(non_upper_case_globals, clippy::needless_update)]
+const __FASTER_sort_fast_f64: ::faster::__private::Comparison = ::faster::__private::Comparison {
+    name: ::core::concat!(::core::module_path!(), "::", "sort_fast::<f64>"),
+    named: false,
+    original: "sort_naive",
+    file: ::core::file!(),
+    line: ::core::line!(),
+    settings: ::faster::__private::Settings {
+        ..::faster::__private::Settings::NONE
+    },
+    debug_build: ::core::cfg!(debug_assertions),
+    run: |
+        config: &::faster::__private::Config,
+    | -> ::core::result::Result<::faster::__private::Report, ::faster::__private::Error> {
+        let inputs = ::faster::__private::collect_inputs(sort_inputs)?;
+        let result = ::faster::__private::by_value_with(
+            "sort_fast::<f64> vs sort_naive",
+            &inputs,
+            ::core::option::Option::Some("`v` after the call"),
+            |mut owned| {
+                let function: fn(&mut [f64]) = sort_naive;
+                {
+                    function(&mut owned);
+                    (owned, ())
+                }
+            },
+            |mut owned| {
+                let function: fn(&mut [f64]) = sort_fast::<f64>;
+                {
+                    function(&mut owned);
+                    (owned, ())
+                }
+            },
+            |original, candidate| -> bool { same_order(original, candidate) },
+            |value| {
+                use ::faster::__private::{ShowAny as _, ShowDebug as _};
+                (&&::faster::__private::Shown(value)).show()
+            },
+            config,
+        );
+        let result = ::faster::__private::with_throughput(
+            result,
+            &inputs,
+            ::core::option::Option::Some(|input| sort_flops(input)),
+            ::core::option::Option::None,
+        );
+        ::faster::__private::show_input(
+            result,
+            &inputs,
+            |input| {
+                use ::faster::__private::{ShowAny as _, ShowDebug as _};
+                (&&::faster::__private::Shown(input)).show()
+            },
+        )
+    },
+};
+::faster::__private::inventory::submit! {
+    __FASTER_sort_fast_f64
+}
+#[::core::prelude::v1::test]
+fn faster_sort_fast_f64() {
+    ::faster::__private::run_test(&__FASTER_sort_fast_f64)
+}

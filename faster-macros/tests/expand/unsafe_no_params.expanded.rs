@@ -1,0 +1,49 @@
+unsafe fn answer() -> u64 {
+    42
+}
+#[doc(hidden)]
+#[allow(non_upper_case_globals, clippy::needless_update)]
+const __FASTER_answer: ::faster::__private::Comparison = ::faster::__private::Comparison {
+    name: ::core::concat!(::core::module_path!(), "::", "answer"),
+    named: false,
+    original: "answer_naive",
+    file: ::core::file!(),
+    line: ::core::line!(),
+    settings: ::faster::__private::Settings {
+        ..::faster::__private::Settings::NONE
+    },
+    debug_build: ::core::cfg!(debug_assertions),
+    run: |
+        config: &::faster::__private::Config,
+    | -> ::core::result::Result<::faster::__private::Report, ::faster::__private::Error> {
+        let inputs = [()];
+        let result = ::faster::__private::by_ref(
+            "answer vs answer_naive",
+            &inputs,
+            ::faster::__private::Skip,
+            |_| {
+                let function: unsafe fn() -> u64 = answer_naive;
+                unsafe { function() }
+            },
+            |_| {
+                let function: unsafe fn() -> u64 = answer;
+                unsafe { function() }
+            },
+            config,
+        );
+        let result = ::faster::__private::with_throughput(
+            result,
+            &inputs,
+            ::core::option::Option::None,
+            ::core::option::Option::Some(|_| answer_bytes()),
+        );
+        result
+    },
+};
+::faster::__private::inventory::submit! {
+    __FASTER_answer
+}
+#[::core::prelude::v1::test]
+fn faster_answer() {
+    ::faster::__private::run_test(&__FASTER_answer)
+}
