@@ -67,7 +67,7 @@ fn reference_ratio(original_steps: u64, candidate_steps: u64, target_ns: f64) ->
 
 /// Times `calls` calls in the loop shape the engine uses (monomorphized, no
 /// dynamic dispatch, whose extra cost per call would bias the reference).
-fn time_calls<F: FnMut(&())>(function: &mut F, calls: u64) -> f64 {
+fn time_calls<O, F: FnMut(&()) -> O>(function: &mut F, calls: u64) -> f64 {
     let start = Instant::now();
     for _ in 0..calls {
         black_box(function(black_box(&())));
@@ -100,7 +100,9 @@ fn options() -> Options {
                     .collect()
             }
             "--bench" => {}
-            other => panic!("unknown argument {other}; see the doc comment of examples/accuracy.rs"),
+            other => {
+                panic!("unknown argument {other}; see the doc comment of examples/accuracy.rs")
+            }
         }
     }
     options
@@ -109,7 +111,7 @@ fn options() -> Options {
 fn median(values: &mut [f64]) -> f64 {
     values.sort_by(f64::total_cmp);
     let middle = values.len() / 2;
-    if values.len() % 2 == 0 {
+    if values.len().is_multiple_of(2) {
         (values[middle - 1] + values[middle]) / 2.0
     } else {
         values[middle]
@@ -132,7 +134,18 @@ fn main() {
     );
     println!(
         "{:>6} {:>7} {:>6} {:>9} {:>9} {:>9} {:>8} {:>7} {:>7} {:>7} {:>9} {:>8}",
-        "steps", "truth", "runs", "median", "med err", "worst", "covered", "faster", "noise", "slower", "med time", "rounds"
+        "steps",
+        "truth",
+        "runs",
+        "median",
+        "med err",
+        "worst",
+        "covered",
+        "faster",
+        "noise",
+        "slower",
+        "med time",
+        "rounds"
     );
     for &ratio in &options.ratios {
         let candidate_steps = (original_steps as f64 / ratio).round().max(1.0) as u64;

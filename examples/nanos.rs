@@ -52,7 +52,10 @@ fn time_calls<O, F: FnMut(&u64) -> O>(function: &mut F, calls: u64) -> f64 {
 }
 
 /// The reference ratio of two functions: alternating ≈ 1 ms batches.
-fn reference<O, A: FnMut(&u64) -> O, B: FnMut(&u64) -> O>(mut original: A, mut candidate: B) -> (f64, f64) {
+fn reference<O, A: FnMut(&u64) -> O, B: FnMut(&u64) -> O>(
+    mut original: A,
+    mut candidate: B,
+) -> (f64, f64) {
     let per_call = time_calls(&mut original, 1_000_000) / 1e6;
     let calls = (1e6 / per_call) as u64;
     let mut ratios: Vec<f64> = (0..1_000)
@@ -72,7 +75,11 @@ fn reference<O, A: FnMut(&u64) -> O, B: FnMut(&u64) -> O>(mut original: A, mut c
 fn median(values: &mut [f64]) -> f64 {
     values.sort_by(f64::total_cmp);
     let middle = values.len() / 2;
-    if values.len() % 2 == 0 { (values[middle - 1] + values[middle]) / 2.0 } else { values[middle] }
+    if values.len().is_multiple_of(2) {
+        (values[middle - 1] + values[middle]) / 2.0
+    } else {
+        values[middle]
+    }
 }
 
 /// What one cell of runs came to.
@@ -89,18 +96,28 @@ struct Cell_ {
     per_call_ns: f64,
 }
 
-fn run_cell<O, A, B>(runs: usize, truth: f64, config: &Config, mut make: impl FnMut() -> (A, B)) -> Cell_
+fn run_cell<O, A, B>(
+    runs: usize,
+    truth: f64,
+    config: &Config,
+    mut make: impl FnMut() -> (A, B),
+) -> Cell_
 where
     O: PartialEq + std::fmt::Debug,
     A: FnMut(&u64) -> O,
     B: FnMut(&u64) -> O,
 {
-    let mut cell = Cell_ { runs, ..Cell_::default() };
+    let mut cell = Cell_ {
+        runs,
+        ..Cell_::default()
+    };
     for _ in 0..runs {
         let (original, candidate) = make();
-        let report = compare_fns("nanos", &[7_u64], original, candidate, config).expect("outputs agree");
+        let report =
+            compare_fns("nanos", &[7_u64], original, candidate, config).expect("outputs agree");
         cell.errors.push((report.speedup / truth - 1.0).abs());
-        cell.naive_errors.push((report.uncorrected_speedup / truth - 1.0).abs());
+        cell.naive_errors
+            .push((report.uncorrected_speedup / truth - 1.0).abs());
         cell.seconds.push(report.elapsed.as_secs_f64());
         cell.per_call_ns = report.candidate_ns;
         for fit in report.inputs[0].fits.iter().flatten() {
@@ -119,7 +136,11 @@ where
 fn print_cell(label: &str, truth: f64, cell: &mut Cell_) {
     let worst = cell.errors.iter().copied().fold(0.0, f64::max);
     let min_r2 = cell.r_squared.iter().copied().fold(1.0, f64::min);
-    let median_r2 = if cell.r_squared.is_empty() { f64::NAN } else { median(&mut cell.r_squared) };
+    let median_r2 = if cell.r_squared.is_empty() {
+        f64::NAN
+    } else {
+        median(&mut cell.r_squared)
+    };
     println!(
         "{label:<22} {:>8} {truth:>7.4} {:>5} {:>9.3}% {:>9.3}% {:>9.3}% {:>6} {:>6} {:>7}% {:>8.5} {:>8.5} {:>7.3}s",
         faster::format_ns(cell.per_call_ns),
@@ -149,10 +170,26 @@ fn main() {
             other => panic!("unknown argument {other}"),
         }
     }
-    println!("nanos: {runs} A/A runs and {} runs at 1.25 per scale, timer {:?}, default settings", runs / 2, config.timer);
+    println!(
+        "nanos: {runs} A/A runs and {} runs at 1.25 per scale, timer {:?}, default settings",
+        runs / 2,
+        config.timer
+    );
     println!(
         "{:<22} {:>8} {:>7} {:>5} {:>10} {:>10} {:>10} {:>6} {:>6} {:>8} {:>8} {:>8} {:>8}",
-        "case", "per call", "truth", "runs", "med err", "worst", "naive err", "faster", "slower", "covered", "med R²", "min R²", "time"
+        "case",
+        "per call",
+        "truth",
+        "runs",
+        "med err",
+        "worst",
+        "naive err",
+        "faster",
+        "slower",
+        "covered",
+        "med R²",
+        "min R²",
+        "time"
     );
 
     // The smallest scale: one step on independent calls.

@@ -31,7 +31,11 @@ fn has_duplicate_sorted(values: &[u32]) -> bool {
 
 /// Distinct values (the worst case for both) and one late duplicate.
 fn duplicate_inputs() -> Vec<Vec<u32>> {
-    let distinct = |n: u32| (0..n).map(|i| i.wrapping_mul(2_654_435_761)).collect::<Vec<u32>>();
+    let distinct = |n: u32| {
+        (0..n)
+            .map(|i| i.wrapping_mul(2_654_435_761))
+            .collect::<Vec<u32>>()
+    };
     let mut late_duplicate = distinct(2_000);
     late_duplicate.push(late_duplicate[1_000]);
     vec![distinct(300), distinct(3_000), late_duplicate]

@@ -33,7 +33,7 @@ pub use faster_macros::compare;
 pub use faster_runtime::{
     Calibration, Clock, Comparison, Config, CycleCounter, Error, Expect, InputReport, LinearFit,
     OutputCheck, Phase, Report, Settings, SimClock, ThreadCpuClock, Timer, TimerKind, Verdict,
-    WallClock, calibrate, comparisons, compare_fns, compare_fns_with_clock, format_ns, main,
+    WallClock, calibrate, compare_fns, compare_fns_with_clock, comparisons, format_ns, main,
 };
 // Reports and output: the JSON schema's name, where reports go, the
 // environment they record, colour and rate formatting.

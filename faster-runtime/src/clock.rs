@@ -119,7 +119,9 @@ impl TimerKind {
             "wall" => Ok(TimerKind::Wall),
             "cycles" => Ok(TimerKind::Cycles),
             "thread-cpu" => Ok(TimerKind::ThreadCpu),
-            other => Err(format!("unknown timer `{other}`; use wall, cycles or thread-cpu")),
+            other => Err(format!(
+                "unknown timer `{other}`; use wall, cycles or thread-cpu"
+            )),
         }
     }
 }
@@ -147,14 +149,18 @@ impl Timer {
                 Ok(counter) => (Timer::Cycles(counter), None),
                 Err(reason) => (
                     Timer::Wall(WallClock),
-                    Some(format!("the cycle counter is not usable here ({reason}); measured with the monotonic clock")),
+                    Some(format!(
+                        "the cycle counter is not usable here ({reason}); measured with the monotonic clock"
+                    )),
                 ),
             },
             TimerKind::ThreadCpu => match ThreadCpuClock::new() {
                 Ok(clock) => (Timer::ThreadCpu(clock), None),
                 Err(reason) => (
                     Timer::Wall(WallClock),
-                    Some(format!("thread CPU time is not available here ({reason}); measured with the monotonic clock")),
+                    Some(format!(
+                        "thread CPU time is not available here ({reason}); measured with the monotonic clock"
+                    )),
                 ),
             },
         }
@@ -245,10 +251,16 @@ impl CycleCounter {
             while start_instant.elapsed() < length {
                 std::hint::spin_loop();
             }
-            let (ticks, elapsed) = (read_tsc().wrapping_sub(start_ticks), start_instant.elapsed());
+            let (ticks, elapsed) = (
+                read_tsc().wrapping_sub(start_ticks),
+                start_instant.elapsed(),
+            );
             elapsed.as_nanos() as f64 / ticks as f64
         };
-        let (first, second) = (span(Duration::from_millis(10)), span(Duration::from_millis(10)));
+        let (first, second) = (
+            span(Duration::from_millis(10)),
+            span(Duration::from_millis(10)),
+        );
         if !(first.is_finite() && first > 0.0) || (first / second - 1.0).abs() > 0.01 {
             return Err(format!(
                 "its rate against the monotonic clock was unstable ({:.4} vs {:.4} ns per tick)",
@@ -361,7 +373,10 @@ impl Clock for ThreadCpuClock {
 #[cfg(unix)]
 #[inline(always)]
 fn thread_cpu_nanos() -> u64 {
-    let mut time = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+    let mut time = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
     // SAFETY: `time` is a valid, writable timespec; the clock id is a constant
     // every supported Unix defines.
     let status = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut time) };
@@ -493,7 +508,11 @@ pub fn calibrate<C: Clock>(clock: &C) -> Calibration {
     let reading_cost_ns = clock.nanos_between(first, previous) / READINGS as f64;
     Calibration {
         reading_cost_ns,
-        resolution_ns: if smallest_step.is_finite() { smallest_step } else { 0.0 },
+        resolution_ns: if smallest_step.is_finite() {
+            smallest_step
+        } else {
+            0.0
+        },
         empty_call_ns: empty_call_ns(clock),
     }
 }
@@ -556,10 +575,16 @@ mod tests {
             // see all of it; thread CPU time loses what the scheduler gave
             // to others (any amount on a loaded machine), but the thread did
             // spin, so it saw some.
-            assert!(measured <= actual * 1.05 + 1_000.0, "{kind:?}: {measured} vs {actual}");
+            assert!(
+                measured <= actual * 1.05 + 1_000.0,
+                "{kind:?}: {measured} vs {actual}"
+            );
             match timer.kind() {
                 TimerKind::Wall | TimerKind::Cycles => {
-                    assert!(measured >= actual * 0.95 - 1_000.0, "{kind:?}: {measured} vs {actual}")
+                    assert!(
+                        measured >= actual * 0.95 - 1_000.0,
+                        "{kind:?}: {measured} vs {actual}"
+                    )
                 }
                 TimerKind::ThreadCpu => assert!(measured > 0.0, "{kind:?}: {measured}"),
             }
@@ -570,7 +595,11 @@ mod tests {
     fn timer_names_parse() {
         assert_eq!(TimerKind::parse("cycles"), Ok(TimerKind::Cycles));
         assert_eq!(TimerKind::parse("thread-cpu"), Ok(TimerKind::ThreadCpu));
-        assert!(TimerKind::parse("sundial").unwrap_err().contains("wall, cycles or thread-cpu"));
+        assert!(
+            TimerKind::parse("sundial")
+                .unwrap_err()
+                .contains("wall, cycles or thread-cpu")
+        );
     }
 
     #[test]

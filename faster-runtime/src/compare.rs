@@ -242,7 +242,11 @@ impl<I: Clone, O, F: FnMut(I) -> O> Routine<I> for ByValue<F> {
     #[inline(never)]
     fn time_batch<C: Clock>(&mut self, clock: &C, input: &I, batch: u64) -> f64 {
         let mut prepared: Vec<I> = (0..batch).map(|_| input.clone()).collect();
-        let mut outputs = Vec::with_capacity(if std::mem::needs_drop::<O>() { batch as usize } else { 0 });
+        let mut outputs = Vec::with_capacity(if std::mem::needs_drop::<O>() {
+            batch as usize
+        } else {
+            0
+        });
         let start = clock.now();
         for owned in prepared.drain(..) {
             let output = black_box((self.0)(black_box(owned)));
@@ -323,7 +327,9 @@ where
 
     fn max_batch(&self, input: usize) -> u64 {
         let value = &self.inputs[input];
-        self.original.max_batch(value).min(self.candidate.max_batch(value))
+        self.original
+            .max_batch(value)
+            .min(self.candidate.max_batch(value))
     }
 
     fn begin_round(&mut self, round: usize) {
@@ -396,7 +402,9 @@ where
     }
 
     let (samples, disturbances) = {
-        let _exclusive = TIMING.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let _exclusive = TIMING
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
         let before = guard::snapshot();
         let samples = sampler::sample(pair.clock, calibration, &mut pair, config)?;
         (samples, guard::disturbances(&before, &guard::snapshot()))
@@ -426,10 +434,14 @@ where
         ));
     }
     let min_sample_ns = calibration.min_sample_ns();
-    for (index, (input, &[original_batch, candidate_batch])) in
-        estimate.per_input.iter().zip(&samples.batch_sizes).enumerate()
+    for (index, (input, &[original_batch, candidate_batch])) in estimate
+        .per_input
+        .iter()
+        .zip(&samples.batch_sizes)
+        .enumerate()
     {
-        let sample_ns = (input.original_ns * original_batch as f64).min(input.candidate_ns * candidate_batch as f64);
+        let sample_ns = (input.original_ns * original_batch as f64)
+            .min(input.candidate_ns * candidate_batch as f64);
         if sample_ns < min_sample_ns / 2.0 {
             warnings.push(format!(
                 "input {index}: samples last {} against the {} the timer needs to stay under 0.1% of \
@@ -455,7 +467,10 @@ where
             }
         }
         let nothing_ns = (EMPTY_CALL_MARGIN * calibration.empty_call_ns).max(MIN_REAL_CALL_NS);
-        for (side, per_call_ns) in [("original", input.original_ns), ("candidate", input.candidate_ns)] {
+        for (side, per_call_ns) in [
+            ("original", input.original_ns),
+            ("candidate", input.candidate_ns),
+        ] {
             if per_call_ns <= nothing_ns {
                 warnings.push(format!(
                     "input {index}: the {side} takes {} per call, about what the measuring loop \

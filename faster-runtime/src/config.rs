@@ -146,7 +146,10 @@ impl Config {
             ));
         }
         if !(1..=MAX_PROCESSES).contains(&self.processes) {
-            return invalid(format!("processes is {}, but must be from 1 to {MAX_PROCESSES}", self.processes));
+            return invalid(format!(
+                "processes is {}, but must be from 1 to {MAX_PROCESSES}",
+                self.processes
+            ));
         }
         if self.min_rounds < 2 {
             return invalid("min_rounds must be at least 2 (one round of each order)".into());
@@ -164,7 +167,9 @@ pub fn parse_noise_floor(text: &str) -> Result<f64, String> {
     if floor > 0.0 && floor < 1.0 {
         Ok(floor)
     } else {
-        Err(format!("`{text}` is out of range; write a fraction between 0 and 1, such as 0.05 for 5%"))
+        Err(format!(
+            "`{text}` is out of range; write a fraction between 0 and 1, such as 0.05 for 5%"
+        ))
     }
 }
 
@@ -172,7 +177,9 @@ pub fn parse_noise_floor(text: &str) -> Result<f64, String> {
 pub fn parse_processes(text: &str) -> Result<usize, String> {
     match text.trim().parse::<usize>() {
         Ok(count @ 1..=MAX_PROCESSES) => Ok(count),
-        _ => Err(format!("`{text}` is not a process count; write a whole number from 1 to {MAX_PROCESSES}")),
+        _ => Err(format!(
+            "`{text}` is not a process count; write a whole number from 1 to {MAX_PROCESSES}"
+        )),
     }
 }
 
@@ -192,16 +199,22 @@ pub fn parse_duration(text: &str) -> Result<Duration, String> {
         "ms" => 1e6,
         "s" => 1e9,
         "m" | "min" => 60e9,
-        _ => return Err(format!("`{text}` has no known unit; write e.g. \"500ms\" or \"3s\"")),
+        _ => {
+            return Err(format!(
+                "`{text}` has no known unit; write e.g. \"500ms\" or \"3s\""
+            ));
+        }
     };
-    let amount: f64 = number
-        .parse()
-        .map_err(|_| format!("`{text}` does not start with a number; write e.g. \"500ms\" or \"3s\""))?;
+    let amount: f64 = number.parse().map_err(|_| {
+        format!("`{text}` does not start with a number; write e.g. \"500ms\" or \"3s\"")
+    })?;
     let nanos = amount * nanos_per_unit;
     if nanos >= 1.0 && nanos < u64::MAX as f64 {
         Ok(Duration::from_nanos(nanos as u64))
     } else {
-        Err(format!("`{text}` is not a usable duration; write e.g. \"500ms\" or \"3s\""))
+        Err(format!(
+            "`{text}` is not a usable duration; write e.g. \"500ms\" or \"3s\""
+        ))
     }
 }
 
@@ -211,8 +224,10 @@ mod tests {
     use std::collections::HashMap;
 
     fn from(vars: &[(&str, &str)]) -> Result<Config, Error> {
-        let vars: HashMap<String, String> =
-            vars.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+        let vars: HashMap<String, String> = vars
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
         Config::from_vars(|name| vars.get(name).cloned())
     }
 
@@ -225,7 +240,10 @@ mod tests {
     #[test]
     fn ci_raises_the_floor_and_the_variable_overrides_it() {
         assert_eq!(from(&[("CI", "true")]).unwrap().noise_floor, 0.10);
-        assert_eq!(from(&[("GITHUB_ACTIONS", "true")]).unwrap().noise_floor, 0.10);
+        assert_eq!(
+            from(&[("GITHUB_ACTIONS", "true")]).unwrap().noise_floor,
+            0.10
+        );
         assert_eq!(from(&[("CI", "")]).unwrap().noise_floor, 0.05);
         let both = from(&[("CI", "1"), ("FASTER_NOISE_FLOOR", "0.02")]).unwrap();
         assert_eq!(both.noise_floor, 0.02);
@@ -239,7 +257,10 @@ mod tests {
         assert!(error.to_string().contains("FASTER_MAX_TIME"), "{error}");
         let error = from(&[("FASTER_TIMER", "sundial")]).unwrap_err();
         assert!(error.to_string().contains("FASTER_TIMER"), "{error}");
-        assert_eq!(from(&[("FASTER_TIMER", "cycles")]).unwrap().timer, TimerKind::Cycles);
+        assert_eq!(
+            from(&[("FASTER_TIMER", "cycles")]).unwrap().timer,
+            TimerKind::Cycles
+        );
         assert_eq!(from(&[("FASTER_PROCESSES", "5")]).unwrap().processes, 5);
         let error = from(&[("FASTER_PROCESSES", "0")]).unwrap_err();
         assert!(error.to_string().contains("from 1 to 100"), "{error}");

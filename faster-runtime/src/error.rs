@@ -75,7 +75,10 @@ impl fmt::Display for Error {
                 original,
                 candidate,
             } => {
-                write!(f, "the candidate returns a different result for input {input}")?;
+                write!(
+                    f,
+                    "the candidate returns a different result for input {input}"
+                )?;
                 if let Some(input_debug) = input_debug {
                     write!(f, "\n  input:     {input_debug}")?;
                 }
@@ -93,7 +96,10 @@ impl fmt::Display for Error {
             } => write!(f, "{during} panicked: {message}"),
             Error::InvalidConfig(reason) => write!(f, "invalid setting: {reason}"),
             Error::Replication { process, message } => {
-                write!(f, "process {process} of the replicated comparison failed: {message}")
+                write!(
+                    f,
+                    "process {process} of the replicated comparison failed: {message}"
+                )
             }
         }
     }

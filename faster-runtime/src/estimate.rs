@@ -54,10 +54,11 @@ impl Estimate {
         let original_ns: f64 = per_input.iter().map(|input| input.original_ns).sum();
         let candidate_ns: f64 = per_input.iter().map(|input| input.candidate_ns).sum();
         let log_ratios = samples::log_ratios(&samples.rounds, &overheads);
-        let (speedup, ci) = match stats::robust_interval(&log_ratios, CONFIDENCE, samples.cycle_length()) {
-            Some(interval) => (interval.center.exp(), interval.exp_bounds()),
-            None => (stats::median(&log_ratios).exp(), (0.0, f64::INFINITY)),
-        };
+        let (speedup, ci) =
+            match stats::robust_interval(&log_ratios, CONFIDENCE, samples.cycle_length()) {
+                Some(interval) => (interval.center.exp(), interval.exp_bounds()),
+                None => (stats::median(&log_ratios).exp(), (0.0, f64::INFINITY)),
+            };
         Estimate {
             speedup,
             ci,
@@ -71,10 +72,16 @@ impl Estimate {
 }
 
 fn input_estimate(samples: &Samples, input: usize, overhead_ns: f64) -> InputEstimate {
-    let fits = [Side::Original, Side::Candidate].map(|side| samples::fit_input(&samples.rounds, input, side));
+    let fits = [Side::Original, Side::Candidate]
+        .map(|side| samples::fit_input(&samples.rounds, input, side));
     let per_call = |side: Side| match fits[side as usize] {
         Some(fit) if fit.slope > 0.0 => fit.slope,
-        _ => stats::minimum(samples.rounds.iter().map(|round| round.per_call_ns[input][side as usize])),
+        _ => stats::minimum(
+            samples
+                .rounds
+                .iter()
+                .map(|round| round.per_call_ns[input][side as usize]),
+        ),
     };
     let log_ratios: Vec<f64> = samples
         .rounds
@@ -141,7 +148,10 @@ mod tests {
         assert_eq!(samples.log_ratios()[0], (1_100.0f64 / 600.0).ln());
         let (low, high) = estimate.ci;
         assert!(low < estimate.speedup && estimate.speedup < high);
-        assert!(estimate.speedup > 1.8 && estimate.speedup < 1.9, "{estimate:?}");
+        assert!(
+            estimate.speedup > 1.8 && estimate.speedup < 1.9,
+            "{estimate:?}"
+        );
         assert_eq!(estimate.speedup, estimate.uncorrected_speedup);
     }
 

@@ -50,9 +50,7 @@ const STEAL_SHARE: f64 = 0.05;
 pub fn disturbances(before: &Snapshot, after: &Snapshot) -> Vec<String> {
     let elapsed = after.at.duration_since(before.at);
     match (before.cpu, after.cpu) {
-        (Some(start), Some(end)) if elapsed >= MIN_OBSERVED => {
-            judge(&start, &end, cores())
-        }
+        (Some(start), Some(end)) if elapsed >= MIN_OBSERVED => judge(&start, &end, cores()),
         _ => Vec::new(),
     }
 }
@@ -200,7 +198,8 @@ mod tests {
     use super::*;
 
     const STAT: &str = "cpu  95457 0 6563 192597 513 0 107 84 0 0\ncpu0 1 2 3 4 5 6 7 8 9 10\n";
-    const PROCESS: &str = "26466 (cargo test (x)) R 26463 26463 960 0 -1 4194304 123 0 0 0 70 30 0 0 20 0 1";
+    const PROCESS: &str =
+        "26466 (cargo test (x)) R 26463 26463 960 0 -1 4194304 123 0 0 0 70 30 0 0 20 0 1";
 
     #[test]
     fn parses_proc_files() {
@@ -213,7 +212,13 @@ mod tests {
     }
 
     fn snapshot(busy: u64, idle: u64, steal: u64, process: u64, thread: u64) -> CpuSnapshot {
-        CpuSnapshot { busy, idle, steal, process, thread }
+        CpuSnapshot {
+            busy,
+            idle,
+            steal,
+            process,
+            thread,
+        }
     }
 
     #[test]
@@ -232,8 +237,16 @@ mod tests {
         let end = snapshot(180, 0, 20, 130, 100);
         let warnings = judge(&start, &end, 2);
         assert_eq!(warnings.len(), 3, "{warnings:?}");
-        assert!(warnings[0].contains("other processes kept 50% of a core"), "{}", warnings[0]);
-        assert!(warnings[1].contains("30% of a core") && warnings[1].contains("--test-threads=1"), "{}", warnings[1]);
+        assert!(
+            warnings[0].contains("other processes kept 50% of a core"),
+            "{}",
+            warnings[0]
+        );
+        assert!(
+            warnings[1].contains("30% of a core") && warnings[1].contains("--test-threads=1"),
+            "{}",
+            warnings[1]
+        );
         assert!(warnings[2].contains("held back 10%"), "{}", warnings[2]);
     }
 

@@ -51,7 +51,11 @@ impl Outcome {
 ///
 /// `child_arguments` is the command line that makes this binary run exactly
 /// this comparison again, for `processes = N`.
-fn execute(comparison: &Comparison, base: &Config, child_arguments: impl FnOnce() -> Vec<String>) -> Outcome {
+fn execute(
+    comparison: &Comparison,
+    base: &Config,
+    child_arguments: impl FnOnce() -> Vec<String>,
+) -> Outcome {
     let enforced = !comparison.debug_build || env_flag("FASTER_ENFORCE");
     let config = comparison.settings.apply(base);
     let mut result = replicate::measure(comparison, &config, child_arguments);
@@ -252,8 +256,16 @@ static STEP_SUMMARY_STARTED: Mutex<bool> = Mutex::new(false);
 /// The command line that makes this test binary run exactly the current
 /// libtest test again: libtest names each test's thread after the test.
 fn libtest_child_arguments() -> Vec<String> {
-    let test = std::thread::current().name().unwrap_or_default().to_string();
-    vec![test, "--exact".into(), "--nocapture".into(), "--test-threads=1".into()]
+    let test = std::thread::current()
+        .name()
+        .unwrap_or_default()
+        .to_string();
+    vec![
+        test,
+        "--exact".into(),
+        "--nocapture".into(),
+        "--test-threads=1".into(),
+    ]
 }
 
 /// Runs one registered comparison inside a libtest `#[test]`: prints its
@@ -591,7 +603,9 @@ fn run_all(cli: &Cli, registered: &[&'static Comparison], sink: &mut Sink<'_>) -
         );
         let (outcome, saved) = {
             let _exclusive = sink.output_dir.as_deref().and_then(lock_across_processes);
-            let outcome = execute(comparison, &base, || vec![comparison.display_name().to_string(), "--exact".into()]);
+            let outcome = execute(comparison, &base, || {
+                vec![comparison.display_name().to_string(), "--exact".into()]
+            });
             let saved = match &sink.output_dir {
                 Some(dir) => save(comparison, &outcome, dir),
                 None => Saved::default(),

@@ -24,10 +24,10 @@ mod estimate;
 mod expansion;
 mod guard;
 mod harness;
-mod probe;
 mod json;
 #[cfg(feature = "plots")]
 mod plot;
+mod probe;
 mod registry;
 mod replicate;
 mod report;
@@ -41,16 +41,16 @@ mod verdict;
 
 pub use check::{Approx, ApproxEq, Difference, Eq, EqComparable, OutputCheck, Skip};
 pub use clock::{
-    Calibration, Clock, CycleCounter, SimClock, ThreadCpuClock, Timer, TimerKind, TimerReading, WallClock,
-    calibrate,
+    Calibration, Clock, CycleCounter, SimClock, ThreadCpuClock, Timer, TimerKind, TimerReading,
+    WallClock, calibrate,
 };
 pub use compare::{compare_fns, compare_fns_with_clock};
 pub use config::{CI_NOISE_FLOOR, Config, Expect, parse_duration, parse_noise_floor};
 pub use environment::{CiRun, Environment};
 pub use error::{Error, Phase};
 pub use harness::main;
-pub use registry::{Comparison, Settings, comparisons};
 pub use json::{SCHEMA as REPORT_SCHEMA, output_dir};
+pub use registry::{Comparison, Settings, comparisons};
 pub use report::{InputReport, Report, format_ns};
 pub use sampler::{Subject, sample};
 pub use samples::{Round, Samples, Side, Stop};

@@ -124,7 +124,9 @@ fn steps_for(target: Duration) -> u64 {
     let mut run = chain(TRIAL);
     run(&());
     let per_step_ns = start.elapsed().as_nanos() as f64 / TRIAL as f64;
-    (target.as_nanos() as f64 / per_step_ns.max(0.01)).round().max(1.0) as u64
+    (target.as_nanos() as f64 / per_step_ns.max(0.01))
+        .round()
+        .max(1.0) as u64
 }
 
 #[cfg(test)]
@@ -139,7 +141,10 @@ mod tests {
             elapsed: Duration::from_millis(60),
         };
         let warning = floor_warning(0.05, &probe).expect("5% < 3 × 2%");
-        assert!(warning.contains("2.00%") && warning.contains("5.0%"), "{warning}");
+        assert!(
+            warning.contains("2.00%") && warning.contains("5.0%"),
+            "{warning}"
+        );
         assert_eq!(floor_warning(0.10, &probe), None);
     }
 
@@ -151,7 +156,8 @@ mod tests {
             rounds: 200,
             elapsed: Duration::from_millis(60),
         };
-        let fresh = || crate::report::fixtures::report(1.2, (1.1, 1.3), Verdict::Faster, Expect::Faster);
+        let fresh =
+            || crate::report::fixtures::report(1.2, (1.1, 1.3), Verdict::Faster, Expect::Faster);
         let mut relaxed = fresh();
         judge(&mut relaxed, &noisy, false);
         assert_eq!(relaxed.verdict, Verdict::Faster);
@@ -159,9 +165,20 @@ mod tests {
         let mut strict = fresh();
         judge(&mut strict, &noisy, true);
         assert_eq!(strict.verdict, Verdict::WithinNoise);
-        assert!(strict.warnings[1].contains("FASTER_STRICT"), "{:?}", strict.warnings);
+        assert!(
+            strict.warnings[1].contains("FASTER_STRICT"),
+            "{:?}",
+            strict.warnings
+        );
         let mut quiet = fresh();
-        judge(&mut quiet, &NoiseProbe { resolvable: 0.001, ..noisy }, true);
+        judge(
+            &mut quiet,
+            &NoiseProbe {
+                resolvable: 0.001,
+                ..noisy
+            },
+            true,
+        );
         assert_eq!(quiet.verdict, Verdict::Faster);
         assert!(quiet.warnings.is_empty());
     }
@@ -169,7 +186,10 @@ mod tests {
     #[test]
     fn the_probe_measures_something_finite_and_short() {
         let probe = measure();
-        assert!(probe.resolvable.is_finite() && probe.resolvable >= 0.0, "{probe:?}");
+        assert!(
+            probe.resolvable.is_finite() && probe.resolvable >= 0.0,
+            "{probe:?}"
+        );
         assert!(probe.rounds >= 2, "{probe:?}");
     }
 }

@@ -94,7 +94,10 @@ pub fn measure(
     child_arguments: impl FnOnce() -> Vec<String>,
 ) -> Result<Report, Error> {
     if child_target().is_some() {
-        let result = (comparison.run)(&Config { processes: 1, ..config.clone() });
+        let result = (comparison.run)(&Config {
+            processes: 1,
+            ..config.clone()
+        });
         emit(&match &result {
             Ok(report) => ChildOutcome::Measured(ProcessFigures::of(report)),
             Err(error) => ChildOutcome::Failed(error.to_string()),
@@ -125,17 +128,26 @@ pub fn replicated(mut parent: Report, children: &[ProcessFigures]) -> Report {
     let mut all = vec![ProcessFigures::of(&parent)];
     all.extend(children.iter().cloned());
     let (speedup, ci) = combine(&all, CONFIDENCE);
-    let minimum = |pick: fn(&ProcessFigures) -> f64| all.iter().map(pick).fold(f64::INFINITY, f64::min);
+    let minimum =
+        |pick: fn(&ProcessFigures) -> f64| all.iter().map(pick).fold(f64::INFINITY, f64::min);
     parent.speedup = speedup;
     parent.ci = ci;
     parent.verdict = Verdict::from_interval(ci, parent.noise_floor);
-    parent.uncorrected_speedup = stats::mean(&all.iter().map(|p| p.uncorrected_speedup.ln()).collect::<Vec<_>>()).exp();
+    parent.uncorrected_speedup = stats::mean(
+        &all.iter()
+            .map(|p| p.uncorrected_speedup.ln())
+            .collect::<Vec<_>>(),
+    )
+    .exp();
     parent.original_ns = minimum(|p| p.original_ns);
     parent.candidate_ns = minimum(|p| p.candidate_ns);
     parent.best_speedup = parent.original_ns / parent.candidate_ns;
     parent.rounds = all.iter().map(|p| p.rounds).sum();
     for (index, input) in parent.inputs.iter_mut().enumerate() {
-        let figures: Vec<[f64; 3]> = all.iter().filter_map(|p| p.inputs.get(index).copied()).collect();
+        let figures: Vec<[f64; 3]> = all
+            .iter()
+            .filter_map(|p| p.inputs.get(index).copied())
+            .collect();
         input.original_ns = figures.iter().map(|f| f[0]).fold(f64::INFINITY, f64::min);
         input.candidate_ns = figures.iter().map(|f| f[1]).fold(f64::INFINITY, f64::min);
         input.speedup = stats::mean(&figures.iter().map(|f| f[2].ln()).collect::<Vec<_>>()).exp();
@@ -147,13 +159,25 @@ pub fn replicated(mut parent: Report, children: &[ProcessFigures]) -> Report {
     // the same kind of warning (the same opening words, numbers aside) from
     // several processes would drown the report.
     let kind = |warning: &str| -> String {
-        let body = warning.split_once(": ").filter(|(head, _)| head.starts_with("process ")).map_or(warning, |(_, body)| body);
-        body.chars().filter(|c| c.is_alphabetic() || *c == ' ').take(30).collect()
+        let body = warning
+            .split_once(": ")
+            .filter(|(head, _)| head.starts_with("process "))
+            .map_or(warning, |(_, body)| body);
+        body.chars()
+            .filter(|c| c.is_alphabetic() || *c == ' ')
+            .take(30)
+            .collect()
     };
     for (process, child) in children.iter().enumerate() {
         for warning in &child.warnings {
-            if !parent.warnings.iter().any(|seen| kind(seen) == kind(warning)) {
-                parent.warnings.push(format!("process {}: {warning}", process + 2));
+            if !parent
+                .warnings
+                .iter()
+                .any(|seen| kind(seen) == kind(warning))
+            {
+                parent
+                    .warnings
+                    .push(format!("process {}: {warning}", process + 2));
             }
         }
     }
@@ -163,7 +187,9 @@ pub fn replicated(mut parent: Report, children: &[ProcessFigures]) -> Report {
 
 /// The name of the comparison this process must run as a child, if it is one.
 pub fn child_target() -> Option<String> {
-    std::env::var(CHILD_VARIABLE).ok().filter(|name| !name.is_empty())
+    std::env::var(CHILD_VARIABLE)
+        .ok()
+        .filter(|name| !name.is_empty())
 }
 
 /// Prints a child's outcome on its marked line, past libtest's capture.
@@ -211,7 +237,9 @@ pub fn run_children(
                 .stdout(Stdio::piped())
                 .stderr(Stdio::piped())
                 .spawn()
-                .map_err(|error| failed(format!("could not start {}: {error}", executable.display())))?;
+                .map_err(|error| {
+                    failed(format!("could not start {}: {error}", executable.display()))
+                })?;
             let (stdout, stderr) = (child.stdout.take(), child.stderr.take());
             let read_all = |pipe: Option<Box<dyn Read + Send>>| {
                 std::thread::spawn(move || {
@@ -226,17 +254,25 @@ pub fn run_children(
             let stderr = read_all(stderr.map(|pipe| Box::new(pipe) as Box<dyn Read + Send>));
             let started = Instant::now();
             let status = loop {
-                if let Some(status) = child.try_wait().map_err(|error| failed(error.to_string()))? {
+                if let Some(status) = child
+                    .try_wait()
+                    .map_err(|error| failed(error.to_string()))?
+                {
                     break status;
                 }
                 if started.elapsed() > timeout {
                     let _ = child.kill();
                     let _ = child.wait();
-                    return Err(failed(format!("did not finish within {timeout:?} and was stopped")));
+                    return Err(failed(format!(
+                        "did not finish within {timeout:?} and was stopped"
+                    )));
                 }
                 std::thread::sleep(Duration::from_millis(5));
             };
-            let (stdout, stderr) = (stdout.join().unwrap_or_default(), stderr.join().unwrap_or_default());
+            let (stdout, stderr) = (
+                stdout.join().unwrap_or_default(),
+                stderr.join().unwrap_or_default(),
+            );
             match parse(&stdout) {
                 Some(ChildOutcome::Measured(figures)) => Ok(figures),
                 Some(ChildOutcome::Failed(message)) => Err(failed(message)),
@@ -264,7 +300,10 @@ pub fn combine(figures: &[ProcessFigures], confidence: f64) -> (f64, (f64, f64))
     let center = stats::mean(&logs);
     let count = logs.len() as f64;
     if logs.len() < 2 {
-        return (center.exp(), figures.first().map_or((0.0, f64::INFINITY), |only| only.ci));
+        return (
+            center.exp(),
+            figures.first().map_or((0.0, f64::INFINITY), |only| only.ci),
+        );
     }
     let between = stats::student_t_quantile(0.5 + confidence / 2.0, count - 1.0)
         * (stats::variance(&logs) / count).sqrt();
@@ -274,7 +313,10 @@ pub fn combine(figures: &[ProcessFigures], confidence: f64) -> (f64, (f64, f64))
         .collect();
     let pooled_within = (stats::mean(&within_squares) / count).sqrt();
     let half_width = between.max(pooled_within);
-    (center.exp(), ((center - half_width).exp(), (center + half_width).exp()))
+    (
+        center.exp(),
+        ((center - half_width).exp(), (center + half_width).exp()),
+    )
 }
 
 #[cfg(test)]
@@ -308,11 +350,14 @@ mod tests {
     fn the_combined_interval_includes_the_spread_between_processes() {
         // Five processes whose own intervals are ±0.1% but which disagree by
         // ±1%: the combined interval is as wide as the disagreement says.
-        let processes: Vec<ProcessFigures> =
-            [1.24, 1.25, 1.26, 1.245, 1.255].iter().map(|&s| figures(s, 0.001)).collect();
+        let processes: Vec<ProcessFigures> = [1.24, 1.25, 1.26, 1.245, 1.255]
+            .iter()
+            .map(|&s| figures(s, 0.001))
+            .collect();
         let (speedup, (low, high)) = combine(&processes, 0.99);
         let logs: Vec<f64> = processes.iter().map(|p| p.speedup.ln()).collect();
-        let expected = stats::student_t_quantile(0.995, 4.0) * (stats::variance(&logs) / 5.0).sqrt();
+        let expected =
+            stats::student_t_quantile(0.995, 4.0) * (stats::variance(&logs) / 5.0).sqrt();
         assert!((speedup.ln() - stats::mean(&logs)).abs() < 1e-12);
         assert!(((high.ln() - low.ln()) / 2.0 - expected).abs() < 1e-12);
         assert!(low < 1.24 && high > 1.26, "({low}, {high})");
@@ -323,37 +368,71 @@ mod tests {
         let processes = vec![figures(1.0, 0.02); 3];
         let (_, (low, high)) = combine(&processes, 0.99);
         let half_width = (high.ln() - low.ln()) / 2.0;
-        assert!((half_width - 0.02 / 3f64.sqrt()).abs() < 1e-12, "{half_width}");
+        assert!(
+            (half_width - 0.02 / 3f64.sqrt()).abs() < 1e-12,
+            "{half_width}"
+        );
     }
 
     #[test]
     fn a_replicated_report_rests_on_every_process() {
-        let parent = crate::report::fixtures::report(1.25, (1.249, 1.251), Verdict::Faster, crate::config::Expect::Faster);
-        let children: Vec<ProcessFigures> = [1.20, 1.30, 1.22, 1.28].iter().map(|&s| figures(s, 0.001)).collect();
+        let parent = crate::report::fixtures::report(
+            1.25,
+            (1.249, 1.251),
+            Verdict::Faster,
+            crate::config::Expect::Faster,
+        );
+        let children: Vec<ProcessFigures> = [1.20, 1.30, 1.22, 1.28]
+            .iter()
+            .map(|&s| figures(s, 0.001))
+            .collect();
         let combined = replicated(parent, &children);
         assert_eq!(combined.processes.len(), 5);
         assert_eq!(combined.processes[0], 1.25);
         // The processes disagree by ±4% where each claimed ±0.1%: the
         // interval says so (t on 4 degrees of freedom: about 1.17 to 1.34),
         // and all of it still clears a 5% floor.
-        assert!(combined.ci.0 < 1.18 && combined.ci.1 > 1.32, "{:?}", combined.ci);
+        assert!(
+            combined.ci.0 < 1.18 && combined.ci.1 > 1.32,
+            "{:?}",
+            combined.ci
+        );
         assert_eq!(combined.verdict, Verdict::Faster);
         assert_eq!(combined.rounds, 315 + 4 * 100);
     }
 
     #[test]
     fn a_warning_every_process_raises_is_said_once() {
-        let parent = crate::report::fixtures::report(1.25, (1.24, 1.26), Verdict::Faster, crate::config::Expect::Faster);
+        let parent = crate::report::fixtures::report(
+            1.25,
+            (1.24, 1.26),
+            Verdict::Faster,
+            crate::config::Expect::Faster,
+        );
         let mut parent = parent;
-        parent.warnings.push("other processes kept 50% of a core busy".into());
+        parent
+            .warnings
+            .push("other processes kept 50% of a core busy".into());
         let mut child = figures(1.25, 0.01);
-        child.warnings = vec!["other processes kept 70% of a core busy".into(), "steal was high".into()];
+        child.warnings = vec![
+            "other processes kept 70% of a core busy".into(),
+            "steal was high".into(),
+        ];
         let combined = replicated(parent, &[child.clone(), child]);
-        assert_eq!(combined.warnings, vec!["other processes kept 50% of a core busy", "process 2: steal was high"]);
+        assert_eq!(
+            combined.warnings,
+            vec![
+                "other processes kept 50% of a core busy",
+                "process 2: steal was high"
+            ]
+        );
     }
 
     #[test]
     fn children_are_bounded_in_time() {
-        assert_eq!(child_timeout(Duration::from_secs(3)), Duration::from_secs(36));
+        assert_eq!(
+            child_timeout(Duration::from_secs(3)),
+            Duration::from_secs(36)
+        );
     }
 }

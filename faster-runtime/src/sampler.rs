@@ -91,7 +91,11 @@ pub fn sample<C: Clock, S: Subject>(
     let max_warm_up_ns = (config.max_warm_up.as_nanos() as f64).min(budget_ns / 5.0);
     let mut warm_up: Vec<Round> = Vec::new();
     loop {
-        warm_up.push(measure_round(subject, batch_sizes.clone(), warm_up.len().is_multiple_of(2))?);
+        warm_up.push(measure_round(
+            subject,
+            batch_sizes.clone(),
+            warm_up.len().is_multiple_of(2),
+        )?);
         let now = elapsed_ns();
         if now >= max_warm_up_ns || (now >= min_warm_up_ns && settled(&warm_up)) {
             break;
@@ -104,8 +108,12 @@ pub fn sample<C: Clock, S: Subject>(
     if let Some(last) = warm_up.last() {
         for (input, per_call_ns) in last.per_call_ns.iter().enumerate() {
             for side in 0..2 {
-                let limit = subject.max_batch(input).max(1).min(16 * batch_sizes[input][side]);
-                let needed = (min_sample_ns / per_call_ns[side].max(f64::MIN_POSITIVE)).ceil() as u64;
+                let limit = subject
+                    .max_batch(input)
+                    .max(1)
+                    .min(16 * batch_sizes[input][side]);
+                let needed =
+                    (min_sample_ns / per_call_ns[side].max(f64::MIN_POSITIVE)).ceil() as u64;
                 while batch_sizes[input][side] < needed.min(limit) {
                     batch_sizes[input][side] = (batch_sizes[input][side] * 2).min(limit);
                 }
@@ -128,7 +136,11 @@ pub fn sample<C: Clock, S: Subject>(
                 let shrink = (largest * top).div_ceil(limit);
                 *batch = batch.map(|side| (side / shrink).max(1));
             }
-            if batch[0].max(batch[1]) >= LADDER_MIN_BATCH { LADDER } else { &[1] }
+            if batch[0].max(batch[1]) >= LADDER_MIN_BATCH {
+                LADDER
+            } else {
+                &[1]
+            }
         })
         .collect();
     let cycle = samples::cycle_length(&ladders);
@@ -140,10 +152,16 @@ pub fn sample<C: Clock, S: Subject>(
         let sizes = batch_sizes
             .iter()
             .zip(&ladders)
-            .map(|(batch, ladder)| batch.map(|side| side * samples::ladder_step(ladder, rounds.len())))
+            .map(|(batch, ladder)| {
+                batch.map(|side| side * samples::ladder_step(ladder, rounds.len()))
+            })
             .collect();
         subject.begin_round(rounds.len());
-        rounds.push(measure_round(subject, sizes, rounds.len().is_multiple_of(2))?);
+        rounds.push(measure_round(
+            subject,
+            sizes,
+            rounds.len().is_multiple_of(2),
+        )?);
         let now = elapsed_ns();
         let round_ns = now - round_start_ns;
         round_start_ns = now;
@@ -155,7 +173,8 @@ pub fn sample<C: Clock, S: Subject>(
         }
         if rounds.len() >= next_check {
             next_check = next_checkpoint(rounds.len());
-            let overheads = samples::overheads(&rounds, inputs, samples::max_overhead_ns(&calibration));
+            let overheads =
+                samples::overheads(&rounds, inputs, samples::max_overhead_ns(&calibration));
             let log_ratios = samples::log_ratios(&rounds, &overheads);
             if converged(&log_ratios, cycle, config) {
                 break Stop::Converged;
@@ -187,12 +206,21 @@ fn measure_round<S: Subject>(
     for (input, &[original_batch, candidate_batch]) in batch_sizes.iter().enumerate() {
         let (original, candidate) = if original_first {
             let original = subject.time_batch(Side::Original, input, original_batch)?;
-            (original, subject.time_batch(Side::Candidate, input, candidate_batch)?)
+            (
+                original,
+                subject.time_batch(Side::Candidate, input, candidate_batch)?,
+            )
         } else {
             let candidate = subject.time_batch(Side::Candidate, input, candidate_batch)?;
-            (subject.time_batch(Side::Original, input, original_batch)?, candidate)
+            (
+                subject.time_batch(Side::Original, input, original_batch)?,
+                candidate,
+            )
         };
-        per_call_ns.push([original / original_batch as f64, candidate / candidate_batch as f64]);
+        per_call_ns.push([
+            original / original_batch as f64,
+            candidate / candidate_batch as f64,
+        ]);
     }
     Ok(Round {
         original_first,
@@ -270,7 +298,8 @@ mod tests {
         }
         fn time_batch(&mut self, side: Side, _input: usize, batch: u64) -> Result<f64, Error> {
             let start = self.clock.now();
-            self.clock.advance(self.per_call_ns[side as usize] * batch as f64);
+            self.clock
+                .advance(self.per_call_ns[side as usize] * batch as f64);
             Ok(self.clock.nanos_between(start, self.clock.now()))
         }
     }
@@ -294,7 +323,12 @@ mod tests {
         // 1 gives 2 048 and 4 096.
         assert_eq!(samples.batch_sizes, vec![[2_048, 4_096], [2_048, 4_096]]);
         assert_eq!(samples.ladders, vec![LADDER, LADDER]);
-        let sizes: Vec<u64> = samples.rounds.iter().take(8).map(|r| r.batch_sizes[0][1]).collect();
+        let sizes: Vec<u64> = samples
+            .rounds
+            .iter()
+            .take(8)
+            .map(|r| r.batch_sizes[0][1])
+            .collect();
         assert_eq!(sizes, [1, 1, 2, 2, 3, 3, 4, 4].map(|step| step * 4_096));
         // The regression finds the 20 ns reading cost and clears it exactly.
         for overhead in samples.overheads() {
@@ -326,7 +360,11 @@ mod tests {
         assert_eq!(samples.stop, Stop::Converged);
         // Blocks of 16 rounds (two ladder cycles) make 8 blocks from 128
         // rounds on; the stop comes at the first checkpoint after that.
-        assert!((128..=136).contains(&samples.rounds.len()), "{}", samples.rounds.len());
+        assert!(
+            (128..=136).contains(&samples.rounds.len()),
+            "{}",
+            samples.rounds.len()
+        );
     }
 
     #[test]
@@ -349,7 +387,11 @@ mod tests {
         let samples = run([100_000.0, 100_000.0], &config);
         assert_eq!(samples.stop, Stop::Budget);
         let round_ns = 2.0 * 2.0 * 100_000.0; // two inputs, two sides
-        assert!(samples.elapsed_ns <= 20e6 + round_ns, "{}", samples.elapsed_ns);
+        assert!(
+            samples.elapsed_ns <= 20e6 + round_ns,
+            "{}",
+            samples.elapsed_ns
+        );
         assert_eq!(samples.rounds.len() % 2, 0);
     }
 
@@ -362,7 +404,11 @@ mod tests {
             ..Config::default()
         };
         let samples = run([0.0, 0.0], &config);
-        assert!(samples.batch_sizes[0][0] <= 64 * FREE_CALLS, "{:?}", samples.batch_sizes);
+        assert!(
+            samples.batch_sizes[0][0] <= 64 * FREE_CALLS,
+            "{:?}",
+            samples.batch_sizes
+        );
         assert!(samples.elapsed_ns <= 60e6, "{}", samples.elapsed_ns);
     }
 

@@ -42,10 +42,12 @@ impl Round {
     /// first cleared of the per-sample `overhead_ns` of its input: each input
     /// weighs by its time, as the codeflash sum of per-input times does.
     pub fn log_ratio(&self, overhead_ns: &[f64]) -> f64 {
-        let (original, candidate) = (0..self.per_call_ns.len()).fold((0.0, 0.0), |(original, candidate), input| {
-            let [input_original, input_candidate] = self.cleared_per_call_ns(input, overhead_ns[input]);
-            (original + input_original, candidate + input_candidate)
-        });
+        let (original, candidate) =
+            (0..self.per_call_ns.len()).fold((0.0, 0.0), |(original, candidate), input| {
+                let [input_original, input_candidate] =
+                    self.cleared_per_call_ns(input, overhead_ns[input]);
+                (original + input_original, candidate + input_candidate)
+            });
         (original / candidate).ln()
     }
 
@@ -142,9 +144,10 @@ pub fn fit_input(rounds: &[Round], input: usize, side: Side) -> Option<LinearFit
 pub fn overheads(rounds: &[Round], inputs: usize, max_overhead_ns: f64) -> Vec<f64> {
     (0..inputs)
         .map(|input| {
-            let (Some(original), Some(candidate)) =
-                (fit_input(rounds, input, Side::Original), fit_input(rounds, input, Side::Candidate))
-            else {
+            let (Some(original), Some(candidate)) = (
+                fit_input(rounds, input, Side::Original),
+                fit_input(rounds, input, Side::Candidate),
+            ) else {
                 return 0.0;
             };
             // Half the smallest sample bounds it too: what is left of every
@@ -154,12 +157,19 @@ pub fn overheads(rounds: &[Round], inputs: usize, max_overhead_ns: f64) -> Vec<f
                 .flat_map(|round| {
                     let [original, candidate] = round.per_call_ns[input];
                     let [original_batch, candidate_batch] = round.batch_sizes[input];
-                    [original * original_batch as f64, candidate * candidate_batch as f64]
+                    [
+                        original * original_batch as f64,
+                        candidate * candidate_batch as f64,
+                    ]
                 })
                 .fold(f64::INFINITY, f64::min);
             let cap = max_overhead_ns.min(smallest_sample / 2.0).max(0.0);
             let overhead = (original.intercept + candidate.intercept) / 2.0;
-            if overhead.is_finite() { overhead.clamp(0.0, cap) } else { 0.0 }
+            if overhead.is_finite() {
+                overhead.clamp(0.0, cap)
+            } else {
+                0.0
+            }
         })
         .collect()
 }
@@ -174,7 +184,10 @@ pub fn max_overhead_ns(calibration: &Calibration) -> f64 {
 
 /// Every round's log ratio, cleared of the per-sample overheads.
 pub fn log_ratios(rounds: &[Round], overhead_ns: &[f64]) -> Vec<f64> {
-    rounds.iter().map(|round| round.log_ratio(overhead_ns)).collect()
+    rounds
+        .iter()
+        .map(|round| round.log_ratio(overhead_ns))
+        .collect()
 }
 
 impl Samples {
@@ -185,7 +198,11 @@ impl Samples {
 
     /// Per input, the overheads cleared before taking ratios (see [`overheads`]).
     pub fn overheads(&self) -> Vec<f64> {
-        overheads(&self.rounds, self.inputs(), max_overhead_ns(&self.calibration))
+        overheads(
+            &self.rounds,
+            self.inputs(),
+            max_overhead_ns(&self.calibration),
+        )
     }
 
     /// Every round's log ratio, overhead cleared: what the verdict rests on.
@@ -223,7 +240,9 @@ mod tests {
                 Round {
                     original_first: round.is_multiple_of(2),
                     batch_sizes: vec![[batch, batch]],
-                    per_call_ns: vec![per_call.map(|ns| (ns * batch as f64 + overhead) / batch as f64)],
+                    per_call_ns: vec![
+                        per_call.map(|ns| (ns * batch as f64 + overhead) / batch as f64),
+                    ],
                 }
             })
             .collect()
@@ -248,7 +267,11 @@ mod tests {
         for (plain, cleared) in plain.iter().zip(&cleared) {
             assert!((cleared.exp() - 1.25).abs() < 1e-9, "{}", cleared.exp());
             // 60 ns over batches of 100 to 400 calls: 1.217 to 1.242.
-            assert!(plain.exp() < 1.245, "plain ratio {} should be biased", plain.exp());
+            assert!(
+                plain.exp() < 1.245,
+                "plain ratio {} should be biased",
+                plain.exp()
+            );
         }
     }
 

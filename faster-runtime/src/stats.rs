@@ -158,13 +158,20 @@ pub fn linear_fit(points: &[(f64, f64)]) -> Option<LinearFit> {
     let mean_x = points.iter().map(|(x, _)| x).sum::<f64>() / count;
     let mean_y = points.iter().map(|(_, y)| y).sum::<f64>() / count;
     let sxx: f64 = points.iter().map(|(x, _)| (x - mean_x).powi(2)).sum();
-    let sxy: f64 = points.iter().map(|(x, y)| (x - mean_x) * (y - mean_y)).sum();
+    let sxy: f64 = points
+        .iter()
+        .map(|(x, y)| (x - mean_x) * (y - mean_y))
+        .sum();
     let syy: f64 = points.iter().map(|(_, y)| (y - mean_y).powi(2)).sum();
     if points.len() < 2 || sxx <= 0.0 {
         return None;
     }
     let slope = sxy / sxx;
-    let r_squared = if syy > 0.0 { sxy * sxy / (sxx * syy) } else { 1.0 };
+    let r_squared = if syy > 0.0 {
+        sxy * sxy / (sxx * syy)
+    } else {
+        1.0
+    };
     Some(LinearFit {
         intercept: mean_y - slope * mean_x,
         slope,
@@ -184,7 +191,7 @@ pub fn median(values: &[f64]) -> f64 {
         return f64::NAN;
     }
     let middle = values.len() / 2;
-    let even = values.len() % 2 == 0;
+    let even = values.len().is_multiple_of(2);
     let mut values = values.to_vec();
     let (below, upper, _) = values.select_nth_unstable_by(middle, f64::total_cmp);
     if even {
@@ -273,7 +280,10 @@ mod tests {
             .collect();
         let interval = batch_means_interval(&values, 0.99, 2).unwrap();
         let naive = student_t_quantile(0.995, 511.0) * (variance(&values) / 512.0).sqrt();
-        assert!(interval.half_width > 1.5 * naive, "{interval:?} vs naive {naive}");
+        assert!(
+            interval.half_width > 1.5 * naive,
+            "{interval:?} vs naive {naive}"
+        );
     }
 
     #[test]
@@ -301,7 +311,10 @@ mod tests {
             .collect();
         let robust = robust_interval(&values, 0.99, 2).unwrap();
         let plain = batch_means_interval(&values, 0.99, 2).unwrap();
-        assert!(robust.half_width < plain.half_width / 10.0, "{robust:?} vs {plain:?}");
+        assert!(
+            robust.half_width < plain.half_width / 10.0,
+            "{robust:?} vs {plain:?}"
+        );
         assert!(robust.center.abs() < 1e-3, "{robust:?}");
     }
 

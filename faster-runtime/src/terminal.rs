@@ -70,9 +70,17 @@ pub(crate) fn render(report: &Report, style: Style) -> String {
     }
 
     if report.processes.len() > 1 {
-        let ratios: Vec<String> = report.processes.iter().map(|speedup| format!("{speedup:.3}x")).collect();
+        let ratios: Vec<String> = report
+            .processes
+            .iter()
+            .map(|speedup| format!("{speedup:.3}x"))
+            .collect();
         let heading = format!("  {} processes: ", report.processes.len());
-        for line in wrap(&ratios.join(" "), &heading, &" ".repeat(heading.chars().count())) {
+        for line in wrap(
+            &ratios.join(" "),
+            &heading,
+            &" ".repeat(heading.chars().count()),
+        ) {
             let _ = writeln!(out, "{line}");
         }
     }

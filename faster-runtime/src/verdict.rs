@@ -62,12 +62,27 @@ mod tests {
     #[test]
     fn boundaries_are_inclusive_at_the_floor() {
         assert_eq!(Verdict::from_interval((1.05, 1.2), 0.05), Verdict::Faster);
-        assert_eq!(Verdict::from_interval((1.0499, 1.2), 0.05), Verdict::WithinNoise);
-        assert_eq!(Verdict::from_interval((0.5, 1.0 / 1.05), 0.05), Verdict::Slower);
-        assert_eq!(Verdict::from_interval((0.5, 0.9524), 0.05), Verdict::WithinNoise);
-        assert_eq!(Verdict::from_interval((0.97, 1.03), 0.05), Verdict::WithinNoise);
+        assert_eq!(
+            Verdict::from_interval((1.0499, 1.2), 0.05),
+            Verdict::WithinNoise
+        );
+        assert_eq!(
+            Verdict::from_interval((0.5, 1.0 / 1.05), 0.05),
+            Verdict::Slower
+        );
+        assert_eq!(
+            Verdict::from_interval((0.5, 0.9524), 0.05),
+            Verdict::WithinNoise
+        );
+        assert_eq!(
+            Verdict::from_interval((0.97, 1.03), 0.05),
+            Verdict::WithinNoise
+        );
         // An interval wider than the floor on both sides decides nothing.
-        assert_eq!(Verdict::from_interval((0.5, 2.0), 0.05), Verdict::WithinNoise);
+        assert_eq!(
+            Verdict::from_interval((0.5, 2.0), 0.05),
+            Verdict::WithinNoise
+        );
     }
 
     #[test]

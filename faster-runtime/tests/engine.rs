@@ -68,7 +68,10 @@ fn a_true_speedup_of_1_25_is_faster_and_inside_the_interval() {
     for seed in 0..20 {
         let report = compare(seed, 1_250.0, 1_000.0);
         assert_eq!(report.verdict, Verdict::Faster, "{report}");
-        assert!(report.ci.0 <= 1.25 && 1.25 <= report.ci.1, "seed {seed}: {report}");
+        assert!(
+            report.ci.0 <= 1.25 && 1.25 <= report.ci.1,
+            "seed {seed}: {report}"
+        );
         assert!((report.speedup / 1.25 - 1.0).abs() < 0.01, "{report}");
     }
 }
@@ -78,7 +81,10 @@ fn a_slower_candidate_is_slower() {
     for seed in 0..20 {
         let report = compare(seed, 800.0, 1_000.0);
         assert_eq!(report.verdict, Verdict::Slower, "{report}");
-        assert!(report.ci.0 <= 0.8 && 0.8 <= report.ci.1, "seed {seed}: {report}");
+        assert!(
+            report.ci.0 <= 0.8 && 0.8 <= report.ci.1,
+            "seed {seed}: {report}"
+        );
     }
 }
 
@@ -91,7 +97,10 @@ fn identical_functions_are_within_noise_and_the_interval_holds_one() {
         assert!((report.speedup - 1.0).abs() < 0.01, "{report}");
         covered += usize::from(report.ci.0 <= 1.0 && 1.0 <= report.ci.1);
     }
-    assert!(covered >= 95, "the 99% interval held the truth in {covered} of 100 runs");
+    assert!(
+        covered >= 95,
+        "the 99% interval held the truth in {covered} of 100 runs"
+    );
 }
 
 #[test]
@@ -124,7 +133,10 @@ fn a_noisy_run_spends_the_budget_and_does_not_overrun_it() {
     assert_eq!(report.verdict, Verdict::WithinNoise, "{report}");
     // A round is two calls of ~100 µs (more with the noise): one round over
     // at most, plus the output check and the calibration before the budget.
-    assert!(elapsed_ms < 202.0, "took {elapsed_ms} ms of a 200 ms budget");
+    assert!(
+        elapsed_ms < 202.0,
+        "took {elapsed_ms} ms of a 200 ms budget"
+    );
 }
 
 #[test]
@@ -147,7 +159,10 @@ fn a_wrong_candidate_is_named_with_the_input_and_both_outputs() {
         }
     );
     let message = error.to_string();
-    assert!(message.contains("input 1") && message.contains('4') && message.contains('5'), "{message}");
+    assert!(
+        message.contains("input 1") && message.contains('4') && message.contains('5'),
+        "{message}"
+    );
 }
 
 #[test]
@@ -173,7 +188,14 @@ fn a_panic_in_user_code_is_reported_not_propagated() {
 #[test]
 fn no_inputs_is_a_clear_error() {
     let inputs: [u64; 0] = [];
-    let error = compare_fns("empty", &inputs, |n: &u64| *n, |n: &u64| *n, &Config::default()).unwrap_err();
+    let error = compare_fns(
+        "empty",
+        &inputs,
+        |n: &u64| *n,
+        |n: &u64| *n,
+        &Config::default(),
+    )
+    .unwrap_err();
     assert_eq!(error, Error::NoInputs);
     assert!(error.to_string().contains("at least one input"));
 }

@@ -30,7 +30,9 @@ impl Subject for Simulated {
     fn time_batch(&mut self, side: Side, _input: usize, batch: u64) -> Result<f64, Error> {
         let slowdown = Exp::new(100.0_f64).unwrap();
         let start = self.clock.now();
-        self.clock.advance(self.per_call_ns[side as usize] * batch as f64 * (1.0 + self.rng.sample(slowdown)));
+        self.clock.advance(
+            self.per_call_ns[side as usize] * batch as f64 * (1.0 + self.rng.sample(slowdown)),
+        );
         Ok(self.clock.nanos_between(start, self.clock.now()))
     }
 }
@@ -62,16 +64,29 @@ fn the_regression_recovers_what_plain_division_does_not() {
         // estimates the true one.
         let plain = mean(&samples.uncorrected_log_ratios()).exp();
         let cleared = mean(&samples.log_ratios()).exp();
-        assert!(plain < 1.23, "seed {seed}: plain division should be pulled towards one: {plain}");
+        assert!(
+            plain < 1.23,
+            "seed {seed}: plain division should be pulled towards one: {plain}"
+        );
         // ~130 rounds at 1.4% noise each: the mean is good to ±0.12% (one
         // SE); 0.5% is four of them, and far from plain division's 2%+.
-        assert!((cleared / 1.25 - 1.0).abs() < 0.005, "seed {seed}: cleared ratio {cleared}");
+        assert!(
+            (cleared / 1.25 - 1.0).abs() < 0.005,
+            "seed {seed}: cleared ratio {cleared}"
+        );
 
         let overhead = samples.overheads()[0];
-        assert!((overhead - 250.0).abs() < 10.0, "seed {seed}: overhead {overhead}");
+        assert!(
+            (overhead - 250.0).abs() < 10.0,
+            "seed {seed}: overhead {overhead}"
+        );
         for (side, truth) in [(Side::Original, 2.5), (Side::Candidate, 2.0)] {
             let fit = samples.fit(0, side).unwrap();
-            assert!((fit.slope / truth - 1.0).abs() < 0.01, "seed {seed}: {side:?} slope {}", fit.slope);
+            assert!(
+                (fit.slope / truth - 1.0).abs() < 0.01,
+                "seed {seed}: {side:?} slope {}",
+                fit.slope
+            );
             assert!(fit.r_squared > 0.99, "seed {seed}: R² {}", fit.r_squared);
         }
     }

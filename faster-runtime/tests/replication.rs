@@ -17,8 +17,14 @@ fn child_measures() {
             max_time: Duration::from_millis(100),
             ..Config::default()
         };
-        let report = compare_fns("child", &[200_u64], |n: &u64| (0..*n).sum::<u64>(), |n: &u64| n * (n - 1) / 2, &config)
-            .expect("outputs agree");
+        let report = compare_fns(
+            "child",
+            &[200_u64],
+            |n: &u64| (0..*n).sum::<u64>(),
+            |n: &u64| n * (n - 1) / 2,
+            &config,
+        )
+        .expect("outputs agree");
         emit(&ChildOutcome::Measured(ProcessFigures::of(&report)));
     }
 }
@@ -39,15 +45,29 @@ fn child_crashes() {
 }
 
 fn arguments(test: &str) -> Vec<String> {
-    vec![test.into(), "--exact".into(), "--nocapture".into(), "--test-threads=1".into()]
+    vec![
+        test.into(),
+        "--exact".into(),
+        "--nocapture".into(),
+        "--test-threads=1".into(),
+    ]
 }
 
 #[test]
 fn children_hand_back_their_figures() {
-    let figures = run_children("measures", &arguments("child_measures"), 2, Duration::from_secs(60)).unwrap();
+    let figures = run_children(
+        "measures",
+        &arguments("child_measures"),
+        2,
+        Duration::from_secs(60),
+    )
+    .unwrap();
     assert_eq!(figures.len(), 2);
     for process in &figures {
-        assert!(process.speedup.is_finite() && process.speedup > 0.0, "{process:?}");
+        assert!(
+            process.speedup.is_finite() && process.speedup > 0.0,
+            "{process:?}"
+        );
         assert!(process.rounds >= 2, "{process:?}");
     }
 }
@@ -55,18 +75,43 @@ fn children_hand_back_their_figures() {
 #[test]
 fn a_hanging_child_is_stopped_and_named() {
     let started = Instant::now();
-    let error = run_children("hangs", &arguments("child_hangs"), 1, Duration::from_secs(1)).unwrap_err();
-    assert!(started.elapsed() < Duration::from_secs(20), "took {:?}", started.elapsed());
+    let error = run_children(
+        "hangs",
+        &arguments("child_hangs"),
+        1,
+        Duration::from_secs(1),
+    )
+    .unwrap_err();
+    assert!(
+        started.elapsed() < Duration::from_secs(20),
+        "took {:?}",
+        started.elapsed()
+    );
     match error {
-        Error::Replication { process: 1, message } => assert!(message.contains("did not finish within 1s"), "{message}"),
+        Error::Replication {
+            process: 1,
+            message,
+        } => assert!(message.contains("did not finish within 1s"), "{message}"),
         other => panic!("{other:?}"),
     }
 }
 
 #[test]
 fn a_crashing_child_is_named_with_its_last_output() {
-    let error = run_children("crashes", &arguments("child_crashes"), 1, Duration::from_secs(60)).unwrap_err();
+    let error = run_children(
+        "crashes",
+        &arguments("child_crashes"),
+        1,
+        Duration::from_secs(60),
+    )
+    .unwrap_err();
     let message = error.to_string();
-    assert!(message.starts_with("process 1 of the replicated comparison failed"), "{message}");
-    assert!(message.contains("exit status: 3") && message.contains("about to fall over"), "{message}");
+    assert!(
+        message.starts_with("process 1 of the replicated comparison failed"),
+        "{message}"
+    );
+    assert!(
+        message.contains("exit status: 3") && message.contains("about to fall over"),
+        "{message}"
+    );
 }
