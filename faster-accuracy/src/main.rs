@@ -14,6 +14,7 @@
 //! `output` (terminal tables, CSV), `markdown` (the README's tables, also
 //! from earlier runs' CSV files), `machine` (the header), `options`.
 
+mod environment_checks;
 mod load;
 mod machine;
 mod markdown;
@@ -43,6 +44,17 @@ const MAX_BUFFER: usize = 1 << 30;
 const ASSUMED_LLC: usize = 32 << 20;
 
 fn main() -> ExitCode {
+    // The issue-7 checks (and the children they start) have their own modes.
+    if let Some(key) = faster::__private::child_target() {
+        return environment_checks::child(&key);
+    }
+    let arguments: Vec<String> = std::env::args().skip(1).collect();
+    if arguments.iter().any(|argument| argument == "--replication") {
+        return environment_checks::replication(&arguments);
+    }
+    if arguments.iter().any(|argument| argument == "--probe-check") {
+        return environment_checks::probe_check(&arguments);
+    }
     let options = match options::parse(std::env::args().skip(1)) {
         Ok(options) => options,
         Err(message) => {

@@ -409,7 +409,7 @@ where
         let samples = sampler::sample(pair.clock, calibration, &mut pair, config)?;
         (samples, guard::disturbances(&before, &guard::snapshot()))
     };
-    let estimate = Estimate::from_samples(&samples);
+    let estimate = Estimate::from_samples(&samples, config.systematic_allowance);
     let verdict = Verdict::from_interval(estimate.ci, config.noise_floor);
 
     let mut warnings: Vec<String> = timer_fallback.into_iter().collect();

@@ -45,8 +45,9 @@ pub struct InputEstimate {
 }
 
 impl Estimate {
-    /// Computes every figure from the samples.
-    pub fn from_samples(samples: &Samples) -> Estimate {
+    /// Computes every figure from the samples; the interval is widened by
+    /// `systematic` (see [`Config::systematic_allowance`](crate::Config)).
+    pub fn from_samples(samples: &Samples, systematic: f64) -> Estimate {
         let overheads = samples.overheads();
         let per_input: Vec<InputEstimate> = (0..samples.inputs())
             .map(|input| input_estimate(samples, input, overheads[input]))
@@ -56,7 +57,10 @@ impl Estimate {
         let log_ratios = samples::log_ratios(&samples.rounds, &overheads);
         let (speedup, ci) =
             match stats::robust_interval(&log_ratios, CONFIDENCE, samples.cycle_length()) {
-                Some(interval) => (interval.center.exp(), interval.exp_bounds()),
+                Some(interval) => (
+                    interval.center.exp(),
+                    interval.with_systematic(systematic).exp_bounds(),
+                ),
                 None => (stats::median(&log_ratios).exp(), (0.0, f64::INFINITY)),
             };
         Estimate {
@@ -138,7 +142,7 @@ mod tests {
             })
             .collect();
         let samples = samples(rounds, vec![&[1], &[1]]);
-        let estimate = Estimate::from_samples(&samples);
+        let estimate = Estimate::from_samples(&samples, 0.0);
         assert_eq!(estimate.original_ns, 1_100.0);
         assert_eq!(estimate.candidate_ns, 500.0 + 93.0);
         assert_eq!(estimate.best_speedup, 1_100.0 / 593.0);
@@ -168,7 +172,7 @@ mod tests {
                 }
             })
             .collect();
-        let estimate = Estimate::from_samples(&samples(rounds, vec![samples::LADDER]));
+        let estimate = Estimate::from_samples(&samples(rounds, vec![samples::LADDER]), 0.0);
         assert!((estimate.speedup - 1.25).abs() < 1e-9, "{estimate:?}");
         assert!((estimate.original_ns - 2.5).abs() < 1e-9);
         assert!((estimate.per_input[0].overhead_ns - 50.0).abs() < 1e-6);

@@ -5,11 +5,16 @@
 //! Users depend on the `faster` crate, which re-exports everything public
 //! here next to the `#[faster::compare]` attribute.
 //!
-//! Modules import one way, down these floors: `harness` → `compare`/`report`
-//! → `sampler`/`estimate`/`verdict`/`check`/`registry` → `samples` →
-//! `clock`/`stats`/`config`/`error`. The output side sits beside `report`:
-//! `terminal`, `json`, `plot`, `ci` and `throughput` render a report, and
-//! `style` and `environment` serve them.
+//! Modules import one way, down these floors:
+//!
+//! - `harness` (`faster::main`, `run_test`, formats, files);
+//! - `replicate` (`processes = N`) and `probe` (the machine-noise probe);
+//! - `compare` (one comparison) and `expansion` (what the attribute calls),
+//!   beside `report` and its renderers `terminal`, `json`, `plot`, `ci`,
+//!   `throughput`;
+//! - `sampler`, `estimate`, `verdict`, `check`, `registry`;
+//! - `samples` (rounds and Paoloni's regression);
+//! - `clock`, `stats`, `config`, `error`, `guard`, `style`, `environment`.
 
 #![warn(missing_docs)]
 
@@ -69,8 +74,13 @@ pub mod __private {
     pub use crate::error::Error;
     pub use crate::expansion::{by_ref, by_ref_with, by_value, by_value_with, show_input};
     pub use crate::harness::run_test;
+    pub use crate::probe::{
+        NoiseProbe, PROBE_TIME, SAFE_MULTIPLE, config as probe_config, measure as measure_noise,
+    };
     pub use crate::registry::{Comparison, Settings};
-    pub use crate::replicate::{ChildOutcome, ProcessFigures, child_target, emit, run_children};
+    pub use crate::replicate::{
+        ChildOutcome, ProcessFigures, child_target, child_timeout, combine, emit, run_children,
+    };
     pub use crate::report::Report;
     pub use crate::throughput::with_throughput;
     pub use inventory;

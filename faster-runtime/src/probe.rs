@@ -32,6 +32,17 @@ pub const PROBE_TIME: Duration = Duration::from_millis(60);
 /// to the machine's noise to trust a verdict against it.
 pub const SAFE_MULTIPLE: f64 = 3.0;
 
+/// How the probe measures: [`PROBE_TIME`] of rounds, never stopping early
+/// (its question is the spread of a run of this length).
+pub fn config() -> Config {
+    Config {
+        max_time: PROBE_TIME,
+        target_precision: 1e-9,
+        max_warm_up: Duration::from_millis(10),
+        ..Config::default()
+    }
+}
+
 /// The process's probe, measured on first use.
 pub fn probe() -> NoiseProbe {
     static PROBE: OnceLock<NoiseProbe> = OnceLock::new();
@@ -41,15 +52,7 @@ pub fn probe() -> NoiseProbe {
 /// Measures an A/A pair of ≈ 1 µs dependent chains for [`PROBE_TIME`].
 pub fn measure() -> NoiseProbe {
     let steps = steps_for(Duration::from_micros(1));
-    let config = Config {
-        max_time: PROBE_TIME,
-        // Never converges early: the probe's question is the spread of a
-        // run of this length.
-        target_precision: 1e-9,
-        max_warm_up: Duration::from_millis(10),
-        ..Config::default()
-    };
-    match compare_fns("noise probe", &[()], chain(steps), chain(steps), &config) {
+    match compare_fns("noise probe", &[()], chain(steps), chain(steps), &config()) {
         Ok(report) => {
             let (low, high) = report.ci;
             NoiseProbe {

@@ -249,10 +249,11 @@ fn settled(warm_up: &[Round]) -> bool {
     })
 }
 
-/// Whether measuring can stop: the paired estimate's interval is as narrow
-/// as the target, or the verdict is already clear (the whole interval beyond
-/// the noise floor) and the interval within twice the target, so a large
-/// speedup is not measured to a precision nobody needs.
+/// Whether measuring can stop: the paired estimate's statistical interval is
+/// as narrow as the target, or the verdict is already clear (the whole
+/// reported interval beyond the noise floor) and the interval within twice
+/// the target, so a large speedup is not measured to a precision nobody
+/// needs.
 ///
 /// The width must rest on at least [`MIN_BLOCKS`] blocks: a variance from
 /// fewer is itself so uncertain that stopping when it happens to be small
@@ -261,8 +262,11 @@ fn converged(log_ratios: &[f64], cycle: usize, config: &Config) -> bool {
     let Some(interval) = stats::robust_interval(log_ratios, CONFIDENCE, cycle) else {
         return false;
     };
+    // Precision is the statistical part (more rounds cannot shrink the
+    // systematic one); a clear verdict is judged on the interval reported.
+    let reported = interval.with_systematic(config.systematic_allowance);
     let floor = config.noise_floor.ln_1p();
-    let decided = interval.low() >= floor || interval.high() <= -floor;
+    let decided = reported.low() >= floor || reported.high() <= -floor;
     interval.blocks >= MIN_BLOCKS
         && (interval.half_width <= config.target_precision
             || (decided && interval.half_width <= 2.0 * config.target_precision))

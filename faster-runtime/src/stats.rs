@@ -57,6 +57,15 @@ impl Interval {
         self.center + self.half_width
     }
 
+    /// This interval widened by an independent `systematic` half-width,
+    /// added in quadrature: `√(half_width² + systematic²)`.
+    pub fn with_systematic(self, systematic: f64) -> Interval {
+        Interval {
+            half_width: self.half_width.hypot(systematic),
+            ..self
+        }
+    }
+
     /// The interval mapped from log space to ratios: `(exp(low), exp(high))`.
     pub fn exp_bounds(&self) -> (f64, f64) {
         (self.low().exp(), self.high().exp())
@@ -238,6 +247,18 @@ mod tests {
             assert_eq!(block_length(rounds, 2) % 2, 0);
             assert_eq!(block_length(rounds, 8) % 8, 0);
         }
+    }
+
+    #[test]
+    fn a_systematic_part_adds_in_quadrature() {
+        let interval = Interval {
+            center: 0.1,
+            half_width: 0.003,
+            blocks: 8,
+        };
+        let widened = interval.with_systematic(0.004);
+        assert!(close(widened.half_width, 0.005, 1e-15));
+        assert_eq!((widened.center, widened.blocks), (0.1, 8));
     }
 
     #[test]
