@@ -15,6 +15,10 @@
 //! `--probe-check` sets the probe's estimate of the smallest difference this
 //! machine resolves against the spread A/A runs of the probe's own length
 //! actually show.
+//!
+//! `--layout-check` runs the same cells in one process with layout
+//! randomization off and on, both without the systematic allowance (which
+//! would hide any difference), and compares coverage and error.
 
 use crate::load::BackgroundLoad;
 use crate::reference;
@@ -49,7 +53,7 @@ fn settings(arguments: &[String], default_runs: usize) -> Result<Settings, Strin
                 .ok_or_else(|| format!("{flag} takes a whole number"))
         };
         match argument.as_str() {
-            "--replication" | "--probe-check" => {}
+            "--replication" | "--probe-check" | "--layout-check" => {}
             "--runs" => settings.runs = number("--runs")?,
             "--processes" => settings.processes = number("--processes")?.max(2),
             "--load" => settings.load = true,
@@ -61,6 +65,13 @@ fn settings(arguments: &[String], default_runs: usize) -> Result<Settings, Strin
         }
     }
     Ok(settings)
+}
+
+/// The settings, or `None` after saying what is wrong with them.
+fn settings_or_complain(arguments: &[String], default_runs: usize) -> Option<Settings> {
+    settings(arguments, default_runs)
+        .map_err(|message| eprintln!("accuracy: {message}"))
+        .ok()
 }
 
 /// The child's part: the cell key names both step counts, so the child
@@ -89,12 +100,8 @@ pub fn child(key: &str) -> ExitCode {
 
 /// `--replication`.
 pub fn replication(arguments: &[String]) -> ExitCode {
-    let settings = match settings(arguments, 200) {
-        Ok(settings) => settings,
-        Err(message) => {
-            eprintln!("accuracy: {message}");
-            return ExitCode::from(2);
-        }
+    let Some(settings) = settings_or_complain(arguments, 200) else {
+        return ExitCode::from(2);
     };
     let _load = settings
         .load
@@ -122,27 +129,8 @@ pub fn replication(arguments: &[String]) -> ExitCode {
         "1 process s",
         "N processes s"
     );
-    // A step costs ≈ 1.6 ns and the call about as much: one step is ≈ 3 ns
-    // per call, 30 steps ≈ 50 ns; 5 against 4 and 30 against 24 steps are
-    // about 1.25x (the truth is measured).
-    for (cell, original, candidate) in [
-        ("3ns/1.00", 1_u64, 1_u64),
-        ("6ns/1.25", 5, 4),
-        ("50ns/1.00", 30, 30),
-        ("50ns/1.25", 30, 24),
-    ] {
-        let truth = if original == candidate {
-            1.0
-        } else {
-            reference::measure(
-                &[()],
-                carried_chain(original),
-                carried_chain(candidate),
-                Duration::from_secs(2),
-                reference::BATCH,
-            )
-            .ratio
-        };
+    for (cell, original, candidate) in CELLS {
+        let truth = truth_of(original, candidate);
         let key = format!("replicate/{original}/{candidate}");
         let arguments = vec!["--replication-child".to_string()];
         let (mut single, mut replicated, mut false_verdicts) = (0, 0, 0);
@@ -197,14 +185,93 @@ pub fn replication(arguments: &[String]) -> ExitCode {
     ExitCode::SUCCESS
 }
 
+/// `--layout-check`.
+pub fn layout_check(arguments: &[String]) -> ExitCode {
+    let Some(settings) = settings_or_complain(arguments, 100) else {
+        return ExitCode::from(2);
+    };
+    let _load = settings
+        .load
+        .then(|| BackgroundLoad::start(load_buffer_bytes()));
+    println!(
+        "layout check: {} runs per cell and setting, {}, no systematic allowance",
+        settings.runs,
+        if settings.load {
+            "under the background load"
+        } else {
+            "quiet"
+        },
+    );
+    println!(
+        "{:<12} {:>7} {:>8} {:>10} {:>11} {:>11}",
+        "cell", "truth", "layout", "CI holds", "median err", "median ±CI"
+    );
+    for (cell, original, candidate) in CELLS {
+        let truth = truth_of(original, candidate);
+        for randomize_layout in [false, true] {
+            let config = Config {
+                randomize_layout,
+                systematic_allowance: 0.0,
+                ..Config::default()
+            };
+            let (mut covered, mut errors, mut widths) = (0, Vec::new(), Vec::new());
+            for _ in 0..settings.runs {
+                let report = compare_fns(
+                    cell,
+                    &[()],
+                    carried_chain(original),
+                    carried_chain(candidate),
+                    &config,
+                )
+                .expect("unit outputs agree");
+                covered += usize::from(report.ci.0 <= truth && truth <= report.ci.1);
+                errors.push((report.speedup / truth).ln().abs());
+                widths.push((report.ci.1.ln() - report.ci.0.ln()) / 2.0);
+            }
+            println!(
+                "{:<12} {:>7.4} {:>8} {:>9}% {:>10.3}% {:>10.3}%",
+                cell,
+                truth,
+                if randomize_layout { "random" } else { "fixed" },
+                100 * covered / settings.runs.max(1),
+                100.0 * median(&mut errors),
+                100.0 * median(&mut widths),
+            );
+        }
+    }
+    ExitCode::SUCCESS
+}
+
+/// The cells of `--replication` and `--layout-check`: a step costs ≈ 1.6 ns
+/// and the call about as much, so one step is ≈ 3 ns per call, 30 steps
+/// ≈ 50 ns; 5 against 4 and 30 against 24 steps are about 1.25x.
+const CELLS: [(&str, u64, u64); 4] = [
+    ("3ns/1.00", 1, 1),
+    ("6ns/1.25", 5, 4),
+    ("50ns/1.00", 30, 30),
+    ("50ns/1.25", 30, 24),
+];
+
+/// The truth of a cell: exactly one for the same function on both sides,
+/// else a 2 s reference measurement.
+fn truth_of(original: u64, candidate: u64) -> f64 {
+    if original == candidate {
+        return 1.0;
+    }
+    reference::measure(
+        &[()],
+        carried_chain(original),
+        carried_chain(candidate),
+        Duration::from_secs(2),
+        reference::BATCH,
+    )
+    .ratio
+}
+
 /// `--probe-check`.
 pub fn probe_check(arguments: &[String]) -> ExitCode {
-    let settings = match settings(arguments, 100) {
-        Ok(settings) => settings,
-        Err(message) => {
-            eprintln!("accuracy: {message}");
-            return ExitCode::from(2);
-        }
+    let Some(settings) = settings_or_complain(arguments, 100) else {
+        return ExitCode::from(2);
     };
     let _load = settings
         .load

@@ -55,6 +55,12 @@ fn main() -> ExitCode {
     if arguments.iter().any(|argument| argument == "--probe-check") {
         return environment_checks::probe_check(&arguments);
     }
+    if arguments
+        .iter()
+        .any(|argument| argument == "--layout-check")
+    {
+        return environment_checks::layout_check(&arguments);
+    }
     let options = match options::parse(std::env::args().skip(1)) {
         Ok(options) => options,
         Err(message) => {

@@ -86,8 +86,7 @@ where
 
 /// The attribute's entry point for functions whose parameters are all
 /// shared references (or none): each call borrows the input.
-#[doc(hidden)]
-pub fn compare_by_ref<I, O, K, A, B>(
+pub(crate) fn compare_by_ref<I, O, K, A, B>(
     label: &str,
     inputs: &[I],
     check: K,
@@ -114,8 +113,7 @@ where
 
 /// The attribute's entry point for functions taking a parameter by value:
 /// each call gets its own clone of the input, made before the timed region.
-#[doc(hidden)]
-pub fn compare_by_value<I, O, K, A, B>(
+pub(crate) fn compare_by_value<I, O, K, A, B>(
     label: &str,
     inputs: &[I],
     check: K,

@@ -69,7 +69,7 @@ pub use verdict::Verdict;
 #[doc(hidden)]
 pub mod __private {
     pub use crate::check::{Approx, Eq, ShowAny, ShowDebug, Shown, Skip};
-    pub use crate::compare::{collect_inputs, compare_by_ref, compare_by_value};
+    pub use crate::compare::collect_inputs;
     pub use crate::config::{Config, Expect};
     pub use crate::error::Error;
     pub use crate::expansion::{by_ref, by_ref_with, by_value, by_value_with, show_input};
