@@ -84,8 +84,9 @@ where
     run(pair, name, &Eq, calibrate(clock), None, config)
 }
 
-/// The attribute's entry point for functions whose parameters are all
-/// shared references (or none): each call borrows the input.
+/// The engine's entry point (behind `expansion::by_ref`) for functions
+/// whose parameters are all shared references (or none): each call borrows
+/// the input.
 pub(crate) fn compare_by_ref<I, O, K, A, B>(
     label: &str,
     inputs: &[I],
@@ -111,8 +112,9 @@ where
     run(pair, label, &check, calibration, fallback, config)
 }
 
-/// The attribute's entry point for functions taking a parameter by value:
-/// each call gets its own clone of the input, made before the timed region.
+/// The engine's entry point (behind `expansion::by_value`) for functions
+/// taking a parameter by value: each call gets its own clone of the input,
+/// made before the timed region.
 pub(crate) fn compare_by_value<I, O, K, A, B>(
     label: &str,
     inputs: &[I],
