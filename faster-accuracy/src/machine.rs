@@ -3,7 +3,6 @@
 //! (each falls back to "unknown" elsewhere).
 
 use std::fs;
-use std::time::{SystemTime, UNIX_EPOCH};
 
 /// The CPU's model name.
 pub fn cpu_model() -> String {
@@ -74,33 +73,11 @@ pub fn load_average() -> String {
         .unwrap_or_else(|| "unknown".to_string())
 }
 
-/// The current UTC time as `YYYY-MM-DD HH:MM UTC`.
+/// The current UTC time as `YYYY-MM-DD HH:MM UTC`, from the runtime's RFC
+/// 3339 timestamp (`2026-11-22T00:15:37Z`).
 pub fn now_utc() -> String {
-    let seconds = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs()) as i64;
-    let (year, month, day) = civil_from_days(seconds.div_euclid(86_400));
-    let minutes = seconds.rem_euclid(86_400) / 60;
-    format!(
-        "{year:04}-{month:02}-{day:02} {:02}:{:02} UTC",
-        minutes / 60,
-        minutes % 60
-    )
-}
-
-/// Days since 1970-01-01 → (year, month, day), proleptic Gregorian
-/// (Howard Hinnant's algorithm).
-fn civil_from_days(days: i64) -> (i64, u32, u32) {
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = (doy - (153 * mp + 2) / 5 + 1) as u32;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    (year, month, day)
+    let stamp = faster::__private::utc_now();
+    format!("{} {} UTC", &stamp[..10], &stamp[11..16])
 }
 
 #[cfg(test)]
@@ -108,10 +85,13 @@ mod tests {
     use super::*;
 
     #[test]
-    fn dates() {
-        assert_eq!(civil_from_days(0), (1970, 1, 1));
-        assert_eq!(civil_from_days(19_723), (2024, 1, 1));
-        assert_eq!(civil_from_days(19_782), (2024, 2, 29));
+    fn the_header_date_is_the_runtime_timestamp_reshaped() {
+        let now = now_utc();
+        assert_eq!(now.len(), "2026-11-22 00:15 UTC".len(), "{now}");
+        assert!(
+            now.ends_with(" UTC") && now.as_bytes()[4] == b'-' && now.as_bytes()[13] == b':',
+            "{now}"
+        );
     }
 
     #[test]

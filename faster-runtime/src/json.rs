@@ -457,7 +457,7 @@ pub fn write_json(path: &Path, value: &impl Serialize) -> io::Result<()> {
 
 /// The current time as RFC 3339 in UTC, to the second
 /// (`2026-11-21T22:48:05Z`).
-fn utc_now() -> String {
+pub fn utc_now() -> String {
     let seconds = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |since| since.as_secs());

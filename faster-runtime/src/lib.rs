@@ -74,6 +74,7 @@ pub mod __private {
     pub use crate::error::Error;
     pub use crate::expansion::{by_ref, by_ref_with, by_value, by_value_with, show_input};
     pub use crate::harness::run_test;
+    pub use crate::json::utc_now;
     pub use crate::probe::{
         NoiseProbe, PROBE_TIME, SAFE_MULTIPLE, config as probe_config, measure as measure_noise,
     };
