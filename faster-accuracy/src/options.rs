@@ -17,7 +17,8 @@ options:
                        text (e.g. 1us/1.25/quiet, 2ms/, /1.00/, 1us/*/load);
                        repeat or separate by commas for any of several
   --quick              10 runs (40 identical), a 0.5 s reference: a fast look
-  --reference-time D   length of each cell's reference measurement (default 2s)
+  --reference-time D   length of each cell's reference measurement (default 5s):
+                       a quarter before the runs, the rest spread between them
   --reference-batch D  length of the reference's batches per side (default 250us)
   --csv PATH           one row per cell, every figure
   --runs-csv PATH      one row per run, every figure
@@ -56,7 +57,7 @@ impl Default for Options {
             runs: 50,
             identical_runs: None,
             filters: Vec::new(),
-            reference: Duration::from_secs(2),
+            reference: Duration::from_secs(5),
             reference_batch: crate::reference::BATCH,
             csv: None,
             runs_csv: None,
@@ -166,7 +167,7 @@ mod tests {
     fn defaults_are_the_reference_configuration() {
         let options = parse_all(&[]).unwrap();
         assert_eq!((options.runs, options.identical_runs()), (50, 200));
-        assert_eq!(options.reference, Duration::from_secs(2));
+        assert_eq!(options.reference, Duration::from_secs(5));
     }
 
     #[test]

@@ -1,12 +1,19 @@
 //! The truth a cell is judged against: a long reference measurement,
-//! independent of the engine's statistics, taken once per cell in the cell's
-//! own noise condition.
+//! independent of the engine's statistics, taken in the cell's own noise
+//! condition and spread over the same time as the cell's runs.
 //!
 //! Alternating batches of each side, the order swapped every pair, give one
 //! ratio per pair (Σ original / Σ candidate per-call time over the inputs, as
 //! the engine weighs them); the truth is their median, with the 99% interval
 //! of that median from order statistics, so the reader sees how exactly the
 //! truth itself is known.
+//!
+//! The pairs are taken in chunks between the runs, not all before them. At a
+//! few nanoseconds per call this machine's ratio changes with its state for
+//! seconds at a time (chains of 4 and 2 steps read 2.00 for ten seconds,
+//! then 1.31 through the next fifty runs, in the reference, the engine and
+//! the sequential method alike): a truth taken before the runs would judge
+//! them against another period's machine.
 //!
 //! Both sides' batches last the same time (their call counts differ), for
 //! two reasons measured here. A disturbance (a timer tick, a preemption)
@@ -59,57 +66,106 @@ pub const BATCH: Duration = Duration::from_micros(250);
 /// 0.5 s of pairs under load left the median uncertain by ±200%).
 const MIN_PAIRS: usize = 200;
 
-/// Measures `original` against `candidate` on `inputs` for `duration`, in
-/// batches of about `batch` per side.
-pub fn measure<I, F: FnMut(&I)>(
-    inputs: &[I],
-    mut original: F,
-    mut candidate: F,
-    duration: Duration,
-    batch: Duration,
-) -> Truth {
-    let batch_ns = batch.as_nanos() as f64;
-    let calls: Vec<[u64; 2]> = inputs
-        .iter()
-        .map(|input| {
-            let longest_call = fastest_per_call_ns(&mut original, input, 1, 3)
-                .max(fastest_per_call_ns(&mut candidate, input, 1, 3));
-            let batch_ns = batch_ns.max(longest_call);
-            [
-                calls_for(&mut original, input, batch_ns),
-                calls_for(&mut candidate, input, batch_ns),
-            ]
-        })
-        .collect();
-    let start = Instant::now();
-    let mut ratios = Vec::new();
-    while ratios.len() < MIN_PAIRS || start.elapsed() < duration {
-        let original_first = ratios.len() % 2 == 0;
+/// A reference measurement in progress: batch sizes fixed once, pairs added
+/// chunk by chunk.
+pub struct Reference<'a, I, F> {
+    inputs: &'a [I],
+    original: F,
+    candidate: F,
+    /// Per input, calls per batch of `[original, candidate]`.
+    calls: Vec<[u64; 2]>,
+    /// One ratio per alternating pair, in time order.
+    ratios: Vec<f64>,
+}
+
+impl<'a, I, F: FnMut(&I)> Reference<'a, I, F> {
+    /// Sizes the batches of `original` and `candidate` on `inputs` to about
+    /// `batch` per side; measures nothing yet.
+    pub fn new(inputs: &'a [I], mut original: F, mut candidate: F, batch: Duration) -> Self {
+        let batch_ns = batch.as_nanos() as f64;
+        let calls = inputs
+            .iter()
+            .map(|input| {
+                let longest_call = fastest_per_call_ns(&mut original, input, 1, 3)
+                    .max(fastest_per_call_ns(&mut candidate, input, 1, 3));
+                let batch_ns = batch_ns.max(longest_call);
+                [
+                    calls_for(&mut original, input, batch_ns),
+                    calls_for(&mut candidate, input, batch_ns),
+                ]
+            })
+            .collect();
+        Reference {
+            inputs,
+            original,
+            candidate,
+            calls,
+            ratios: Vec::new(),
+        }
+    }
+
+    /// Adds alternating pairs for `duration`.
+    pub fn extend(&mut self, duration: Duration) {
+        let start = Instant::now();
+        while start.elapsed() < duration {
+            self.pair();
+        }
+    }
+
+    /// The truth from every pair so far, first measuring up to
+    /// [`MIN_PAIRS`] if there are fewer.
+    pub fn truth(&mut self) -> Truth {
+        while self.ratios.len() < MIN_PAIRS {
+            self.pair();
+        }
+        let ratios = &self.ratios;
+        let half = ratios.len() / 2;
+        let drift =
+            median(&mut ratios[half..].to_vec()) / median(&mut ratios[..half].to_vec()) - 1.0;
+        let mut sorted = ratios.clone();
+        let (low, high) = median_interval(&mut sorted);
+        let ratio = median(&mut sorted);
+        Truth {
+            ratio,
+            uncertainty: (high - low) / 2.0 / ratio,
+            drift,
+            pairs: ratios.len(),
+            calls: self.calls[0][0],
+        }
+    }
+
+    /// One pair over every input, the original first in even pairs.
+    fn pair(&mut self) {
+        let original_first = self.ratios.len().is_multiple_of(2);
         let (mut original_ns, mut candidate_ns) = (0.0, 0.0);
-        for (input, &[original_calls, candidate_calls]) in inputs.iter().zip(&calls) {
+        for (input, &[original_calls, candidate_calls]) in self.inputs.iter().zip(&self.calls) {
+            let (original, candidate) = (&mut self.original, &mut self.candidate);
             let (o, c) = if original_first {
-                let o = time_calls(&mut original, input, original_calls);
-                (o, time_calls(&mut candidate, input, candidate_calls))
+                let o = time_calls(original, input, original_calls);
+                (o, time_calls(candidate, input, candidate_calls))
             } else {
-                let c = time_calls(&mut candidate, input, candidate_calls);
-                (time_calls(&mut original, input, original_calls), c)
+                let c = time_calls(candidate, input, candidate_calls);
+                (time_calls(original, input, original_calls), c)
             };
             original_ns += o / original_calls as f64;
             candidate_ns += c / candidate_calls as f64;
         }
-        ratios.push(original_ns / candidate_ns);
+        self.ratios.push(original_ns / candidate_ns);
     }
-    let half = ratios.len() / 2;
-    let drift = median(&mut ratios[half..].to_vec()) / median(&mut ratios[..half].to_vec()) - 1.0;
-    let (low, high) = median_interval(&mut ratios);
-    let ratio = median(&mut ratios);
-    Truth {
-        ratio,
-        uncertainty: (high - low) / 2.0 / ratio,
-        drift,
-        pairs: ratios.len(),
-        calls: calls[0][0],
-    }
+}
+
+/// Measures `original` against `candidate` on `inputs` for `duration` at
+/// once, in batches of about `batch` per side.
+pub fn measure<I, F: FnMut(&I)>(
+    inputs: &[I],
+    original: F,
+    candidate: F,
+    duration: Duration,
+    batch: Duration,
+) -> Truth {
+    let mut reference = Reference::new(inputs, original, candidate, batch);
+    reference.extend(duration);
+    reference.truth()
 }
 
 /// The distribution-free 99% interval of the median: the order statistics

@@ -3,7 +3,7 @@
 //! functions) the engine again for a fixed length of the same time.
 
 use crate::matrix::{Cell, Workload};
-use crate::reference::{self, Truth};
+use crate::reference::{Reference, Truth};
 use crate::sequential;
 use crate::summary::{CellResult, EngineRun, Outcome, Run};
 use crate::workloads::{
@@ -194,14 +194,15 @@ pub fn run(
     })
 }
 
-/// The truth, then `runs` runs of every method, on functions made by `make`
-/// (0: original, 1: candidate; fresh functions for every measurement, so no
-/// carried state is shared between methods).
+/// `runs` runs of every method and, spread between them, the truth, on
+/// functions made by `make` (0: original, 1: candidate; fresh functions for
+/// every measurement, so no carried state is shared between methods).
 ///
-/// With `check_construction`, a truth more than twice the construction's
-/// tolerance away from the cell's ratio ends the cell with the reason: the
-/// work sizes did not set the cost as assumed, and the cell's figures would
-/// be filed under the wrong ratio.
+/// With `check_construction`, a truth (from the reference's first quarter,
+/// before any run) more than twice the construction's tolerance away from
+/// the cell's ratio ends the cell with the reason: the work sizes did not
+/// set the cost as assumed, and the cell's figures would be filed under the
+/// wrong ratio.
 fn measure_cell<I, F: FnMut(&I)>(
     cell: &Cell,
     inputs: &[I],
@@ -211,24 +212,23 @@ fn measure_cell<I, F: FnMut(&I)>(
     progress: &dyn Fn(&str),
     check_construction: bool,
 ) -> Result<(Truth, Vec<Run>), String> {
-    let truth = if cell.identical() {
-        Truth::exact_one()
-    } else {
+    // A quarter of the reference before the runs, to check the construction;
+    // the rest in equal chunks after each run (see `reference`).
+    let mut reference = (!cell.identical())
+        .then(|| Reference::new(inputs, make(0), make(1), settings.reference_batch));
+    if let Some(reference) = &mut reference {
         progress("reference");
-        reference::measure(
-            inputs,
-            make(0),
-            make(1),
-            settings.reference,
-            settings.reference_batch,
-        )
-    };
-    if check_construction && (truth.ratio / cell.ratio).ln().abs() > 2.0 * tolerance(cell.ratio) {
-        return Err(format!(
-            "built for {:.2}, but the reference measured {:.4}: at this scale the work size does not set the cost",
-            cell.ratio, truth.ratio
-        ));
+        reference.extend(settings.reference / 4);
+        let first = reference.truth();
+        if check_construction && (first.ratio / cell.ratio).ln().abs() > 2.0 * tolerance(cell.ratio)
+        {
+            return Err(format!(
+                "built for {:.2}, but the reference measured {:.4}: at this scale the work size does not set the cost",
+                cell.ratio, first.ratio
+            ));
+        }
     }
+    let chunk = (settings.reference - settings.reference / 4) / runs.max(1) as u32;
     let config = &settings.config;
     let mut records = Vec::with_capacity(runs);
     for run in 0..runs {
@@ -275,7 +275,11 @@ fn measure_cell<I, F: FnMut(&I)>(
             sequential,
             fixed,
         });
+        if let Some(reference) = &mut reference {
+            reference.extend(chunk);
+        }
     }
+    let truth = reference.map_or_else(Truth::exact_one, |mut reference| reference.truth());
     Ok((truth, records))
 }
 
