@@ -15,11 +15,29 @@ use std::rc::Rc;
 /// `steps` dependent xorshift-multiply steps from `seed`. A multiply-add
 /// chain would be folded by the compiler several steps at a time; this step
 /// cannot be combined, so time is proportional to `steps`.
+///
+/// Every step runs the same instructions, one step per iteration: the empty
+/// `asm!` hides the state from the optimizer, which would otherwise unroll
+/// the loop by four and leave the rest to a remainder loop, so that 4 steps
+/// and 2 steps ran different code. Measured here, that was not a chain
+/// scaled by construction: under other work the 2-step path slowed by up to
+/// 25% for seconds at a time (4 vs 2 steps off 2.00 by more than 2.5% in
+/// 111 of 1 498 windows of 100 ms, reference, engine and sequential method
+/// alike), while this loop stayed at 2.00 in all of them.
 #[inline(never)]
 pub fn chain(seed: u64, steps: u64) -> u64 {
     let mut state = seed;
     for _ in 0..black_box(steps) {
         state = (state ^ (state >> 29)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        // SAFETY: an empty instruction template; it only claims to change
+        // `state`'s register, touching no memory, stack or flags.
+        unsafe {
+            std::arch::asm!(
+                "/* {state} */",
+                state = inout(reg) state,
+                options(nomem, nostack, preserves_flags),
+            );
+        }
     }
     state
 }
@@ -146,10 +164,11 @@ pub fn tolerance(ratio: f64) -> f64 {
 /// built per call at all, and 1.25 needs chains of 5 and 4 steps (≈ 8 ns).
 ///
 /// For the chain, `steps × ns_per_step` is the cost to pass: measured
-/// here, calls of 1 to 7 steps cost 1.72, 3.61, 5.11, 6.90, 8.42, 10.1 and
-/// 11.8 ns, within a few percent of it, and a per-length probe was noisier
-/// than that linear rule (one probe read 6.9 ns for 3 steps, between 3.7 for
-/// 2 and 7.3 for 4). The reference measures the truth of every pair anyway.
+/// here, calls of 1 to 8 steps cost 1.72, 3.45–3.53, 5.1, 6.9, 8.5–8.7,
+/// 10.2–10.4, 12.1–12.3 and 13.7–14.0 ns (1.70–1.75 ns a step in a long
+/// chain), within a few percent of it, and a per-length probe was noisier
+/// than that linear rule. The reference measures the truth of every pair
+/// anyway.
 pub fn construct(target: u64, ratio: f64, cost: &mut dyn FnMut(u64) -> f64) -> Option<(u64, u64)> {
     let target = target.max(1);
     if ratio == 1.0 {

@@ -520,20 +520,17 @@ pub fn calibrate<C: Clock>(clock: &C) -> Calibration {
 /// The per-call cost of the sampler's loop shape with nothing inside: the
 /// fastest of a few batches of 100 000 empty calls.
 fn empty_call_ns<C: Clock>(clock: &C) -> f64 {
-    (0..5)
-        .map(|_| empty_loop_ns(clock, 100_000))
-        .fold(f64::INFINITY, f64::min)
-}
-
-/// Per-call nanoseconds of one batch of `calls` iterations of the sampler's
-/// loop shape with nothing inside, timed on `clock`.
-pub fn empty_loop_ns<C: Clock>(clock: &C, calls: u64) -> f64 {
+    const CALLS: u64 = 100_000;
     let input = ();
-    let start = clock.now();
-    for _ in 0..calls {
-        std::hint::black_box(std::hint::black_box(&input));
-    }
-    clock.nanos_between(start, clock.now()) / calls as f64
+    (0..5)
+        .map(|_| {
+            let start = clock.now();
+            for _ in 0..CALLS {
+                std::hint::black_box(std::hint::black_box(&input));
+            }
+            clock.nanos_between(start, clock.now()) / CALLS as f64
+        })
+        .fold(f64::INFINITY, f64::min)
 }
 
 #[cfg(test)]

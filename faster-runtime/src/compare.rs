@@ -484,18 +484,6 @@ where
             }
         }
     }
-    if estimate.loop_allowance > config.target_precision {
-        warnings.push(format!(
-            "calls this short ({} and {}) leave the ratio uncertain by ±{} for the measuring \
-             loop's own {} per call, which hides behind the functions' work in some machine \
-             states and not in others; more rounds do not narrow that part of the interval; to \
-             compare more tightly, give each call more work (e.g. a loop over several items)",
-            format_ns(estimate.original_ns),
-            format_ns(estimate.candidate_ns),
-            format_percent(estimate.loop_allowance.exp_m1()),
-            format_ns(calibration.empty_call_ns),
-        ));
-    }
     if !check.checks() {
         warnings.push("outputs were not checked (check = skip)".into());
     }

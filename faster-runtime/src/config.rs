@@ -70,12 +70,6 @@ pub struct Config {
     /// differ from the engine's by up to about that much at every scale,
     /// while the statistical part alone shrinks to ±0.01%. More rounds do not
     /// shrink it; `processes = N` measures that variation directly.
-    ///
-    /// Calls of a few nanoseconds get a second allowance on top, which this
-    /// setting does not control: the measuring loop's own per-call cost,
-    /// timed in every round, may or may not hide behind the functions' work
-    /// (see the report's warning when it widens the interval past
-    /// `target_precision`).
     pub systematic_allowance: f64,
     /// Shift the stack the measuring loop runs on from round to round, so an
     /// alignment that happens to favour one function is averaged out rather

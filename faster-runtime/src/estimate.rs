@@ -25,9 +25,6 @@ pub struct Estimate {
     pub candidate_ns: f64,
     /// Per input figures.
     pub per_input: Vec<InputEstimate>,
-    /// The part of the interval's half-width (in log ratio) allowed for the
-    /// measuring loop's own per-call work (see [`samples::loop_allowance`]).
-    pub loop_allowance: f64,
 }
 
 /// One input's figures.
@@ -49,11 +46,8 @@ pub struct InputEstimate {
 
 impl Estimate {
     /// Computes every figure from the samples; the interval is widened by
-    /// `allowance` (see [`Config::systematic_allowance`](crate::Config)) and
-    /// by the measuring loop's allowance, in quadrature.
-    pub fn from_samples(samples: &Samples, allowance: f64) -> Estimate {
-        let loop_allowance = samples::loop_allowance(&samples.rounds);
-        let systematic = allowance.hypot(loop_allowance);
+    /// `systematic` (see [`Config::systematic_allowance`](crate::Config)).
+    pub fn from_samples(samples: &Samples, systematic: f64) -> Estimate {
         let overheads = samples.overheads();
         let per_input: Vec<InputEstimate> = (0..samples.inputs())
             .map(|input| input_estimate(samples, input, overheads[input]))
@@ -77,7 +71,6 @@ impl Estimate {
             original_ns,
             candidate_ns,
             per_input,
-            loop_allowance,
         }
     }
 }
@@ -146,7 +139,6 @@ mod tests {
                 original_first: i.is_multiple_of(2),
                 batch_sizes: vec![[10, 10], [100, 100]],
                 per_call_ns: vec![[1_000.0 + i as f64, 500.0], [100.0, 100.0 - i as f64]],
-                loop_ns: 0.0,
             })
             .collect();
         let samples = samples(rounds, vec![&[1], &[1]]);
@@ -177,7 +169,6 @@ mod tests {
                     original_first: round.is_multiple_of(2),
                     batch_sizes: vec![[batch, batch]],
                     per_call_ns: vec![[2.5, 2.0].map(|ns: f64| ns + 50.0 / batch as f64)],
-                    loop_ns: 0.0,
                 }
             })
             .collect();

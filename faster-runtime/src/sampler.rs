@@ -5,7 +5,7 @@
 //! times, so the same loop runs real functions on the wall clock and modelled
 //! workloads on a simulated clock in deterministic tests.
 
-use crate::clock::{self, Calibration, Clock};
+use crate::clock::{Calibration, Clock};
 use crate::config::Config;
 use crate::error::Error;
 use crate::samples::{self, CONFIDENCE, LADDER, LADDER_MIN_BATCH, Round, Samples, Side, Stop};
@@ -92,7 +92,6 @@ pub fn sample<C: Clock, S: Subject>(
     let mut warm_up: Vec<Round> = Vec::new();
     loop {
         warm_up.push(measure_round(
-            clock,
             subject,
             batch_sizes.clone(),
             warm_up.len().is_multiple_of(2),
@@ -159,7 +158,6 @@ pub fn sample<C: Clock, S: Subject>(
             .collect();
         subject.begin_round(rounds.len());
         rounds.push(measure_round(
-            clock,
             subject,
             sizes,
             rounds.len().is_multiple_of(2),
@@ -178,10 +176,7 @@ pub fn sample<C: Clock, S: Subject>(
             let overheads =
                 samples::overheads(&rounds, inputs, samples::max_overhead_ns(&calibration));
             let log_ratios = samples::log_ratios(&rounds, &overheads);
-            let systematic = config
-                .systematic_allowance
-                .hypot(samples::loop_allowance(&rounds));
-            if converged(&log_ratios, cycle, systematic, config) {
+            if converged(&log_ratios, cycle, config) {
                 break Stop::Converged;
             }
         }
@@ -201,14 +196,8 @@ pub fn sample<C: Clock, S: Subject>(
     })
 }
 
-/// Iterations of the empty loop timed after each round: ≈ 3 µs at a
-/// nanosecond each, a few percent of a round of the fastest functions.
-const LOOP_CALLS: u64 = 4_096;
-
-/// One round over every input, the original first or second in each pair,
-/// then the empty measuring loop once.
-fn measure_round<C: Clock, S: Subject>(
-    clock: &C,
+/// One round over every input, the original first or second in each pair.
+fn measure_round<S: Subject>(
     subject: &mut S,
     batch_sizes: Vec<[u64; 2]>,
     original_first: bool,
@@ -237,7 +226,6 @@ fn measure_round<C: Clock, S: Subject>(
         original_first,
         batch_sizes,
         per_call_ns,
-        loop_ns: clock::empty_loop_ns(clock, LOOP_CALLS),
     })
 }
 
@@ -270,13 +258,13 @@ fn settled(warm_up: &[Round]) -> bool {
 /// The width must rest on at least [`MIN_BLOCKS`] blocks: a variance from
 /// fewer is itself so uncertain that stopping when it happens to be small
 /// would make the reported interval too narrow.
-fn converged(log_ratios: &[f64], cycle: usize, systematic: f64, config: &Config) -> bool {
+fn converged(log_ratios: &[f64], cycle: usize, config: &Config) -> bool {
     let Some(interval) = stats::robust_interval(log_ratios, CONFIDENCE, cycle) else {
         return false;
     };
     // Precision is the statistical part (more rounds cannot shrink the
     // systematic one); a clear verdict is judged on the interval reported.
-    let reported = interval.with_systematic(systematic);
+    let reported = interval.with_systematic(config.systematic_allowance);
     let floor = config.noise_floor.ln_1p();
     let decided = reported.low() >= floor || reported.high() <= -floor;
     interval.blocks >= MIN_BLOCKS

@@ -35,9 +35,6 @@ pub struct Round {
     /// Per input, the per-call time in nanoseconds of `[original, candidate]`
     /// (batch time / batch size, overhead included).
     pub per_call_ns: Vec<[f64; 2]>,
-    /// Per-call nanoseconds of the measuring loop with nothing inside, timed
-    /// right after this round's pairs (see [`loop_allowance`]).
-    pub loop_ns: f64,
 }
 
 impl Round {
@@ -193,48 +190,6 @@ pub fn log_ratios(rounds: &[Round], overhead_ns: &[f64]) -> Vec<f64> {
         .collect()
 }
 
-/// Per side, the sum over inputs of the median per-call time in `rounds`:
-/// what a typical call of `[original, candidate]` costs.
-pub fn typical_per_call_ns(rounds: &[Round]) -> [f64; 2] {
-    let inputs = rounds.first().map_or(0, |round| round.per_call_ns.len());
-    [Side::Original, Side::Candidate].map(|side| {
-        (0..inputs)
-            .map(|input| {
-                let times: Vec<f64> = rounds
-                    .iter()
-                    .map(|round| round.per_call_ns[input][side as usize])
-                    .collect();
-                stats::median(&times)
-            })
-            .sum()
-    })
-}
-
-/// The allowance, in log ratio, for the measuring loop's own per-call work:
-/// how far the ratio of the typical per-call times moves when every call of
-/// both sides costs the empty loop's median per-call time more (per input).
-///
-/// Each call pays for the loop around it on top of its own work, and how
-/// much of that hides behind the work depends on the machine's state, not
-/// on the functions. On this project's 2-core VM, chains of 4 and 2 steps
-/// (≈ 6.9 and 3.4 ns per call) measured 2.00 for seconds, then 1.80 for a
-/// second, one process and one binary throughout, and the empty loop's cost
-/// moved with them: ≈ 0.67 ns per call, then 1.1–1.3 ns. A run of 50 ms
-/// sees one state and no number of rounds in it sees another, so the
-/// interval allows for it, scaled by the loop's cost measured in the run's
-/// own rounds. It is zero for equal times (an A/A pair stays tight) and
-/// vanishes with the call's length: ±8.9% for 6.9 against 3.45 ns with a
-/// 0.67 ns loop, ±1.3% for 50 against 25 ns, ±0.03% for 2 against 1 µs.
-pub fn loop_allowance(rounds: &[Round]) -> f64 {
-    let [original, candidate] = typical_per_call_ns(rounds);
-    if !(original > 0.0 && candidate > 0.0) {
-        return 0.0;
-    }
-    let loop_ns = stats::median(&rounds.iter().map(|round| round.loop_ns).collect::<Vec<_>>());
-    let exposed_ns = rounds[0].per_call_ns.len() as f64 * loop_ns.max(0.0);
-    (((original + exposed_ns) / (candidate + exposed_ns)).ln() - (original / candidate).ln()).abs()
-}
-
 impl Samples {
     /// The number of inputs.
     pub fn inputs(&self) -> usize {
@@ -288,7 +243,6 @@ mod tests {
                     per_call_ns: vec![
                         per_call.map(|ns| (ns * batch as f64 + overhead) / batch as f64),
                     ],
-                    loop_ns: 0.67,
                 }
             })
             .collect()
@@ -328,7 +282,6 @@ mod tests {
                 original_first: round.is_multiple_of(2),
                 batch_sizes: vec![[8, 10]],
                 per_call_ns: vec![[100.0, 80.0]],
-                loop_ns: 0.67,
             })
             .collect();
         assert_eq!(fit_input(&rounds, 0, Side::Original), None);
@@ -342,59 +295,9 @@ mod tests {
             original_first: true,
             batch_sizes: vec![[10, 40]],
             per_call_ns: vec![[(400.0 + 50.0) / 10.0, (400.0 + 50.0) / 40.0]],
-            loop_ns: 0.67,
         };
         assert_eq!(round.cleared_per_call_ns(0, 50.0), [40.0, 10.0]);
         assert!((round.log_ratio(&[50.0]).exp() - 4.0).abs() < 1e-12);
-    }
-
-    #[test]
-    fn the_loop_allowance_grows_with_the_gap_between_short_calls() {
-        let allowance = |per_call: [f64; 2]| loop_allowance(&rounds(per_call, 0.0, 100));
-        assert_eq!(allowance([3.45, 3.45]), 0.0);
-        // (6.9 + 0.67) / (3.45 + 0.67) = 1.837 against 2.
-        let few_ns = allowance([6.9, 3.45]);
-        assert!(
-            (few_ns - (2.0f64 / (7.57 / 4.12)).ln()).abs() < 1e-9,
-            "{few_ns}"
-        );
-        assert!((allowance([3.45, 6.9]) - few_ns).abs() < 1e-12);
-        assert!((allowance([50.0, 25.0]) - 0.0131).abs() < 0.0001);
-        assert!(allowance([2_000.0, 1_000.0]) < 0.000_4);
-    }
-
-    #[test]
-    fn the_loop_allowance_follows_the_loop_cost_the_rounds_measured() {
-        let slow_loop = |loop_ns: f64| {
-            let mut rounds = rounds([6.9, 3.45], 0.0, 100);
-            // A few rounds disturbed either way do not move the median.
-            for (index, round) in rounds.iter_mut().enumerate() {
-                round.loop_ns = match index {
-                    0 => 50.0,
-                    1 => 0.0,
-                    _ => loop_ns,
-                };
-            }
-            loop_allowance(&rounds)
-        };
-        assert!((slow_loop(1.2) - (2.0f64 / (8.1 / 4.65)).ln()).abs() < 1e-9);
-        assert!(slow_loop(1.2) > slow_loop(0.67));
-    }
-
-    #[test]
-    fn each_input_pays_the_loop_once_per_call() {
-        let two_inputs: Vec<Round> = rounds([6.9, 3.45], 0.0, 100)
-            .into_iter()
-            .map(|mut round| {
-                round.batch_sizes.push(round.batch_sizes[0]);
-                round.per_call_ns.push(round.per_call_ns[0]);
-                round
-            })
-            .collect();
-        assert_eq!(typical_per_call_ns(&two_inputs), [13.8, 6.9]);
-        let expected = (2.0f64 / (15.14 / 8.24)).ln();
-        assert!((loop_allowance(&two_inputs) - expected).abs() < 1e-9);
-        assert_eq!(loop_allowance(&[]), 0.0);
     }
 
     #[test]
