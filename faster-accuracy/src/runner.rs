@@ -121,9 +121,10 @@ pub fn run(
             let (original, candidate) =
                 construct(target, cell.ratio, &mut |steps| machine.chain_cost(steps))
                     .ok_or_else(|| unbuildable("step counts"))?;
-            // A few steps' cost depends on where the code landed (2 vs 1
-            // steps measured 2.00 in one build, 1.64 in the next): when the
-            // reference disowns the pair, double both sides' work and retry.
+            // A few steps' cost may not scale with their count (an earlier,
+            // unrolled chain measured 2 vs 1 steps at 2.00 in one build and
+            // 1.64 in the next): when the reference disowns the pair, double
+            // both sides' work and retry.
             let mut doublings = 0;
             loop {
                 let (original, candidate) = (original << doublings, candidate << doublings);
