@@ -8,12 +8,12 @@
 //! of that median from order statistics, so the reader sees how exactly the
 //! truth itself is known.
 //!
-//! The pairs are taken in chunks between the runs, not all before them. At a
-//! few nanoseconds per call this machine's ratio changes with its state for
-//! seconds at a time (chains of 4 and 2 steps read 2.00 for ten seconds,
-//! then 1.31 through the next fifty runs, in the reference, the engine and
-//! the sequential method alike): a truth taken before the runs would judge
-//! them against another period's machine.
+//! The pairs are taken in chunks between the runs, not all before them: a
+//! ratio can move with the machine's state for seconds at a time (with an
+//! earlier, unrolled chain, 4 vs 2 steps read 2.00 through a 10 s reference
+//! and 1.31 through the fifty runs after it, in the engine and the
+//! sequential method alike), and a truth taken only before the runs would
+//! judge them against another period's machine.
 //!
 //! Both sides' batches last the same time (their call counts differ), for
 //! two reasons measured here. A disturbance (a timer tick, a preemption)

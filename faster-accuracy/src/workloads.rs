@@ -20,10 +20,11 @@ use std::rc::Rc;
 /// `asm!` hides the state from the optimizer, which would otherwise unroll
 /// the loop by four and leave the rest to a remainder loop, so that 4 steps
 /// and 2 steps ran different code. Measured here, that was not a chain
-/// scaled by construction: under other work the 2-step path slowed by up to
-/// 25% for seconds at a time (4 vs 2 steps off 2.00 by more than 2.5% in
-/// 111 of 1 498 windows of 100 ms, reference, engine and sequential method
-/// alike), while this loop stayed at 2.00 in all of them.
+/// scaled by construction: their ratio fell from 2.00 to as low as 1.22 for
+/// seconds at a time, in the reference, the engine and the sequential method
+/// alike, and in a reference-style loop under the suite's load it was off
+/// 2.00 by more than 2.5% in 111 of 1 498 windows of 100 ms, where this loop
+/// stayed within 2.5% in all of them.
 #[inline(never)]
 pub fn chain(seed: u64, steps: u64) -> u64 {
     let mut state = seed;
