@@ -32,7 +32,14 @@ options:
   --help               this text
 
 The reference configuration is the default: 200 runs per 1.00 cell, 50 per
-other cell. Split it across invocations with --filter.";
+other cell. Split it across invocations with --filter.
+
+other modes (checks of the environment features, each with --runs N, --load):
+  --replication        single-process against replicated intervals at ≈ 3 ns
+                       and ≈ 50 ns per call (--processes N, default 5)
+  --probe-check        the noise probe's estimate against the A/A spread of
+                       runs of its own length
+  --layout-check       coverage and error with layout randomization off and on";
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct Options {
