@@ -44,6 +44,14 @@ const MAX_BUFFER: usize = 1 << 30;
 const ASSUMED_LLC: usize = 32 << 20;
 
 fn main() -> ExitCode {
+    // Rust ignores SIGPIPE, so printing to a closed pipe (`accuracy | head`)
+    // panics; a table printer should end quietly instead, as `cat` does.
+    #[cfg(unix)]
+    // SAFETY: restores the default disposition of one signal at start-up,
+    // before any other thread exists.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
     // The issue-7 checks (and the children they start) have their own modes.
     if let Some(key) = faster::__private::child_target() {
         return environment_checks::child(&key);
