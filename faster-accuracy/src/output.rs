@@ -2,7 +2,7 @@
 //! sequential method side by side), the stop-rule table, the list of missed
 //! targets, and the CSV and Markdown files.
 
-use crate::summary::{CellResult, Summary, Tally, Timing, shortfalls};
+use crate::summary::{CellResult, Outcome, Summary, Tally, Timing, shortfalls};
 use faster::Verdict;
 use std::fmt::Write as _;
 use std::fs::File;
@@ -361,39 +361,39 @@ pub fn run_rows(result: &CellResult) -> Vec<Vec<String>> {
                 result.cell.key(),
                 index.to_string(),
                 format!("{:.6}", result.truth.ratio),
-                format!("{:.6}", e.outcome.speedup),
-                format!("{:.6}", e.outcome.ci.0),
-                format!("{:.6}", e.outcome.ci.1),
-                verdict_name(e.outcome.verdict).to_string(),
+            ];
+            fields.extend(outcome_fields(&e.outcome));
+            fields.extend([
                 format!("{:.5}", e.seconds),
                 e.rounds.to_string(),
                 e.budget_stop.to_string(),
                 format!("{}/{}", e.batch[0], e.batch[1]),
                 format!("{:.2}", e.overrun_rounds),
-            ];
+            ]);
             match &run.sequential {
-                Some(s) => fields.extend([
-                    format!("{:.6}", s.speedup),
-                    format!("{:.6}", s.ci.0),
-                    format!("{:.6}", s.ci.1),
-                    verdict_name(s.verdict).to_string(),
-                ]),
+                Some(s) => fields.extend(outcome_fields(s)),
                 None => fields.extend(std::iter::repeat_n(String::new(), 4)),
             }
             match &run.fixed {
-                Some(f) => fields.extend([
-                    format!("{:.6}", f.outcome.speedup),
-                    format!("{:.6}", f.outcome.ci.0),
-                    format!("{:.6}", f.outcome.ci.1),
-                    verdict_name(f.outcome.verdict).to_string(),
-                    format!("{:.5}", f.seconds),
-                    f.rounds.to_string(),
-                ]),
+                Some(f) => {
+                    fields.extend(outcome_fields(&f.outcome));
+                    fields.extend([format!("{:.5}", f.seconds), f.rounds.to_string()]);
+                }
                 None => fields.extend(std::iter::repeat_n(String::new(), 6)),
             }
             fields
         })
         .collect()
+}
+
+/// A run's speedup, interval and verdict, as the runs CSV writes them.
+fn outcome_fields(outcome: &Outcome) -> [String; 4] {
+    [
+        format!("{:.6}", outcome.speedup),
+        format!("{:.6}", outcome.ci.0),
+        format!("{:.6}", outcome.ci.1),
+        verdict_name(outcome.verdict).to_string(),
+    ]
 }
 
 fn verdict_name(verdict: Verdict) -> &'static str {

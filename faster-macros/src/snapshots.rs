@@ -8,7 +8,7 @@
 //! they get when they get it right, including the hygiene: every runtime
 //! item by an absolute path, locals the user cannot name.
 
-use crate::expand;
+use crate::{expand, validate};
 use quote::ToTokens;
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -28,15 +28,7 @@ fn expand_source(source: &str) -> String {
     let position = function
         .attrs
         .iter()
-        .position(|attr| {
-            let segments: Vec<String> = attr
-                .path()
-                .segments
-                .iter()
-                .map(|segment| segment.ident.to_string())
-                .collect();
-            segments == ["faster", "compare"]
-        })
+        .position(validate::is_compare_attribute)
         .expect("the function carries `#[faster::compare(...)]`");
     let attribute = function.attrs.remove(position);
     let args = match attribute.meta {

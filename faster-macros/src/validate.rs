@@ -546,7 +546,7 @@ fn find_type<'a>(ty: &'a Type, wanted: &dyn Fn(&Type) -> bool) -> Option<&'a Typ
 }
 
 /// Whether `attr` is another `#[faster::compare(...)]`.
-fn is_compare_attribute(attr: &syn::Attribute) -> bool {
+pub(crate) fn is_compare_attribute(attr: &syn::Attribute) -> bool {
     let segments: Vec<String> = attr
         .path()
         .segments
