@@ -11,8 +11,6 @@
 //! an example has no tests, so here the attribute is unconditional and
 //! `faster::main()` runs every registered comparison.
 
-use std::process::ExitCode;
-
 /// Checks every pair: O(n²).
 fn has_duplicate_naive(values: &[u32]) -> bool {
     values
@@ -57,6 +55,6 @@ fn mean_inputs() -> Vec<Vec<f64>> {
     vec![(0..10_000).map(f64::from).collect()]
 }
 
-fn main() -> ExitCode {
+fn main() {
     faster::main()
 }

@@ -32,14 +32,64 @@
 pub use faster_macros::compare;
 pub use faster_runtime::{
     Calibration, Clock, Comparison, Config, CycleCounter, Error, Expect, InputReport, LinearFit,
-    OutputCheck, Phase, Report, Settings, SimClock, ThreadCpuClock, Timer, TimerKind, Verdict,
-    WallClock, calibrate, compare_fns, compare_fns_with_clock, comparisons, format_ns, main,
+    OutputCheck, Phase, ProcessSummary, Report, Settings, SimClock, ThreadCpuClock, Timer,
+    TimerKind, Verdict, WallClock, calibrate, compare_fns, compare_fns_with_clock, comparisons,
+    format_ns,
 };
 // Reports and output: the JSON schema's name, where reports go, the
 // environment they record, colour and rate formatting.
 pub use faster_runtime::{CiRun, ColorChoice, Environment, REPORT_SCHEMA, format_rate, output_dir};
 // The output checks: `check = approx(...)` and its trait for user types.
 pub use faster_runtime::{Approx, ApproxEq, Difference, EqComparable};
+// Why a run stopped measuring (a field of `Report`).
+pub use faster_runtime::Stop;
+
+/// Runs every comparison registered in this binary — the entry point of a
+/// `harness = false` test or bench target.
+///
+/// Prints each report and a summary and, when any comparison fails, ends
+/// the process with exit code 101 (2 for a bad command line), as libtest's
+/// own harness does; it returns only when every comparison passed. So
+/// `fn main() { faster::main() }` is the one form, and a trailing semicolon
+/// cannot turn a failure into success.
+///
+/// ```no_run
+/// // tests/speed.rs, with `[[test]] name = "speed"` and `harness = false`
+/// use my_crate as _; // link the library, so its comparisons register
+///
+/// fn main() {
+///     faster::main()
+/// }
+/// # mod my_crate {}
+/// ```
+///
+/// The command line is libtest's, with faster's own flags: `FILTER...`,
+/// `--exact`, `--skip FILTER`, `--list`, `--quick`, `--max-time DURATION`,
+/// `--noise-floor FRACTION`, `--timer wall|cycles|thread-cpu`,
+/// `--processes N`, `--format pretty|terse|json|bench|junit`, `--junit PATH`,
+/// `--color auto|always|never`, `-q`, `--help`; the flags cargo, libtest and
+/// nextest pass (`--bench`, `--nocapture`, `--test-threads N`, ...) are
+/// accepted and ignored. `--help` prints them all.
+#[track_caller]
+pub fn main() {
+    faster_runtime::main()
+}
+
+/// [`main`] without ending the process: returns the exit code for a `main`
+/// that does more after the comparisons.
+///
+/// ```no_run
+/// fn main() -> std::process::ExitCode {
+///     let code = faster::run();
+///     println!("comparisons done");
+///     code
+/// }
+/// ```
+#[must_use = "the exit code says whether a comparison failed: return it from `main`"]
+#[track_caller]
+pub fn run() -> std::process::ExitCode {
+    faster_runtime::run()
+}
 
 /// Items the attribute's expansion names. Not a public API.
 #[doc(hidden)]

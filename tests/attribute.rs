@@ -751,84 +751,103 @@ mod bare {
 
 // What the attribute recorded.
 
-fn registered(display_name: &str) -> &'static Comparison {
+fn registered(test_name: &str) -> &'static Comparison {
     faster::comparisons()
         .into_iter()
-        .find(|comparison| comparison.display_name() == display_name)
-        .unwrap_or_else(|| panic!("no comparison named {display_name:?} is registered"))
+        .find(|comparison| comparison.test_name() == test_name)
+        .unwrap_or_else(|| panic!("no comparison named {test_name:?} is registered"))
 }
 
 #[test]
-fn every_annotated_function_is_registered_under_its_path_in_the_crate() {
+fn every_annotated_function_is_registered_under_its_test_name() {
     let names: Vec<&str> = faster::comparisons()
         .iter()
-        .map(|comparison| comparison.display_name())
+        .map(|comparison| comparison.test_name())
         .collect();
     let mut expected = vec![
-        "bare: scale by adding",
-        "bare::bump",
-        "bare::scale",
-        "checksum_again",
-        "common_sorted",
-        "contains: slice method",
-        "count_distinct::<u32>",
-        "count_distinct::<u64>",
-        "distinct_sorted",
-        "distinct_values_sorted",
-        "first_even",
-        "first_unchecked",
-        "float_sum_four_lanes",
-        "halve",
-        "hygiene::config",
-        "hygiene::owned0",
-        "is_prime",
-        "largest of three (i64)",
-        "largest of three (u8)",
-        "lane_sums",
-        "max_branchless",
-        "mean_and_spread",
-        "merge_dedup",
-        "normalize",
-        "nth_smallest_select",
-        "parse_total",
-        "prefix_sums",
-        "primes_sieve",
-        "sort_in_place",
-        "sorted_fast",
-        "total_length",
-        "square",
-        "text::new::count_words",
-        "touch",
-        "triangle",
+        "bare::faster_bump",
+        "bare::faster_largest_i64",
+        "bare::faster_largest_u8",
+        "bare::faster_scale",
+        "bare::faster_scale_by_adding",
+        "faster_checksum_again",
+        "faster_common_sorted",
+        "faster_contains_method",
+        "faster_count_distinct_u32",
+        "faster_count_distinct_u64",
+        "faster_distinct_sorted",
+        "faster_distinct_values_sorted",
+        "faster_first_even",
+        "faster_first_unchecked",
+        "faster_float_sum_four_lanes",
+        "faster_halve",
+        "faster_is_prime",
+        "faster_lane_sums",
+        "faster_max_branchless",
+        "faster_mean_and_spread",
+        "faster_merge_dedup",
+        "faster_normalize",
+        "faster_nth_smallest_select",
+        "faster_parse_total",
+        "faster_prefix_sums",
+        "faster_primes_sieve",
+        "faster_sort_in_place",
+        "faster_sorted_fast",
+        "faster_square",
+        "faster_total_length",
+        "faster_touch",
+        "faster_triangle",
+        "hygiene::faster_config",
+        "hygiene::faster_owned0",
+        "text::new::faster_count_words",
     ];
     expected.sort_unstable();
     assert_eq!(names, expected);
 }
 
+/// The one naming scheme: the name `faster::main()` lists, filters and
+/// reports is the name libtest gives the generated test.
+#[test]
+fn registered_names_are_libtests_test_names() {
+    let listed = std::process::Command::new(std::env::current_exe().unwrap())
+        .args(["--list", "--format", "terse"])
+        .output()
+        .expect("this test binary lists its tests");
+    let listed = String::from_utf8(listed.stdout).unwrap();
+    for comparison in faster::comparisons() {
+        let line = format!("{}: test", comparison.test_name());
+        assert!(
+            listed.lines().any(|listed| listed == line),
+            "{line} is not in\n{listed}"
+        );
+    }
+}
+
 #[test]
 fn options_are_recorded_as_written() {
-    let guard = registered("checksum_again");
+    let guard = registered("faster_checksum_again");
     assert_eq!(guard.settings.expect, Some(Expect::NotSlower));
     assert_eq!(guard.settings.noise_floor, Some(0.1));
     assert_eq!(guard.settings.max_time, Some(Duration::from_millis(300)));
     assert_eq!(guard.settings.processes, Some(1));
     assert_eq!(guard.original, "checksum");
-    assert!(!guard.named);
+    assert_eq!(guard.label, "checksum_again vs checksum");
 
-    let reported = registered("contains: slice method");
-    assert!(reported.named);
-    assert_eq!(reported.name, "contains: slice method");
+    // A name is the report's heading; the test keeps the function's name.
+    let reported = registered("faster_contains_method");
+    assert_eq!(reported.label, "contains: slice method vs contains_loop");
+    assert_eq!(reported.test, "attribute::faster_contains_method");
     assert_eq!(reported.settings.expect, Some(Expect::Report));
     assert_eq!(reported.settings.max_time, Some(Duration::from_millis(200)));
 
-    let nested = registered("text::new::count_words");
-    assert_eq!(nested.name, "attribute::text::new::count_words");
+    let nested = registered("text::new::faster_count_words");
+    assert_eq!(nested.test, "attribute::text::new::faster_count_words");
     assert_eq!(nested.original, "super::old::count_words");
 }
 
 #[test]
 fn absent_options_are_left_to_the_run() {
-    let plain = registered("distinct_sorted");
+    let plain = registered("faster_distinct_sorted");
     assert_eq!(plain.settings.expect, None);
     assert_eq!(plain.settings.noise_floor, None);
     assert_eq!(plain.settings.max_time, Some(Duration::from_millis(300)));
@@ -838,18 +857,18 @@ fn absent_options_are_left_to_the_run() {
 
 /// Measures a registered comparison again, briefly. The runtime serializes
 /// this with the generated tests' measurements.
-fn run_briefly(display_name: &str) -> faster::Report {
+fn run_briefly(test_name: &str) -> faster::Report {
     let config = Config {
         max_time: Duration::from_millis(50),
         ..Config::default()
     };
-    (registered(display_name).run)(&config)
-        .unwrap_or_else(|error| panic!("{display_name} did not run: {error}"))
+    (registered(test_name).run)(&config)
+        .unwrap_or_else(|error| panic!("{test_name} did not run: {error}"))
 }
 
 #[test]
 fn flops_and_bytes_counts_reach_the_report() {
-    let report = run_briefly("float_sum_four_lanes");
+    let report = run_briefly("faster_float_sum_four_lanes");
     let counts: Vec<(Option<u64>, Option<u64>)> = report
         .inputs
         .iter()
@@ -857,7 +876,7 @@ fn flops_and_bytes_counts_reach_the_report() {
         .collect();
     assert_eq!(counts, [(Some(9_999), Some(8 * 9_999))]);
 
-    let report = run_briefly("primes_sieve");
+    let report = run_briefly("faster_primes_sieve");
     let counts: Vec<(Option<u64>, Option<u64>)> = report
         .inputs
         .iter()
@@ -868,7 +887,7 @@ fn flops_and_bytes_counts_reach_the_report() {
 
 #[test]
 fn the_descriptor_points_at_the_attribute() {
-    let comparison = registered("is_prime");
+    let comparison = registered("faster_is_prime");
     assert_eq!(comparison.file, file!());
     assert_eq!(comparison.line, IS_PRIME_LINE);
     assert_eq!(comparison.debug_build, cfg!(debug_assertions));
@@ -926,14 +945,14 @@ fn the_check_function_is_what_lets_the_distinct_values_pass() {
 #[test]
 fn a_generic_function_gets_one_comparison_per_type() {
     for ty in ["u32", "u64"] {
-        let comparison = registered(&format!("count_distinct::<{ty}>"));
+        let comparison = registered(&format!("faster_count_distinct_{ty}"));
         assert_eq!(comparison.original, "count_distinct_naive");
         assert_eq!(
-            comparison.name,
-            format!("attribute::count_distinct::<{ty}>")
+            comparison.test,
+            format!("attribute::faster_count_distinct_{ty}")
         );
     }
-    let report = run_briefly("count_distinct::<u64>");
+    let report = run_briefly("faster_count_distinct_u64");
     assert_eq!(report.name, "count_distinct::<u64> vs count_distinct_naive");
 }
 

@@ -223,7 +223,9 @@ fn a_panicking_inputs_function_is_reported_as_such() {
     );
     let reported = output
         .lines()
-        .find(|line| line.starts_with("faster: failing::sum_on_missing vs super::sum_naive"))
+        .find(|line| {
+            line.starts_with("faster: sum_on_missing vs super::sum_naive (see src/lib.rs:")
+        })
         .unwrap_or_else(|| panic!("no failure for sum_on_missing:\n{output}"));
     assert!(
         reported.ends_with("the inputs function panicked: the recorded inputs file is missing"),

@@ -23,11 +23,9 @@
 use crate::load::BackgroundLoad;
 use crate::reference;
 use crate::workloads::{carried_chain, ns_per_step};
-use faster::__private::{
-    ChildOutcome, ProcessFigures, child_timeout, combine, emit, measure_noise, probe_config,
-    run_children,
-};
 use faster::{Config, Verdict, compare_fns};
+use faster_runtime::engine::probe::{config as probe_config, measure as measure_noise};
+use faster_runtime::engine::replicate::{child_timeout, combine, emit, run_children};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
@@ -85,16 +83,13 @@ pub fn child(key: &str) -> ExitCode {
         eprintln!("accuracy: a child needs a key like `replicate/12/10`, not `{key}`");
         return ExitCode::from(2);
     };
-    match compare_fns(
+    emit(&compare_fns(
         key,
         &[()],
         carried_chain(original),
         carried_chain(candidate),
         &Config::default(),
-    ) {
-        Ok(report) => emit(&ChildOutcome::Measured(ProcessFigures::of(&report))),
-        Err(error) => emit(&ChildOutcome::Failed(error.to_string())),
-    }
+    ));
     ExitCode::SUCCESS
 }
 
@@ -154,9 +149,7 @@ pub fn replication(arguments: &[String]) -> ExitCode {
             )
             .unwrap_or_else(|error| panic!("{error}"));
             replicated_seconds.push(started.elapsed().as_secs_f64());
-            let mut all = vec![ProcessFigures::of(&report)];
-            all.extend(children);
-            let (_, ci) = combine(&all, 0.99);
+            let ci = combine(report.clone(), children).ci;
             single += usize::from(report.ci.0 <= truth && truth <= report.ci.1);
             replicated += usize::from(ci.0 <= truth && truth <= ci.1);
             if original == candidate

@@ -76,7 +76,7 @@ pub fn load_average() -> String {
 /// The current UTC time as `YYYY-MM-DD HH:MM UTC`, from the runtime's RFC
 /// 3339 timestamp (`2026-11-22T00:15:37Z`).
 pub fn now_utc() -> String {
-    let stamp = faster::__private::utc_now();
+    let stamp = faster_runtime::report::environment::utc_now();
     format!("{} {} UTC", &stamp[..10], &stamp[11..16])
 }
 

@@ -53,7 +53,7 @@ fn main() -> ExitCode {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
     // The issue-7 checks (and the children they start) have their own modes.
-    if let Some(key) = faster::__private::child_target() {
+    if let Some(key) = faster_runtime::engine::replicate::child_target() {
         return environment_checks::child(&key);
     }
     let arguments: Vec<String> = std::env::args().skip(1).collect();

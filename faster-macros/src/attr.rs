@@ -76,7 +76,7 @@ pub(crate) struct Options {
     pub flops: Option<ExprPath>,
     /// `bytes = path`: bytes read and written per call, per input case.
     pub bytes: Option<ExprPath>,
-    /// `name = "..."`: the display name, used verbatim.
+    /// `name = "..."`: the report's heading, used verbatim.
     pub name: Option<LitStr>,
     /// `types = [u32, u64]`: one comparison per type, for a generic function.
     pub types: Option<TypesOption>,

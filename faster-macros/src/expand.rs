@@ -14,7 +14,7 @@ use proc_macro2::{Delimiter, Group, Literal, Span, TokenStream, TokenTree};
 use quote::{ToTokens, format_ident, quote, quote_spanned};
 use syn::ext::IdentExt;
 use syn::spanned::Spanned;
-use syn::{ExprPath, Ident, ItemFn, LitStr, ReturnType, Type};
+use syn::{ExprPath, Ident, ItemFn, ReturnType, Type};
 
 /// The attribute's expansion, or the function unchanged followed by the
 /// errors (so that its callers do not pile further errors on top).
@@ -139,27 +139,14 @@ fn comparison(options: &Options, candidate: &Candidate, concrete: Option<&Type>)
     let concrete_written = concrete.map(|ty| tokens_as_written(ty.to_token_stream()));
 
     let original_as_written = tokens_as_written(options.original.to_token_stream());
-    let (name, named, display_name) = match &options.name {
-        Some(name) => {
-            let value = match &concrete_written {
-                Some(ty) => format!("{} ({ty})", name.value()),
-                None => name.value(),
-            };
-            let literal = LitStr::new(&value, name.span());
-            (quote!(#literal), true, value)
-        }
-        None => {
-            let ident = match &concrete_written {
-                Some(ty) => format!("{bare_ident}::<{ty}>"),
-                None => bare_ident.to_string(),
-            };
-            // `module_path!()` includes the crate's name; the runtime strips
-            // it for display (a const cannot), see `Comparison::display_name`.
-            let name = quote!(::core::concat!(::core::module_path!(), "::", #ident));
-            (name, false, ident)
-        }
+    let display_name = match (&options.name, &concrete_written) {
+        (Some(name), Some(ty)) => format!("{} ({ty})", name.value()),
+        (Some(name), None) => name.value(),
+        (None, Some(ty)) => format!("{bare_ident}::<{ty}>"),
+        (None, None) => bare_ident.to_string(),
     };
     let label = format!("{display_name} vs {original_as_written}");
+    let test_suffix = format!("::{test}");
     let settings = settings(options);
     let ident = &candidate.ident;
     let candidate_path = match concrete {
@@ -174,8 +161,10 @@ fn comparison(options: &Options, candidate: &Candidate, concrete: Option<&Type>)
         // necessary for settings a newer runtime adds.
         #[allow(non_upper_case_globals, clippy::needless_update)]
         const #descriptor: ::faster::__private::Comparison = ::faster::__private::Comparison {
-            name: #name,
-            named: #named,
+            // The generated test's path: libtest's name for it, with the
+            // crate first (the runtime strips it, a const cannot).
+            test: ::core::concat!(::core::module_path!(), #test_suffix),
+            label: #label,
             original: #original_as_written,
             file: ::core::file!(),
             line: ::core::line!(),

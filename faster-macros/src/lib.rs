@@ -34,8 +34,10 @@ use proc_macro::TokenStream;
 /// ```
 ///
 /// The function is kept as it is. Next to it the attribute adds a test named
-/// `faster_<function>` (here `faster_sum_fast`) and registers the comparison
-/// for `faster::main()`. `#[cfg_attr(test, ...)]` keeps all of it out of the
+/// `faster_<function>` (here `faster_sum_fast`; `faster_<function>_<type>`
+/// per type of `types = [...]`) and registers the comparison for
+/// `faster::main()`, which lists, filters and reports it under the same
+/// name, with its module path in front (`sum::faster_sum_fast`). `#[cfg_attr(test, ...)]` keeps all of it out of the
 /// library's normal build. Run `cargo test --release`: in a build with
 /// `debug_assertions` the timing is reported but not enforced.
 ///
@@ -51,7 +53,7 @@ use proc_macro::TokenStream;
 /// | `max_time = "3s"` | time budget for this pair: `"750us"`, `"500ms"`, `"1.5s"`, `"2m"` | the run's (3 s) |
 /// | `processes = 3` | measure in this many fresh processes, from 1 to 100 | the run's (1) |
 /// | `flops = path`, `bytes = path` | a `fn(&Input) -> u64` counting one call's floating-point operations or bytes on an input case; the report adds GFLOP/s or GB/s | none |
-/// | `name = "..."` | the name reports show and filters match | the function's path in its crate |
+/// | `name = "..."` | the report's heading (`NAME vs original`); the test keeps its name | the function's name |
 /// | `types = [u32, u64]` | for a function generic over one type: one comparison per type | none |
 ///
 /// # Parameters and inputs
@@ -145,8 +147,8 @@ use proc_macro::TokenStream;
 /// # fn main() {
 /// #     // Doctests share a binary: find this one's registration by name.
 /// #     let registered = faster::comparisons();
-/// #     let dot = registered.iter().find(|c| c.display_name() == "dot: scale once").unwrap();
-/// #     assert_eq!(dot.original, "dot_naive");
+/// #     let dot = registered.iter().find(|c| c.test_name().ends_with("faster_dot_scaled_once")).unwrap();
+/// #     assert_eq!((dot.original, dot.label), ("dot_naive", "dot: scale once vs dot_naive"));
 /// # }
 /// ```
 ///
@@ -172,10 +174,10 @@ use proc_macro::TokenStream;
 ///     vec![(0..300_u16).map(|i| T::from(i * 7 % 101)).collect()]
 /// }
 /// # fn main() {
-/// #     let names: Vec<&str> = faster::comparisons().iter().map(|c| c.display_name())
+/// #     let names: Vec<&str> = faster::comparisons().iter().map(|c| c.test_name())
 /// #         .filter(|name| name.contains("sort_fast")).collect();
 /// #     assert_eq!(names.len(), 2, "{names:?}");
-/// #     assert!(names[0].ends_with("sort_fast::<f64>") && names[1].ends_with("sort_fast::<u32>"));
+/// #     assert!(names[0].ends_with("faster_sort_fast_f64") && names[1].ends_with("faster_sort_fast_u32"));
 /// # }
 /// ```
 ///

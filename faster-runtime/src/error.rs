@@ -1,4 +1,5 @@
-//! Why a comparison could not produce a report.
+//! Why a comparison could not produce a report, and catching the panics of
+//! user code that become such errors.
 
 use std::fmt;
 
@@ -106,3 +107,29 @@ impl fmt::Display for Error {
 }
 
 impl std::error::Error for Error {}
+
+/// Runs user code, turning a panic into [`Error::Panicked`].
+pub(crate) fn guarded<T>(
+    during: Phase,
+    input: usize,
+    call: impl FnOnce() -> T,
+) -> Result<T, Error> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(call)).map_err(|payload| {
+        Error::Panicked {
+            during,
+            input: Some(input),
+            message: panic_message(payload),
+        }
+    })
+}
+
+/// The text of a panic payload (`panic!("...")` carries a `&str` or `String`).
+pub(crate) fn panic_message(payload: Box<dyn std::any::Any + Send>) -> String {
+    if let Some(text) = payload.downcast_ref::<&str>() {
+        text.to_string()
+    } else if let Some(text) = payload.downcast_ref::<String>() {
+        text.clone()
+    } else {
+        "(a panic without a message)".to_string()
+    }
+}

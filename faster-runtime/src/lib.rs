@@ -1,88 +1,62 @@
 //! The runtime of [`faster`](https://docs.rs/faster): the registry of
 //! comparisons, the paired measurement engine, its statistics, the verdict,
-//! the report and the test harness.
+//! the report, its outputs and the test harness.
 //!
 //! Users depend on the `faster` crate, which re-exports everything public
 //! here next to the `#[faster::compare]` attribute.
 //!
-//! Modules import one way, down these floors:
+//! The modules, each importing only those below it:
 //!
-//! - `harness` (`faster::main`, `run_test`, formats, files);
-//! - `replicate` (`processes = N`) and `probe` (the machine-noise probe);
-//! - `compare` (one comparison) and `expansion` (what the attribute calls),
-//!   beside `report` and its renderers `terminal`, `json`, `plot`, `ci`,
-//!   `throughput`;
-//! - `sampler`, `estimate`, `verdict`, `check`, `registry`;
-//! - `samples` (rounds and Paoloni's regression);
-//! - `clock`, `stats`, `config`, `error`, `guard`, `style`, `environment`.
+//! - `harness` — `faster::main()` and the generated tests' `run_test`: the
+//!   command line, the one run path, the lock between processes;
+//! - `output` — one file per way results leave the process: terminal, JSON
+//!   lines, bench lines, JUnit, GitHub's job summary, report files, plot;
+//! - `engine` — one comparison: calling and timing the functions, sampling,
+//!   diagnostics, the disturbance guard, the noise probe, replication;
+//! - `registry` — what the attribute registers;
+//! - `report` — the result as data: the report, the outcome, the versioned
+//!   document, the environment, the units figures are written in;
+//! - `check` — comparing the outputs of the two functions;
+//! - `stats` — pure statistics: samples, estimates, intervals, the verdict;
+//! - `config`, `time`, `error` — settings and their precedence, timing
+//!   sources and calibration, errors.
 
 #![warn(missing_docs)]
 
-mod check;
-mod ci;
-mod clock;
-mod compare;
-mod config;
-mod environment;
-mod error;
-mod estimate;
-mod expansion;
-mod guard;
-mod harness;
-mod json;
-#[cfg(feature = "plots")]
-mod plot;
-mod probe;
-mod registry;
-mod replicate;
-mod report;
-mod sampler;
-mod samples;
-mod stats;
-mod style;
-mod terminal;
-mod throughput;
-mod verdict;
-
-pub use check::{Approx, ApproxEq, Difference, Eq, EqComparable, OutputCheck, Skip};
-pub use clock::{
-    Calibration, Clock, CycleCounter, SimClock, ThreadCpuClock, Timer, TimerKind, TimerReading,
-    WallClock, calibrate,
-};
-pub use compare::{compare_fns, compare_fns_with_clock};
-pub use config::{CI_NOISE_FLOOR, Config, Expect, parse_duration, parse_noise_floor};
-pub use environment::{CiRun, Environment};
-pub use error::{Error, Phase};
-pub use harness::main;
-pub use json::{SCHEMA as REPORT_SCHEMA, output_dir};
-pub use registry::{Comparison, Settings, comparisons};
-pub use report::{InputReport, Report, format_ns};
-pub use sampler::{Subject, sample};
-pub use samples::{Round, Samples, Side, Stop};
-pub use stats::{Interval, LinearFit, batch_means_interval, linear_fit};
-pub use style::ColorChoice;
-pub use throughput::format_rate;
-pub use verdict::Verdict;
+pub mod check;
+pub mod config;
+pub mod engine;
+pub mod error;
+pub mod harness;
+pub mod output;
+pub mod registry;
+pub mod report;
+pub mod stats;
+pub mod time;
 
 /// What the attribute's expansion names. Not a public API: it may change in
 /// any release.
 #[doc(hidden)]
-pub mod __private {
-    pub use crate::check::{Approx, Eq, ShowAny, ShowDebug, Shown, Skip};
-    pub use crate::compare::collect_inputs;
-    pub use crate::config::{Config, Expect};
-    pub use crate::error::Error;
-    pub use crate::expansion::{by_ref, by_ref_with, by_value, by_value_with, show_input};
-    pub use crate::harness::run_test;
-    pub use crate::json::utc_now;
-    pub use crate::probe::{
-        NoiseProbe, PROBE_TIME, SAFE_MULTIPLE, config as probe_config, measure as measure_noise,
-    };
-    pub use crate::registry::{Comparison, Settings};
-    pub use crate::replicate::{
-        ChildOutcome, ProcessFigures, child_target, child_timeout, combine, emit, run_children,
-    };
-    pub use crate::report::Report;
-    pub use crate::throughput::with_throughput;
-    pub use inventory;
-}
+#[path = "private.rs"]
+pub mod __private;
+
+pub use check::{Approx, ApproxEq, Difference, Eq, EqComparable, OutputCheck, Skip};
+pub use config::{CI_NOISE_FLOOR, Config, Settings, parse_duration, parse_noise_floor};
+pub use engine::compare::{compare_fns, compare_fns_with_clock};
+pub use engine::sampler::{Subject, sample};
+pub use error::{Error, Phase};
+pub use harness::{main, run};
+pub use output::files::output_dir;
+pub use output::style::ColorChoice;
+pub use registry::{Comparison, comparisons};
+pub use report::document::SCHEMA as REPORT_SCHEMA;
+pub use report::environment::{CiRun, Environment};
+pub use report::units::{format_ns, format_rate};
+pub use report::{InputReport, ProcessSummary, Report};
+pub use stats::samples::{Round, Samples, Side, Stop};
+pub use stats::verdict::{Expect, Verdict};
+pub use stats::{Interval, LinearFit, batch_means_interval, linear_fit};
+pub use time::{
+    Calibration, Clock, CycleCounter, SimClock, ThreadCpuClock, Timer, TimerKind, TimerReading,
+    WallClock, calibrate,
+};

@@ -2,7 +2,7 @@
 //! the child. Tests named `child_*` do nothing unless `FASTER_CHILD` names
 //! them, so in a normal run they pass at once.
 
-use faster_runtime::__private::{ChildOutcome, ProcessFigures, child_target, emit, run_children};
+use faster_runtime::engine::replicate::{child_target, emit, run_children};
 use faster_runtime::{Config, Error, compare_fns};
 use std::time::{Duration, Instant};
 
@@ -17,15 +17,13 @@ fn child_measures() {
             max_time: Duration::from_millis(100),
             ..Config::default()
         };
-        let report = compare_fns(
+        emit(&compare_fns(
             "child",
             &[200_u64],
             |n: &u64| (0..*n).sum::<u64>(),
             |n: &u64| n * (n - 1) / 2,
             &config,
-        )
-        .expect("outputs agree");
-        emit(&ChildOutcome::Measured(ProcessFigures::of(&report)));
+        ));
     }
 }
 
@@ -54,21 +52,23 @@ fn arguments(test: &str) -> Vec<String> {
 }
 
 #[test]
-fn children_hand_back_their_figures() {
-    let figures = run_children(
+fn children_hand_back_their_reports() {
+    let reports = run_children(
         "measures",
         &arguments("child_measures"),
         2,
         Duration::from_secs(60),
     )
     .unwrap();
-    assert_eq!(figures.len(), 2);
-    for process in &figures {
+    assert_eq!(reports.len(), 2);
+    for report in &reports {
         assert!(
-            process.speedup.is_finite() && process.speedup > 0.0,
-            "{process:?}"
+            report.speedup.is_finite() && report.speedup > 0.0,
+            "{report:?}"
         );
-        assert!(process.rounds >= 2, "{process:?}");
+        assert!(report.rounds >= 2, "{report:?}");
+        assert_eq!(report.round_log_ratios.len(), report.rounds);
+        assert_eq!(report.inputs[0].round_ns.len(), report.rounds);
     }
 }
 
@@ -88,8 +88,9 @@ fn a_hanging_child_is_stopped_and_named() {
         started.elapsed()
     );
     match error {
+        // Process 1 is the parent; the first child is process 2.
         Error::Replication {
-            process: 1,
+            process: 2,
             message,
         } => assert!(message.contains("did not finish within 1s"), "{message}"),
         other => panic!("{other:?}"),
@@ -107,7 +108,7 @@ fn a_crashing_child_is_named_with_its_last_output() {
     .unwrap_err();
     let message = error.to_string();
     assert!(
-        message.starts_with("process 1 of the replicated comparison failed"),
+        message.starts_with("process 2 of the replicated comparison failed"),
         "{message}"
     );
     assert!(

@@ -4,8 +4,8 @@ fn sum_unrolled(v: &[u64], k: &u64) -> u64 {
 #[doc(hidden)]
 #[allow(non_upper_case_globals, clippy::needless_update)]
 const __FASTER_sum_unrolled: ::faster::__private::Comparison = ::faster::__private::Comparison {
-    name: "sum: unrolled",
-    named: true,
+    test: ::core::concat!(::core::module_path!(), "::faster_sum_unrolled"),
+    label: "sum: unrolled vs sum_naive",
     original: "sum_naive",
     file: ::core::file!(),
     line: ::core::line!(),

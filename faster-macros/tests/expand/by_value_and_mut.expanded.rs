@@ -6,8 +6,8 @@ fn pop_fast(v: &mut Vec<f64>, k: usize, extra: &[f64]) -> Option<f64> {
 #[doc(hidden)]
 #[allow(non_upper_case_globals, clippy::needless_update)]
 const __FASTER_pop_fast: ::faster::__private::Comparison = ::faster::__private::Comparison {
-    name: ::core::concat!(::core::module_path!(), "::", "pop_fast"),
-    named: false,
+    test: ::core::concat!(::core::module_path!(), "::faster_pop_fast"),
+    label: "pop_fast vs pop_naive",
     original: "pop_naive",
     file: ::core::file!(),
     line: ::core::line!(),

@@ -4,8 +4,8 @@ fn sort_fast<T: PartialOrd + Copy>(v: &mut [T]) {
 #[doc(hidden)]
 #[allow(non_upper_case_globals, clippy::needless_update)]
 const __FASTER_sort_fast_u32: ::faster::__private::Comparison = ::faster::__private::Comparison {
-    name: ::core::concat!(::core::module_path!(), "::", "sort_fast::<u32>"),
-    named: false,
+    test: ::core::concat!(::core::module_path!(), "::faster_sort_fast_u32"),
+    label: "sort_fast::<u32> vs sort_naive",
     original: "sort_naive",
     file: ::core::file!(),
     line: ::core::line!(),
@@ -68,8 +68,8 @@ fn faster_sort_fast_u32() {
 #[doc(hidden)]
 #[allow(non_upper_case_globals, clippy::needless_update)]
 const __FASTER_sort_fast_f64: ::faster::__private::Comparison = ::faster::__private::Comparison {
-    name: ::core::concat!(::core::module_path!(), "::", "sort_fast::<f64>"),
-    named: false,
+    test: ::core::concat!(::core::module_path!(), "::faster_sort_fast_f64"),
+    label: "sort_fast::<f64> vs sort_naive",
     original: "sort_naive",
     file: ::core::file!(),
     line: ::core::line!(),

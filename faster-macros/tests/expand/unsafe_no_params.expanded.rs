@@ -4,8 +4,8 @@ unsafe fn answer() -> u64 {
 #[doc(hidden)]
 #[allow(non_upper_case_globals, clippy::needless_update)]
 const __FASTER_answer: ::faster::__private::Comparison = ::faster::__private::Comparison {
-    name: ::core::concat!(::core::module_path!(), "::", "answer"),
-    named: false,
+    test: ::core::concat!(::core::module_path!(), "::faster_answer"),
+    label: "answer vs answer_naive",
     original: "answer_naive",
     file: ::core::file!(),
     line: ::core::line!(),

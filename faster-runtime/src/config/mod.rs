@@ -1,0 +1,245 @@
+//! How a comparison is measured and judged: [`Config`] with its defaults
+//! and range checks, [`Settings`] (the same options, each maybe given, from
+//! one source: the attribute, the environment or the command line) and the
+//! one precedence rule that merges them.
+
+mod settings;
+
+pub use settings::Settings;
+pub(crate) use settings::resolve;
+
+use crate::error::Error;
+use crate::stats::verdict::Expect;
+use crate::time::TimerKind;
+use std::time::Duration;
+
+/// How one comparison is measured and judged.
+///
+/// `Default` gives the documented defaults and never reads the environment;
+/// [`Config::from_env`] applies the `FASTER_*` variables and the CI floor.
+/// Where settings come from several places, they meet in [`Settings`]
+/// (see [`Settings::overwrite`] for the precedence).
+///
+/// ```
+/// let config = faster_runtime::Config::default();
+/// assert_eq!(config.noise_floor, 0.05);
+/// assert_eq!(config.max_time, std::time::Duration::from_secs(3));
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub struct Config {
+    /// The smallest relative difference that counts (0.05 = 5%).
+    pub noise_floor: f64,
+    /// The time budget for measuring this pair, warm-up included.
+    pub max_time: Duration,
+    /// What the comparison must show to pass.
+    pub expect: Expect,
+    /// Measure at least this many rounds before stopping on convergence.
+    pub min_rounds: usize,
+    /// Stop once the 99% interval of the speedup is this narrow: its
+    /// half-width relative to the estimate (0.01 = ±1%).
+    pub target_precision: f64,
+    /// The longest warm-up; it ends earlier once per-call times settle.
+    pub max_warm_up: Duration,
+    /// The timing source.
+    pub timer: TimerKind,
+    /// Measure in this many fresh processes and judge the spread between
+    /// them (1: measure in this process only). See `processes = N`.
+    pub processes: usize,
+    /// A half-width added in quadrature to every interval (0.005 = ±0.5%),
+    /// for what no measurement inside one process can see: where code and
+    /// data landed in memory, how long the timed batches were. Measured by
+    /// the accuracy suite, whose reference measurements of the same pair
+    /// differ from the engine's by up to about that much at every scale,
+    /// while the statistical part alone shrinks to ±0.01%. More rounds do not
+    /// shrink it; `processes = N` measures that variation directly.
+    pub systematic_allowance: f64,
+    /// Shift the stack the measuring loop runs on from round to round, so an
+    /// alignment that happens to favour one function is averaged out rather
+    /// than baked into the estimate. Off by default (see the README).
+    pub randomize_layout: bool,
+    /// Turn a verdict into `within noise` when the noise floor is too close
+    /// to what this machine resolves right now (the noise probe's estimate).
+    pub strict: bool,
+    /// Enforce the timing verdict in a build with `debug_assertions` too,
+    /// where unoptimized code is timed and the verdict is otherwise only
+    /// reported.
+    pub enforce_in_debug: bool,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            noise_floor: 0.05,
+            max_time: Duration::from_secs(3),
+            expect: Expect::Faster,
+            min_rounds: 5,
+            target_precision: 0.01,
+            max_warm_up: Duration::from_millis(50),
+            timer: TimerKind::Wall,
+            processes: 1,
+            systematic_allowance: 0.005,
+            randomize_layout: false,
+            strict: false,
+            enforce_in_debug: false,
+        }
+    }
+}
+
+/// The noise floor on CI runners, whose neighbours are noisier than a desk's.
+pub const CI_NOISE_FLOOR: f64 = 0.10;
+
+impl Config {
+    /// The defaults adjusted by the environment: a 10% floor when `CI` or
+    /// `GITHUB_ACTIONS` is set, then the `FASTER_*` variables (see
+    /// [`Settings::from_vars`]).
+    pub fn from_env() -> Result<Config, Error> {
+        Ok(Config::default().with(&Settings::from_env()?))
+    }
+
+    /// This configuration with every setting `settings` gives replaced.
+    pub fn with(mut self, settings: &Settings) -> Config {
+        let Settings {
+            expect,
+            noise_floor,
+            max_time,
+            processes,
+            timer,
+            randomize_layout,
+            strict,
+            enforce_in_debug,
+        } = *settings;
+        self.expect = expect.unwrap_or(self.expect);
+        self.noise_floor = noise_floor.unwrap_or(self.noise_floor);
+        self.max_time = max_time.unwrap_or(self.max_time);
+        self.processes = processes.unwrap_or(self.processes);
+        self.timer = timer.unwrap_or(self.timer);
+        self.randomize_layout = randomize_layout.unwrap_or(self.randomize_layout);
+        self.strict = strict.unwrap_or(self.strict);
+        self.enforce_in_debug = enforce_in_debug.unwrap_or(self.enforce_in_debug);
+        self
+    }
+
+    /// Checks that every setting is in range.
+    pub fn validate(&self) -> Result<(), Error> {
+        let invalid = |reason: String| Err(Error::InvalidConfig(reason));
+        if !(self.noise_floor > 0.0 && self.noise_floor < 1.0) {
+            return invalid(format!(
+                "noise_floor is {}, but must be between 0 and 1 (0.05 = 5%)",
+                self.noise_floor
+            ));
+        }
+        if self.max_time.is_zero() {
+            return invalid("max_time must be more than zero".into());
+        }
+        if !(self.target_precision > 0.0 && self.target_precision.is_finite()) {
+            return invalid(format!(
+                "target_precision is {}, but must be a positive fraction",
+                self.target_precision
+            ));
+        }
+        if !(self.systematic_allowance >= 0.0 && self.systematic_allowance < 1.0) {
+            return invalid(format!(
+                "systematic_allowance is {}, but must be a fraction from 0 to 1",
+                self.systematic_allowance
+            ));
+        }
+        if !(1..=MAX_PROCESSES).contains(&self.processes) {
+            return invalid(format!(
+                "processes is {}, but must be from 1 to {MAX_PROCESSES}",
+                self.processes
+            ));
+        }
+        if self.min_rounds < 2 {
+            return invalid("min_rounds must be at least 2 (one round of each order)".into());
+        }
+        Ok(())
+    }
+}
+
+/// Parses a noise floor given as a fraction in (0, 1), e.g. `0.05`.
+pub fn parse_noise_floor(text: &str) -> Result<f64, String> {
+    let floor: f64 = text
+        .trim()
+        .parse()
+        .map_err(|_| format!("`{text}` is not a number; write a fraction such as 0.05 for 5%"))?;
+    if floor > 0.0 && floor < 1.0 {
+        Ok(floor)
+    } else {
+        Err(format!(
+            "`{text}` is out of range; write a fraction between 0 and 1, such as 0.05 for 5%"
+        ))
+    }
+}
+
+/// Parses a process count for replication: a whole number from 1 to 100.
+pub fn parse_processes(text: &str) -> Result<usize, String> {
+    match text.trim().parse::<usize>() {
+        Ok(count @ 1..=MAX_PROCESSES) => Ok(count),
+        _ => Err(format!(
+            "`{text}` is not a process count; write a whole number from 1 to {MAX_PROCESSES}"
+        )),
+    }
+}
+
+/// The most processes a comparison may be replicated in.
+pub const MAX_PROCESSES: usize = 100;
+
+/// Parses a duration such as `500ms`, `3s`, `1.5s`, `2m` or `750us`.
+pub fn parse_duration(text: &str) -> Result<Duration, String> {
+    let text = text.trim();
+    let split = text
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(text.len());
+    let (number, unit) = text.split_at(split);
+    let nanos_per_unit = match unit.trim() {
+        "ns" => 1e0,
+        "us" | "µs" => 1e3,
+        "ms" => 1e6,
+        "s" => 1e9,
+        "m" | "min" => 60e9,
+        _ => {
+            return Err(format!(
+                "`{text}` has no known unit; write e.g. \"500ms\" or \"3s\""
+            ));
+        }
+    };
+    let amount: f64 = number.parse().map_err(|_| {
+        format!("`{text}` does not start with a number; write e.g. \"500ms\" or \"3s\"")
+    })?;
+    let nanos = amount * nanos_per_unit;
+    if nanos >= 1.0 && nanos < u64::MAX as f64 {
+        Ok(Duration::from_nanos(nanos as u64))
+    } else {
+        Err(format!(
+            "`{text}` is not a usable duration; write e.g. \"500ms\" or \"3s\""
+        ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn durations_parse_in_every_unit() {
+        assert_eq!(parse_duration("3s"), Ok(Duration::from_secs(3)));
+        assert_eq!(parse_duration("500ms"), Ok(Duration::from_millis(500)));
+        assert_eq!(parse_duration("1.5s"), Ok(Duration::from_millis(1500)));
+        assert_eq!(parse_duration("750us"), Ok(Duration::from_micros(750)));
+        assert_eq!(parse_duration("2m"), Ok(Duration::from_secs(120)));
+        assert!(parse_duration("3").is_err());
+        assert!(parse_duration("s").is_err());
+        assert!(parse_duration("0s").is_err());
+    }
+
+    #[test]
+    fn validation_rejects_out_of_range_settings() {
+        let mut config = Config::default();
+        assert!(config.validate().is_ok());
+        config.noise_floor = 1.5;
+        assert!(config.validate().is_err());
+        config.noise_floor = 0.05;
+        config.max_time = Duration::ZERO;
+        assert!(config.validate().is_err());
+    }
+}

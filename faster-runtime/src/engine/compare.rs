@@ -1,0 +1,248 @@
+//! One comparison, end to end: check every input, then sample, estimate and
+//! judge. [`compare_fns`] and the attribute's expansion both land here;
+//! [`measure`] is the part they share.
+
+use super::diagnostics;
+use super::guard;
+use super::routine::{ByRef, ByValue, Pair, Routine};
+use super::sampler;
+use crate::check::{Eq, OutputCheck};
+use crate::config::Config;
+use crate::error::{Error, Phase, guarded};
+use crate::report::{InputReport, Report};
+use crate::stats::estimate::Estimate;
+use crate::stats::verdict::Verdict;
+use crate::time::{self, Calibration, Clock, calibrate};
+use std::sync::Mutex;
+use std::time::Instant;
+
+/// Checks that `candidate` returns what `original` returns on every input,
+/// then measures both interleaved and judges the speedup against
+/// `config.noise_floor`. The report's warnings say what the reader should
+/// know about the measurement (see the README's "Reading a report").
+///
+/// Both functions receive each input by reference. A panic in either is
+/// caught and returned as [`Error::Panicked`]; different outputs are
+/// [`Error::Mismatch`] naming the input.
+///
+/// ```
+/// use faster_runtime::{compare_fns, Config, Verdict};
+/// use std::time::Duration;
+///
+/// fn sum_loop(n: &u64) -> u64 {
+///     (0..*n).fold(0, |acc, i| std::hint::black_box(acc + i))
+/// }
+/// fn sum_formula(n: &u64) -> u64 {
+///     n * (n.saturating_sub(1)) / 2
+/// }
+///
+/// let config = Config { max_time: Duration::from_millis(200), ..Config::default() };
+/// let report = compare_fns("formula vs loop", &[1_000, 5_000], sum_loop, sum_formula, &config)?;
+/// println!("{report}");
+/// assert!(report.speedup > 1.0);
+/// # Ok::<(), faster_runtime::Error>(())
+/// ```
+pub fn compare_fns<I, O, A, B>(
+    name: &str,
+    inputs: &[I],
+    original: A,
+    candidate: B,
+    config: &Config,
+) -> Result<Report, Error>
+where
+    A: FnMut(&I) -> O,
+    B: FnMut(&I) -> O,
+    O: PartialEq + std::fmt::Debug,
+{
+    let mut report = compare_by_ref(name, inputs, Eq, original, candidate, config)?;
+    diagnostics::review(&mut report, config);
+    Ok(report)
+}
+
+/// [`compare_fns`] with another timing source in place of the wall clock
+/// (a cycle counter, thread CPU time, a simulated clock in tests).
+pub fn compare_fns_with_clock<C, I, O, A, B>(
+    clock: &C,
+    name: &str,
+    inputs: &[I],
+    original: A,
+    candidate: B,
+    config: &Config,
+) -> Result<Report, Error>
+where
+    C: Clock,
+    A: FnMut(&I) -> O,
+    B: FnMut(&I) -> O,
+    O: PartialEq + std::fmt::Debug,
+{
+    let pair = Pair::new(
+        clock,
+        inputs,
+        ByRef(original),
+        ByRef(candidate),
+        config.randomize_layout,
+    );
+    let mut report = measure(pair, name, &Eq, calibrate(clock), None, config)?;
+    diagnostics::review(&mut report, config);
+    Ok(report)
+}
+
+/// The engine's entry point (behind `private::by_ref`) for functions
+/// whose parameters are all shared references (or none): each call borrows
+/// the input.
+pub(crate) fn compare_by_ref<I, O, K, A, B>(
+    label: &str,
+    inputs: &[I],
+    check: K,
+    original: A,
+    candidate: B,
+    config: &Config,
+) -> Result<Report, Error>
+where
+    K: OutputCheck<O>,
+    A: FnMut(&I) -> O,
+    B: FnMut(&I) -> O,
+{
+    let (timer, calibration, fallback) = time::selected(config.timer);
+    let pair = Pair::new(
+        &timer,
+        inputs,
+        ByRef(original),
+        ByRef(candidate),
+        config.randomize_layout,
+    );
+    measure(pair, label, &check, calibration, fallback, config)
+}
+
+/// The engine's entry point (behind `private::by_value`) for functions
+/// taking a parameter by value: each call gets its own clone of the input,
+/// made before the timed region.
+pub(crate) fn compare_by_value<I, O, K, A, B>(
+    label: &str,
+    inputs: &[I],
+    check: K,
+    original: A,
+    candidate: B,
+    config: &Config,
+) -> Result<Report, Error>
+where
+    I: Clone,
+    K: OutputCheck<O>,
+    A: FnMut(I) -> O,
+    B: FnMut(I) -> O,
+{
+    let (timer, calibration, fallback) = time::selected(config.timer);
+    let pair = Pair::new(
+        &timer,
+        inputs,
+        ByValue(original),
+        ByValue(candidate),
+        config.randomize_layout,
+    );
+    measure(pair, label, &check, calibration, fallback, config)
+}
+
+/// Comparisons never time concurrently: libtest runs the generated tests on
+/// several threads, and two measurements at once would disturb each other.
+static TIMING: Mutex<()> = Mutex::new(());
+
+/// Check → sample → estimate → verdict: the report with what was observed
+/// while measuring (a timer that fell back, other processes' load), before
+/// [`diagnostics::review`] adds what follows from the figures.
+pub(crate) fn measure<C, I, O, A, B, K>(
+    mut pair: Pair<'_, C, I, A, B>,
+    label: &str,
+    check: &K,
+    calibration: Calibration,
+    timer_fallback: Option<String>,
+    config: &Config,
+) -> Result<Report, Error>
+where
+    C: Clock,
+    A: Routine<I, Output = O>,
+    B: Routine<I, Output = O>,
+    K: OutputCheck<O>,
+{
+    let started = Instant::now();
+    config.validate()?;
+    if pair.inputs.is_empty() {
+        return Err(Error::NoInputs);
+    }
+    for (index, input) in pair.inputs.iter().enumerate() {
+        let original = guarded(Phase::Original, index, || pair.original.call(input))?;
+        let candidate = guarded(Phase::Candidate, index, || pair.candidate.call(input))?;
+        if let Err((original, candidate)) = check.verify(&original, &candidate) {
+            return Err(Error::Mismatch {
+                input: index,
+                input_debug: None,
+                original,
+                candidate,
+            });
+        }
+    }
+
+    let (samples, disturbances) = {
+        let _exclusive = TIMING
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        let before = guard::snapshot();
+        let samples = sampler::sample(pair.clock, calibration, &mut pair, config)?;
+        (samples, guard::disturbances(&before, &guard::snapshot()))
+    };
+    let estimate = Estimate::from_samples(&samples, config.systematic_allowance);
+    let verdict = Verdict::from_interval(estimate.ci, config.noise_floor);
+
+    let mut warnings: Vec<String> = timer_fallback.into_iter().collect();
+    warnings.extend(disturbances);
+
+    Ok(Report {
+        name: label.to_string(),
+        verdict,
+        speedup: estimate.speedup,
+        ci: estimate.ci,
+        best_speedup: estimate.best_speedup,
+        uncorrected_speedup: estimate.uncorrected_speedup,
+        original_ns: estimate.original_ns,
+        candidate_ns: estimate.candidate_ns,
+        rounds: samples.rounds.len(),
+        elapsed: started.elapsed(),
+        noise_floor: config.noise_floor,
+        expect: config.expect,
+        inputs: estimate
+            .per_input
+            .iter()
+            .zip(&samples.batch_sizes)
+            .enumerate()
+            .map(|(index, (input, &batch_sizes))| InputReport {
+                index,
+                batch_sizes,
+                original_ns: input.original_ns,
+                candidate_ns: input.candidate_ns,
+                speedup: input.speedup,
+                overhead_ns: input.overhead_ns,
+                fits: input.fits,
+                label: None,
+                flops: None,
+                bytes: None,
+                round_ns: samples
+                    .rounds
+                    .iter()
+                    .map(|round| round.per_call_ns[index])
+                    .collect(),
+            })
+            .collect(),
+        outputs_checked: check.checks(),
+        stop: samples.stop,
+        timer: pair.clock.name().to_string(),
+        calibration,
+        warnings,
+        processes: Vec::new(),
+        round_log_ratios: samples.log_ratios(),
+        round_original_first: samples
+            .rounds
+            .iter()
+            .map(|round| round.original_first)
+            .collect(),
+        warm_up_rounds: samples.warm_up_rounds,
+    })
+}

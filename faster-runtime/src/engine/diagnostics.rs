@@ -1,0 +1,199 @@
+//! What a report's figures say about the measurement itself, as warnings a
+//! reader can act on: the best-of figure and the paired estimate disagree,
+//! the budget was too short, samples too short for the timer, a poor
+//! regression fit, a function that costs about nothing, unchecked outputs,
+//! an interval too wide to decide.
+//!
+//! Everything here is read off a finished [`Report`] and its [`Config`], so
+//! it runs once on the final figures — also those combined from several
+//! processes — and never on a part of them.
+
+use crate::config::Config;
+use crate::report::Report;
+use crate::report::units::{Ratio, format_ns, format_percent};
+use crate::stats::samples::Stop;
+use crate::stats::verdict::Verdict;
+
+/// Below this R², Paoloni's regression is not trusted and the report says so.
+/// In quiet conditions the fits measured here exceed 0.999.
+pub const MIN_R_SQUARED: f64 = 0.99;
+
+/// A function measured at no more than this many empty calls is reported as
+/// probably optimized away.
+const EMPTY_CALL_MARGIN: f64 = 1.5;
+/// ... and so is one under a fifth of a nanosecond (one cycle at 5 GHz),
+/// whatever the empty call costs.
+const MIN_REAL_CALL_NS: f64 = 0.2;
+
+/// Adds to `report.warnings` what its figures show about the measurement.
+pub fn review(report: &mut Report, config: &Config) {
+    let mut found = Vec::new();
+    estimates_disagree(report, config, &mut found);
+    budget_too_short(report, config, &mut found);
+    samples_too_short(report, &mut found);
+    poor_fits(report, &mut found);
+    nothing_measured(report, &mut found);
+    if !report.outputs_checked {
+        found.push("outputs were not checked (check = skip)".into());
+    }
+    too_wide_to_decide(report, config, &mut found);
+    report.warnings.extend(found);
+}
+
+/// The best-of figure and the paired estimate more than half the floor apart.
+fn estimates_disagree(report: &Report, config: &Config, found: &mut Vec<String>) {
+    let disagreement = (report.best_speedup / report.speedup).ln().abs();
+    if disagreement > (1.0 + config.noise_floor / 2.0).ln() {
+        found.push(format!(
+            "the best-of-{} figure ({}) and the paired estimate ({}) disagree by more than half \
+             the noise floor: timings vary from call to call (a noisy machine, or work that \
+             varies, such as allocation); the verdict rests on the paired estimate, which pairs \
+             every measurement of one function with one of the other",
+            report.rounds,
+            Ratio::same_direction(report.best_speedup, report.speedup),
+            Ratio(report.speedup, None),
+        ));
+    }
+}
+
+fn budget_too_short(report: &Report, config: &Config, found: &mut Vec<String>) {
+    if report.stop == Stop::Budget && report.rounds < config.min_rounds {
+        found.push(format!(
+            "only {} rounds fit in max_time = {:?}: the interval is wide; raise max_time",
+            report.rounds, config.max_time,
+        ));
+    }
+}
+
+/// Samples shorter than the timer needs (batches capped by memory).
+fn samples_too_short(report: &Report, found: &mut Vec<String>) {
+    let min_sample_ns = report.calibration.min_sample_ns();
+    for input in &report.inputs {
+        let [original_batch, candidate_batch] = input.batch_sizes;
+        let sample_ns = (input.original_ns * original_batch as f64)
+            .min(input.candidate_ns * candidate_batch as f64);
+        if sample_ns < min_sample_ns / 2.0 {
+            found.push(format!(
+                "input {}: samples last {} against the {} the timer needs to stay under 0.1% of \
+                 them (batches are capped by the memory their outputs or cloned inputs take): \
+                 the timer's cost weighs on the ratio; give the function larger inputs",
+                input.index,
+                format_ns(sample_ns),
+                format_ns(min_sample_ns),
+            ));
+        }
+    }
+}
+
+fn poor_fits(report: &Report, found: &mut Vec<String>) {
+    for input in &report.inputs {
+        for (side, fit) in ["original", "candidate"].iter().zip(&input.fits) {
+            if let Some(fit) = fit
+                && fit.r_squared < MIN_R_SQUARED
+            {
+                found.push(format!(
+                    "input {}: the {side}'s time does not grow in line with the batch size \
+                     (R² = {:.4}, under {MIN_R_SQUARED}): its per-call time depends on how many \
+                     calls run back to back, or the machine was disturbed; rerun on a quieter \
+                     machine, or make each call depend on the previous one's result",
+                    input.index, fit.r_squared,
+                ));
+            }
+        }
+    }
+}
+
+/// A side that costs about what the empty measuring loop costs.
+fn nothing_measured(report: &Report, found: &mut Vec<String>) {
+    let empty_call_ns = report.calibration.empty_call_ns;
+    let nothing_ns = (EMPTY_CALL_MARGIN * empty_call_ns).max(MIN_REAL_CALL_NS);
+    for input in &report.inputs {
+        for (side, per_call_ns) in [
+            ("original", input.original_ns),
+            ("candidate", input.candidate_ns),
+        ] {
+            if per_call_ns <= nothing_ns {
+                found.push(format!(
+                    "input {}: the {side} takes {} per call, about what the measuring loop costs \
+                     with nothing in it ({}): either the compiler optimized its work away (make \
+                     the result depend on the input and return it; faster passes both through \
+                     black_box), or the work is so cheap that the loop around it dominates and \
+                     the ratio says little about the function",
+                    input.index,
+                    format_ns(per_call_ns),
+                    format_ns(empty_call_ns),
+                ));
+            }
+        }
+    }
+}
+
+/// An interval wider than the floor on both sides when the budget ran out.
+fn too_wide_to_decide(report: &Report, config: &Config, found: &mut Vec<String>) {
+    let (low, high) = report.ci;
+    if report.verdict == Verdict::WithinNoise
+        && report.stop == Stop::Budget
+        && high / low > (1.0 + config.noise_floor).powi(2)
+    {
+        found.push(format!(
+            "the interval is wider than the noise floor ({}) on both sides: too noisy to decide \
+             within max_time = {:?}; raise max_time or run on a quieter machine",
+            format_percent(config.noise_floor),
+            config.max_time,
+        ));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::fixtures::report;
+    use crate::stats::verdict::Expect;
+
+    fn reviewed(mut report: Report) -> Vec<String> {
+        review(&mut report, &Config::default());
+        report.warnings
+    }
+
+    #[test]
+    fn a_clean_report_gets_no_warning() {
+        let clean = report(1.25, (1.24, 1.26), Verdict::Faster, Expect::Faster);
+        assert_eq!(reviewed(clean), Vec::<String>::new());
+    }
+
+    #[test]
+    fn figures_in_a_warning_read_in_the_headline_direction() {
+        let mut slower = report(0.485, (0.48, 0.49), Verdict::Slower, Expect::Faster);
+        slower.best_speedup = 0.51;
+        let warnings = reviewed(slower);
+        assert_eq!(warnings.len(), 1, "{warnings:?}");
+        assert!(
+            warnings[0].contains("(1.96x slower) and the paired estimate (2.06x slower)"),
+            "{}",
+            warnings[0]
+        );
+    }
+
+    #[test]
+    fn a_free_function_an_unchecked_output_and_an_undecided_budget_are_each_said() {
+        let mut odd = report(1.0, (0.8, 1.25), Verdict::WithinNoise, Expect::Report);
+        odd.inputs[0].candidate_ns = 0.1;
+        odd.outputs_checked = false;
+        odd.stop = Stop::Budget;
+        let warnings = reviewed(odd);
+        assert!(
+            warnings
+                .iter()
+                .any(|w| w.contains("the candidate takes 0.10 ns")),
+            "{warnings:?}"
+        );
+        assert!(
+            warnings.iter().any(|w| w.contains("check = skip")),
+            "{warnings:?}"
+        );
+        assert!(
+            warnings.iter().any(|w| w.contains("too noisy to decide")),
+            "{warnings:?}"
+        );
+    }
+}

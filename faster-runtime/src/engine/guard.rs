@@ -1,0 +1,202 @@
+//! What disturbs timing, observed around a measurement: other processes'
+//! CPU use, the hypervisor's steal, busy threads of this very process. (What
+//! holds for the whole machine — the governor, boost, a debugger — is the
+//! environment's, see `report::environment`.)
+//!
+//! Read from `/proc` and `/sys` on Linux; elsewhere, or where a file is not
+//! readable (a container, a VM without cpufreq), that check is silent. Each
+//! finding is a warning with what to do: a guard never blocks a run, since a
+//! CI runner or a container must still get a verdict.
+
+use std::time::{Duration, Instant};
+
+/// CPU accounting at one instant, in clock ticks (`/proc/stat` and friends).
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct CpuSnapshot {
+    /// Ticks every CPU spent busy (user, nice, system, irq, softirq).
+    pub busy: u64,
+    /// Ticks every CPU spent idle (idle, iowait).
+    pub idle: u64,
+    /// Ticks the hypervisor ran something else on our virtual CPUs.
+    pub steal: u64,
+    /// Ticks this process used, all threads.
+    pub process: u64,
+    /// Ticks the measuring thread used.
+    pub thread: u64,
+}
+
+/// A snapshot taken when a measurement starts or ends.
+#[derive(Debug, Clone, Copy)]
+pub struct Snapshot {
+    at: Instant,
+    cpu: Option<CpuSnapshot>,
+}
+
+/// Reads the CPU accounting now (on the measuring thread).
+pub fn snapshot() -> Snapshot {
+    Snapshot {
+        at: Instant::now(),
+        cpu: read_cpu_snapshot(),
+    }
+}
+
+/// Below this, tick-based accounting (10 ms ticks) says too little.
+const MIN_OBSERVED: Duration = Duration::from_millis(200);
+/// Others using more than this share of one core's time is worth a warning.
+const BUSY_SHARE: f64 = 0.25;
+/// Steal above this share of the machine's time is worth a warning.
+const STEAL_SHARE: f64 = 0.05;
+
+/// What happened between two snapshots that may have disturbed the timing.
+pub fn disturbances(before: &Snapshot, after: &Snapshot) -> Vec<String> {
+    let elapsed = after.at.duration_since(before.at);
+    match (before.cpu, after.cpu) {
+        (Some(start), Some(end)) if elapsed >= MIN_OBSERVED => judge(&start, &end, cores()),
+        _ => Vec::new(),
+    }
+}
+
+/// The judgement on two CPU snapshots, separate from reading them so it can
+/// be tested.
+pub fn judge(start: &CpuSnapshot, end: &CpuSnapshot, cores: usize) -> Vec<String> {
+    let delta = |pick: fn(&CpuSnapshot) -> u64| pick(end).saturating_sub(pick(start)) as f64;
+    let total = delta(|s| s.busy) + delta(|s| s.idle) + delta(|s| s.steal);
+    if total <= 0.0 {
+        return Vec::new();
+    }
+    let one_core = total / cores.max(1) as f64;
+    let mut warnings = Vec::new();
+    let others = (delta(|s| s.busy) - delta(|s| s.process)).max(0.0) / one_core;
+    if others > BUSY_SHARE {
+        warnings.push(format!(
+            "other processes kept {:.0}% of a core busy during the measurement ({cores} cores): \
+             pairing cancels most of it, but stop what you can or raise noise_floor",
+            100.0 * others,
+        ));
+    }
+    let siblings = (delta(|s| s.process) - delta(|s| s.thread)).max(0.0) / one_core;
+    if siblings > BUSY_SHARE {
+        warnings.push(format!(
+            "other threads of this process kept {:.0}% of a core busy during the measurement \
+             (tests running alongside): run with `--test-threads=1` for steadier figures",
+            100.0 * siblings,
+        ));
+    }
+    let steal = delta(|s| s.steal) / total;
+    if steal > STEAL_SHARE {
+        warnings.push(format!(
+            "the hypervisor held back {:.0}% of the CPU time (steal) during the measurement: \
+             this virtual machine shares its cores; expect wider intervals",
+            100.0 * steal,
+        ));
+    }
+    warnings
+}
+
+pub(crate) fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, usize::from)
+}
+
+fn read_cpu_snapshot() -> Option<CpuSnapshot> {
+    let stat = std::fs::read_to_string("/proc/stat").ok()?;
+    let process = std::fs::read_to_string("/proc/self/stat").ok()?;
+    let thread = std::fs::read_to_string("/proc/thread-self/stat").ok()?;
+    parse_snapshot(&stat, &process, &thread)
+}
+
+/// Parses the machine's `cpu` line of `/proc/stat` and the `utime + stime`
+/// of a process's and a thread's `stat` files.
+pub fn parse_snapshot(stat: &str, process_stat: &str, thread_stat: &str) -> Option<CpuSnapshot> {
+    let fields: Vec<u64> = stat
+        .lines()
+        .find_map(|line| line.strip_prefix("cpu "))?
+        .split_whitespace()
+        .map(|field| field.parse().ok())
+        .collect::<Option<_>>()?;
+    let field = |index: usize| fields.get(index).copied().unwrap_or(0);
+    // user nice system idle iowait irq softirq steal (guest time is in user).
+    Some(CpuSnapshot {
+        busy: field(0) + field(1) + field(2) + field(5) + field(6),
+        idle: field(3) + field(4),
+        steal: field(7),
+        process: cpu_ticks(process_stat)?,
+        thread: cpu_ticks(thread_stat)?,
+    })
+}
+
+/// `utime + stime` of a `/proc/<pid>/stat` line. The command name in
+/// parentheses may contain spaces, so fields are counted after its `)`.
+fn cpu_ticks(stat: &str) -> Option<u64> {
+    let after_name = &stat[stat.rfind(')')? + 1..];
+    let fields: Vec<&str> = after_name.split_whitespace().collect();
+    // After the name: state is field 3 of the line, utime 14, stime 15.
+    let utime: u64 = fields.get(11)?.parse().ok()?;
+    let stime: u64 = fields.get(12)?.parse().ok()?;
+    Some(utime + stime)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const STAT: &str = "cpu  95457 0 6563 192597 513 0 107 84 0 0\ncpu0 1 2 3 4 5 6 7 8 9 10\n";
+    const PROCESS: &str =
+        "26466 (cargo test (x)) R 26463 26463 960 0 -1 4194304 123 0 0 0 70 30 0 0 20 0 1";
+
+    #[test]
+    fn parses_proc_files() {
+        let snapshot = parse_snapshot(STAT, PROCESS, PROCESS).unwrap();
+        assert_eq!(snapshot.busy, 95_457 + 6_563 + 107);
+        assert_eq!(snapshot.idle, 192_597 + 513);
+        assert_eq!(snapshot.steal, 84);
+        assert_eq!(snapshot.process, 100);
+    }
+
+    fn snapshot(busy: u64, idle: u64, steal: u64, process: u64, thread: u64) -> CpuSnapshot {
+        CpuSnapshot {
+            busy,
+            idle,
+            steal,
+            process,
+            thread,
+        }
+    }
+
+    #[test]
+    fn a_quiet_machine_raises_nothing() {
+        // 2 cores, 100 ticks each: our thread used one core, nothing else ran.
+        let start = snapshot(0, 0, 0, 0, 0);
+        let end = snapshot(100, 100, 0, 100, 100);
+        assert!(judge(&start, &end, 2).is_empty());
+    }
+
+    #[test]
+    fn busy_neighbours_sibling_threads_and_steal_are_each_named() {
+        let start = snapshot(0, 0, 0, 0, 0);
+        // 200 ticks on 2 cores: 100 per core. Others: 180 − 130 = 50 ticks;
+        // sibling threads: 130 − 100 = 30; steal: 20 of 200.
+        let end = snapshot(180, 0, 20, 130, 100);
+        let warnings = judge(&start, &end, 2);
+        assert_eq!(warnings.len(), 3, "{warnings:?}");
+        assert!(
+            warnings[0].contains("other processes kept 50% of a core"),
+            "{}",
+            warnings[0]
+        );
+        assert!(
+            warnings[1].contains("30% of a core") && warnings[1].contains("--test-threads=1"),
+            "{}",
+            warnings[1]
+        );
+        assert!(warnings[2].contains("held back 10%"), "{}", warnings[2]);
+    }
+
+    #[test]
+    fn live_snapshots_read_on_linux() {
+        if cfg!(target_os = "linux") {
+            let snapshot = read_cpu_snapshot().expect("/proc is readable");
+            assert!(snapshot.busy + snapshot.idle > 0);
+            assert!(snapshot.thread <= snapshot.process);
+        }
+    }
+}

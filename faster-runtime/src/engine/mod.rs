@@ -1,0 +1,14 @@
+//! The measurement engine: how the two functions are called and timed
+//! (`routine`), tuned, warmed up and sampled in alternating rounds until the
+//! estimate converges (`sampler`), one comparison end to end (`compare`),
+//! what its figures say about the measurement (`diagnostics`), what
+//! disturbed it (`guard`), the machine's noise (`probe`), and replication
+//! across processes (`replicate`).
+
+pub mod compare;
+pub mod diagnostics;
+pub mod guard;
+pub mod probe;
+pub mod replicate;
+pub mod routine;
+pub mod sampler;

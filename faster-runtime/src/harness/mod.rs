@@ -1,0 +1,290 @@
+//! The two ways registered comparisons run — all of them from a
+//! `harness = false` target ([`main`], [`run`]), or one at a time inside
+//! libtest ([`run_test`], called by each generated `#[test]`) — both through
+//! the same path (`run`) to the same outputs, and how a run ends: its exit
+//! code.
+
+pub mod cli;
+mod lock;
+mod run;
+
+use crate::config::Settings;
+use crate::engine::replicate;
+use crate::output::files::{ReportFiles, output_dir, target_folder};
+use crate::output::github::{StepSummary, binary_of_test};
+use crate::output::json::JsonLines;
+use crate::output::junit::{Destination, Junit, NoStream};
+use crate::output::style::{Progress, Style};
+use crate::output::terminal::{self, Detail, Harness, Terminal};
+use crate::output::{Outputs, Run, Summary, bench::BenchLines};
+use crate::registry::{Comparison, comparisons};
+use crate::report::Environment;
+use cli::{Cli, Format, USAGE};
+use run::{RunWide, child_comparison, run_as_child, run_comparison};
+use std::io::Write;
+use std::panic::Location;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Instant;
+
+/// The exit code of a run in which a comparison failed, as libtest's.
+const FAILED: u8 = 101;
+/// The exit code of a command line or setting that cannot be used.
+const USAGE_ERROR: u8 = 2;
+
+/// Runs every registered comparison from a `harness = false` target, prints
+/// each report and a summary, and ends the process with exit code 101 when
+/// any comparison fails (2 for a bad command line), like libtest's
+/// `test_main`; returns only when every comparison passed.
+///
+/// It returns `()`, so `fn main() { faster::main() }` is the one form, and
+/// a trailing semicolon cannot turn a failure into success. [`run`] returns
+/// the code instead, for a `main` that does more. The command line is
+/// described by `--help`; the README has every flag and variable.
+#[track_caller]
+pub fn main() {
+    let code = run_from(
+        Location::caller().file(),
+        std::env::args().skip(1).collect(),
+    );
+    if code != 0 {
+        let _ = std::io::stdout().flush();
+        std::process::exit(i32::from(code));
+    }
+}
+
+/// [`main`] without ending the process: runs every registered comparison
+/// and returns the exit code (101 when any failed, 2 for a bad command
+/// line) for the caller to return from its own `main`.
+#[must_use = "the exit code says whether a comparison failed: return it from `main`"]
+#[track_caller]
+pub fn run() -> ExitCode {
+    ExitCode::from(run_from(
+        Location::caller().file(),
+        std::env::args().skip(1).collect(),
+    ))
+}
+
+/// A `faster::main()` run of this binary's comparisons with `arguments`;
+/// `caller` is the source file that called it, which names the target's
+/// folder of report files.
+fn run_from(caller: &str, arguments: Vec<String>) -> u8 {
+    let registered = comparisons();
+    let environment = Settings::from_env();
+    if let Some(target) = replicate::child_target() {
+        return match (child_comparison(&target, &registered), environment) {
+            (Ok(comparison), Ok(environment)) => {
+                run_as_child(
+                    comparison,
+                    &RunWide {
+                        environment,
+                        ..RunWide::default()
+                    },
+                );
+                0
+            }
+            (Err(error), _) | (_, Err(error)) => {
+                replicate::emit(&Err(error));
+                FAILED
+            }
+        };
+    }
+    let cli = match Cli::parse(&arguments)
+        .and_then(|cli| cli.with_env(|name| std::env::var(name).ok()))
+    {
+        Ok(cli) if cli.help => {
+            println!("{USAGE}");
+            return 0;
+        }
+        Ok(cli) => cli,
+        Err(message) => {
+            eprintln!("faster: {message}\n\n{USAGE}");
+            return USAGE_ERROR;
+        }
+    };
+    let environment = match environment {
+        Ok(environment) => environment,
+        Err(error) => {
+            eprintln!("faster: {error}");
+            return USAGE_ERROR;
+        }
+    };
+    let destinations = Destinations {
+        stdout: Box::new(std::io::stdout()),
+        style: cli.color.for_stdout(),
+        progress: Progress::on_stderr(),
+        files: output_dir().join(target_folder(caller)),
+        step_summary: step_summary_path(),
+    };
+    let run_wide = RunWide {
+        environment,
+        command_line: cli.settings,
+    };
+    run_all(&cli, &registered, &run_wide, destinations)
+}
+
+/// Where a run's outputs go: the real ones in [`run_from`], buffers and a
+/// temporary directory in tests.
+struct Destinations<'a> {
+    stdout: Box<dyn Write + 'a>,
+    style: Style,
+    progress: Progress,
+    /// The target's folder of report files.
+    files: PathBuf,
+    /// `$GITHUB_STEP_SUMMARY`, when set.
+    step_summary: Option<PathBuf>,
+}
+
+fn step_summary_path() -> Option<PathBuf> {
+    std::env::var_os("GITHUB_STEP_SUMMARY")
+        .filter(|path| !path.is_empty())
+        .map(PathBuf::from)
+}
+
+/// Lists or runs the comparisons `cli` selects among `registered`.
+fn run_all(cli: &Cli, registered: &[&Comparison], run_wide: &RunWide, to: Destinations<'_>) -> u8 {
+    let selected: Vec<&Comparison> = registered
+        .iter()
+        .copied()
+        .filter(|comparison| cli.selects(comparison.test_name()))
+        .collect();
+    let format = cli.format.unwrap_or(Format::Pretty);
+    let mut stdout = to.stdout;
+    if cli.list {
+        for comparison in &selected {
+            let _ = writeln!(stdout, "{}: test", comparison.test_name());
+        }
+        if format == Format::Pretty {
+            let _ = writeln!(stdout, "\n{} tests, 0 benchmarks", selected.len());
+        }
+        return 0;
+    }
+    if registered.is_empty() {
+        eprintln!("{NOTHING_REGISTERED}");
+        return FAILED;
+    }
+
+    let mut outputs = Outputs::new();
+    outputs.add(to.progress);
+    outputs.add(ReportFiles::new(to.files));
+    match format {
+        Format::Pretty => outputs.add(Terminal::new(
+            stdout,
+            to.style,
+            Detail::Pretty,
+            Harness::Faster,
+        )),
+        Format::Terse => outputs.add(Terminal::new(
+            stdout,
+            to.style,
+            Detail::Terse,
+            Harness::Faster,
+        )),
+        Format::Json => outputs.add(JsonLines::new(stdout)),
+        Format::Bench => outputs.add(BenchLines::new(stdout, to.style)),
+        Format::Junit => outputs.add(Junit::new(Destination::Stream(stdout))),
+    }
+    if let Some(path) = &cli.junit {
+        outputs.add(Junit::<NoStream>::new(Destination::File(path.clone())));
+    }
+    if let Some(path) = to.step_summary {
+        outputs.add(StepSummary::whole_run(path));
+    }
+
+    let started = Instant::now();
+    let binary = binary_of_test();
+    let tests: Vec<&str> = selected.iter().map(|c| c.test_name()).collect();
+    outputs.begin(&Run {
+        binary: &binary,
+        tests: &tests,
+        environment: Environment::current(),
+        debug_build: selected
+            .iter()
+            .any(|comparison| !run_wide.enforces(comparison)),
+    });
+    let outcomes: Vec<_> = selected
+        .iter()
+        .map(|comparison| {
+            let child = || vec![comparison.test_name().to_string(), "--exact".into()];
+            run_comparison(comparison, run_wide, &mut outputs, child).0
+        })
+        .collect();
+    let summary = Summary {
+        binary: &binary,
+        outcomes: &outcomes,
+        filtered_out: registered.len() - selected.len(),
+        elapsed: started.elapsed(),
+    };
+    outputs.end(&summary);
+    if summary.failed() == 0 { 0 } else { FAILED }
+}
+
+const NOTHING_REGISTERED: &str = "faster: no comparison is registered in this binary.
+  A test or bench target only sees the comparisons of the crates it links. If they live in
+  your library, link it from this target with `use the_crate as _;` (the_crate: your
+  library's name). Comparisons written as `#[cfg_attr(test, faster::compare(...))]` exist
+  only in the library's own unit-test binary (`cargo test --lib`); to run them from this
+  target, apply the attribute without `cfg_attr(test, ...)`.";
+
+/// Runs one registered comparison inside a libtest `#[test]`, through the
+/// same path as [`main`]: prints its report (in the format libtest's
+/// `--format`/`-q` or `FASTER_FORMAT` asks for), writes its files and its
+/// row of GitHub's job summary, and panics when outputs differ, user code
+/// panics, or (in an optimized build, or with `FASTER_ENFORCE=1`) the
+/// verdict misses the expectation.
+#[doc(hidden)]
+pub fn run_test(comparison: &Comparison) {
+    let environment = Settings::from_env().unwrap_or_else(|error| panic!("faster: {error}"));
+    let run_wide = RunWide {
+        environment,
+        ..RunWide::default()
+    };
+    if replicate::child_target().as_deref() == Some(comparison.test_name()) {
+        run_as_child(comparison, &run_wide);
+        return;
+    }
+    let (color, format) = cli::libtest_display(std::env::args(), |name| std::env::var(name).ok())
+        .unwrap_or_else(|error| panic!("faster: {error}"));
+    let style = color.for_stdout();
+    let mut outputs = Outputs::new();
+    outputs.add(ReportFiles::new(
+        output_dir().join(target_folder(comparison.file)),
+    ));
+    // Written past libtest's capture on purpose: the figures are the point
+    // of the test, also when it passes.
+    let stdout = std::io::stdout();
+    match format.unwrap_or(Format::Pretty) {
+        Format::Pretty | Format::Junit => outputs.add(Terminal::new(
+            stdout,
+            style,
+            Detail::Pretty,
+            Harness::Libtest,
+        )),
+        Format::Terse => outputs.add(Terminal::new(
+            stdout,
+            style,
+            Detail::Terse,
+            Harness::Libtest,
+        )),
+        Format::Json => outputs.add(JsonLines::new(stdout)),
+        Format::Bench => outputs.add(BenchLines::new(stdout, style)),
+    }
+    if let Some(path) = step_summary_path() {
+        outputs.add(StepSummary::row_by_row(path));
+    }
+    let child = || {
+        vec![
+            comparison.test_name().to_string(),
+            "--exact".into(),
+            "--nocapture".into(),
+            "--test-threads=1".into(),
+        ]
+    };
+    let (outcome, notes) = run_comparison(comparison, &run_wide, &mut outputs, child);
+    if !outcome.passed() {
+        panic!("{}", terminal::failure_message(&outcome, &notes));
+    }
+}
+
+#[cfg(test)]
+mod tests;

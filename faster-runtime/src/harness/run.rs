@@ -1,0 +1,127 @@
+//! The one path a registered comparison runs through, whichever harness
+//! started it: its configuration resolved, measured (in several processes
+//! if asked), reviewed, judged against the machine's noise, and handed to
+//! the outputs as an [`Outcome`]. Also the child's side of replication.
+
+use super::lock::lock_across_processes;
+use crate::config::{Config, Settings, resolve};
+use crate::engine::{diagnostics, probe, replicate};
+use crate::error::Error;
+use crate::output::files::output_dir;
+use crate::output::{Note, Outputs};
+use crate::registry::Comparison;
+use crate::report::{Outcome, Source};
+
+/// The run-wide settings: the environment's, and the command line's over
+/// them (none under libtest).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct RunWide {
+    /// `FASTER_*` and the CI floor.
+    pub environment: Settings,
+    /// `faster::main()`'s flags.
+    pub command_line: Settings,
+}
+
+impl RunWide {
+    /// `comparison`'s configuration: these settings under its attribute's.
+    pub fn config(&self, comparison: &Comparison) -> Config {
+        resolve(self.environment, self.command_line, comparison.settings)
+    }
+
+    /// Whether a verdict of `comparison` that misses its expectation fails
+    /// the run: not in a build with `debug_assertions`, unless enforced there
+    /// too.
+    pub fn enforces(&self, comparison: &Comparison) -> bool {
+        !comparison.debug_build || self.config(comparison).enforce_in_debug
+    }
+}
+
+/// Runs `comparison` and hands its outcome to `outputs`, taking turns with
+/// other processes on the target directory's lock. `child_arguments` is the
+/// command line that runs exactly this comparison again in a fresh process
+/// of this binary (for `processes = N`). Returns the outcome and what the
+/// outputs noted about it.
+pub fn run_comparison(
+    comparison: &Comparison,
+    run_wide: &RunWide,
+    outputs: &mut Outputs<'_>,
+    child_arguments: impl FnOnce() -> Vec<String>,
+) -> (Outcome, Vec<Note>) {
+    let config = run_wide.config(comparison);
+    outputs.measuring(comparison.test_name(), config.max_time);
+    let _turn = lock_across_processes(&output_dir());
+    let outcome = outcome(
+        comparison,
+        &config,
+        run_wide.enforces(comparison),
+        child_arguments,
+    );
+    let notes = outputs.comparison(&outcome);
+    (outcome, notes)
+}
+
+/// Measures and judges `comparison` with `config`.
+fn outcome(
+    comparison: &Comparison,
+    config: &Config,
+    enforced: bool,
+    child_arguments: impl FnOnce() -> Vec<String>,
+) -> Outcome {
+    let result = config.validate().and_then(|()| {
+        replicate::measure(
+            comparison.test_name(),
+            config,
+            comparison.run,
+            child_arguments,
+        )
+    });
+    let result = result.map(|mut report| {
+        diagnostics::review(&mut report, config);
+        // Unoptimized code says nothing about this machine's noise: the
+        // run says once that a debug build is not enforced.
+        if !comparison.debug_build {
+            probe::judge(&mut report, &probe::probe(), config.strict);
+        }
+        report
+    });
+    Outcome {
+        test: comparison.test_name().to_string(),
+        label: comparison.label.to_string(),
+        source: Some(Source {
+            path: comparison.test.to_string(),
+            original: comparison.original.to_string(),
+            file: comparison.file.to_string(),
+            line: comparison.line,
+            debug_assertions: comparison.debug_build,
+        }),
+        result,
+        enforced,
+    }
+}
+
+/// The child's side of a replicated comparison: measures once, in this
+/// process only, and hands the report (or the error) to the parent. It
+/// writes no file, no summary, no report of its own.
+pub fn run_as_child(comparison: &Comparison, run_wide: &RunWide) {
+    let config = Config {
+        processes: 1,
+        ..run_wide.config(comparison)
+    };
+    let result = config.validate().and_then(|()| (comparison.run)(&config));
+    replicate::emit(&result);
+}
+
+/// The comparison a child must run, among `registered`, or why it cannot.
+pub fn child_comparison<'a>(
+    target: &str,
+    registered: &[&'a Comparison],
+) -> Result<&'a Comparison, Error> {
+    registered
+        .iter()
+        .copied()
+        .find(|comparison| comparison.test_name() == target)
+        .ok_or_else(|| Error::Replication {
+            process: 0,
+            message: format!("this binary registers no comparison named `{target}`"),
+        })
+}

@@ -1,0 +1,353 @@
+//! The report files: each comparison's `faster/report/v1` JSON document and
+//! SVG plot under `target/faster/<target>/`, where the files go, and writing
+//! them atomically.
+//!
+//! A file is written to a temporary file in the same directory and renamed
+//! over the old one, so a reader (or a run killed mid-write) never sees a
+//! truncated document: it sees the old file or the new one.
+
+use super::{Note, Output};
+use crate::report::{Document, Outcome, Report};
+use serde::Serialize;
+use std::fs;
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// Writes each comparison's JSON document (also for an error, so CI tools
+/// see every comparison) and, with the `plots` feature, its SVG plot into
+/// one directory.
+#[derive(Debug)]
+pub struct ReportFiles {
+    dir: PathBuf,
+}
+
+impl ReportFiles {
+    /// Files under `dir` (created when the first one is written).
+    pub fn new(dir: PathBuf) -> ReportFiles {
+        ReportFiles { dir }
+    }
+}
+
+impl Output for ReportFiles {
+    fn comparison(&mut self, outcome: &Outcome, notes: &mut Vec<Note>) {
+        let stem = file_stem(
+            outcome
+                .source
+                .as_ref()
+                .map_or(&outcome.test, |source| &source.path),
+        );
+        let mut note = |what: &'static str, path: PathBuf, written: io::Result<()>| {
+            notes.push(match written {
+                Ok(()) => Note::Written { what, path },
+                Err(error) => Note::Problem(format!("could not write {}: {error}", path.display())),
+            });
+        };
+        #[cfg(feature = "plots")]
+        if let Ok(report) = &outcome.result {
+            let path = self.dir.join(format!("{stem}.svg"));
+            let written = report.write_svg(&path);
+            note("plot", path, written);
+        }
+        let path = self.dir.join(format!("{stem}.json"));
+        let written = write_json(&path, &Document::of(outcome));
+        note("data", path, written);
+    }
+}
+
+/// The folder of `target/faster/` that a test target's files go to, named
+/// after the source file it is built from: `tests/speed.rs` → `tests-speed`,
+/// `benches/speed.rs` → `benches-speed`, a library's unit tests (any file
+/// under `src/`) → `src`; in a workspace member, the member's folder comes
+/// first (`crates/parse/tests/speed.rs` → `parse-tests-speed`). So a test
+/// and a bench target of the same name, or two crates of one workspace,
+/// keep separate files.
+pub fn target_folder(source_file: &str) -> String {
+    let parts: Vec<&str> = source_file
+        .split(['/', '\\'])
+        .filter(|part| !part.is_empty() && *part != ".")
+        .collect();
+    let Some(kind) = parts
+        .iter()
+        .rposition(|part| matches!(*part, "src" | "tests" | "benches" | "examples"))
+    else {
+        return "unknown".into();
+    };
+    let mut name: Vec<&str> = Vec::new();
+    if kind > 0 {
+        name.push(parts[kind - 1]);
+    }
+    name.push(parts[kind]);
+    if parts[kind] != "src"
+        && let Some(target) = parts.get(kind + 1)
+    {
+        name.push(target.strip_suffix(".rs").unwrap_or(target));
+    }
+    file_stem(&name.join("-"))
+}
+
+impl Report {
+    /// This report as a `faster/report/v1` JSON document (see the README's
+    /// "Reports and output formats" and
+    /// `faster-runtime/schema/report-v1.schema.json`), without source
+    /// location: what [`compare_fns`](crate::compare_fns) users store or
+    /// send on.
+    pub fn to_json(&self) -> String {
+        Document::of_report(self).to_pretty()
+    }
+
+    /// Writes [`Report::to_json`] to `path` atomically (a temporary file in
+    /// the same directory, renamed over `path`), creating the directory:
+    /// a reader never sees a half-written file, even if this process is
+    /// killed midway. [`output_dir`] is where the harness writes its own.
+    ///
+    /// ```no_run
+    /// # fn run(report: faster_runtime::Report) -> std::io::Result<()> {
+    /// report.write_json(faster_runtime::output_dir().join("formula_vs_loop.json"))?;
+    /// # Ok(()) }
+    /// ```
+    pub fn write_json(&self, path: impl AsRef<Path>) -> io::Result<()> {
+        write_json(path.as_ref(), &Document::of_report(self))
+    }
+}
+
+/// The directory reports are written to: `<target dir>/faster`.
+///
+/// The target directory is, in order: `FASTER_OUTPUT_DIR` when set (used
+/// as is, without `faster/` appended); an absolute `CARGO_TARGET_DIR`; the
+/// nearest ancestor of the running executable that holds cargo's
+/// `CACHEDIR.TAG` (cargo writes one at the root of every target directory,
+/// whatever it is called); the nearest ancestor named `target`; and
+/// finally `target` under the current directory.
+pub fn output_dir() -> PathBuf {
+    output_dir_from(
+        std::env::var_os("FASTER_OUTPUT_DIR").map(PathBuf::from),
+        std::env::var_os("CARGO_TARGET_DIR").map(PathBuf::from),
+        std::env::current_exe().ok(),
+    )
+}
+
+fn output_dir_from(
+    explicit: Option<PathBuf>,
+    cargo_target: Option<PathBuf>,
+    exe: Option<PathBuf>,
+) -> PathBuf {
+    if let Some(dir) = explicit.filter(|dir| !dir.as_os_str().is_empty()) {
+        return dir;
+    }
+    if let Some(dir) = cargo_target.filter(|dir| dir.is_absolute()) {
+        return dir.join("faster");
+    }
+    if let Some(exe) = exe {
+        let ancestors = || exe.ancestors().skip(1);
+        if let Some(dir) = ancestors().find(|dir| dir.join("CACHEDIR.TAG").is_file()) {
+            return dir.join("faster");
+        }
+        if let Some(dir) =
+            ancestors().find(|dir| dir.file_name().is_some_and(|name| name == "target"))
+        {
+            return dir.join("faster");
+        }
+    }
+    PathBuf::from("target").join("faster")
+}
+
+/// A file name for a comparison: `::` becomes `.`, anything but ASCII
+/// letters, digits, `_`, `-` and `.` becomes `_`, so the name is valid on
+/// every file system (`demo::sum_fast` → `demo.sum_fast`).
+pub fn file_stem(name: &str) -> String {
+    let dotted = name.replace("::", ".");
+    let mut stem: String = dotted
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.') {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    // No hidden files, no `..`, no names that are too long to create.
+    stem = stem.trim_start_matches('.').replace("..", "._");
+    stem.truncate(150);
+    if stem.is_empty() {
+        "comparison".into()
+    } else {
+        stem
+    }
+}
+
+/// Writes `path` atomically: `write` fills a temporary file in the same
+/// directory, which is flushed to disk and renamed over `path`. If `write`
+/// fails (or the process dies) midway, `path` keeps its old content; a
+/// failed write removes its temporary file, and a temporary file left by a
+/// killed process is removed by the next successful write of the same
+/// path.
+pub fn write_atomically(
+    path: &Path,
+    write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
+) -> io::Result<()> {
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    let dir = path
+        .parent()
+        .filter(|dir| !dir.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let file_name = path
+        .file_name()
+        .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "the path names no file"))?
+        .to_string_lossy()
+        .into_owned();
+    fs::create_dir_all(dir)?;
+    let temp_prefix = format!(".{file_name}.");
+    let temp = dir.join(format!(
+        "{temp_prefix}{}-{}.tmp",
+        std::process::id(),
+        COUNTER.fetch_add(1, Ordering::Relaxed)
+    ));
+
+    let result = (|| {
+        let mut file = io::BufWriter::new(fs::File::create_new(&temp)?);
+        write(&mut file)?;
+        let file = file.into_inner().map_err(io::IntoInnerError::into_error)?;
+        file.sync_all()?;
+        fs::rename(&temp, path)
+    })();
+    if result.is_err() {
+        let _ = fs::remove_file(&temp);
+        return result;
+    }
+    // Leftovers of killed writers of this same file.
+    if let Ok(entries) = fs::read_dir(dir) {
+        for entry in entries.flatten() {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if name.starts_with(&temp_prefix) && name.ends_with(".tmp") {
+                let _ = fs::remove_file(entry.path());
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Serializes `value` straight into `path`, atomically.
+pub fn write_json(path: &Path, value: &impl Serialize) -> io::Result<()> {
+    write_atomically(path, |out| {
+        serde_json::to_writer_pretty(&mut *out, value).map_err(io::Error::other)?;
+        out.write_all(b"\n")
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A value whose serialization fails after half of it is written.
+    struct FailsMidway;
+
+    impl Serialize for FailsMidway {
+        fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+            use serde::ser::{Error, SerializeMap};
+            let mut map = serializer.serialize_map(None)?;
+            map.serialize_entry("schema", "faster/report/v1")?;
+            map.serialize_entry("padding", &"x".repeat(64 * 1024))?;
+            Err(S::Error::custom("the disk is full"))
+        }
+    }
+
+    #[test]
+    fn a_write_that_fails_midway_leaves_the_old_file_and_no_temporary() {
+        let dir = std::env::temp_dir().join(format!("faster-json-midway-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        let path = dir.join("report.json");
+        write_json(
+            &path,
+            &serde_json::json!({ "schema": "faster/report/v1", "whole": true }),
+        )
+        .unwrap();
+        let before = fs::read_to_string(&path).unwrap();
+
+        let error = write_json(&path, &FailsMidway).unwrap_err();
+        assert!(error.to_string().contains("the disk is full"), "{error}");
+        assert_eq!(fs::read_to_string(&path).unwrap(), before);
+        let names: Vec<String> = fs::read_dir(&dir)
+            .unwrap()
+            .flatten()
+            .map(|entry| entry.file_name().to_string_lossy().into_owned())
+            .collect();
+        assert_eq!(names, vec!["report.json".to_string()]);
+
+        // Without an old file, a failed write leaves none.
+        let fresh = dir.join("fresh.json");
+        assert!(write_json(&fresh, &FailsMidway).is_err());
+        assert!(!fresh.exists());
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn each_target_gets_its_own_folder() {
+        assert_eq!(target_folder("tests/speed.rs"), "tests-speed");
+        assert_eq!(target_folder("benches/speed.rs"), "benches-speed");
+        assert_eq!(target_folder("src/sum/fast.rs"), "src");
+        assert_eq!(
+            target_folder("crates/parse/tests/speed.rs"),
+            "parse-tests-speed"
+        );
+        assert_eq!(target_folder("crates/parse/src/lib.rs"), "parse-src");
+        assert_eq!(target_folder("tests/speed/main.rs"), "tests-speed");
+        assert_eq!(
+            target_folder("/home/me/proj/benches/speed.rs"),
+            "proj-benches-speed"
+        );
+        assert_eq!(
+            target_folder("C:\\proj\\tests\\speed.rs"),
+            "proj-tests-speed"
+        );
+        assert_eq!(target_folder("build.rs"), "unknown");
+    }
+
+    #[test]
+    fn file_stems_are_safe_everywhere() {
+        assert_eq!(file_stem("demo::sum_fast"), "demo.sum_fast");
+        assert_eq!(file_stem("formula vs loop"), "formula_vs_loop");
+        assert_eq!(file_stem("../../etc/passwd"), "_.__etc_passwd");
+        assert_eq!(file_stem(""), "comparison");
+        assert_eq!(file_stem("a/b\\c:d"), "a_b_c_d");
+    }
+
+    #[test]
+    fn the_output_dir_is_found_from_the_executable() {
+        let root = std::env::temp_dir().join(format!("faster-outdir-{}", std::process::id()));
+        let deps = root.join("custom-target/release/deps");
+        fs::create_dir_all(&deps).unwrap();
+        fs::write(
+            root.join("custom-target/CACHEDIR.TAG"),
+            "Signature: 8a477f597d28d172789f06886806bc55",
+        )
+        .unwrap();
+        let exe = deps.join("speed-0123abcd");
+        assert_eq!(
+            output_dir_from(None, None, Some(exe.clone())),
+            root.join("custom-target/faster")
+        );
+        // An absolute CARGO_TARGET_DIR wins; a relative one (relative to
+        // where cargo ran, which the test process does not know) does not.
+        assert_eq!(
+            output_dir_from(None, Some(PathBuf::from("/elsewhere")), Some(exe.clone())),
+            PathBuf::from("/elsewhere/faster")
+        );
+        assert_eq!(
+            output_dir_from(None, Some(PathBuf::from("rel")), Some(exe.clone())),
+            root.join("custom-target/faster")
+        );
+        assert_eq!(
+            output_dir_from(Some(root.join("mine")), None, Some(exe)),
+            root.join("mine")
+        );
+        // Without the tag, the nearest `target` directory.
+        let plain = root.join("target/debug/deps/t-1");
+        assert_eq!(
+            output_dir_from(None, None, Some(plain)),
+            root.join("target/faster")
+        );
+        fs::remove_dir_all(&root).unwrap();
+    }
+}

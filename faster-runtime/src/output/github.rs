@@ -1,0 +1,198 @@
+//! GitHub Actions' job summary (`$GITHUB_STEP_SUMMARY`): a markdown table
+//! with one row per comparison under a heading naming the test binary, and
+//! what about the machine may disturb timing, said once.
+
+use super::{Note, Output, Summary};
+use crate::report::units::{Ratio, format_ns};
+use crate::report::{Environment, Outcome, Status};
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+/// Appends a run's table to the job summary file.
+///
+/// Under `faster::main()` the whole table is appended when the run ends.
+/// Under libtest, where each generated test runs on its own, each
+/// comparison appends its row as it ends, and the first one of the process
+/// writes the heading.
+#[derive(Debug)]
+pub struct StepSummary {
+    path: PathBuf,
+    per_comparison: bool,
+}
+
+impl StepSummary {
+    /// The table of a `faster::main()` run, appended to `path` at its end.
+    pub fn whole_run(path: PathBuf) -> StepSummary {
+        StepSummary {
+            path,
+            per_comparison: false,
+        }
+    }
+
+    /// Rows appended to `path` one comparison at a time (libtest).
+    pub fn row_by_row(path: PathBuf) -> StepSummary {
+        StepSummary {
+            path,
+            per_comparison: true,
+        }
+    }
+
+    fn append(&self, text: &str) {
+        if let Err(error) = append(&self.path, text) {
+            eprintln!(
+                "faster: could not append to GITHUB_STEP_SUMMARY ({}): {error}",
+                self.path.display()
+            );
+        }
+    }
+}
+
+/// Whether this process has written its heading (libtest's tests of one
+/// binary share one table).
+static HEADING_WRITTEN: Mutex<bool> = Mutex::new(false);
+
+impl Output for StepSummary {
+    fn comparison(&mut self, outcome: &Outcome, _notes: &mut Vec<Note>) {
+        if !self.per_comparison {
+            return;
+        }
+        let mut written = HEADING_WRITTEN
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        let mut text = String::new();
+        if !*written {
+            text.push_str(&heading(&binary_of_test(), None));
+            text.push_str(&machine(Environment::current()));
+            text.push_str(TABLE_HEADER);
+            *written = true;
+        }
+        text.push_str(&row(outcome));
+        self.append(&text);
+    }
+
+    fn end(&mut self, summary: &Summary<'_>) {
+        if self.per_comparison || summary.outcomes.is_empty() {
+            return;
+        }
+        let mut text = heading(summary.binary, Some(summary));
+        text.push_str(&machine(Environment::current()));
+        text.push_str(TABLE_HEADER);
+        for outcome in summary.outcomes {
+            text.push_str(&row(outcome));
+        }
+        self.append(&text);
+    }
+}
+
+/// `### faster: `speed` — 2 comparisons, 1 failed`.
+fn heading(binary: &str, summary: Option<&Summary<'_>>) -> String {
+    let counts = summary.map_or_else(String::new, |summary| {
+        let total = summary.outcomes.len();
+        let failed = summary.failed();
+        format!(
+            " — {total} comparison{}, {}",
+            if total == 1 { "" } else { "s" },
+            if failed == 0 {
+                format!("{total} passed")
+            } else {
+                format!("{failed} failed")
+            },
+        )
+    });
+    format!("\n### faster: `{}`{counts}\n\n", code(binary))
+}
+
+/// The machine's state, once, as a quoted note above the table.
+fn machine(environment: &Environment) -> String {
+    environment
+        .machine
+        .iter()
+        .map(|note| format!("> ⚠️ {}\n\n", cell(note)))
+        .collect()
+}
+
+/// The header of the table.
+const TABLE_HEADER: &str = "| comparison | original | candidate | speedup [99% CI] | verdict |\n\
+     | :-- | --: | --: | :-- | :-- |\n";
+
+/// One row of the table.
+fn row(outcome: &Outcome) -> String {
+    let name = format!("`{}`", code(&outcome.test));
+    match &outcome.result {
+        Ok(report) => {
+            let status = outcome.status();
+            let mark = match status {
+                Status::Passed => "✅",
+                Status::NotEnforced => "⚠️",
+                Status::Failed | Status::Error => "❌",
+            };
+            let note = if status == Status::NotEnforced {
+                " (debug build: not enforced)"
+            } else {
+                ""
+            };
+            format!(
+                "| {name} | {} | {} | {} | {mark} {}{note} |\n",
+                format_ns(report.original_ns),
+                format_ns(report.candidate_ns),
+                Ratio(report.speedup, Some(report.ci))
+                    .to_string()
+                    .replacen(" [99% CI ", " [", 1),
+                report.verdict,
+            )
+        }
+        Err(error) => format!(
+            "| {name} | | | | ❌ error: {} |\n",
+            cell(error.to_string().lines().next().unwrap_or_default())
+        ),
+    }
+}
+
+/// Text for inside a markdown table cell: no line breaks, pipes escaped.
+fn cell(text: &str) -> String {
+    text.replace('|', "\\|").replace(['\n', '\r'], " ")
+}
+
+/// Text for inside backticks in a table cell.
+fn code(text: &str) -> String {
+    cell(&text.replace('`', "'"))
+}
+
+/// Appends `text` to the job summary file (one write, so concurrent
+/// appenders do not interleave within it).
+fn append(path: &Path, text: &str) -> std::io::Result<()> {
+    let mut file = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)?;
+    file.write_all(text.as_bytes())
+}
+
+/// The running test binary's name without cargo's hash
+/// (`speed-1a2b3c4d5e6f7a8b` → `speed`).
+pub fn binary_of_test() -> String {
+    let exe = std::env::current_exe().ok();
+    let stem = exe
+        .as_deref()
+        .and_then(Path::file_stem)
+        .map(|stem| stem.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "tests".into());
+    match stem.rsplit_once('-') {
+        Some((name, hash)) if hash.len() == 16 && hash.chars().all(|c| c.is_ascii_hexdigit()) => {
+            name.to_string()
+        }
+        _ => stem,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn markdown_cells_cannot_break_the_table() {
+        assert_eq!(cell("a | b\nc"), "a \\| b c");
+        assert_eq!(code("x`y"), "x'y");
+    }
+}

@@ -1,0 +1,182 @@
+//! JUnit XML (`--format junit`, or `--junit PATH` beside any format): the
+//! report CI systems read (GitLab, Jenkins, nextest's own). One
+//! `<testcase>` per comparison, the speedup, its interval and the verdict
+//! in `<properties>`, a `<failure>` carrying the verdict line when the
+//! comparison fails, and the whole report as its `<system-out>`.
+
+use super::files::write_atomically;
+use super::style::Style;
+use super::terminal;
+use super::{Note, Output, Summary};
+use crate::report::{Outcome, Status};
+use std::fmt::Write as _;
+use std::io::{self, Write};
+use std::path::PathBuf;
+
+/// Where the document goes once the run ends.
+pub enum Destination<W: Write> {
+    /// Printed (`--format junit`).
+    Stream(W),
+    /// Written atomically to a file (`--junit PATH`).
+    File(PathBuf),
+}
+
+/// Collects one test case per comparison and writes the document at the end.
+pub struct Junit<W: Write> {
+    destination: Destination<W>,
+    cases: String,
+}
+
+impl<W: Write> Junit<W> {
+    /// A document for `destination`.
+    pub fn new(destination: Destination<W>) -> Self {
+        Junit {
+            destination,
+            cases: String::new(),
+        }
+    }
+}
+
+impl<W: Write> Output for Junit<W> {
+    fn comparison(&mut self, outcome: &Outcome, notes: &mut Vec<Note>) {
+        self.cases.push_str(&test_case(outcome, notes));
+    }
+
+    fn end(&mut self, summary: &Summary<'_>) {
+        let document = document(summary, &self.cases);
+        match &mut self.destination {
+            Destination::Stream(out) => {
+                let _ = out.write_all(document.as_bytes());
+                let _ = out.flush();
+            }
+            Destination::File(path) => {
+                if let Err(error) = write_atomically(path, |out| out.write_all(document.as_bytes()))
+                {
+                    eprintln!("faster: could not write {}: {error}", path.display());
+                }
+            }
+        }
+    }
+}
+
+/// The whole document around the collected test cases.
+fn document(summary: &Summary<'_>, cases: &str) -> String {
+    let tests = summary.outcomes.len();
+    let failures = summary.failed();
+    let seconds = summary.elapsed.as_secs_f64();
+    let suite = escape(summary.binary);
+    format!(
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n\
+         <testsuites name=\"faster\" tests=\"{tests}\" failures=\"{failures}\" errors=\"0\" \
+         time=\"{seconds:.3}\">\n  \
+         <testsuite name=\"{suite}\" tests=\"{tests}\" failures=\"{failures}\" errors=\"0\" \
+         skipped=\"0\" time=\"{seconds:.3}\">\n{cases}  </testsuite>\n</testsuites>\n"
+    )
+}
+
+/// One `<testcase>`.
+fn test_case(outcome: &Outcome, notes: &[Note]) -> String {
+    let mut properties: Vec<(&str, String)> = vec![("status", outcome.status().as_str().into())];
+    let (seconds, failure, report_text) = match &outcome.result {
+        Ok(report) => {
+            properties.extend([
+                ("verdict", report.verdict.to_string()),
+                ("expect", report.expect.as_str().into()),
+                ("speedup", report.speedup.to_string()),
+                ("ci_low", report.ci.0.to_string()),
+                ("ci_high", report.ci.1.to_string()),
+                ("noise_floor", report.noise_floor.to_string()),
+                ("original_ns", report.original_ns.to_string()),
+                ("candidate_ns", report.candidate_ns.to_string()),
+                ("rounds", report.rounds.to_string()),
+            ]);
+            let failure = (outcome.status() == Status::Failed)
+                .then(|| terminal::verdict_line(report).trim().to_string());
+            (
+                report.elapsed.as_secs_f64(),
+                failure,
+                terminal::render(report, Style::PLAIN),
+            )
+        }
+        Err(error) => {
+            let text = error.to_string();
+            let first = text.lines().next().unwrap_or_default().to_string();
+            (0.0, Some(first), text)
+        }
+    };
+    for note in notes {
+        if let Note::Written { what, path } = note {
+            properties.push((what, path.display().to_string()));
+        }
+    }
+    let mut case = format!(
+        "    <testcase classname=\"{}\" name=\"{}\" time=\"{seconds:.3}\">\n      <properties>\n",
+        escape(&outcome.label),
+        escape(&outcome.test),
+    );
+    for (name, value) in &properties {
+        let _ = writeln!(
+            case,
+            "        <property name=\"{name}\" value=\"{}\"/>",
+            escape(value)
+        );
+    }
+    case.push_str("      </properties>\n");
+    if let Some(message) = failure {
+        let kind = if outcome.result.is_ok() {
+            "verdict"
+        } else {
+            "error"
+        };
+        let _ = writeln!(
+            case,
+            "      <failure type=\"{kind}\" message=\"{}\">{}</failure>",
+            escape(&message),
+            escape(&report_text)
+        );
+    }
+    let _ = writeln!(
+        case,
+        "      <system-out>{}</system-out>\n    </testcase>",
+        escape(&report_text)
+    );
+    case
+}
+
+/// `text` as XML character data or an attribute value: the five special
+/// characters as entities, and the control characters XML 1.0 forbids
+/// (all below U+0020 but tab, newline and carriage return) as `?`.
+fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&apos;"),
+            '\t' | '\n' | '\r' => out.push(c),
+            c if (c as u32) < 0x20 || c == '\u{FFFE}' || c == '\u{FFFF}' => out.push('?'),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// `io::sink()` as the stream of a JUnit output that writes a file.
+pub type NoStream = io::Sink;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escaping_keeps_the_document_well_formed() {
+        assert_eq!(
+            escape("a < b && \"c\" > 'd'"),
+            "a &lt; b &amp;&amp; &quot;c&quot; &gt; &apos;d&apos;"
+        );
+        assert_eq!(escape("bell\u{7}\ttab\nline"), "bell?\ttab\nline");
+        assert_eq!(escape("µs → ✓"), "µs → ✓");
+    }
+}

@@ -1,0 +1,145 @@
+//! The outputs: every way a run's outcomes leave the process, each one
+//! implementation of [`Output`] — the terminal (`pretty`, `terse`), JSON
+//! lines, libtest's bench lines, JUnit XML, GitHub's job summary, and the
+//! report files (JSON and SVG) — fanned out by [`Outputs`].
+//!
+//! Outputs only render: they receive the same [`Outcome`] for every
+//! comparison, whichever harness ran it, and never measure or judge.
+//! Adding a format is one file here and one line where the harness picks
+//! its outputs.
+
+pub mod bench;
+pub mod files;
+pub mod github;
+pub mod json;
+pub mod junit;
+#[cfg(feature = "plots")]
+pub mod plot;
+pub mod style;
+pub mod terminal;
+
+use crate::report::{Environment, Outcome};
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// What a run will do, as it starts.
+#[derive(Debug, Clone, Copy)]
+pub struct Run<'a> {
+    /// The test binary's name (`speed`), for headings.
+    pub binary: &'a str,
+    /// The test names of the comparisons it will run, in order.
+    pub tests: &'a [&'a str],
+    /// Where it runs, with what about the machine may disturb timing.
+    pub environment: &'a Environment,
+    /// Whether it times unoptimized code (a build with `debug_assertions`)
+    /// whose verdicts are reported, not enforced.
+    pub debug_build: bool,
+}
+
+impl Run<'_> {
+    /// How many comparisons it will run.
+    pub fn selected(&self) -> usize {
+        self.tests.len()
+    }
+}
+
+/// How a run ended.
+#[derive(Debug, Clone, Copy)]
+pub struct Summary<'a> {
+    /// The test binary's name.
+    pub binary: &'a str,
+    /// Every comparison's outcome, in the order they ran.
+    pub outcomes: &'a [Outcome],
+    /// Registered comparisons the command line did not select.
+    pub filtered_out: usize,
+    /// Wall time of the whole run.
+    pub elapsed: Duration,
+}
+
+impl Summary<'_> {
+    /// How many comparisons failed the run.
+    pub fn failed(&self) -> usize {
+        self.outcomes
+            .iter()
+            .filter(|outcome| !outcome.passed())
+            .count()
+    }
+}
+
+/// What an output recorded about a comparison for the others to show: the
+/// report files, chiefly, so the terminal can point at them.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Note {
+    /// A file written for the comparison: `what` it holds (`plot`, `data`)
+    /// and where.
+    Written {
+        /// What the file holds.
+        what: &'static str,
+        /// Where it is.
+        path: PathBuf,
+    },
+    /// Something that went wrong writing one.
+    Problem(String),
+}
+
+/// One way a run's outcomes leave the process.
+///
+/// Every method has a default that does nothing, so a format implements
+/// what it needs: a per-comparison line, or one document at the end.
+pub trait Output {
+    /// The run starts.
+    fn begin(&mut self, _run: &Run<'_>) {}
+
+    /// A comparison is about to be measured for up to `budget`.
+    fn measuring(&mut self, _test: &str, _budget: Duration) {}
+
+    /// A comparison ended. `notes` holds what the outputs before this one
+    /// recorded about it; an output may add its own.
+    fn comparison(&mut self, _outcome: &Outcome, _notes: &mut Vec<Note>) {}
+
+    /// The run ended.
+    fn end(&mut self, _summary: &Summary<'_>) {}
+}
+
+/// The outputs of a run, called in the order they were added: an output
+/// that writes files goes before those that point at them.
+#[derive(Default)]
+pub struct Outputs<'a>(Vec<Box<dyn Output + 'a>>);
+
+impl<'a> Outputs<'a> {
+    /// No outputs yet.
+    pub fn new() -> Self {
+        Outputs(Vec::new())
+    }
+
+    /// Adds `output` after the others.
+    pub fn add(&mut self, output: impl Output + 'a) {
+        self.0.push(Box::new(output));
+    }
+
+    /// See [`Output::begin`].
+    pub fn begin(&mut self, run: &Run<'_>) {
+        self.0.iter_mut().for_each(|output| output.begin(run));
+    }
+
+    /// See [`Output::measuring`].
+    pub fn measuring(&mut self, test: &str, budget: Duration) {
+        self.0
+            .iter_mut()
+            .for_each(|output| output.measuring(test, budget));
+    }
+
+    /// See [`Output::comparison`]; returns every output's notes.
+    pub fn comparison(&mut self, outcome: &Outcome) -> Vec<Note> {
+        let mut notes = Vec::new();
+        for output in &mut self.0 {
+            output.comparison(outcome, &mut notes);
+        }
+        notes
+    }
+
+    /// See [`Output::end`].
+    pub fn end(&mut self, summary: &Summary<'_>) {
+        self.0.iter_mut().for_each(|output| output.end(summary));
+    }
+}

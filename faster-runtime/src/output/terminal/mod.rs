@@ -1,0 +1,262 @@
+//! The terminal: each comparison's report (`pretty`) or only libtest's
+//! `test NAME ... ok` line (`terse`), the machine's state once, a progress
+//! line on stderr while measuring, and at the end the summary table and
+//! libtest's `test result:` line.
+//!
+//! Under libtest (the generated `#[test]`s) libtest prints the result lines
+//! itself: the terminal then prints only what libtest cannot, the report of
+//! a comparison that passed, and the report of one that failed travels in
+//! its panic message ([`failure_message`]), where libtest shows failures.
+
+mod report;
+mod summary;
+
+pub use report::{render, verdict_line};
+pub use summary::table;
+
+use super::style::{Style, Tone, wrap};
+use super::{Note, Output, Run, Summary};
+use crate::report::{Environment, Outcome, Status};
+use std::io::Write;
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// How much the terminal shows of each comparison.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Detail {
+    /// Each report.
+    Pretty,
+    /// Only the `test NAME ... ok` lines.
+    Terse,
+}
+
+/// Who prints libtest's own lines.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Harness {
+    /// `faster::main()`: this output prints them, like libtest would.
+    Faster,
+    /// libtest, around each generated `#[test]`.
+    Libtest,
+}
+
+/// The terminal output.
+pub struct Terminal<W: Write> {
+    out: W,
+    style: Style,
+    detail: Detail,
+    harness: Harness,
+}
+
+impl<W: Write> Terminal<W> {
+    /// Reports into `out` (stdout).
+    pub fn new(out: W, style: Style, detail: Detail, harness: Harness) -> Self {
+        Terminal {
+            out,
+            style,
+            detail,
+            harness,
+        }
+    }
+
+    fn say(&mut self, text: &str) {
+        // A closed pipe is not worth a panic: the exit code still tells.
+        let _ = self.out.write_all(text.as_bytes());
+        let _ = self.out.flush();
+    }
+}
+
+/// Whether this process has said what holds for the whole run (the
+/// machine's state, a debug build): once, not with every comparison.
+static NOTICES_SAID: AtomicBool = AtomicBool::new(false);
+
+impl<W: Write> Output for Terminal<W> {
+    fn begin(&mut self, run: &Run<'_>) {
+        let mut text = format!("\n{}\n", running_line(run.selected()));
+        if self.detail == Detail::Pretty {
+            text.push_str(&notices(run.environment, run.debug_build, self.style));
+        }
+        self.say(&text);
+    }
+
+    fn comparison(&mut self, outcome: &Outcome, notes: &mut Vec<Note>) {
+        let status = if outcome.passed() {
+            self.style.paint(Tone::Good, "ok")
+        } else {
+            self.style.paint(Tone::Bad, "FAILED")
+        };
+        let text = match (self.harness, self.detail) {
+            (Harness::Faster, Detail::Pretty) => format!(
+                "{}test {} ... {status}\n\n",
+                report_with_notes(outcome, notes, self.style),
+                outcome.test
+            ),
+            (Harness::Faster, Detail::Terse) => {
+                let problems = notes.iter().filter_map(|note| match note {
+                    Note::Problem(problem) => Some(problem),
+                    Note::Written { .. } => None,
+                });
+                for problem in problems {
+                    eprintln!("faster: {}: {problem}", outcome.test);
+                }
+                format!("test {} ... {status}\n", outcome.test)
+            }
+            // libtest prints the result line; a failure's report goes into
+            // the panic message, where libtest collects failures.
+            (Harness::Libtest, Detail::Pretty) if outcome.passed() => {
+                let mut text = String::new();
+                if !NOTICES_SAID.swap(true, Ordering::Relaxed) {
+                    let debug_build = outcome.status() == Status::NotEnforced;
+                    text.push_str(&notices(Environment::current(), debug_build, self.style));
+                }
+                text + &report_with_notes(outcome, notes, self.style)
+            }
+            (Harness::Libtest, _) => String::new(),
+        };
+        self.say(&text);
+    }
+
+    fn end(&mut self, summary: &Summary<'_>) {
+        let mut text = String::new();
+        // Sections are separated by one blank line; a pretty report ends
+        // with one already.
+        if self.detail == Detail::Terse || summary.outcomes.is_empty() {
+            text.push('\n');
+        }
+        let several = summary.outcomes.len() > 1;
+        if self.detail == Detail::Terse && !summary.outcomes.is_empty() || several {
+            text.push_str(&table(summary.outcomes, self.style));
+            text.push('\n');
+        }
+        text.push_str(&closing(summary, self.style, false));
+        self.say(&text);
+    }
+}
+
+/// `running 2 comparisons`.
+pub fn running_line(count: usize) -> String {
+    let noun = if count == 1 {
+        "comparison"
+    } else {
+        "comparisons"
+    };
+    format!("running {count} {noun}")
+}
+
+/// What holds for the whole run, said once under its first line: what
+/// about the machine may disturb timing, and that a debug build's verdicts
+/// are not enforced (nothing on a quiet machine and an optimized build).
+fn notices(environment: &Environment, debug_build: bool, style: Style) -> String {
+    let machine = environment
+        .machine
+        .iter()
+        .map(|note| format!("this machine: {note}"));
+    let build = debug_build.then(|| DEBUG_BUILD.to_string());
+    let mut text = String::new();
+    for notice in machine.chain(build) {
+        for line in wrap(&notice, "⚠ ", "  ") {
+            text.push_str(&style.paint(Tone::Warn, &line));
+            text.push('\n');
+        }
+    }
+    text
+}
+
+/// Why a debug build's verdicts are not enforced, and what to do.
+const DEBUG_BUILD: &str = "a debug build times unoptimized code, so its timing verdicts are \
+reported, not enforced (outputs are still checked): run `cargo test --release`, or add \
+`[profile.test] opt-level = 3` to Cargo.toml; FASTER_ENFORCE=1 enforces them anyway";
+
+/// The failures list and libtest's result line. Under `--format bench` the
+/// comparisons count as measured, as libtest counts benchmarks.
+pub fn closing(summary: &Summary<'_>, style: Style, bench: bool) -> String {
+    let mut text = String::new();
+    let failures: Vec<&str> = summary
+        .outcomes
+        .iter()
+        .filter(|outcome| !outcome.passed())
+        .map(|outcome| outcome.test.as_str())
+        .collect();
+    if !failures.is_empty() {
+        text.push_str("failures:\n");
+        for name in &failures {
+            text.push_str(&format!("    {name}\n"));
+        }
+        text.push('\n');
+    }
+    let total = summary.outcomes.len();
+    let (passed, measured) = if bench {
+        (0, total)
+    } else {
+        (total - failures.len(), 0)
+    };
+    let result = if failures.is_empty() {
+        style.paint(Tone::Good, "ok")
+    } else {
+        style.paint(Tone::Bad, "FAILED")
+    };
+    text.push_str(&format!(
+        "test result: {result}. {passed} passed; {} failed; 0 ignored; {measured} measured; \
+         {} filtered out; finished in {:.2}s\n\n",
+        failures.len(),
+        summary.filtered_out,
+        summary.elapsed.as_secs_f64(),
+    ));
+    text
+}
+
+/// A comparison's report (or its error) followed by the files written for
+/// it and any problem writing them.
+fn report_with_notes(outcome: &Outcome, notes: &[Note], style: Style) -> String {
+    let mut text = match &outcome.result {
+        Ok(report) => render(report, style),
+        Err(error) => format!(
+            "faster: {}\n{}\n",
+            style.paint(Tone::Bold, &outcome.label),
+            style.paint(Tone::Bad, &format!("  error: {error}"))
+        ),
+    };
+    if outcome.status() == Status::NotEnforced {
+        text.push_str(&style.paint(Tone::Warn, "  not enforced: a debug build"));
+        text.push('\n');
+    }
+    for note in notes {
+        let line = match note {
+            Note::Written { what, path } => {
+                style.paint(Tone::Dim, &format!("  {what}: {}", shown(path)))
+            }
+            Note::Problem(problem) => style.paint(Tone::Warn, &format!("  ⚠ {problem}")),
+        };
+        text.push_str(&line);
+        text.push('\n');
+    }
+    text
+}
+
+/// A path relative to the current directory when under it.
+fn shown(path: &Path) -> String {
+    let relative = std::env::current_dir()
+        .ok()
+        .and_then(|cwd| path.strip_prefix(cwd).ok().map(Path::to_path_buf));
+    relative
+        .unwrap_or_else(|| path.to_path_buf())
+        .display()
+        .to_string()
+}
+
+/// What a generated `#[test]` panics with when its comparison fails: the
+/// report and its files, then what was expected and where the attribute is.
+pub fn failure_message(outcome: &Outcome, notes: &[Note]) -> String {
+    let place = outcome.source.as_ref().map_or_else(String::new, |source| {
+        format!(" (see {}:{})", source.file, source.line)
+    });
+    match &outcome.result {
+        Ok(report) => format!(
+            "{}faster: {} is {}, but was expected to be {}{place}",
+            report_with_notes(outcome, notes, Style::PLAIN),
+            outcome.test,
+            report.verdict,
+            report.expect.as_str().replace('_', " "),
+        ),
+        Err(error) => format!("faster: {}{place}: {error}", outcome.label),
+    }
+}

@@ -1,0 +1,427 @@
+//! One comparison's report as text: the heading, the runtime line, the
+//! speedup with its interval and the verdict, the per-process figures, a
+//! per-input table with rates, and the warnings, within 80 columns. Also
+//! `Display` for [`Report`], which prints exactly this without colour.
+
+use crate::output::style::{Style, Tone, WIDTH, display_width, pad, truncate_start, wrap};
+use crate::report::Report;
+use crate::report::units::{Ratio, format_ns, format_percent, format_scaled, rate_scale};
+use crate::stats::verdict::{Expect, Verdict};
+use std::fmt;
+use std::fmt::Write as _;
+
+impl fmt::Display for Report {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&render(self, Style::PLAIN))
+    }
+}
+
+/// The report of one comparison:
+///
+/// ```text
+/// faster: has_duplicate_sorted vs has_duplicate_naive
+///   ⏱️ Runtime: 405 µs → 44.0 µs (best of 68 runs)
+///   8.95x faster [99% CI 8.78x – 9.11x]  ✓ faster (noise floor 5%)
+///   5 processes: 8.951x 8.902x ...            (with `processes = N`)
+///     input  original  candidate        speedup
+///     0       3.79 µs    1.86 µs   2.04x faster
+///     ...
+///   ⚠ warnings, wrapped at 80 columns
+/// ```
+pub fn render(report: &Report, style: Style) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "faster: {}", style.paint(Tone::Bold, &report.name));
+    let _ = writeln!(
+        out,
+        "  ⏱️ Runtime: {} → {} (best of {} runs)",
+        format_ns(report.original_ns),
+        format_ns(report.candidate_ns),
+        report.rounds,
+    );
+
+    let (ratio, judged) = verdict_parts(report);
+    let ratio_tone = match report.verdict {
+        Verdict::Faster => Tone::Good,
+        Verdict::Slower => Tone::Bad,
+        Verdict::WithinNoise => Tone::Bold,
+    };
+    let judged_tone = if report.passed() {
+        Tone::Good
+    } else {
+        Tone::Bad
+    };
+    let line = format!("  {ratio}  {judged}");
+    if display_width(&line) <= WIDTH {
+        let _ = writeln!(
+            out,
+            "  {}  {}",
+            style.paint(ratio_tone, &ratio),
+            style.paint(judged_tone, &judged)
+        );
+    } else {
+        let _ = writeln!(out, "  {}", style.paint(ratio_tone, &ratio));
+        let _ = writeln!(out, "    {}", style.paint(judged_tone, &judged));
+    }
+
+    if report.processes.len() > 1 {
+        // In the headline's direction, like every figure on the report.
+        let slower = report.speedup < 1.0;
+        let ratios: Vec<String> = report
+            .processes
+            .iter()
+            .map(|process| {
+                let figure = if slower {
+                    1.0 / process.speedup
+                } else {
+                    process.speedup
+                };
+                format!("{figure:.3}x")
+            })
+            .collect();
+        let heading = format!(
+            "  {} processes{}: ",
+            report.processes.len(),
+            if slower { " (slower)" } else { "" }
+        );
+        for line in wrap(
+            &ratios.join(" "),
+            &heading,
+            &" ".repeat(heading.chars().count()),
+        ) {
+            let _ = writeln!(out, "{line}");
+        }
+    }
+
+    let throughput = report
+        .inputs
+        .iter()
+        .any(|input| input.flops.is_some() || input.bytes.is_some());
+    if report.inputs.len() > 1 || throughput {
+        input_table(report, style, &mut out);
+    }
+    for warning in &report.warnings {
+        for line in wrap(warning, "  ⚠ ", "    ") {
+            let _ = writeln!(out, "{}", style.paint(Tone::Warn, &line));
+        }
+    }
+    out
+}
+
+/// The per-input table: label, both times, the input's own speedup, and
+/// both functions' rates where counts were given; an `all` row with the
+/// overall rates.
+fn input_table(report: &Report, style: Style, out: &mut String) {
+    let flops = report.inputs.iter().all(|input| input.flops.is_some());
+    let bytes = report.inputs.iter().all(|input| input.bytes.is_some());
+
+    struct Row {
+        label: String,
+        original: f64,
+        candidate: f64,
+        speedup: f64,
+        flop_rates: Option<(f64, f64)>,
+        byte_rates: Option<(f64, f64)>,
+    }
+    let mut rows: Vec<Row> = report
+        .inputs
+        .iter()
+        .map(|input| Row {
+            label: input
+                .label
+                .clone()
+                .unwrap_or_else(|| input.index.to_string()),
+            original: input.original_ns,
+            candidate: input.candidate_ns,
+            speedup: input.speedup,
+            flop_rates: input.flop_rates(),
+            byte_rates: input.byte_rates(),
+        })
+        .collect();
+    if flops || bytes {
+        rows.push(Row {
+            label: "all".into(),
+            original: report.original_ns,
+            candidate: report.candidate_ns,
+            speedup: report.speedup,
+            flop_rates: report.flop_rates(),
+            byte_rates: report.byte_rates(),
+        });
+    }
+
+    // Each rate column shares one SI prefix, chosen by its largest value.
+    let scale = |rates: &dyn Fn(&Row) -> Option<(f64, f64)>| {
+        let largest = rows
+            .iter()
+            .filter_map(rates)
+            .map(|(o, c)| o.max(c))
+            .fold(0.0, f64::max);
+        rate_scale(largest)
+    };
+    let rate_cell = |rates: Option<(f64, f64)>, (divisor, _): (f64, &str)| {
+        rates.map_or_else(String::new, |(o, c)| {
+            format!(
+                "{} → {}",
+                format_scaled(o / divisor),
+                format_scaled(c / divisor)
+            )
+        })
+    };
+    let flop_scale = scale(&|row: &Row| row.flop_rates);
+    let byte_scale = scale(&|row: &Row| row.byte_rates);
+
+    let mut header = vec![
+        "input".to_string(),
+        "original".into(),
+        "candidate".into(),
+        "speedup".into(),
+    ];
+    if flops {
+        header.push(format!("{}FLOP/s", flop_scale.1));
+    }
+    if bytes {
+        header.push(format!("{}B/s", byte_scale.1));
+    }
+    let cells: Vec<Vec<String>> = rows
+        .iter()
+        .map(|row| {
+            let mut cells = vec![
+                row.label.clone(),
+                format_ns(row.original),
+                format_ns(row.candidate),
+                Ratio(row.speedup, None).to_string(),
+            ];
+            if flops {
+                cells.push(rate_cell(row.flop_rates, flop_scale));
+            }
+            if bytes {
+                cells.push(rate_cell(row.byte_rates, byte_scale));
+            }
+            cells
+        })
+        .collect();
+
+    let mut widths: Vec<usize> = header.iter().map(|cell| display_width(cell)).collect();
+    for row in &cells {
+        for (width, cell) in widths.iter_mut().zip(row) {
+            *width = (*width).max(display_width(cell));
+        }
+    }
+    // Labels give way first when the table would not fit.
+    const INDENT: usize = 4;
+    let others: usize = widths[1..].iter().map(|width| width + 2).sum();
+    widths[0] = widths[0].min(WIDTH.saturating_sub(INDENT + others).max(5));
+
+    let line = |cells: &[String]| -> String {
+        let mut line = " ".repeat(INDENT);
+        for (column, (cell, &width)) in cells.iter().zip(&widths).enumerate() {
+            if column == 0 {
+                line.push_str(&pad(&truncate_start(cell, width), width, false));
+            } else {
+                line.push_str("  ");
+                line.push_str(&pad(cell, width, true));
+            }
+        }
+        line.trim_end().to_string()
+    };
+    let _ = writeln!(out, "{}", style.paint(Tone::Dim, &line(&header)));
+    for row in &cells {
+        let _ = writeln!(out, "{}", line(row));
+    }
+}
+
+/// The speedup with its interval, and the verdict judged against the
+/// expectation: `1.25x slower [99% CI 1.22x – 1.28x]` and
+/// `✗ slower (expected faster; noise floor 5%)`.
+fn verdict_parts(report: &Report) -> (String, String) {
+    let ratio = Ratio(report.speedup, Some(report.ci)).to_string();
+    let passed = report.passed();
+    let mark = if passed { '✓' } else { '✗' };
+    let floor = format_percent(report.noise_floor);
+    let judged = match report.expect {
+        Expect::Faster if !passed => format!(
+            "{mark} {} (expected faster; noise floor {floor})",
+            report.verdict
+        ),
+        Expect::NotSlower if !passed => format!(
+            "{mark} {} (expected not slower; noise floor {floor})",
+            report.verdict
+        ),
+        _ => format!("{mark} {} (noise floor {floor})", report.verdict),
+    };
+    (ratio, judged)
+}
+
+/// The verdict line without colour, on one line: what a failure says first.
+pub fn verdict_line(report: &Report) -> String {
+    let (ratio, judged) = verdict_parts(report);
+    format!("{ratio}  {judged}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::fixtures::{report, three_inputs};
+
+    #[test]
+    fn the_runtime_lines_read_like_the_design_within_80_columns() {
+        let text = report(1.1236, (1.1012, 1.1441), Verdict::Faster, Expect::Faster).to_string();
+        assert_eq!(
+            text,
+            "faster: sum_fast vs sum_naive\n  ⏱️ Runtime: 32.8 µs → 29.2 µs (best of 315 runs)\n  \
+             1.12x faster [99% CI 1.10x – 1.14x]  ✓ faster (noise floor 5%)\n"
+        );
+    }
+
+    #[test]
+    fn a_slower_candidate_reads_as_slower_with_the_interval_turned_round() {
+        let text = report(0.8, (0.78, 0.82), Verdict::Slower, Expect::Faster).to_string();
+        assert!(
+            text.contains("1.25x slower [99% CI 1.22x – 1.28x]"),
+            "{text}"
+        );
+        assert!(
+            text.contains("✗ slower (expected faster; noise floor 5%)"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn a_missing_interval_is_said_plainly() {
+        let text = report(
+            1.0,
+            (0.0, f64::INFINITY),
+            Verdict::WithinNoise,
+            Expect::Report,
+        )
+        .to_string();
+        assert!(text.contains("1.00x [99% CI: too few rounds]"), "{text}");
+    }
+
+    #[test]
+    fn a_narrow_interval_gets_three_decimals_and_no_direction_at_one() {
+        let text = report(
+            1.0004,
+            (0.9981, 1.0027),
+            Verdict::WithinNoise,
+            Expect::NotSlower,
+        )
+        .to_string();
+        assert!(
+            text.contains("1.000x [99% CI 0.998x – 1.003x]  ✓ within noise"),
+            "{text}"
+        );
+        let text = report(0.97, (0.96, 0.98), Verdict::WithinNoise, Expect::Report).to_string();
+        assert!(
+            text.contains("1.031x slower [99% CI 1.020x – 1.042x]"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn a_long_verdict_moves_to_its_own_line_rather_than_pass_80_columns() {
+        let text = report(0.97, (0.96, 0.98), Verdict::WithinNoise, Expect::Faster).to_string();
+        assert!(
+            text.contains("  1.031x slower [99% CI 1.020x – 1.042x]\n    ✗ within noise (expected faster; noise floor 5%)\n"),
+            "{text}"
+        );
+        for line in text.lines() {
+            assert!(display_width(line) <= WIDTH, "{line}");
+        }
+    }
+
+    #[test]
+    fn several_inputs_get_a_table() {
+        let text = three_inputs().to_string();
+        let expected = "    input  original  candidate        speedup\n\
+                        \x20   0       3.79 µs    1.86 µs   2.04x faster\n\
+                        \x20   1        301 µs    26.4 µs  11.40x faster\n\
+                        \x20   2        100 µs    15.7 µs   6.37x faster\n";
+        assert!(text.ends_with(expected), "{text}");
+    }
+
+    #[test]
+    fn throughput_adds_rate_columns_and_an_overall_row() {
+        let report = three_inputs()
+            .with_flops(&[2_000, 200_000, 60_000])
+            .with_bytes(&[8_000, 800_000, 240_000])
+            .with_input_labels(["small", "large", "late duplicate"]);
+        let text = report.to_string();
+        assert!(text.contains("GFLOP/s"), "{text}");
+        assert!(text.contains("GB/s"), "{text}");
+        // 2 000 FLOP in 3.79 µs and 1.86 µs.
+        assert!(text.contains("0.53 → 1.08"), "{text}");
+        let all = text
+            .lines()
+            .find(|line| line.trim_start().starts_with("all"))
+            .expect("an `all` row");
+        // 262 000 FLOP over 404.79 µs and 43.96 µs.
+        assert!(all.contains("0.65 → 5.96"), "{all}");
+        assert!(text.contains("late duplicate"), "{text}");
+        for line in text.lines() {
+            assert!(
+                display_width(line) <= WIDTH,
+                "{} columns: {line}",
+                display_width(line)
+            );
+        }
+        let (original, candidate) = report.flop_rates().unwrap();
+        assert!((original - 262_000.0 / 404_790.0 * 1e9).abs() < 1e-3);
+        assert!(candidate > original);
+        assert_eq!(
+            report.inputs[0].byte_rates().map(|(o, _)| o.round()),
+            Some((8_000.0f64 / 3_790.0 * 1e9).round())
+        );
+    }
+
+    #[test]
+    fn one_input_without_counts_has_no_table() {
+        let text = report(1.5, (1.4, 1.6), Verdict::Faster, Expect::Faster).to_string();
+        assert!(!text.contains("input"), "{text}");
+    }
+
+    #[test]
+    #[should_panic(expected = "2 counts for 3 inputs")]
+    fn counts_must_match_the_inputs() {
+        let _ = three_inputs().with_flops(&[1, 2]);
+    }
+
+    #[test]
+    fn warnings_wrap_at_80_columns() {
+        let mut report = report(1.5, (1.4, 1.6), Verdict::Faster, Expect::Faster);
+        report.warnings.push(
+            "the best-of-315 figure (1.20x) and the paired estimate (1.50x) disagree by more than half \
+             the noise floor: timings vary from call to call (a noisy machine, or work that varies, \
+             such as allocation); the verdict rests on the paired estimate"
+                .into(),
+        );
+        let text = report.to_string();
+        assert!(text.contains("\n  ⚠ the best-of-315"), "{text}");
+        for line in text.lines() {
+            assert!(display_width(line) <= WIDTH, "{line}");
+        }
+    }
+
+    #[test]
+    fn colours_mark_the_verdict_and_nothing_else_changes() {
+        let report = three_inputs();
+        let plain = render(&report, Style::PLAIN);
+        let coloured = render(&report, Style { color: true });
+        assert!(
+            coloured.contains("\x1b[32m✓ faster (noise floor 5%)\x1b[0m"),
+            "{coloured}"
+        );
+        let stripped: String = {
+            let mut out = String::new();
+            let mut chars = coloured.chars();
+            while let Some(c) = chars.next() {
+                if c == '\x1b' {
+                    chars.by_ref().find(|&c| c == 'm');
+                } else {
+                    out.push(c);
+                }
+            }
+            out
+        };
+        assert_eq!(stripped, plain);
+    }
+}

@@ -1,0 +1,203 @@
+//! The summary table at the end of a run of several comparisons: each
+//! comparison's times, speedup and verdict on one line, within 80 columns.
+
+use crate::output::style::{Style, Tone, WIDTH, display_width, pad, truncate_start};
+use crate::report::units::{Ratio, format_ns};
+use crate::report::{Outcome, Report};
+use std::fmt::Write as _;
+
+/// The summary of a run:
+///
+/// ```text
+/// faster: 3 comparisons: 2 passed, 1 failed
+///   comparison            runtime              speedup       verdict
+///   has_duplicate_sorted  405 µs → 44.0 µs     8.95x faster  ✓ faster
+///   sum_unrolled          ✗ error: the candidate returns a different result…
+/// ```
+pub fn table(outcomes: &[Outcome], style: Style) -> String {
+    let failed = outcomes.iter().filter(|outcome| !outcome.passed()).count();
+    let mut out = String::new();
+    let noun = if outcomes.len() == 1 {
+        "comparison"
+    } else {
+        "comparisons"
+    };
+    let counts = if failed == 0 {
+        style.paint(Tone::Good, &format!("{} passed", outcomes.len()))
+    } else {
+        format!(
+            "{} passed, {}",
+            outcomes.len() - failed,
+            style.paint(Tone::Bad, &format!("{failed} failed"))
+        )
+    };
+    let _ = writeln!(out, "faster: {} {noun}: {counts}", outcomes.len());
+
+    let cells: Vec<Option<[String; 3]>> = outcomes
+        .iter()
+        .map(|outcome| {
+            outcome.result.as_ref().ok().map(|report| {
+                [
+                    format!(
+                        "{} → {}",
+                        format_ns(report.original_ns),
+                        format_ns(report.candidate_ns)
+                    ),
+                    Ratio(report.speedup, None).to_string(),
+                    verdict_cell(report, outcome.passed()),
+                ]
+            })
+        })
+        .collect();
+    let header = ["comparison", "runtime", "speedup", "verdict"];
+    let mut widths = header.map(display_width);
+    for cell in cells.iter().flatten() {
+        for (width, text) in widths[1..].iter_mut().zip(cell) {
+            *width = (*width).max(display_width(text));
+        }
+    }
+    let longest_name = outcomes
+        .iter()
+        .map(|outcome| display_width(&outcome.test))
+        .max()
+        .unwrap_or(0);
+    let rest: usize = widths[1..].iter().map(|width| width + 2).sum();
+    widths[0] = widths[0]
+        .max(longest_name)
+        .min(WIDTH.saturating_sub(2 + rest).max(12));
+
+    let header_line = format!(
+        "  {}  {}  {}  {}",
+        pad(header[0], widths[0], false),
+        pad(header[1], widths[1], false),
+        pad(header[2], widths[2], false),
+        header[3]
+    );
+    let _ = writeln!(out, "{}", style.paint(Tone::Dim, header_line.trim_end()));
+    let mut unenforced = false;
+    for (outcome, cells) in outcomes.iter().zip(&cells) {
+        let name = pad(&truncate_start(&outcome.test, widths[0]), widths[0], false);
+        match (cells, &outcome.result) {
+            (Some([runtime, speedup, verdict]), Ok(report)) => {
+                unenforced |= outcome.passed() && !report.passed();
+                let tone = if report.passed() {
+                    Tone::Good
+                } else if outcome.passed() {
+                    Tone::Warn
+                } else {
+                    Tone::Bad
+                };
+                let _ = writeln!(
+                    out,
+                    "  {name}  {}  {}  {}",
+                    pad(runtime, widths[1], false),
+                    pad(speedup, widths[2], false),
+                    style.paint(tone, verdict)
+                );
+            }
+            (_, Err(error)) => {
+                let error = error.to_string();
+                let first_line = error.lines().next().unwrap_or("");
+                let room = WIDTH.saturating_sub(4 + widths[0]);
+                let text = shorten_end(&format!("✗ error: {first_line}"), room);
+                let _ = writeln!(out, "  {name}  {}", style.paint(Tone::Bad, &text));
+            }
+            (None, Ok(_)) => unreachable!("cells exist for every report"),
+        }
+    }
+    if unenforced {
+        let _ = writeln!(
+            out,
+            "{}",
+            style.paint(
+                Tone::Warn,
+                "  * debug build: timing verdicts are reported, not enforced"
+            )
+        );
+    }
+    out
+}
+
+/// `✓ faster`, `✗ slower`, or `✗ slower*` when a debug build does not
+/// enforce the miss.
+fn verdict_cell(report: &Report, passed: bool) -> String {
+    let mark = if report.passed() { '✓' } else { '✗' };
+    let note = if passed && !report.passed() { "*" } else { "" };
+    format!("{mark} {}{note}", report.verdict)
+}
+
+/// `text` cut to `width` columns with a trailing `…`.
+fn shorten_end(text: &str, width: usize) -> String {
+    if display_width(text) <= width {
+        return text.to_string();
+    }
+    let mut short: String = text.chars().take(width.saturating_sub(1)).collect();
+    short.push('…');
+    short
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::error::Error;
+    use crate::report::fixtures::{report, three_inputs};
+    use crate::stats::verdict::{Expect, Verdict};
+
+    #[test]
+    fn the_summary_fits_80_columns_whatever_the_names() {
+        let fast = three_inputs();
+        let slow = report(0.8, (0.78, 0.82), Verdict::Slower, Expect::Faster);
+        let long = "a_crate::with::a_deeply::nested::module::path::to_the_candidate_function_name";
+        let outcome = |test: &str, result: Result<Report, Error>, enforced: bool| Outcome {
+            test: test.into(),
+            label: String::new(),
+            source: None,
+            result,
+            enforced,
+        };
+        let outcomes = [
+            outcome("dup::faster_has_duplicate_sorted", Ok(fast), true),
+            outcome(long, Ok(slow), false),
+            outcome(
+                "sum::faster_sum_wrong",
+                Err(Error::Mismatch {
+                    input: 1,
+                    input_debug: None,
+                    original: "501501".into(),
+                    candidate: "500500".into(),
+                }),
+                true,
+            ),
+        ];
+        let text = table(&outcomes, Style::PLAIN);
+        for line in text.lines() {
+            assert!(
+                display_width(line) <= WIDTH,
+                "{} columns: {line}",
+                display_width(line)
+            );
+        }
+        assert!(
+            text.starts_with("faster: 3 comparisons: 2 passed, 1 failed\n"),
+            "{text}"
+        );
+        // The end of a long name survives, behind an ellipsis.
+        assert!(
+            text.lines()
+                .any(|line| line.starts_with("  …")
+                    && line.contains("to_the_candidate_function_name")),
+            "{text}"
+        );
+        assert!(text.contains("✗ error: the candidate returns"), "{text}");
+        // A miss a debug build does not enforce is marked and explained.
+        assert!(text.contains("✗ slower*"), "{text}");
+        assert!(
+            text.contains("* debug build: timing verdicts are reported, not enforced"),
+            "{text}"
+        );
+        assert!(
+            text.contains("405 µs → 44.0 µs   8.95x faster  ✓ faster"),
+            "{text}"
+        );
+    }
+}

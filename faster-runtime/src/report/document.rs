@@ -1,0 +1,522 @@
+//! The versioned form of an [`Outcome`]: the `faster/report/v1` JSON
+//! document (specified in `faster-runtime/schema/report-v1.schema.json`)
+//! that the report files, `--format json` and the processes of a replicated
+//! comparison all carry. It reads back into a [`Report`], so the one format
+//! also travels from a child process to its parent.
+//!
+//! JSON has no infinity or NaN: such a figure is written as `null` and read
+//! back as NaN (the interval's unbounded high end as infinity).
+
+use super::environment::{Environment, utc_now};
+use super::outcome::Outcome;
+use super::{InputReport, ProcessSummary, Report};
+use crate::stats::LinearFit;
+use crate::stats::samples::{CONFIDENCE, Stop};
+use crate::stats::verdict::{Expect, Verdict};
+use crate::time::Calibration;
+use serde::{Deserialize, Serialize};
+use std::time::Duration;
+
+/// The schema identifier every document carries. A change that removes or
+/// retypes a field gets a new version; new fields do not.
+pub const SCHEMA: &str = "faster/report/v1";
+
+/// The JSON document of one comparison (schema [`SCHEMA`]).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Document {
+    schema: String,
+    name: String,
+    label: String,
+    source: Option<SourceDoc>,
+    time: String,
+    status: String,
+    error: Option<String>,
+    result: Option<ResultDoc>,
+    environment: Environment,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct SourceDoc {
+    name: String,
+    original: String,
+    file: String,
+    line: u32,
+    debug_assertions: bool,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct ResultDoc {
+    verdict: String,
+    expect: String,
+    passed: bool,
+    noise_floor: f64,
+    #[serde(deserialize_with = "nullable::number")]
+    speedup: f64,
+    ci: IntervalDoc,
+    #[serde(deserialize_with = "nullable::number")]
+    best_speedup: f64,
+    #[serde(deserialize_with = "nullable::number")]
+    uncorrected_speedup: f64,
+    #[serde(deserialize_with = "nullable::number")]
+    original_ns: f64,
+    #[serde(deserialize_with = "nullable::number")]
+    candidate_ns: f64,
+    rounds: usize,
+    warm_up_rounds: usize,
+    stop: String,
+    elapsed_s: f64,
+    outputs_checked: bool,
+    throughput: Throughput,
+    timer: TimerDoc,
+    inputs: Vec<InputDoc>,
+    #[serde(deserialize_with = "nullable::numbers")]
+    round_log_ratios: Vec<f64>,
+    round_original_first: Vec<bool>,
+    processes: Vec<ProcessDoc>,
+    warnings: Vec<String>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct IntervalDoc {
+    confidence: f64,
+    #[serde(deserialize_with = "nullable::number")]
+    low: f64,
+    /// `null` when there were too few rounds for an interval.
+    high: Option<f64>,
+}
+
+impl IntervalDoc {
+    fn of((low, high): (f64, f64)) -> IntervalDoc {
+        IntervalDoc {
+            confidence: CONFIDENCE,
+            low,
+            high: high.is_finite().then_some(high),
+        }
+    }
+
+    fn bounds(&self) -> (f64, f64) {
+        (self.low, self.high.unwrap_or(f64::INFINITY))
+    }
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct Throughput {
+    flops: Option<u64>,
+    bytes: Option<u64>,
+    original: Rates,
+    candidate: Rates,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct Rates {
+    flop_per_s: Option<f64>,
+    bytes_per_s: Option<f64>,
+}
+
+impl Rates {
+    /// `(original, candidate)` of each rate, where known.
+    fn pair(flops: Option<(f64, f64)>, bytes: Option<(f64, f64)>) -> [Rates; 2] {
+        let side = |pick: fn((f64, f64)) -> f64| Rates {
+            flop_per_s: flops.map(pick),
+            bytes_per_s: bytes.map(pick),
+        };
+        [
+            side(|(original, _)| original),
+            side(|(_, candidate)| candidate),
+        ]
+    }
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct TimerDoc {
+    name: String,
+    reading_cost_ns: f64,
+    resolution_ns: f64,
+    empty_call_ns: f64,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct Fits {
+    original: Option<Fit>,
+    candidate: Option<Fit>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct Fit {
+    intercept_ns: f64,
+    slope_ns: f64,
+    r_squared: f64,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct InputDoc {
+    index: usize,
+    label: Option<String>,
+    batch_sizes: [u64; 2],
+    #[serde(deserialize_with = "nullable::number")]
+    original_ns: f64,
+    #[serde(deserialize_with = "nullable::number")]
+    candidate_ns: f64,
+    #[serde(deserialize_with = "nullable::number")]
+    speedup: f64,
+    #[serde(deserialize_with = "nullable::number")]
+    overhead_ns: f64,
+    fits: Fits,
+    flops: Option<u64>,
+    bytes: Option<u64>,
+    original: Rates,
+    candidate: Rates,
+    #[serde(deserialize_with = "nullable::pairs")]
+    rounds_ns: Vec<[f64; 2]>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct ProcessDoc {
+    #[serde(deserialize_with = "nullable::number")]
+    speedup: f64,
+    ci: IntervalDoc,
+    rounds: usize,
+}
+
+impl Document {
+    /// The document of a registered comparison's outcome.
+    pub fn of(outcome: &Outcome) -> Document {
+        let source = outcome.source.as_ref().map(|source| SourceDoc {
+            name: outcome.test.clone(),
+            original: source.original.clone(),
+            file: source.file.clone(),
+            line: source.line,
+            debug_assertions: source.debug_assertions,
+        });
+        let (result, error) = match &outcome.result {
+            Ok(report) => (Some(ResultDoc::of(report)), None),
+            Err(error) => (None, Some(error.to_string())),
+        };
+        Document {
+            schema: SCHEMA.into(),
+            name: outcome.test.clone(),
+            label: outcome.label.clone(),
+            source,
+            time: utc_now(),
+            status: outcome.status().as_str().into(),
+            error,
+            result,
+            environment: Environment::current().clone(),
+        }
+    }
+
+    /// The document of a report of [`compare_fns`](crate::compare_fns):
+    /// named by its heading, without a source, its expectation enforced.
+    pub fn of_report(report: &Report) -> Document {
+        Document::of(&Outcome {
+            test: report.name.clone(),
+            label: report.name.clone(),
+            source: None,
+            result: Ok(report.clone()),
+            enforced: true,
+        })
+    }
+
+    /// The report this document holds, or its error message when it holds
+    /// none (or cannot be read back).
+    pub fn into_report(self) -> Result<Report, String> {
+        match self.result {
+            Some(result) => result.into_report(self.label),
+            None => Err(self
+                .error
+                .unwrap_or_else(|| "no result and no error".into())),
+        }
+    }
+
+    /// The document on one line (JSON Lines).
+    pub fn to_line(&self) -> String {
+        serde_json::to_string(self).expect("a document of plain data always serializes")
+    }
+
+    /// The document, indented for people.
+    pub fn to_pretty(&self) -> String {
+        serde_json::to_string_pretty(self).expect("a document of plain data always serializes")
+    }
+}
+
+impl ResultDoc {
+    fn of(report: &Report) -> ResultDoc {
+        let sum = |count: fn(&InputReport) -> Option<u64>| -> Option<u64> {
+            report.inputs.iter().map(count).sum()
+        };
+        let [original, candidate] = Rates::pair(report.flop_rates(), report.byte_rates());
+        ResultDoc {
+            verdict: verdict_name(report.verdict).into(),
+            expect: report.expect.as_str().into(),
+            passed: report.passed(),
+            noise_floor: report.noise_floor,
+            speedup: report.speedup,
+            ci: IntervalDoc::of(report.ci),
+            best_speedup: report.best_speedup,
+            uncorrected_speedup: report.uncorrected_speedup,
+            original_ns: report.original_ns,
+            candidate_ns: report.candidate_ns,
+            rounds: report.rounds,
+            warm_up_rounds: report.warm_up_rounds,
+            stop: stop_name(report.stop).into(),
+            elapsed_s: report.elapsed.as_secs_f64(),
+            outputs_checked: report.outputs_checked,
+            throughput: Throughput {
+                flops: sum(|input| input.flops),
+                bytes: sum(|input| input.bytes),
+                original,
+                candidate,
+            },
+            timer: TimerDoc {
+                name: report.timer.clone(),
+                reading_cost_ns: report.calibration.reading_cost_ns,
+                resolution_ns: report.calibration.resolution_ns,
+                empty_call_ns: report.calibration.empty_call_ns,
+            },
+            inputs: report.inputs.iter().map(InputDoc::of).collect(),
+            round_log_ratios: report.round_log_ratios.clone(),
+            round_original_first: report.round_original_first.clone(),
+            processes: report
+                .processes
+                .iter()
+                .map(|process| ProcessDoc {
+                    speedup: process.speedup,
+                    ci: IntervalDoc::of(process.ci),
+                    rounds: process.rounds,
+                })
+                .collect(),
+            warnings: report.warnings.clone(),
+        }
+    }
+
+    fn into_report(self, label: String) -> Result<Report, String> {
+        Ok(Report {
+            name: label,
+            verdict: parse_verdict(&self.verdict)?,
+            speedup: self.speedup,
+            ci: self.ci.bounds(),
+            best_speedup: self.best_speedup,
+            uncorrected_speedup: self.uncorrected_speedup,
+            original_ns: self.original_ns,
+            candidate_ns: self.candidate_ns,
+            rounds: self.rounds,
+            elapsed: Duration::try_from_secs_f64(self.elapsed_s).unwrap_or_default(),
+            noise_floor: self.noise_floor,
+            expect: parse_expect(&self.expect)?,
+            inputs: self.inputs.into_iter().map(InputDoc::into_input).collect(),
+            outputs_checked: self.outputs_checked,
+            stop: parse_stop(&self.stop)?,
+            timer: self.timer.name,
+            calibration: Calibration {
+                reading_cost_ns: self.timer.reading_cost_ns,
+                resolution_ns: self.timer.resolution_ns,
+                empty_call_ns: self.timer.empty_call_ns,
+            },
+            warnings: self.warnings,
+            processes: self
+                .processes
+                .iter()
+                .map(|process| ProcessSummary {
+                    speedup: process.speedup,
+                    ci: process.ci.bounds(),
+                    rounds: process.rounds,
+                })
+                .collect(),
+            round_log_ratios: self.round_log_ratios,
+            round_original_first: self.round_original_first,
+            warm_up_rounds: self.warm_up_rounds,
+        })
+    }
+}
+
+impl InputDoc {
+    fn of(input: &InputReport) -> InputDoc {
+        let [original, candidate] = Rates::pair(input.flop_rates(), input.byte_rates());
+        let fit = |fit: &Option<LinearFit>| {
+            fit.map(|fit| Fit {
+                intercept_ns: fit.intercept,
+                slope_ns: fit.slope,
+                r_squared: fit.r_squared,
+            })
+        };
+        InputDoc {
+            index: input.index,
+            label: input.label.clone(),
+            batch_sizes: input.batch_sizes,
+            original_ns: input.original_ns,
+            candidate_ns: input.candidate_ns,
+            speedup: input.speedup,
+            overhead_ns: input.overhead_ns,
+            fits: Fits {
+                original: fit(&input.fits[0]),
+                candidate: fit(&input.fits[1]),
+            },
+            flops: input.flops,
+            bytes: input.bytes,
+            original,
+            candidate,
+            rounds_ns: input.round_ns.clone(),
+        }
+    }
+
+    fn into_input(self) -> InputReport {
+        let fit = |fit: Option<Fit>| {
+            fit.map(|fit| LinearFit {
+                intercept: fit.intercept_ns,
+                slope: fit.slope_ns,
+                r_squared: fit.r_squared,
+            })
+        };
+        InputReport {
+            index: self.index,
+            batch_sizes: self.batch_sizes,
+            original_ns: self.original_ns,
+            candidate_ns: self.candidate_ns,
+            speedup: self.speedup,
+            overhead_ns: self.overhead_ns,
+            fits: [fit(self.fits.original), fit(self.fits.candidate)],
+            label: self.label,
+            flops: self.flops,
+            bytes: self.bytes,
+            round_ns: self.rounds_ns,
+        }
+    }
+}
+
+fn verdict_name(verdict: Verdict) -> &'static str {
+    match verdict {
+        Verdict::Faster => "faster",
+        Verdict::Slower => "slower",
+        Verdict::WithinNoise => "within_noise",
+    }
+}
+
+fn parse_verdict(name: &str) -> Result<Verdict, String> {
+    [Verdict::Faster, Verdict::Slower, Verdict::WithinNoise]
+        .into_iter()
+        .find(|verdict| verdict_name(*verdict) == name)
+        .ok_or_else(|| format!("unknown verdict `{name}`"))
+}
+
+fn parse_expect(name: &str) -> Result<Expect, String> {
+    [Expect::Faster, Expect::NotSlower, Expect::Report]
+        .into_iter()
+        .find(|expect| expect.as_str() == name)
+        .ok_or_else(|| format!("unknown expectation `{name}`"))
+}
+
+fn stop_name(stop: Stop) -> &'static str {
+    match stop {
+        Stop::Converged => "converged",
+        Stop::Budget => "budget",
+    }
+}
+
+fn parse_stop(name: &str) -> Result<Stop, String> {
+    [Stop::Converged, Stop::Budget]
+        .into_iter()
+        .find(|stop| stop_name(*stop) == name)
+        .ok_or_else(|| format!("unknown stop `{name}`"))
+}
+
+/// Reading back the figures JSON wrote as `null`: NaN.
+mod nullable {
+    use serde::{Deserialize, Deserializer};
+
+    pub fn number<'de, D: Deserializer<'de>>(deserializer: D) -> Result<f64, D::Error> {
+        Ok(Option::<f64>::deserialize(deserializer)?.unwrap_or(f64::NAN))
+    }
+
+    pub fn numbers<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Vec<f64>, D::Error> {
+        let values = Vec::<Option<f64>>::deserialize(deserializer)?;
+        Ok(values.into_iter().map(|v| v.unwrap_or(f64::NAN)).collect())
+    }
+
+    pub fn pairs<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Vec<[f64; 2]>, D::Error> {
+        let values = Vec::<[Option<f64>; 2]>::deserialize(deserializer)?;
+        Ok(values
+            .into_iter()
+            .map(|pair| pair.map(|v| v.unwrap_or(f64::NAN)))
+            .collect())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::error::Error;
+    use crate::report::fixtures::{report, three_inputs};
+    use crate::report::outcome::Source;
+
+    fn outcome(result: Result<Report, Error>) -> Outcome {
+        Outcome {
+            test: "dup::faster_has_duplicate_sorted".into(),
+            label: "has_duplicate_sorted vs has_duplicate_naive".into(),
+            source: Some(Source {
+                path: "demo::dup::faster_has_duplicate_sorted".into(),
+                original: "has_duplicate_naive".into(),
+                file: "src/dup.rs".into(),
+                line: 7,
+                debug_assertions: false,
+            }),
+            result,
+            enforced: true,
+        }
+    }
+
+    #[test]
+    fn a_report_survives_the_round_trip_through_its_document() {
+        let mut original = three_inputs()
+            .with_flops(&[2_000, 200_000, 60_000])
+            .with_input_labels(["small", "large", "late"]);
+        original.warnings.push("a warning".into());
+        original.processes = vec![ProcessSummary {
+            speedup: 8.9,
+            ci: (8.7, 9.1),
+            rounds: 315,
+        }];
+        let line = Document::of(&outcome(Ok(original.clone()))).to_line();
+        let back: Document = serde_json::from_str(&line).unwrap();
+        let mut read = back.into_report().unwrap();
+        // Elapsed time travels as seconds in a float.
+        assert!((read.elapsed.as_secs_f64() - original.elapsed.as_secs_f64()).abs() < 1e-6);
+        read.elapsed = original.elapsed;
+        assert_eq!(read, original);
+    }
+
+    #[test]
+    fn figures_json_cannot_hold_come_back_as_nan_and_an_open_interval_stays_open() {
+        let mut odd = report(
+            1.0,
+            (0.0, f64::INFINITY),
+            Verdict::WithinNoise,
+            Expect::Report,
+        );
+        odd.best_speedup = f64::INFINITY;
+        odd.inputs[0].round_ns[0] = [f64::NAN, 1.0];
+        let line = Document::of(&outcome(Ok(odd))).to_line();
+        assert!(line.contains(r#""high":null"#), "{line}");
+        let read = serde_json::from_str::<Document>(&line)
+            .unwrap()
+            .into_report()
+            .unwrap();
+        assert_eq!(read.ci, (0.0, f64::INFINITY));
+        assert!(read.best_speedup.is_nan());
+        assert!(read.inputs[0].round_ns[0][0].is_nan());
+    }
+
+    #[test]
+    fn an_error_is_a_document_without_a_result() {
+        let document = Document::of(&outcome(Err(Error::NoInputs)));
+        let value: serde_json::Value = serde_json::from_str(&document.to_line()).unwrap();
+        assert_eq!(value["status"], "error");
+        assert!(value["result"].is_null());
+        assert_eq!(value["source"]["name"], "dup::faster_has_duplicate_sorted");
+        assert!(
+            document
+                .into_report()
+                .unwrap_err()
+                .contains("input set is empty")
+        );
+    }
+}

@@ -1,0 +1,219 @@
+//! The result of one comparison as data: [`Report`] and its per-input and
+//! per-process figures, the [`Outcome`] of a registered comparison, the
+//! versioned [`Document`] they are stored as, where they were measured
+//! ([`Environment`]), and the units figures are written in. Nothing here
+//! prints: the outputs (`crate::output`) lay these out.
+
+pub mod document;
+pub mod environment;
+pub mod outcome;
+pub mod throughput;
+pub mod units;
+
+pub use document::Document;
+pub use environment::Environment;
+pub use outcome::{Outcome, Source, Status};
+
+use crate::stats::LinearFit;
+use crate::stats::samples::Stop;
+use crate::stats::verdict::{Expect, Verdict};
+use crate::time::Calibration;
+use std::time::Duration;
+
+/// The outcome of one comparison: the verdict, the figures behind it, and
+/// anything the reader should know about how they were obtained.
+///
+/// `Display` prints the heading, the codeflash-style runtime line, the
+/// speedup with its interval and the verdict, a per-input table when there
+/// are several inputs (or throughput), and warnings — within 80 columns.
+/// With `processes = N` the figures combine every process's: per-call times
+/// are the best of all of them, and the rounds of all processes are kept,
+/// in order, so every count agrees with the data.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Report {
+    /// The heading, e.g. `sum_fast vs sum_naive`.
+    pub name: String,
+    /// What the interval shows against the noise floor.
+    pub verdict: Verdict,
+    /// Paired estimate of original time / candidate time (> 1: candidate
+    /// faster): the geometric mean of the per-round ratios.
+    pub speedup: f64,
+    /// The 99% interval of `speedup`.
+    pub ci: (f64, f64),
+    /// Σ min(original) / Σ min(candidate): the "best of N" figure.
+    pub best_speedup: f64,
+    /// The paired estimate from plain per-call times (batch time / batch
+    /// size), before the per-sample overhead was cleared: what Paoloni's
+    /// regression corrected. Equal to `speedup` where batches did not vary.
+    pub uncorrected_speedup: f64,
+    /// The original's per-call time, summed over inputs: its minimum, or the
+    /// regression slope where the batch size varied.
+    pub original_ns: f64,
+    /// The candidate's per-call time, summed over inputs, likewise.
+    pub candidate_ns: f64,
+    /// Measured rounds ("best of N runs"), warm-up excluded.
+    pub rounds: usize,
+    /// Wall time of the whole comparison, checks included.
+    pub elapsed: Duration,
+    /// The floor the verdict was judged against.
+    pub noise_floor: f64,
+    /// What the comparison had to show.
+    pub expect: Expect,
+    /// Per input figures, in input order.
+    pub inputs: Vec<InputReport>,
+    /// Whether outputs were compared before timing (`false` for `check = skip`).
+    pub outputs_checked: bool,
+    /// Why measuring stopped.
+    pub stop: Stop,
+    /// The timing source's name.
+    pub timer: String,
+    /// The timing source's measured reading cost and resolution.
+    pub calibration: Calibration,
+    /// Things the reader should know: a noisy machine, a short budget, ...
+    pub warnings: Vec<String>,
+    /// With `processes = N`: each process's own figures, this one first
+    /// (empty for a comparison measured in one process).
+    pub processes: Vec<ProcessSummary>,
+    /// Each measured round's `ln(original / candidate)`, in time order: the
+    /// data the estimate and its interval are computed from (overhead
+    /// cleared where the batch size varied).
+    pub round_log_ratios: Vec<f64>,
+    /// Whether the original ran first in each measured round, in time order.
+    pub round_original_first: Vec<bool>,
+    /// Rounds spent warming up before measuring (not in `rounds`).
+    pub warm_up_rounds: usize,
+}
+
+/// One input's figures.
+#[derive(Debug, Clone, PartialEq)]
+pub struct InputReport {
+    /// The input's position in the input set.
+    pub index: usize,
+    /// Calls per timed sample of `[original, candidate]` (the smallest, where
+    /// the size varied): each side's own, so both samples last about as long.
+    pub batch_sizes: [u64; 2],
+    /// The original's per-call time: its minimum, or the regression slope.
+    pub original_ns: f64,
+    /// The candidate's per-call time, likewise.
+    pub candidate_ns: f64,
+    /// This input's paired speedup (geometric mean of its per-round ratios).
+    pub speedup: f64,
+    /// The per-sample overhead cleared before taking ratios.
+    pub overhead_ns: f64,
+    /// Paoloni's regression of minimum batch time on batch size for
+    /// `[original, candidate]`, where the batch size varied.
+    pub fits: [Option<LinearFit>; 2],
+    /// A name for the input in tables and the JSON report
+    /// ([`Report::with_input_labels`]); its index when `None`.
+    pub label: Option<String>,
+    /// Floating-point operations per call on this input (`flops = ...`,
+    /// [`Report::with_flops`]), for GFLOP/s.
+    pub flops: Option<u64>,
+    /// Bytes read and written per call on this input (`bytes = ...`,
+    /// [`Report::with_bytes`]), for GB/s.
+    pub bytes: Option<u64>,
+    /// Per measured round, `[original, candidate]` per-call time in
+    /// nanoseconds (batch time / batch size), in time order: what the plot
+    /// shows.
+    pub round_ns: Vec<[f64; 2]>,
+}
+
+/// One process's own figures in a comparison replicated across processes.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ProcessSummary {
+    /// Its paired speedup.
+    pub speedup: f64,
+    /// Its own 99% interval.
+    pub ci: (f64, f64),
+    /// The rounds it measured (its share of [`Report::rounds`]).
+    pub rounds: usize,
+}
+
+impl Report {
+    /// Whether the verdict meets the expectation (`expect = ...`).
+    pub fn passed(&self) -> bool {
+        self.verdict.meets(self.expect)
+    }
+}
+
+/// Reports made by hand, for the tests of everything that renders one.
+#[cfg(test)]
+pub(crate) mod fixtures {
+    use super::*;
+
+    /// A report of the design's example: one input, 32.8 µs → 29.2 µs.
+    pub(crate) fn report(speedup: f64, ci: (f64, f64), verdict: Verdict, expect: Expect) -> Report {
+        let rounds = 315;
+        Report {
+            name: "sum_fast vs sum_naive".into(),
+            verdict,
+            speedup,
+            ci,
+            best_speedup: speedup,
+            uncorrected_speedup: speedup,
+            original_ns: 32_812.0,
+            candidate_ns: 29_204.0,
+            rounds,
+            elapsed: Duration::from_millis(120),
+            noise_floor: 0.05,
+            expect,
+            inputs: vec![input(0, 32_812.0, 29_204.0, rounds)],
+            outputs_checked: true,
+            stop: Stop::Converged,
+            timer: "monotonic clock".into(),
+            calibration: Calibration {
+                reading_cost_ns: 25.0,
+                resolution_ns: 1.0,
+                empty_call_ns: 0.3,
+            },
+            warnings: vec![],
+            processes: vec![],
+            round_log_ratios: (0..rounds)
+                .map(|round| speedup.ln() + 0.001 * (round % 3) as f64)
+                .collect(),
+            round_original_first: (0..rounds).map(|round| round % 2 == 0).collect(),
+            warm_up_rounds: 6,
+        }
+    }
+
+    /// One input whose rounds drift upwards together on both sides.
+    pub(crate) fn input(
+        index: usize,
+        original_ns: f64,
+        candidate_ns: f64,
+        rounds: usize,
+    ) -> InputReport {
+        InputReport {
+            index,
+            batch_sizes: [64, 64],
+            original_ns,
+            candidate_ns,
+            speedup: original_ns / candidate_ns,
+            overhead_ns: 0.0,
+            fits: [None, None],
+            label: None,
+            flops: None,
+            bytes: None,
+            round_ns: (0..rounds)
+                .map(|round| {
+                    let drift = 1.0 + 0.01 * round as f64;
+                    [original_ns * drift, candidate_ns * drift]
+                })
+                .collect(),
+        }
+    }
+
+    /// Three inputs, as the quickstart's duplicate finder has.
+    pub(crate) fn three_inputs() -> Report {
+        let mut report = report(8.95, (8.78, 9.11), Verdict::Faster, Expect::Faster);
+        report.name = "has_duplicate_sorted vs has_duplicate_naive".into();
+        report.inputs = vec![
+            input(0, 3_790.0, 1_860.0, 315),
+            input(1, 301_000.0, 26_400.0, 315),
+            input(2, 100_000.0, 15_700.0, 315),
+        ];
+        report.original_ns = report.inputs.iter().map(|input| input.original_ns).sum();
+        report.candidate_ns = report.inputs.iter().map(|input| input.candidate_ns).sum();
+        report
+    }
+}

@@ -1,0 +1,114 @@
+//! What running one registered comparison came to, as every output sees it:
+//! its names, where its attribute is, the report or the error, and whether
+//! a missed expectation fails the run.
+
+use super::Report;
+use crate::error::Error;
+
+/// One comparison's run: the one value every output renders.
+#[derive(Debug, Clone)]
+pub struct Outcome {
+    /// The comparison's test name as libtest lists it and filters match it
+    /// (`sum::faster_sum_fast`).
+    pub test: String,
+    /// The report's heading (`sum_fast vs sum_naive`).
+    pub label: String,
+    /// Where the attribute is, for a registered comparison.
+    pub source: Option<Source>,
+    /// The report, or why there is none.
+    pub result: Result<Report, Error>,
+    /// Whether a verdict that misses the expectation fails the run: not in
+    /// a build with `debug_assertions`, unless enforced there too.
+    pub enforced: bool,
+}
+
+/// Where a registered comparison's attribute is and what it names.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Source {
+    /// The generated test's path with its crate first
+    /// (`demo::sum::faster_sum_fast`): unique in a binary.
+    pub path: String,
+    /// The original as written in the attribute (`sum_naive`).
+    pub original: String,
+    /// The file holding the attribute.
+    pub file: String,
+    /// The attribute's line.
+    pub line: u32,
+    /// Whether the crate holding the attribute was built with
+    /// `debug_assertions`.
+    pub debug_assertions: bool,
+}
+
+/// How a comparison ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Status {
+    /// The verdict meets the expectation.
+    Passed,
+    /// The verdict misses the expectation, and that fails the run.
+    Failed,
+    /// The verdict misses the expectation in a debug build, where timing is
+    /// reported but not enforced.
+    NotEnforced,
+    /// No verdict: outputs differed, user code panicked, or a setting was
+    /// invalid.
+    Error,
+}
+
+impl Status {
+    /// The status of `result` when a missed expectation is (or is not)
+    /// `enforced`.
+    pub fn of(result: &Result<Report, Error>, enforced: bool) -> Status {
+        match result {
+            Ok(report) if report.passed() => Status::Passed,
+            Ok(_) if enforced => Status::Failed,
+            Ok(_) => Status::NotEnforced,
+            Err(_) => Status::Error,
+        }
+    }
+
+    /// Whether the run may still pass: passed, or missed where not enforced.
+    pub fn ok(self) -> bool {
+        matches!(self, Status::Passed | Status::NotEnforced)
+    }
+
+    /// The name the JSON document and the machine outputs use.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Passed => "passed",
+            Status::Failed => "failed",
+            Status::NotEnforced => "not_enforced",
+            Status::Error => "error",
+        }
+    }
+}
+
+impl Outcome {
+    /// How this comparison ended.
+    pub fn status(&self) -> Status {
+        Status::of(&self.result, self.enforced)
+    }
+
+    /// Whether it lets the run pass.
+    pub fn passed(&self) -> bool {
+        self.status().ok()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::fixtures::report;
+    use crate::stats::verdict::{Expect, Verdict};
+
+    #[test]
+    fn a_miss_fails_only_where_enforced_and_an_error_always_fails() {
+        let missed = || Ok(report(0.8, (0.78, 0.82), Verdict::Slower, Expect::Faster));
+        assert_eq!(Status::of(&missed(), true), Status::Failed);
+        assert_eq!(Status::of(&missed(), false), Status::NotEnforced);
+        assert!(Status::NotEnforced.ok() && !Status::Failed.ok());
+        let met = Ok(report(1.5, (1.4, 1.6), Verdict::Faster, Expect::Faster));
+        assert_eq!(Status::of(&met, true), Status::Passed);
+        assert_eq!(Status::of(&Err(Error::NoInputs), false), Status::Error);
+        assert!(!Status::Error.ok());
+    }
+}
