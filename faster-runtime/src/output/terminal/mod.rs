@@ -8,6 +8,7 @@
 //! a comparison that passed, and the report of one that failed travels in
 //! its panic message ([`failure_message`]), where libtest shows failures.
 
+mod columns;
 mod report;
 mod summary;
 
