@@ -181,19 +181,18 @@ where
         }
     }
 
-    let (samples, disturbances) = {
+    let (samples, load) = {
         let _exclusive = TIMING
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner());
         let before = guard::snapshot();
         let samples = sampler::sample(pair.clock, calibration, &mut pair, config)?;
-        (samples, guard::disturbances(&before, &guard::snapshot()))
+        (samples, guard::load_between(&before, &guard::snapshot()))
     };
     let estimate = Estimate::from_samples(&samples, config.systematic_allowance);
     let verdict = Verdict::from_interval(estimate.ci, config.noise_floor);
 
-    let mut warnings: Vec<String> = timer_fallback.into_iter().collect();
-    warnings.extend(disturbances);
+    let warnings: Vec<String> = timer_fallback.into_iter().collect();
 
     Ok(Report {
         name: label.to_string(),
@@ -236,6 +235,7 @@ where
         timer: pair.clock.name().to_string(),
         calibration,
         warnings,
+        load,
         processes: Vec::new(),
         round_log_ratios: samples.log_ratios(),
         round_original_first: samples
