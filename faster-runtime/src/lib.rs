@@ -39,6 +39,7 @@ mod replicate;
 mod report;
 mod sampler;
 mod samples;
+mod signature;
 mod stats;
 mod style;
 mod terminal;
@@ -84,6 +85,10 @@ pub mod __private {
         ChildOutcome, ProcessFigures, child_target, child_timeout, combine, emit, run_children,
     };
     pub use crate::report::Report;
+    pub use crate::signature::{
+        Arguments, ByMut, ByRef, ByValue, Callee, Fit, FitMatching, FitOther, FitPlain, Function,
+        Matches, Plain, SameOutput, SameParameters, String, Vec, arguments, arguments_ref, callee,
+    };
     pub use crate::throughput::with_throughput;
     pub use inventory;
 }
