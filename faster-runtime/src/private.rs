@@ -14,6 +14,10 @@ pub use crate::error::Error;
 pub use crate::harness::run_test;
 pub use crate::registry::Comparison;
 pub use crate::report::Report;
+pub use crate::signature::{
+    Arguments, ByMut, ByRef, ByValue, Callee, Fit, FitMatching, FitOther, FitPlain, Function,
+    Matches, Plain, SameOutput, SameParameters, String, Vec, arguments, arguments_ref, callee,
+};
 pub use crate::stats::verdict::Expect;
 pub use inventory;
 
