@@ -79,7 +79,7 @@ impl<O: ApproxEq + ?Sized> OutputCheck<O> for Approx {
 /// compare its fields and say where the first difference is:
 ///
 /// ```
-/// use faster_runtime::{Approx, ApproxEq, Difference};
+/// use faster::{Approx, ApproxEq, Difference};
 ///
 /// #[derive(Debug)]
 /// struct Point { x: f64, y: f64 }

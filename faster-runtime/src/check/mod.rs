@@ -1,7 +1,7 @@
 //! Output comparison: does the candidate return what the original returns?
 //!
 //! Every input is checked before any timing. The check is a type chosen by
-//! the attribute's `check = ...` option — [`Eq`], [`Approx`], [`Skip`], or
+//! the attribute's `check = ...` option — [`Eq`](struct@Eq), [`Approx`], [`Skip`], or
 //! a function of the user's — and turns two outputs into either agreement or
 //! two renderings for the failure message: cut to a readable length, the
 //! candidate's followed by where the two first differ.

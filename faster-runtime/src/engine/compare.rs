@@ -1,6 +1,6 @@
 //! One comparison, end to end: check every input, then sample, estimate and
 //! judge. [`compare_fns`] and the attribute's expansion both land here;
-//! [`measure`] is the part they share.
+//! `measure` is the part they share.
 
 use super::diagnostics;
 use super::guard;
@@ -26,7 +26,7 @@ use std::time::Instant;
 /// [`Error::Mismatch`] naming the input.
 ///
 /// ```
-/// use faster_runtime::{compare_fns, Config, Verdict};
+/// use faster::{compare_fns, Config, Verdict};
 /// use std::time::Duration;
 ///
 /// fn sum_loop(n: &u64) -> u64 {
@@ -40,7 +40,7 @@ use std::time::Instant;
 /// let report = compare_fns("formula vs loop", &[1_000, 5_000], sum_loop, sum_formula, &config)?;
 /// println!("{report}");
 /// assert!(report.speedup > 1.0);
-/// # Ok::<(), faster_runtime::Error>(())
+/// # Ok::<(), faster::Error>(())
 /// ```
 pub fn compare_fns<I, O, A, B>(
     name: &str,
