@@ -163,3 +163,98 @@ fn nextest_fails_with_a_failing_comparison_and_passes_without() {
         assert!(passing.success(), "{target}:\n{}", passing.output);
     }
 }
+
+/// A real replicated run through `faster::main()`: the children hand their
+/// figures back and write nothing, so every output shows one comparison
+/// once, with real figures and the same round count.
+#[test]
+fn a_replicated_comparison_is_reported_once_with_the_same_figures_everywhere() {
+    let dir = std::env::temp_dir().join(format!("faster-replicated-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let summary = dir.join("step-summary.md");
+    let junit = dir.join("junit.xml");
+    let variables = [
+        ("GITHUB_STEP_SUMMARY", summary.to_str().unwrap()),
+        ("FASTER_OUTPUT_DIR", dir.to_str().unwrap()),
+    ];
+    let run = |format: &str| {
+        support::cargo_with_env(
+            "exit_codes",
+            &["test"],
+            &[
+                "--release",
+                "--test",
+                "main_expression",
+                "--",
+                "--processes",
+                "2",
+                "--format",
+                format,
+                "--junit",
+                junit.to_str().unwrap(),
+            ],
+            &variables,
+        )
+    };
+    let json = run("json");
+    assert!(json.success(), "{}", json.output);
+    let document: serde_json::Value = json
+        .output
+        .lines()
+        .find_map(|line| serde_json::from_str(line).ok())
+        .unwrap_or_else(|| panic!("no JSON line:\n{}", json.output));
+    let result = &document["result"];
+    let rounds = result["rounds"].as_u64().unwrap() as usize;
+    assert_eq!(result["processes"].as_array().unwrap().len(), 2);
+    let per_process: usize = result["processes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|process| process["rounds"].as_u64().unwrap() as usize)
+        .sum();
+    assert_eq!(per_process, rounds);
+    assert_eq!(result["round_log_ratios"].as_array().unwrap().len(), rounds);
+    assert_eq!(
+        result["inputs"][0]["rounds_ns"].as_array().unwrap().len(),
+        rounds
+    );
+    let xml = std::fs::read_to_string(&junit).unwrap();
+    assert!(
+        xml.contains(&format!("<property name=\"rounds\" value=\"{rounds}\"/>")),
+        "{xml}"
+    );
+
+    let bench = run("bench");
+    assert!(bench.success(), "{}", bench.output);
+    let lines: Vec<&str> = bench
+        .output
+        .lines()
+        .filter(|l| l.contains(" ... bench: "))
+        .collect();
+    assert_eq!(lines.len(), 2, "{}", bench.output);
+    for line in lines {
+        assert!(!line.contains(" 0.00 ns/iter"), "{line}");
+    }
+    // Two runs, each one table with one row: the children wrote nothing.
+    let summary = std::fs::read_to_string(&summary).unwrap();
+    assert_eq!(
+        summary.matches("### faster: `main_expression`").count(),
+        2,
+        "{summary}"
+    );
+    assert_eq!(
+        summary.matches("| `faster_chain_again` |").count(),
+        2,
+        "{summary}"
+    );
+    // The report files are the parent's alone: one JSON per comparison.
+    let folder = dir.join("tests-main_expression");
+    let files: Vec<_> = std::fs::read_dir(&folder).unwrap().flatten().collect();
+    assert!(
+        files
+            .iter()
+            .any(|f| f.file_name() == "exit_codes.faster_chain_again.json")
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

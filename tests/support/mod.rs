@@ -31,6 +31,16 @@ impl Run {
 /// target directory, with the documented defaults rather than this shell's
 /// `FASTER_*` settings.
 pub fn cargo(fixture: &str, subcommand: &[&str], arguments: &[&str]) -> Run {
+    cargo_with_env(fixture, subcommand, arguments, &[])
+}
+
+/// [`cargo`] with these variables set for it (and the test binaries it runs).
+pub fn cargo_with_env(
+    fixture: &str,
+    subcommand: &[&str],
+    arguments: &[&str],
+    variables: &[(&str, &str)],
+) -> Run {
     let _one_at_a_time = CHILD_CARGO
         .lock()
         .unwrap_or_else(|poisoned| poisoned.into_inner());
@@ -47,10 +57,12 @@ pub fn cargo(fixture: &str, subcommand: &[&str], arguments: &[&str]) -> Run {
         .args(arguments)
         .env("CARGO_TERM_COLOR", "never");
     for (name, _) in std::env::vars_os() {
-        if name.to_string_lossy().starts_with("FASTER_") {
+        let name_text = name.to_string_lossy();
+        if name_text.starts_with("FASTER_") || name_text == "GITHUB_STEP_SUMMARY" {
             command.env_remove(&name);
         }
     }
+    command.envs(variables.iter().copied());
     let Output {
         status,
         stdout,
