@@ -109,13 +109,13 @@ pub fn combine(mut parent: Report, children: Vec<Report>) -> Report {
 }
 
 /// The interval over the processes' own estimates and half-widths.
+/// `None` where a process has no interval of its own (too few rounds).
 fn interval_over(processes: &[ProcessSummary]) -> Option<Interval> {
-    let logs: Vec<f64> = processes.iter().map(|p| p.speedup.ln()).collect();
-    let half_widths: Vec<f64> = processes
+    let estimates: Vec<(f64, f64)> = processes
         .iter()
-        .map(|p| (p.ci.1.ln() - p.ci.0.ln()) / 2.0)
+        .map(|p| (p.speedup.ln(), (p.ci.1.ln() - p.ci.0.ln()) / 2.0))
         .collect();
-    stats::across_processes(&logs, &half_widths, CONFIDENCE)
+    stats::across_processes(&estimates, CONFIDENCE).ok()
 }
 
 /// `child`'s rounds, best times and observations added to `parent`'s.

@@ -261,7 +261,7 @@ fn settled(warm_up: &[Round]) -> bool {
 /// fewer is itself so uncertain that stopping when it happens to be small
 /// would make the reported interval too narrow.
 fn converged(log_ratios: &[f64], cycle: usize, config: &Config) -> bool {
-    let Some(interval) = stats::robust_interval(log_ratios, CONFIDENCE, cycle) else {
+    let Ok(interval) = stats::robust_interval(log_ratios, CONFIDENCE, cycle) else {
         return false;
     };
     // Precision is the statistical part (more rounds cannot shrink the
