@@ -1,5 +1,6 @@
 //! What disturbs timing, observed around a measurement: other processes'
-//! CPU use, the hypervisor's steal, busy threads of this very process. (What
+//! CPU use, the hypervisor's steal, busy threads of this very process, and
+//! functions that spend the measurement waiting rather than computing. (What
 //! holds for the whole machine — the governor, boost, a debugger — is the
 //! environment's, see `report::environment`.)
 //!
@@ -30,6 +31,7 @@ pub struct CpuSnapshot {
 pub struct Snapshot {
     at: Instant,
     cpu: Option<CpuSnapshot>,
+    scheduled: Option<Scheduled>,
 }
 
 /// Reads the CPU accounting now (on the measuring thread).
@@ -37,7 +39,50 @@ pub fn snapshot() -> Snapshot {
     Snapshot {
         at: Instant::now(),
         cpu: read_cpu_snapshot(),
+        scheduled: std::fs::read_to_string("/proc/thread-self/schedstat")
+            .ok()
+            .and_then(|text| Scheduled::parse(&text)),
     }
+}
+
+/// The measuring thread's time on a CPU and queued for one, in nanoseconds
+/// (`/proc/thread-self/schedstat`): the rest of the wall time it slept or
+/// waited of its own accord.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Scheduled {
+    /// Nanoseconds it ran.
+    pub running_ns: u64,
+    /// Nanoseconds it was ready to run but waited for a CPU.
+    pub queued_ns: u64,
+}
+
+impl Scheduled {
+    /// Parses `schedstat`'s first two fields.
+    pub fn parse(text: &str) -> Option<Scheduled> {
+        let mut fields = text.split_whitespace().map(str::parse::<u64>);
+        Some(Scheduled {
+            running_ns: fields.next()?.ok()?,
+            queued_ns: fields.next()?.ok()?,
+        })
+    }
+}
+
+/// The warning for a measurement of `elapsed_ns` in which the measuring
+/// thread ran for `running_ns` and was queued for `queued_ns`, if it slept
+/// through most of the rest: the functions sleep or wait, which the wall
+/// clock counts and CPU timers do not (load from other processes is queued
+/// time, and not this).
+pub fn waiting(elapsed_ns: f64, running_ns: f64, queued_ns: f64) -> Option<String> {
+    let asleep = (elapsed_ns - running_ns - queued_ns).max(0.0) / elapsed_ns;
+    (elapsed_ns > 0.0 && asleep > WAITING_SHARE).then(|| {
+        format!(
+            "the functions spent {:.0}% of the measurement asleep or waiting (for a timer, I/O, a \
+             lock, another thread) rather than computing: the wall clock counts that time, as a \
+             caller would feel it; if only their computation matters, time CPU instead \
+             (FASTER_TIMER=thread-cpu)",
+            100.0 * asleep,
+        )
+    })
 }
 
 /// Below this, tick-based accounting (10 ms ticks) says too little.
@@ -46,14 +91,27 @@ const MIN_OBSERVED: Duration = Duration::from_millis(200);
 const BUSY_SHARE: f64 = 0.25;
 /// Steal above this share of the machine's time is worth a warning.
 const STEAL_SHARE: f64 = 0.05;
+/// The measuring thread asleep (neither running nor queued to run) for more
+/// than this share of the measurement: the functions wait rather than
+/// compute.
+const WAITING_SHARE: f64 = 0.5;
 
 /// What happened between two snapshots that may have disturbed the timing.
 pub fn disturbances(before: &Snapshot, after: &Snapshot) -> Vec<String> {
     let elapsed = after.at.duration_since(before.at);
-    match (before.cpu, after.cpu) {
+    let mut found = match (before.cpu, after.cpu) {
         (Some(start), Some(end)) if elapsed >= MIN_OBSERVED => judge(&start, &end, cores()),
         _ => Vec::new(),
+    };
+    if let (Some(start), Some(end)) = (before.scheduled, after.scheduled) {
+        let delta = |pick: fn(&Scheduled) -> u64| pick(&end).saturating_sub(pick(&start)) as f64;
+        found.extend(waiting(
+            elapsed.as_nanos() as f64,
+            delta(|s| s.running_ns),
+            delta(|s| s.queued_ns),
+        ));
     }
+    found
 }
 
 /// The judgement on two CPU snapshots, separate from reading them so it can
@@ -189,6 +247,27 @@ mod tests {
             warnings[1]
         );
         assert!(warnings[2].contains("held back 10%"), "{}", warnings[2]);
+    }
+
+    #[test]
+    fn functions_that_sleep_are_told_from_a_busy_machine() {
+        // 100 ms: ran 20, queued 10, asleep 70.
+        let warning = waiting(100e6, 20e6, 10e6).expect("asleep 70%");
+        assert!(
+            warning.contains("spent 70% of the measurement asleep"),
+            "{warning}"
+        );
+        // Ran 20, queued 70 behind other processes: not the functions' doing.
+        assert_eq!(waiting(100e6, 20e6, 70e6), None);
+        assert_eq!(waiting(100e6, 100e6, 0.0), None);
+        assert_eq!(waiting(0.0, 0.0, 0.0), None);
+        assert_eq!(
+            Scheduled::parse("123 456 7\n"),
+            Some(Scheduled {
+                running_ns: 123,
+                queued_ns: 456
+            })
+        );
     }
 
     #[test]

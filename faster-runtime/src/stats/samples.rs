@@ -9,6 +9,7 @@
 //! at each size, regressed on the size, gives the overhead (intercept) and
 //! the per-call time free of it (slope), and R² says whether to trust them.
 
+use crate::error::Phase;
 use crate::stats::{self, LinearFit};
 use crate::time::Calibration;
 
@@ -22,6 +23,16 @@ pub enum Side {
     Original,
     /// The function that claims to be faster.
     Candidate,
+}
+
+impl From<Side> for Phase {
+    /// Which piece of user code runs for the side.
+    fn from(side: Side) -> Phase {
+        match side {
+            Side::Original => Phase::Original,
+            Side::Candidate => Phase::Candidate,
+        }
+    }
 }
 
 /// One round: every input once, one batch of each function per input.
