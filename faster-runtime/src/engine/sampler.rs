@@ -47,10 +47,11 @@ const FREE_CALLS: u64 = 1 << 20;
 /// The budget holds also for functions slower than it: every step is taken
 /// only where the per-call times seen so far say it ends in time (a tuning
 /// step within a quarter of the budget, a warm-up round within the warm-up's
-/// share, a pair of rounds within the whole), and a round that runs over
-/// anyway (a function that suddenly slows) is abandoned after the batch pair
-/// that crossed the line. Where not even the first pair of rounds fits, the
-/// result is [`Error::BudgetTooShort`].
+/// share, a pair of rounds within the whole), and a round that runs a whole
+/// round past the budget anyway (a function that suddenly slows) is
+/// abandoned, with its pair, after the batch pair that crossed that line.
+/// Where not even the first pair of rounds fits, the result is
+/// [`Error::BudgetTooShort`].
 pub fn sample<C: Clock, S: Subject>(
     clock: &C,
     calibration: Calibration,
@@ -269,9 +270,13 @@ fn measure_rounds<S: Subject, C: Clock>(
         if !budget.fits(pair_ns, budget.total_ns) {
             return over_budget(rounds, pair_ns / 2.0, config);
         }
+        // A round is abandoned only when it runs a whole round past the
+        // budget: the per-call times were wrong (the functions slowed down),
+        // not merely the timer's few readings on top of them.
+        let limit_ns = budget.total_ns + pair_ns / 2.0;
         for round in [first, first + 1] {
             subject.begin_round(round);
-            let over = || budget.elapsed_ns() > budget.total_ns;
+            let over = || budget.elapsed_ns() > limit_ns;
             let sizes = ladder_sizes(&pace.batch_sizes, ladders, round);
             match measure_round(subject, sizes, round.is_multiple_of(2), &over)? {
                 Some(measured) => {
