@@ -500,6 +500,10 @@ const REFERENCE: &[(f64, f64, f64)] = &[
     (0.3, f64::INFINITY, -0.5244005127080408),
     (0.4999999, f64::INFINITY, -2.5066282747031063e-07),
     (0.995, f64::INFINITY, 2.5758293035489004),
+    // The smallest probabilities an f64 holds (subnormal).
+    (5e-324, 1.5, -1.7992986474453173e+215),
+    (1e-310, 2.5, -8.765437882280003e+123),
+    (5e-324, 3.0, -6.065761977939858e+107),
 ];
 
 /// The largest relative error the quantile may have anywhere; measured over
@@ -567,6 +571,9 @@ fn arguments_outside_the_domain_are_named() {
         "degrees_of_freedom is 0.5, but must be at least 1 (+∞ for the normal distribution)"
     );
     assert_eq!(student_t_quantile(0.0, 7.0), Ok(f64::NEG_INFINITY));
+    // Beyond the largest f64: 1/(π · 4.9e-324) for one degree of freedom.
+    assert_eq!(student_t_quantile(5e-324, 1.0), Ok(f64::NEG_INFINITY));
+    assert_eq!(student_t_quantile(5e-324, 1.01), Ok(f64::NEG_INFINITY));
     assert_eq!(student_t_quantile(1.0, 7.0), Ok(f64::INFINITY));
     let error = batch_means_interval(&[1.0, f64::NAN, 2.0, 3.0], 0.99, 1).unwrap_err();
     assert_eq!(
