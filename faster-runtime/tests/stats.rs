@@ -15,7 +15,7 @@ use faster_runtime::stats::{
     StatsError, across_processes, batch_means_interval, block_length, linear_fit, mean, median,
     minimum, percentile, robust_interval, student_t_quantile, variance, winsorize,
 };
-use faster_runtime::{Calibration, Clock, ThreadCpuClock};
+use faster_runtime::{Calibration, Clock, ThreadCpuClock, Verdict};
 use proptest::prelude::*;
 use std::sync::mpsc::{self, RecvTimeoutError};
 use std::time::Duration;
@@ -237,6 +237,27 @@ proptest! {
         let fewer = timed(move || student_t_quantile(p, nu)).unwrap();
         let thinner = timed(move || student_t_quantile(p, more)).unwrap();
         prop_assert!(thinner <= fewer * (1.0 + 1e-12), "t({p}, {nu}) = {fewer} < t({p}, {more}) = {thinner}");
+    }
+
+    /// The rule, for every float: NaN anywhere (a bound, the floor) can
+    /// only give `within noise`, and nothing panics.
+    #[test]
+    fn a_verdict_needs_the_whole_interval_past_the_floor(
+        low in any_float(),
+        high in any_float(),
+        floor in prop_oneof![3 => 0.0..1.0f64, 1 => any_float()],
+    ) {
+        let verdict = timed(move || Verdict::from_interval((low, high), floor));
+        let clears_above = low >= 1.0 + floor;
+        let clears_below = high <= 1.0 / (1.0 + floor);
+        let expected = if clears_above {
+            Verdict::Faster
+        } else if clears_below {
+            Verdict::Slower
+        } else {
+            Verdict::WithinNoise
+        };
+        prop_assert_eq!(verdict, expected);
     }
 
     #[test]
