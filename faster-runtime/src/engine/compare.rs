@@ -14,7 +14,7 @@ use crate::stats::estimate::Estimate;
 use crate::stats::verdict::Verdict;
 use crate::time::{self, Calibration, Clock, calibrate};
 use std::sync::Mutex;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// Checks that `candidate` returns what `original` returns on every input,
 /// then measures both interleaved and judges the speedup against
@@ -168,9 +168,14 @@ where
     if pair.inputs.is_empty() {
         return Err(Error::NoInputs);
     }
+    // The check calls each function once on every input: a round. Where
+    // that alone outlasts the budget, no round can be measured in it.
+    let mut round = Duration::ZERO;
     for (index, input) in pair.inputs.iter().enumerate() {
+        let calls = Instant::now();
         let original = guarded(Phase::Original, index, || pair.original.call(input))?;
         let candidate = guarded(Phase::Candidate, index, || pair.candidate.call(input))?;
+        round += calls.elapsed();
         if let Err((original, candidate)) = check.verify(&original, &candidate) {
             return Err(Error::Mismatch {
                 input: index,
@@ -181,18 +186,30 @@ where
         }
     }
 
-    let (samples, load) = {
+    if round > config.max_time {
+        return Err(Error::BudgetTooShort {
+            round,
+            max_time: config.max_time,
+        });
+    }
+
+    let (samples, load, waiting) = {
         let _exclusive = TIMING
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner());
         let before = guard::snapshot();
         let samples = sampler::sample(pair.clock, calibration, &mut pair, config)?;
-        (samples, guard::load_between(&before, &guard::snapshot()))
+        let after = guard::snapshot();
+        (
+            samples,
+            guard::load_between(&before, &after),
+            guard::waiting_between(&before, &after),
+        )
     };
     let estimate = Estimate::from_samples(&samples, config.systematic_allowance);
     let verdict = Verdict::from_interval(estimate.ci, config.noise_floor);
 
-    let warnings: Vec<String> = timer_fallback.into_iter().collect();
+    let warnings: Vec<String> = timer_fallback.into_iter().chain(waiting).collect();
 
     Ok(Report {
         name: label.to_string(),
