@@ -11,6 +11,7 @@ use crate::config::Config;
 use crate::error::{Error, Phase, guarded};
 use crate::report::{InputReport, Report};
 use crate::stats::estimate::Estimate;
+use crate::stats::samples::Samples;
 use crate::stats::verdict::Verdict;
 use crate::time::{self, Calibration, Clock, calibrate};
 use std::sync::Mutex;
@@ -168,24 +169,7 @@ where
     if pair.inputs.is_empty() {
         return Err(Error::NoInputs);
     }
-    // The check calls each function once on every input: a round. Where
-    // that alone outlasts the budget, no round can be measured in it.
-    let mut round = Duration::ZERO;
-    for (index, input) in pair.inputs.iter().enumerate() {
-        let calls = Instant::now();
-        let original = guarded(Phase::Original, index, || pair.original.call(input))?;
-        let candidate = guarded(Phase::Candidate, index, || pair.candidate.call(input))?;
-        round += calls.elapsed();
-        if let Err((original, candidate)) = check.verify(&original, &candidate) {
-            return Err(Error::Mismatch {
-                input: index,
-                input_debug: None,
-                original,
-                candidate,
-            });
-        }
-    }
-
+    let round = check_every_input(&mut pair, check)?;
     if round > config.max_time {
         return Err(Error::BudgetTooShort {
             round,
@@ -224,29 +208,7 @@ where
         elapsed: started.elapsed(),
         noise_floor: config.noise_floor,
         expect: config.expect,
-        inputs: estimate
-            .per_input
-            .iter()
-            .zip(&samples.batch_sizes)
-            .enumerate()
-            .map(|(index, (input, &batch_sizes))| InputReport {
-                index,
-                batch_sizes,
-                original_ns: input.original_ns,
-                candidate_ns: input.candidate_ns,
-                speedup: input.speedup,
-                overhead_ns: input.overhead_ns,
-                fits: input.fits,
-                label: None,
-                flops: None,
-                bytes: None,
-                round_ns: samples
-                    .rounds
-                    .iter()
-                    .map(|round| round.per_call_ns[index])
-                    .collect(),
-            })
-            .collect(),
+        inputs: input_reports(&estimate, &samples),
         outputs_checked: check.checks(),
         stop: samples.stop,
         timer: pair.clock.name().to_string(),
@@ -262,4 +224,61 @@ where
             .collect(),
         warm_up_rounds: samples.warm_up_rounds,
     })
+}
+
+/// Runs each function once on every input and compares their outputs;
+/// returns how long those calls took: one round, which, where it alone
+/// outlasts the budget, says no round can be measured in it.
+fn check_every_input<C, I, O, A, B, K>(
+    pair: &mut Pair<'_, C, I, A, B>,
+    check: &K,
+) -> Result<Duration, Error>
+where
+    A: Routine<I, Output = O>,
+    B: Routine<I, Output = O>,
+    K: OutputCheck<O>,
+{
+    let mut round = Duration::ZERO;
+    for (index, input) in pair.inputs.iter().enumerate() {
+        let calls = Instant::now();
+        let original = guarded(Phase::Original, index, || pair.original.call(input))?;
+        let candidate = guarded(Phase::Candidate, index, || pair.candidate.call(input))?;
+        round += calls.elapsed();
+        if let Err((original, candidate)) = check.verify(&original, &candidate) {
+            return Err(Error::Mismatch {
+                input: index,
+                input_debug: None,
+                original,
+                candidate,
+            });
+        }
+    }
+    Ok(round)
+}
+
+/// Each input's figures, with its rounds' per-call times.
+fn input_reports(estimate: &Estimate, samples: &Samples) -> Vec<InputReport> {
+    estimate
+        .per_input
+        .iter()
+        .zip(&samples.batch_sizes)
+        .enumerate()
+        .map(|(index, (input, &batch_sizes))| InputReport {
+            index,
+            batch_sizes,
+            original_ns: input.original_ns,
+            candidate_ns: input.candidate_ns,
+            speedup: input.speedup,
+            overhead_ns: input.overhead_ns,
+            fits: input.fits,
+            label: None,
+            flops: None,
+            bytes: None,
+            round_ns: samples
+                .rounds
+                .iter()
+                .map(|round| round.per_call_ns[index])
+                .collect(),
+        })
+        .collect()
 }
