@@ -21,6 +21,7 @@ mod markdown;
 mod matrix;
 mod options;
 mod output;
+mod parallel;
 mod reference;
 mod runner;
 mod sequential;
@@ -68,6 +69,9 @@ fn main() -> ExitCode {
         .any(|argument| argument == "--layout-check")
     {
         return environment_checks::layout_check(&arguments);
+    }
+    if arguments.iter().any(|argument| argument == "--parallel") {
+        return parallel::parallel(&arguments);
     }
     let options = match options::parse(std::env::args().skip(1)) {
         Ok(options) => options,

@@ -39,7 +39,10 @@ other modes (checks of the environment features, each with --runs N, --load):
                        and ≈ 50 ns per call (--processes N, default 5)
   --probe-check        the noise probe's estimate against the A/A spread of
                        runs of its own length
-  --layout-check       coverage and error with layout randomization off and on";
+  --layout-check       coverage and error with layout randomization off and on
+  --parallel [--runs N]
+                       a suite of comparisons under cargo test and cargo nextest run,
+                       several at a time and one at a time";
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct Options {
