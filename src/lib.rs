@@ -43,6 +43,8 @@ pub use faster_runtime::{CiRun, ColorChoice, Environment, REPORT_SCHEMA, format_
 pub use faster_runtime::{Approx, ApproxEq, Difference, EqComparable};
 // Why a run stopped measuring (a field of `Report`).
 pub use faster_runtime::Stop;
+// Where a GPU comparison ran (a field of `Report`).
+pub use faster_runtime::GpuInfo;
 
 /// Runs every comparison registered in this binary — the entry point of a
 /// `harness = false` test or bench target.

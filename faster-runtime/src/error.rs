@@ -46,6 +46,9 @@ pub enum Error {
     },
     /// The timer cannot measure this pair (a batch read as no time at all).
     Unmeasurable(String),
+    /// A GPU comparison could not run: no adapter, a device or buffer that
+    /// does not fit, or wgpu rejected what a kernel recorded.
+    Gpu(String),
     /// One process of a replicated comparison (`processes = N`) failed.
     Replication {
         /// Which process (from 1).
@@ -119,6 +122,7 @@ impl fmt::Display for Error {
                 seconds(10 * *round),
             ),
             Error::Unmeasurable(reason) => write!(f, "cannot measure: {reason}"),
+            Error::Gpu(reason) => write!(f, "GPU: {reason}"),
             Error::Replication { process, message } => {
                 write!(
                     f,

@@ -5,7 +5,7 @@
 use super::diagnostics;
 use super::guard;
 use super::routine::{ByRef, ByValue, Pair, Routine};
-use super::sampler;
+use super::sampler::{self, Subject};
 use crate::check::{Eq, OutputCheck};
 use crate::config::Config;
 use crate::error::{Error, Phase, guarded};
@@ -176,54 +176,114 @@ where
             max_time: config.max_time,
         });
     }
-
-    let (samples, load, waiting) = {
-        let _exclusive = TIMING
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner());
-        let before = guard::snapshot();
-        let samples = sampler::sample(pair.clock, calibration, &mut pair, config)?;
-        let after = guard::snapshot();
-        (
-            samples,
-            guard::load_between(&before, &after),
-            guard::waiting_between(&before, &after),
-        )
-    };
-    let estimate = Estimate::from_samples(&samples, config.systematic_allowance);
-    let verdict = Verdict::from_interval(estimate.ci, config.noise_floor);
-
-    let warnings: Vec<String> = timer_fallback.into_iter().chain(waiting).collect();
-
-    Ok(Report {
-        name: label.to_string(),
-        verdict,
-        speedup: estimate.speedup,
-        ci: estimate.ci,
-        best_speedup: estimate.best_speedup,
-        uncorrected_speedup: estimate.uncorrected_speedup,
-        original_ns: estimate.original_ns,
-        candidate_ns: estimate.candidate_ns,
-        rounds: samples.rounds.len(),
-        elapsed: started.elapsed(),
-        noise_floor: config.noise_floor,
-        expect: config.expect,
-        inputs: input_reports(&estimate, &samples),
-        outputs_checked: check.checks(),
-        stop: samples.stop,
-        timer: pair.clock.name().to_string(),
+    let clock = pair.clock;
+    let timed = Timed {
+        label,
+        timer: clock.name(),
         calibration,
-        warnings,
-        load,
-        processes: Vec::new(),
-        round_log_ratios: samples.log_ratios(),
-        round_original_first: samples
-            .rounds
-            .iter()
-            .map(|round| round.original_first)
-            .collect(),
-        warm_up_rounds: samples.warm_up_rounds,
-    })
+        outputs_checked: check.checks(),
+        warnings: timer_fallback.into_iter().collect(),
+        started,
+        device: None,
+    };
+    timed.measure(clock, &mut pair, config)
+}
+
+/// What a comparison brings to the sampler once its outputs are checked:
+/// whatever its subject times (functions on the CPU, kernels on a GPU),
+/// the rest of a comparison is this.
+pub(crate) struct Timed<'a> {
+    /// The report's heading.
+    pub label: &'a str,
+    /// The timing source's name, as the report shows it.
+    pub timer: &'a str,
+    /// The timing source's cost and resolution.
+    pub calibration: Calibration,
+    /// Whether outputs were compared (`false` for `check = skip`).
+    pub outputs_checked: bool,
+    /// What the reader should know so far (a timer that fell back).
+    pub warnings: Vec<String>,
+    /// When the comparison started, checks included.
+    pub started: Instant,
+    /// Where a device runs what is measured while this thread waits for
+    /// it; `None` when this thread runs it.
+    pub device: Option<Device>,
+}
+
+/// A device that runs what is measured (a GPU) while the measuring thread
+/// waits: its waiting is no sign that the functions sleep.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Device {
+    /// Whether the device runs on this process's own threads (a software
+    /// GPU such as lavapipe), whose work is then the measurement, not a
+    /// disturbance.
+    pub on_our_threads: bool,
+}
+
+impl Timed<'_> {
+    /// Samples `subject` (alone in this process, the budget kept on
+    /// `clock`), then estimates and judges: the report.
+    pub(crate) fn measure<C: Clock, S: Subject>(
+        self,
+        clock: &C,
+        subject: &mut S,
+        config: &Config,
+    ) -> Result<Report, Error> {
+        let on_our_threads = self.device.is_some_and(|device| device.on_our_threads);
+        let snapshot = || {
+            let snapshot = guard::snapshot();
+            if on_our_threads {
+                snapshot.whole_process()
+            } else {
+                snapshot
+            }
+        };
+        let (samples, load, waiting) = {
+            let _exclusive = TIMING
+                .lock()
+                .unwrap_or_else(|poisoned| poisoned.into_inner());
+            let before = snapshot();
+            let samples = sampler::sample(clock, self.calibration, subject, config)?;
+            let after = snapshot();
+            let waiting = guard::waiting_between(&before, &after).filter(|_| self.device.is_none());
+            (samples, guard::load_between(&before, &after), waiting)
+        };
+        let estimate = Estimate::from_samples(&samples, config.systematic_allowance);
+        let verdict = Verdict::from_interval(estimate.ci, config.noise_floor);
+        let mut warnings = self.warnings;
+        warnings.extend(waiting);
+
+        Ok(Report {
+            name: self.label.to_string(),
+            verdict,
+            speedup: estimate.speedup,
+            ci: estimate.ci,
+            best_speedup: estimate.best_speedup,
+            uncorrected_speedup: estimate.uncorrected_speedup,
+            original_ns: estimate.original_ns,
+            candidate_ns: estimate.candidate_ns,
+            rounds: samples.rounds.len(),
+            elapsed: self.started.elapsed(),
+            noise_floor: config.noise_floor,
+            expect: config.expect,
+            inputs: input_reports(&estimate, &samples),
+            outputs_checked: self.outputs_checked,
+            stop: samples.stop,
+            timer: self.timer.to_string(),
+            calibration: self.calibration,
+            warnings,
+            load,
+            processes: Vec::new(),
+            round_log_ratios: samples.log_ratios(),
+            round_original_first: samples
+                .rounds
+                .iter()
+                .map(|round| round.original_first)
+                .collect(),
+            warm_up_rounds: samples.warm_up_rounds,
+            gpu: None,
+        })
+    }
 }
 
 /// Runs each function once on every input and compares their outputs;

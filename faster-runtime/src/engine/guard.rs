@@ -87,6 +87,21 @@ pub fn waiting(elapsed_ns: f64, running_ns: f64, queued_ns: f64) -> Option<Strin
     })
 }
 
+impl Snapshot {
+    /// The same snapshot with every thread of this process counted as
+    /// measuring: where what is measured runs on threads of its own (a
+    /// software GPU such as lavapipe), their work is no disturbance.
+    pub fn whole_process(self) -> Snapshot {
+        Snapshot {
+            cpu: self.cpu.map(|cpu| CpuSnapshot {
+                thread: cpu.process,
+                ..cpu
+            }),
+            ..self
+        }
+    }
+}
+
 /// Below this, tick-based accounting (10 ms ticks) says too little.
 const MIN_OBSERVED: Duration = Duration::from_millis(200);
 /// The measuring thread asleep (neither running nor queued to run) for more

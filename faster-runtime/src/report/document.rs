@@ -9,7 +9,7 @@
 
 use super::environment::{Environment, utc_now};
 use super::outcome::Outcome;
-use super::{InputReport, Load, ProcessSummary, Report};
+use super::{GpuInfo, InputReport, Load, ProcessSummary, Report};
 use crate::stats::LinearFit;
 use crate::stats::samples::{CONFIDENCE, Stop};
 use crate::stats::verdict::{Expect, Verdict};
@@ -75,6 +75,38 @@ struct ResultDoc {
     processes: Vec<ProcessDoc>,
     load: Option<LoadDoc>,
     warnings: Vec<String>,
+    gpu: Option<GpuDoc>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct GpuDoc {
+    adapter: String,
+    backend: String,
+    device_type: String,
+    driver: String,
+    cache_flush_bytes: Option<u64>,
+}
+
+impl GpuDoc {
+    fn of(gpu: &GpuInfo) -> GpuDoc {
+        GpuDoc {
+            adapter: gpu.adapter.clone(),
+            backend: gpu.backend.clone(),
+            device_type: gpu.device_type.clone(),
+            driver: gpu.driver.clone(),
+            cache_flush_bytes: gpu.cache_flush_bytes,
+        }
+    }
+
+    fn into_info(self) -> GpuInfo {
+        GpuInfo {
+            adapter: self.adapter,
+            backend: self.backend,
+            device_type: self.device_type,
+            driver: self.driver,
+            cache_flush_bytes: self.cache_flush_bytes,
+        }
+    }
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -299,6 +331,7 @@ impl ResultDoc {
                 steal: load.steal,
             }),
             warnings: report.warnings.clone(),
+            gpu: report.gpu.as_ref().map(GpuDoc::of),
         }
     }
 
@@ -343,6 +376,7 @@ impl ResultDoc {
             round_log_ratios: self.round_log_ratios,
             round_original_first: self.round_original_first,
             warm_up_rounds: self.warm_up_rounds,
+            gpu: self.gpu.map(GpuDoc::into_info),
         })
     }
 }
@@ -498,6 +532,13 @@ mod tests {
             ci: (8.7, 9.1),
             rounds: 315,
         }];
+        original.gpu = Some(GpuInfo {
+            adapter: "llvmpipe (LLVM 15.0.6, 256 bits)".into(),
+            backend: "Vulkan".into(),
+            device_type: "CPU".into(),
+            driver: "llvmpipe".into(),
+            cache_flush_bytes: Some(64 << 20),
+        });
         let line = Document::of(&outcome(Ok(original.clone()))).to_line();
         let back: Document = serde_json::from_str(&line).unwrap();
         let mut read = back.into_report().unwrap();

@@ -85,6 +85,32 @@ pub struct Report {
     pub round_original_first: Vec<bool>,
     /// Rounds spent warming up before measuring (not in `rounds`).
     pub warm_up_rounds: usize,
+    /// Where two GPU kernels ran (`faster::gpu`); `None` for functions
+    /// compared on the CPU.
+    pub gpu: Option<GpuInfo>,
+}
+
+/// The GPU a comparison of two kernels ran on, and how its samples were
+/// taken. Which clock timed them is [`Report::timer`]: the GPU's own
+/// timestamps, or the wall clock around each submission where the adapter
+/// has no timestamp queries.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GpuInfo {
+    /// The adapter's name (`NVIDIA GeForce RTX 4090`, `llvmpipe (LLVM 15.0.6,
+    /// 256 bits)`).
+    pub adapter: String,
+    /// The graphics API it was driven through: `Vulkan`, `Metal`, `DX12`, ...
+    pub backend: String,
+    /// `discrete GPU`, `integrated GPU`, `virtual GPU`, `CPU` (a software
+    /// rasterizer such as Mesa's lavapipe) or `other`.
+    pub device_type: String,
+    /// The driver and its version, as the adapter reports them (may be
+    /// empty).
+    pub driver: String,
+    /// Bytes written between samples to flush the caches, so every sample
+    /// starts cold; `None` when flushing was turned off (kernels meant to
+    /// run warm).
+    pub cache_flush_bytes: Option<u64>,
 }
 
 /// One input's figures.
@@ -200,6 +226,7 @@ pub(crate) mod fixtures {
                 .collect(),
             round_original_first: (0..rounds).map(|round| round % 2 == 0).collect(),
             warm_up_rounds: 6,
+            gpu: None,
         }
     }
 

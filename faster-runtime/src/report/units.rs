@@ -68,6 +68,23 @@ pub fn format_rate(per_second: f64, unit: &str) -> String {
     format!("{} {prefix}{unit}", format_scaled(per_second / divisor))
 }
 
+/// A size in bytes in binary units with three significant digits:
+/// `512 B`, `32.0 MiB`, `1.50 GiB`.
+pub fn format_bytes(bytes: u64) -> String {
+    const UNITS: [&str; 5] = ["B", "KiB", "MiB", "GiB", "TiB"];
+    let mut value = bytes as f64;
+    let mut unit = 0;
+    while value >= 1024.0 && unit < UNITS.len() - 1 {
+        value /= 1024.0;
+        unit += 1;
+    }
+    if unit == 0 {
+        format!("{bytes} B")
+    } else {
+        format!("{} {}", format_scaled(value), UNITS[unit])
+    }
+}
+
 /// A speedup as people say it: `1.25x faster`, `1.25x slower`, with the
 /// interval in the same direction; three decimals when the interval is too
 /// narrow for two, and no direction for a ratio that rounds to one.
@@ -142,6 +159,13 @@ impl fmt::Display for Directed {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn sizes() {
+        assert_eq!(format_bytes(512), "512 B");
+        assert_eq!(format_bytes(64 << 20), "64.0 MiB");
+        assert_eq!(format_bytes(3 << 29), "1.50 GiB");
+    }
 
     #[test]
     fn durations() {

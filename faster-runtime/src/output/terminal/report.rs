@@ -6,7 +6,9 @@
 use super::columns::Columns;
 use crate::output::style::{Style, Tone, WIDTH, display_width, wrap};
 use crate::report::Report;
-use crate::report::units::{Ratio, format_ns, format_percent, format_scaled, rate_scale};
+use crate::report::units::{
+    Ratio, format_bytes, format_ns, format_percent, format_scaled, rate_scale,
+};
 use crate::stats::verdict::{Expect, Verdict};
 use std::fmt;
 use std::fmt::Write as _;
@@ -93,6 +95,12 @@ pub fn render(report: &Report, style: Style) -> String {
         }
     }
 
+    if let Some(line) = gpu_line(report) {
+        for line in wrap(&line, "  GPU: ", "       ") {
+            let _ = writeln!(out, "{line}");
+        }
+    }
+
     let throughput = report
         .inputs
         .iter()
@@ -106,6 +114,24 @@ pub fn render(report: &Report, style: Style) -> String {
         }
     }
     out
+}
+
+/// Where two kernels ran and how they were timed: `llvmpipe (LLVM 15.0.6,
+/// 256 bits), Vulkan, CPU; timed by GPU timestamps, caches flushed (64.0
+/// MiB) before each sample`.
+fn gpu_line(report: &Report) -> Option<String> {
+    let gpu = report.gpu.as_ref()?;
+    let flush = match gpu.cache_flush_bytes {
+        Some(bytes) => format!(
+            "caches flushed ({}) before each sample",
+            format_bytes(bytes)
+        ),
+        None => "caches not flushed".into(),
+    };
+    Some(format!(
+        "{}, {}, {}; timed by {}, {flush}",
+        gpu.adapter, gpu.backend, gpu.device_type, report.timer
+    ))
 }
 
 /// The per-input table: label, both times, the input's own speedup, and
@@ -351,6 +377,26 @@ mod tests {
         assert_eq!(
             report.inputs[0].byte_rates().map(|(o, _)| o.round()),
             Some((8_000.0f64 / 3_790.0 * 1e9).round())
+        );
+    }
+
+    #[test]
+    fn a_gpu_comparison_names_its_adapter_and_timer() {
+        let mut report = report(2.0, (1.9, 2.1), Verdict::Faster, Expect::Faster);
+        report.timer = "GPU timestamps".into();
+        report.gpu = Some(crate::report::GpuInfo {
+            adapter: "llvmpipe (LLVM 15.0.6, 256 bits)".into(),
+            backend: "Vulkan".into(),
+            device_type: "CPU".into(),
+            driver: "llvmpipe".into(),
+            cache_flush_bytes: Some(64 << 20),
+        });
+        let text = report.to_string();
+        assert!(
+            text.contains(
+                "\n  GPU: llvmpipe (LLVM 15.0.6, 256 bits), Vulkan, CPU; timed by GPU timestamps,\n       caches flushed (64.0 MiB) before each sample\n"
+            ),
+            "{text}"
         );
     }
 
