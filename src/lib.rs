@@ -46,6 +46,14 @@ pub use faster_runtime::Stop;
 // Where a GPU comparison ran (a field of `Report`).
 pub use faster_runtime::GpuInfo;
 
+/// Two wgpu compute kernels compared on the GPU's own timestamps (the `gpu`
+/// feature): [`compare_kernels`](gpu::compare_kernels) and the types its
+/// cases and options are made of. See the README's "GPU kernels".
+#[cfg(feature = "gpu")]
+pub mod gpu {
+    pub use faster_runtime::gpu::*;
+}
+
 /// Runs every comparison registered in this binary — the entry point of a
 /// `harness = false` test or bench target.
 ///

@@ -12,6 +12,8 @@
 //!   command line, the one run path, the lock between processes;
 //! - `output` — one file per way results leave the process: terminal, JSON
 //!   lines, bench lines, JUnit, GitHub's job summary, report files, plot;
+//! - `gpu` (feature `gpu`) — two wgpu compute kernels as the engine's
+//!   subject, timed on the GPU's timestamps;
 //! - `engine` — one comparison: calling and timing the functions, sampling,
 //!   diagnostics, the disturbance guard, the noise probe, replication;
 //! - `registry` — what the attribute registers;
@@ -28,6 +30,8 @@ pub mod check;
 pub mod config;
 pub mod engine;
 pub mod error;
+#[cfg(feature = "gpu")]
+pub mod gpu;
 pub mod harness;
 pub mod output;
 pub mod registry;

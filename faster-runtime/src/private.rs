@@ -11,6 +11,8 @@
 pub use crate::check::{Approx, Eq, ShowAny, ShowDebug, Shown, Skip};
 pub use crate::config::{Config, Settings};
 pub use crate::error::Error;
+#[cfg(feature = "gpu")]
+pub use crate::gpu::{Gpu, KernelOptions};
 pub use crate::harness::run_test;
 pub use crate::registry::Comparison;
 pub use crate::report::Report;
@@ -171,6 +173,27 @@ where
         compared,
     };
     compare_by_value(label, inputs, check, original, candidate, config)
+}
+
+/// `#[faster::compare_gpu]`'s entry: two record functions over the cases
+/// the `inputs` function made on the shared device.
+#[cfg(feature = "gpu")]
+pub fn gpu_kernels<I, K, A, B>(
+    label: &str,
+    gpu: &Gpu,
+    inputs: &[I],
+    options: KernelOptions<K>,
+    original: A,
+    candidate: B,
+    config: &Config,
+) -> Result<Report, Error>
+where
+    I: crate::gpu::GpuInput,
+    K: OutputCheck<Vec<I::Element>>,
+    A: FnMut(&mut wgpu::ComputePass<'_>, &I),
+    B: FnMut(&mut wgpu::ComputePass<'_>, &I),
+{
+    crate::gpu::measure(gpu, label, inputs, original, candidate, &options, config)
 }
 
 /// Adds the input's rendering to a mismatch, so the failure shows which

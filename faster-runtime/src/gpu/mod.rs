@@ -1,0 +1,229 @@
+//! GPU compute kernels compared on the GPU's own timestamps (the `gpu`
+//! feature): the same check, paired rounds, stop rule, interval, verdict
+//! and report as for functions on the CPU, with [wgpu](https://wgpu.rs)
+//! (Vulkan, Metal, DX12).
+//!
+//! Each side is a record function, `fn(&mut wgpu::ComputePass, &Case)`,
+//! that sets its pipeline and bind groups and dispatches; the framework owns
+//! the pass, its timestamp writes and the submission. A sample of `k` calls
+//! is one pass in which the record function runs `k` times, between the
+//! pass's two timestamps (ticks × [`wgpu::Queue::get_timestamp_period`]),
+//! after a write over a buffer larger than the last-level cache. Before any
+//! timing, each kernel runs once on every case and its output buffer is
+//! read back and compared ([`GpuInput`]).
+//!
+//! ```no_run
+//! use faster_runtime::Config;
+//! use faster_runtime::gpu::{Approx, Gpu, GpuInput, KernelOptions, compare_kernels, wgpu};
+//!
+//! struct Case { bind_group: wgpu::BindGroup, output: wgpu::Buffer, naive: wgpu::ComputePipeline,
+//!               tiled: wgpu::ComputePipeline, workgroups: u32 }
+//!
+//! impl GpuInput for Case {
+//!     type Element = f32;
+//!     fn output(&self) -> &wgpu::Buffer { &self.output }
+//! }
+//!
+//! # fn cases(gpu: &Gpu) -> Vec<Case> { unimplemented!() }
+//! let gpu = Gpu::new()?;
+//! let cases: Vec<Case> = cases(&gpu); // buffers and pipelines made on gpu.device()
+//! let options = KernelOptions { check: Approx { rel: 1e-4, abs: 1e-5 }, cache_flush: true };
+//! let report = compare_kernels(
+//!     &gpu, "matmul: tiled", &cases,
+//!     |pass, case| {
+//!         pass.set_pipeline(&case.naive);
+//!         pass.set_bind_group(0, &case.bind_group, &[]);
+//!         pass.dispatch_workgroups(case.workgroups, case.workgroups, 1);
+//!     },
+//!     |pass, case| {
+//!         pass.set_pipeline(&case.tiled);
+//!         pass.set_bind_group(0, &case.bind_group, &[]);
+//!         pass.dispatch_workgroups(case.workgroups, case.workgroups, 1);
+//!     },
+//!     &options, &Config::default(),
+//! )?;
+//! println!("{report}");
+//! # Ok::<(), faster_runtime::Error>(())
+//! ```
+
+mod device;
+mod input;
+mod subject;
+mod timing;
+
+/// The checks [`KernelOptions::check`] takes.
+pub use crate::check::{Approx, Eq, Skip};
+pub use device::{Gpu, INSTALL_HINT, adapters};
+pub use input::{Element, GpuInput};
+pub use timing::{GPU_TIMESTAMPS, WALL_AROUND_SUBMIT, time_pass};
+/// The wgpu these kernels are written for: use it (or the same version) to
+/// make buffers and pipelines.
+pub use wgpu;
+
+use crate::check::OutputCheck;
+use crate::config::Config;
+use crate::engine::compare::{Device, Timed};
+use crate::engine::diagnostics;
+use crate::error::{Error, Phase, guarded};
+use crate::report::Report;
+use crate::stats::samples::Side;
+use crate::time::WallClock;
+use input::{fill_sentinel, output_problem, read_back};
+use std::time::{Duration, Instant};
+use subject::{Kernels, in_context};
+use timing::PassTimer;
+
+/// How two kernels are compared beyond the run's [`Config`].
+#[derive(Debug, Clone, Copy)]
+pub struct KernelOptions<K = Eq> {
+    /// How the output buffers are compared before timing: [`Eq`],
+    /// [`Approx`](crate::Approx) `{ rel, abs }` or [`Skip`](crate::Skip).
+    pub check: K,
+    /// Before every sample, write over a buffer larger than the last-level
+    /// cache, so each starts cold, as triton's `do_bench` and Tensara do
+    /// (the default); `false` for kernels meant to run warm.
+    pub cache_flush: bool,
+}
+
+impl Default for KernelOptions<Eq> {
+    fn default() -> Self {
+        KernelOptions {
+            check: Eq,
+            cache_flush: true,
+        }
+    }
+}
+
+/// GPU comparisons warm up for at least this long (within a fifth of the
+/// budget): GPUs raise their clocks under load, and lavapipe compiles a
+/// shader when it first runs.
+pub const MIN_WARM_UP: Duration = Duration::from_millis(500);
+
+/// Checks that `candidate` writes what `original` writes on every case,
+/// then measures both interleaved on `gpu` and judges the speedup against
+/// `config.noise_floor`: the same [`Report`] as
+/// [`compare_fns`](crate::compare_fns), which also names the adapter and
+/// the timer.
+///
+/// A panic in a record function is [`Error::Panicked`]; commands wgpu
+/// rejects, or a device that fails, are [`Error::Gpu`]; different outputs
+/// are [`Error::Mismatch`], naming the case, both outputs around the first
+/// difference, and its index and values.
+pub fn compare_kernels<I, K, A, B>(
+    gpu: &Gpu,
+    name: &str,
+    inputs: &[I],
+    original: A,
+    candidate: B,
+    options: &KernelOptions<K>,
+    config: &Config,
+) -> Result<Report, Error>
+where
+    I: GpuInput,
+    K: OutputCheck<Vec<I::Element>>,
+    A: FnMut(&mut wgpu::ComputePass<'_>, &I),
+    B: FnMut(&mut wgpu::ComputePass<'_>, &I),
+{
+    let mut report = measure(gpu, name, inputs, original, candidate, options, config)?;
+    diagnostics::review(&mut report, config);
+    Ok(report)
+}
+
+/// Check → sample → estimate → verdict, before [`diagnostics::review`]:
+/// [`compare_kernels`] and the attribute's comparisons (whose harness
+/// reviews) both land here.
+pub(crate) fn measure<I, K, A, B>(
+    gpu: &Gpu,
+    name: &str,
+    inputs: &[I],
+    mut original: A,
+    mut candidate: B,
+    options: &KernelOptions<K>,
+    config: &Config,
+) -> Result<Report, Error>
+where
+    I: GpuInput,
+    K: OutputCheck<Vec<I::Element>>,
+    A: FnMut(&mut wgpu::ComputePass<'_>, &I),
+    B: FnMut(&mut wgpu::ComputePass<'_>, &I),
+{
+    let started = Instant::now();
+    config.validate()?;
+    if inputs.is_empty() {
+        return Err(Error::NoInputs);
+    }
+    let timer = PassTimer::new(gpu, options.cache_flush);
+    for (index, case) in inputs.iter().enumerate() {
+        let output = |side, record: &mut dyn FnMut(&mut wgpu::ComputePass<'_>, &I)| {
+            output_of(gpu, &timer, side, index, case, record)
+        };
+        let (original, candidate) = (
+            output(Side::Original, &mut original)?,
+            output(Side::Candidate, &mut candidate)?,
+        );
+        if let Err((original, candidate)) = options.check.verify(&original, &candidate) {
+            return Err(Error::Mismatch {
+                input: index,
+                input_debug: case.label(),
+                original,
+                candidate,
+            });
+        }
+    }
+
+    let mut warnings = Vec::new();
+    if !gpu.has_timestamps() {
+        warnings.push(format!(
+            "the device has no timestamp queries: samples were timed by {WALL_AROUND_SUBMIT}, \
+             which adds the submission's own cost to every sample"
+        ));
+    }
+    let timed = Timed {
+        label: name,
+        timer: timer.name(),
+        calibration: timer.calibrate()?,
+        outputs_checked: options.check.checks(),
+        warnings,
+        started,
+        device: Some(Device {
+            on_our_threads: gpu.adapter().device_type == wgpu::DeviceType::Cpu,
+        }),
+    };
+    let mut subject = Kernels {
+        timer: &timer,
+        inputs,
+        original,
+        candidate,
+    };
+    let config = Config {
+        max_warm_up: config.max_warm_up.max(MIN_WARM_UP),
+        ..config.clone()
+    };
+    let mut report = timed.measure(&WallClock, &mut subject, &config)?;
+    report.gpu = Some(gpu.info(timer.flush_bytes()));
+    for (input, case) in report.inputs.iter_mut().zip(inputs) {
+        input.label = case.label();
+    }
+    Ok(report)
+}
+
+/// What one kernel leaves in `case`'s output buffer after one run.
+fn output_of<I: GpuInput>(
+    gpu: &Gpu,
+    timer: &PassTimer<'_>,
+    side: Side,
+    index: usize,
+    case: &I,
+    record: &mut dyn FnMut(&mut wgpu::ComputePass<'_>, &I),
+) -> Result<Vec<I::Element>, Error> {
+    let output = case.output();
+    if let Some(problem) = output_problem(output) {
+        return Err(Error::Gpu(format!("input {index}: {problem}")));
+    }
+    fill_sentinel(gpu, output);
+    guarded(Phase::from(side), index, || {
+        timer.run(&mut |pass| record(pass, case))
+    })?
+    .map_err(|error| in_context(error, side, index))?;
+    read_back(gpu, output)
+}
