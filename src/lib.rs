@@ -30,6 +30,8 @@
 //! A `harness = false` target runs every registered comparison with [`main`].
 
 pub use faster_macros::compare;
+#[cfg(feature = "gpu")]
+pub use faster_macros::compare_gpu;
 pub use faster_runtime::{
     Calibration, Clock, Comparison, Config, CycleCounter, Error, Expect, InputReport, LinearFit,
     OutputCheck, Phase, ProcessSummary, Report, Settings, SimClock, ThreadCpuClock, Timer,

@@ -146,7 +146,6 @@ fn comparison(options: &Options, candidate: &Candidate, concrete: Option<&Type>)
         (None, None) => bare_ident.to_string(),
     };
     let label = format!("{display_name} vs {original_as_written}");
-    let test_suffix = format!("::{test}");
     let settings = settings(options);
     let ident = &candidate.ident;
     let candidate_path = match concrete {
@@ -158,7 +157,27 @@ fn comparison(options: &Options, candidate: &Candidate, concrete: Option<&Type>)
     // there, with that very span, keeps the report to one.
     let candidate_span = concrete.map_or_else(|| candidate.ident.span(), Spanned::span);
     let run = run_closure(options, candidate, &label, (candidate_path, candidate_span));
+    registration(
+        &descriptor,
+        &test,
+        &label,
+        &original_as_written,
+        &settings,
+        &run,
+    )
+}
 
+/// The descriptor named `descriptor`, its registration and the test `test`
+/// that runs it: the same for every kind of comparison, whatever its `run`.
+pub(crate) fn registration(
+    descriptor: &Ident,
+    test: &Ident,
+    label: &str,
+    original_as_written: &str,
+    settings: &TokenStream,
+    run: &TokenStream,
+) -> TokenStream {
+    let test_suffix = format!("::{test}");
     quote! {
         #[doc(hidden)]
         // `..Settings::NONE` is needless when every option is given, and
@@ -188,7 +207,7 @@ fn comparison(options: &Options, candidate: &Candidate, concrete: Option<&Type>)
 
 /// The options the attribute sets; the others come from `Settings::NONE`,
 /// so a setting the runtime adds later does not break this expansion.
-fn settings(options: &Options) -> TokenStream {
+pub(crate) fn settings(options: &Options) -> TokenStream {
     let mut fields = Vec::new();
     if let Some(expect) = options.expect {
         let variant = match expect {

@@ -3,10 +3,12 @@
 //! into code that calls `faster`'s runtime.
 //!
 //! `attr` reads the options, `validate` decides which functions can be
-//! compared, `expand` writes the registration and the test.
+//! compared, `expand` writes the registration and the test; `gpu` does the
+//! same for `#[faster::compare_gpu]`.
 
 mod attr;
 mod expand;
+mod gpu;
 #[cfg(test)]
 mod snapshots;
 mod validate;
@@ -189,4 +191,56 @@ use proc_macro::TokenStream;
 #[proc_macro_attribute]
 pub fn compare(args: TokenStream, item: TokenStream) -> TokenStream {
     expand::compare(args.into(), item.into()).into()
+}
+
+/// Proves in `cargo test` that the annotated GPU kernel (the candidate)
+/// writes what `original` writes and is faster than it, timed on the GPU's
+/// own timestamps. Needs `faster`'s `gpu` feature.
+///
+/// Both kernels are given by their record functions, which set the
+/// kernel's pipeline and bind groups for a case and dispatch it; the
+/// framework owns the pass, its timestamps and the submission. `inputs`
+/// makes the cases on the device the comparisons share, and each case
+/// names the buffer the kernels write (`faster::gpu::GpuInput`):
+///
+/// ```ignore
+/// use faster::gpu::{Gpu, GpuInput, wgpu};
+///
+/// fn matmul_naive(pass: &mut wgpu::ComputePass<'_>, case: &Matmul) {
+///     pass.set_pipeline(&case.naive);
+///     pass.set_bind_group(0, &case.naive_bindings, &[]);
+///     pass.dispatch_workgroups(case.n / 16, case.n / 16, 1);
+/// }
+///
+/// #[cfg_attr(test, faster::compare_gpu(
+///     original = matmul_naive,
+///     inputs = matmul_cases,
+///     check = approx(1e-4, 1e-5),
+///     flops = matmul_flops,
+/// ))]
+/// fn matmul_tiled(pass: &mut wgpu::ComputePass<'_>, case: &Matmul) {
+///     pass.set_pipeline(&case.tiled);
+///     pass.set_bind_group(0, &case.tiled_bindings, &[]);
+///     pass.dispatch_workgroups(case.n / 16, case.n / 16, 1);
+/// }
+///
+/// fn matmul_cases(gpu: &Gpu) -> Vec<Matmul> { /* buffers on gpu.device() */ }
+/// fn matmul_flops(case: &Matmul) -> u64 { 2 * u64::from(case.n).pow(3) }
+/// impl GpuInput for Matmul {
+///     type Element = f32;
+///     fn output(&self) -> &wgpu::Buffer { &self.c }
+/// }
+/// ```
+///
+/// (The repository's `tests/gpu` compiles and runs this form.)
+///
+/// The options are `#[faster::compare]`'s — `original`, `inputs` (here a
+/// `fn(&faster::gpu::Gpu) -> impl IntoIterator<Item = Case>`), `expect`,
+/// `noise_floor`, `check` (`eq`, `approx(...)` or `skip`), `max_time`,
+/// `processes`, `flops`, `bytes`, `name` — and `cache_flush = false` for
+/// kernels meant to run warm (by default a buffer larger than the
+/// last-level cache is written over before every sample).
+#[proc_macro_attribute]
+pub fn compare_gpu(args: TokenStream, item: TokenStream) -> TokenStream {
+    gpu::compare_gpu(args.into(), item.into()).into()
 }

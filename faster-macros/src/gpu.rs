@@ -1,0 +1,287 @@
+//! `#[faster::compare_gpu]`: the same comparison for two wgpu compute
+//! kernels, each given by a record function `fn(&mut wgpu::ComputePass<'_>,
+//! &Case)`. It takes `#[faster::compare]`'s options (read by `attr`) plus
+//! `cache_flush`, registers and tests the same way (`expand`), and checks
+//! here what differs: the record function's shape and the options a kernel
+//! comparison cannot use.
+
+use crate::attr::{Check, Options, tokens_as_written};
+use crate::expand::{registration, settings};
+use proc_macro2::{Span, TokenStream, TokenTree};
+use quote::{ToTokens, format_ident, quote, quote_spanned};
+use syn::ext::IdentExt;
+use syn::spanned::Spanned;
+use syn::{Expr, ExprLit, FnArg, Ident, ItemFn, Lit, ReturnType, Type};
+
+/// The shape the attribute goes on, for errors.
+const SHAPE: &str = "`#[faster::compare_gpu]` goes on a kernel's record function, \
+     `fn kernel(pass: &mut wgpu::ComputePass<'_>, case: &Case)`, that sets the kernel's \
+     pipeline and bind groups and dispatches it";
+
+/// The attribute's expansion, or the function unchanged followed by the
+/// errors.
+pub(crate) fn compare_gpu(args: TokenStream, item: TokenStream) -> TokenStream {
+    match try_compare_gpu(args, item.clone()) {
+        Ok(expansion) => expansion,
+        Err(errors) => {
+            let mut unchanged = item;
+            unchanged.extend(errors.to_compile_error());
+            unchanged
+        }
+    }
+}
+
+fn try_compare_gpu(args: TokenStream, item: TokenStream) -> syn::Result<TokenStream> {
+    let attribute = Span::call_site();
+    let function: ItemFn =
+        syn::parse2(item).map_err(|error| syn::Error::new(error.span(), SHAPE))?;
+    let (shared, cache_flush) = split_cache_flush(args)?;
+    let (options, params) = match (
+        Options::parse(shared, attribute),
+        record_function(&function),
+    ) {
+        (Ok(options), Ok(params)) => (options, params),
+        (Err(mut errors), Err(more)) => {
+            errors.combine(more);
+            return Err(errors);
+        }
+        (Err(errors), _) | (_, Err(errors)) => return Err(errors),
+    };
+    kernel_options(&options, attribute)?;
+    Ok(expansion(&function, &options, &params, cache_flush))
+}
+
+/// Takes `cache_flush = true | false` out of the options (the rest are
+/// `#[faster::compare]`'s); `true` when absent.
+fn split_cache_flush(args: TokenStream) -> syn::Result<(TokenStream, bool)> {
+    let mut shared = TokenStream::new();
+    let mut cache_flush = None;
+    let mut option: Vec<TokenTree> = Vec::new();
+    let mut tokens = args.into_iter().peekable();
+    while let Some(token) = tokens.next() {
+        let ends = matches!(&token, TokenTree::Punct(punct) if punct.as_char() == ',');
+        if !ends {
+            option.push(token);
+        }
+        if ends || tokens.peek().is_none() {
+            let key = match option.first() {
+                Some(TokenTree::Ident(key)) => key.unraw().to_string(),
+                _ => String::new(),
+            };
+            if key.contains("flush") {
+                if key != "cache_flush" {
+                    return Err(syn::Error::new(
+                        option[0].span(),
+                        format!("unknown option `{key}`: did you mean `cache_flush`?"),
+                    ));
+                }
+                if cache_flush.is_some() {
+                    return Err(syn::Error::new(
+                        option[0].span(),
+                        "`cache_flush` is given twice: keep only one `cache_flush = ...`",
+                    ));
+                }
+                cache_flush = Some(flush_value(option.drain(..).collect())?);
+            } else if !option.is_empty() {
+                shared.extend(option.drain(..));
+                shared.extend(quote!(,));
+            }
+        }
+    }
+    Ok((shared, cache_flush.unwrap_or(true)))
+}
+
+/// The value of `cache_flush = true | false`.
+fn flush_value(option: TokenStream) -> syn::Result<bool> {
+    let usage = "write `cache_flush = false` for kernels meant to run warm, or leave it out \
+                 to flush the caches before every sample";
+    let assignment: syn::MetaNameValue =
+        syn::parse2(option.clone()).map_err(|_| syn::Error::new_spanned(&option, usage))?;
+    match assignment.value {
+        Expr::Lit(ExprLit {
+            lit: Lit::Bool(flag),
+            ..
+        }) => Ok(flag.value),
+        other => Err(syn::Error::new_spanned(other, usage)),
+    }
+}
+
+/// The parameter types of a record function `fn(&mut ComputePass<'_>,
+/// &Case)`, as written.
+fn record_function(function: &ItemFn) -> syn::Result<[Type; 2]> {
+    let sig = &function.sig;
+    let not_this = |spanned: &dyn ToTokens, what: &str| {
+        syn::Error::new_spanned(spanned, format!("{SHAPE}; {what}"))
+    };
+    if let Some(asyncness) = &sig.asyncness {
+        return Err(not_this(asyncness, "it cannot be `async`"));
+    }
+    if let Some(unsafety) = &sig.unsafety {
+        return Err(not_this(unsafety, "it cannot be `unsafe`"));
+    }
+    if let Some(param) = sig.generics.type_params().next() {
+        return Err(not_this(param, "it cannot be generic"));
+    }
+    if let ReturnType::Type(_, output) = &sig.output {
+        return Err(not_this(output, "it records, and returns nothing"));
+    }
+    let params: Vec<&Type> = sig
+        .inputs
+        .iter()
+        .map(|input| match input {
+            FnArg::Typed(typed) => Ok(&*typed.ty),
+            FnArg::Receiver(receiver) => Err(not_this(receiver, "not a method")),
+        })
+        .collect::<syn::Result<_>>()?;
+    match params.as_slice() {
+        [Type::Reference(pass), Type::Reference(case)]
+            if pass.mutability.is_some() && case.mutability.is_none() =>
+        {
+            Ok([Type::Reference(pass.clone()), Type::Reference(case.clone())])
+        }
+        _ => Err(not_this(
+            &sig.inputs,
+            "its parameters are the pass (`&mut`) and the case (`&`)",
+        )),
+    }
+}
+
+/// What a kernel comparison needs of the shared options: `inputs` (the
+/// cases are made on the device), and no `types` or check function.
+fn kernel_options(options: &Options, attribute: Span) -> syn::Result<()> {
+    if options.inputs.is_none() {
+        return Err(syn::Error::new(
+            attribute,
+            "`#[faster::compare_gpu]` needs the cases to run on: add `inputs = path::to::cases`, \
+             a `fn(&faster::gpu::Gpu) -> Vec<Case>` that makes their buffers on the device",
+        ));
+    }
+    if let Some(types) = &options.types {
+        return Err(syn::Error::new(
+            types.key.span(),
+            "`types` is not for kernels: a record function is not generic",
+        ));
+    }
+    if let Check::With(path) = &options.check {
+        return Err(syn::Error::new_spanned(
+            path,
+            "kernels' outputs are compared with `check = eq`, `check = approx(REL, ABS)` or \
+             `check = skip`",
+        ));
+    }
+    Ok(())
+}
+
+/// The function, unchanged, and its comparison.
+fn expansion(
+    function: &ItemFn,
+    options: &Options,
+    params: &[Type; 2],
+    cache_flush: bool,
+) -> TokenStream {
+    let ident = &function.sig.ident;
+    let bare_ident = ident.unraw();
+    let descriptor = format_ident!("__FASTER_{}", bare_ident);
+    let test = format_ident!("faster_{}", bare_ident);
+    let original_as_written = tokens_as_written(options.original.to_token_stream());
+    let display_name = options
+        .name
+        .as_ref()
+        .map_or_else(|| bare_ident.to_string(), |name| name.value());
+    let label = format!("{display_name} vs {original_as_written}");
+    let run = run_closure(options, params, &label, ident, cache_flush);
+    let registered = registration(
+        &descriptor,
+        &test,
+        &label,
+        &original_as_written,
+        &settings(options),
+        &run,
+    );
+    quote! {
+        #function
+        #registered
+    }
+}
+
+/// The descriptor's `run`: make the cases on the shared device, compare the
+/// two record functions on them, add the throughput counts.
+fn run_closure(
+    options: &Options,
+    params: &[Type; 2],
+    label: &str,
+    candidate: &Ident,
+    cache_flush: bool,
+) -> TokenStream {
+    let hygienic = |name: &str| Ident::new(name, Span::mixed_site());
+    let (config, gpu, inputs, result) = (
+        hygienic("config"),
+        hygienic("gpu"),
+        hygienic("inputs"),
+        hygienic("result"),
+    );
+    let cases = &options
+        .inputs
+        .as_ref()
+        .expect("`kernel_options` requires `inputs`")
+        .path;
+    let at_cases = Span::mixed_site().located_at(cases.span());
+    let make_cases = quote_spanned!(at_cases=> || #cases(#gpu));
+    let check = match options.check {
+        Check::Eq => quote!(::faster::__private::Eq),
+        Check::Skip => quote!(::faster::__private::Skip),
+        Check::Approx { rel, abs } => {
+            let (rel, abs) = (
+                proc_macro2::Literal::f64_suffixed(rel),
+                proc_macro2::Literal::f64_suffixed(abs),
+            );
+            quote!(::faster::__private::Approx { rel: #rel, abs: #abs })
+        }
+        Check::With(_) => unreachable!("`kernel_options` refuses check functions"),
+    };
+    let original = record_closure(options.original.to_token_stream(), params);
+    let candidate = record_closure(candidate.to_token_stream(), params);
+    let count = |path: Option<&syn::ExprPath>| match path {
+        Some(path) => {
+            let at_path = Span::mixed_site().located_at(path.span());
+            let case = Ident::new("case", at_path);
+            quote!(::core::option::Option::Some(|#case| #path(#case)))
+        }
+        None => quote!(::core::option::Option::None),
+    };
+    let (flops, bytes) = (count(options.flops.as_ref()), count(options.bytes.as_ref()));
+    quote! {
+        |#config: &::faster::__private::Config|
+         -> ::core::result::Result<::faster::__private::Report, ::faster::__private::Error> {
+            let #gpu = ::faster::__private::Gpu::shared()?;
+            let #inputs = ::faster::__private::collect_inputs(#make_cases)?;
+            let #result = ::faster::__private::gpu_kernels(
+                #label,
+                #gpu,
+                &#inputs,
+                ::faster::__private::KernelOptions { check: #check, cache_flush: #cache_flush },
+                #original,
+                #candidate,
+                #config,
+            );
+            ::faster::__private::with_throughput(#result, &#inputs, #flops, #bytes)
+        }
+    }
+}
+
+/// One side as a closure over the pass and a case, calling the record
+/// function through a pointer of the candidate's signature, so that an
+/// original of another signature is one error at its path.
+fn record_closure(path: TokenStream, [pass_type, case_type]: &[Type; 2]) -> TokenStream {
+    let (function, pass, case) = (
+        Ident::new("function", Span::mixed_site()),
+        Ident::new("pass", Span::mixed_site()),
+        Ident::new("case", Span::mixed_site()),
+    );
+    quote! {
+        |#pass, #case| {
+            let #function: fn(#pass_type, #case_type) = #path;
+            #function(#pass, #case)
+        }
+    }
+}
