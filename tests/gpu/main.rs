@@ -1,0 +1,441 @@
+//! The GPU tests (`--features gpu`): two wgpu kernels compared for real on
+//! this machine's adapter — Mesa's lavapipe where there is no GPU — through
+//! `faster::gpu::compare_kernels` and `#[faster::compare_gpu]`.
+//!
+//! A `harness = false` target, so that on a machine without any adapter
+//! every test reports itself as ignored, with the reason and what to
+//! install, instead of passing. Run with `FASTER_GPU_AS_HARNESS=1`, the
+//! binary is `faster::main()` over its registered comparisons instead: the
+//! attribute's tests run it as a child, as a user's `harness = false`
+//! target would, and read its output, files and exit code.
+
+mod attribute;
+mod kernels;
+#[path = "../../faster-runtime/tests/support/schema.rs"]
+mod schema;
+
+use faster::gpu::{
+    Approx, Eq, GPU_TIMESTAMPS, Gpu, KernelOptions, Skip, WALL_AROUND_SUBMIT, adapters,
+    compare_kernels, wgpu,
+};
+use faster::{Config, Error, Phase, Report, Verdict};
+use kernels::{Busy, Scale, busy, busy_once, busy_twice, scale, scale_with};
+use libtest_mimic::{Arguments, Completion, Failed, Trial};
+use std::time::Duration;
+
+/// One test: `Ok` when it holds, the reason it does not otherwise.
+type Test = fn() -> Result<(), Failed>;
+
+/// Each test function with its name.
+macro_rules! tests {
+    ($($test:path),* $(,)?) => {
+        vec![$((stringify!($test).rsplit("::").next().unwrap_or_default(), $test as Test)),*]
+    };
+}
+
+/// Set, the binary runs its registered comparisons with `faster::main()`.
+const AS_HARNESS: &str = "FASTER_GPU_AS_HARNESS";
+
+fn main() {
+    if std::env::var_os(AS_HARNESS).is_some() {
+        faster::main();
+        return;
+    }
+    let mut arguments = Arguments::from_args();
+    // The GPU is one device: comparisons take turns anyway, and a test
+    // recording passes beside a measurement would disturb it.
+    arguments.test_threads.get_or_insert(1);
+    let absent = adapters().is_empty().then(|| {
+        format!(
+            "no GPU adapter on this machine: {}",
+            faster::gpu::INSTALL_HINT
+        )
+    });
+    if let Some(reason) = &absent {
+        eprintln!("faster's GPU tests are skipped: {reason}");
+    }
+    let tests: Vec<(&str, Test)> = tests![
+        a_known_ratio_is_found_faster_on_gpu_timestamps,
+        outputs_are_read_back_and_compared_before_timing,
+        eq_sees_rounding_that_approx_forgives,
+        a_kernel_that_writes_nothing_is_caught,
+        an_output_that_cannot_be_read_back_is_refused,
+        a_panicking_record_function_is_reported,
+        commands_wgpu_rejects_are_reported,
+        without_timestamp_queries_the_wall_clock_times_and_says_so,
+        the_cache_flush_is_on_by_default_and_can_be_turned_off,
+        throughput_counts_give_rates_in_every_output,
+        attribute::the_attribute_passes_through_the_harness,
+        attribute::the_attribute_fails_a_wrong_kernel_with_a_nonzero_exit,
+    ];
+    let trials = tests
+        .into_iter()
+        .map(|(name, test)| {
+            let absent = absent.clone();
+            Trial::ignorable_test(name, move || match absent {
+                Some(reason) => Ok(Completion::ignored_with(reason)),
+                None => test().map(|()| Completion::Completed),
+            })
+        })
+        .collect();
+    libtest_mimic::run(&arguments, trials).exit();
+}
+
+/// What a test asserts, as a failure with the report attached.
+fn ensure(holds: bool, what: impl FnOnce() -> String) -> Result<(), Failed> {
+    if holds { Ok(()) } else { Err(what().into()) }
+}
+
+fn gpu() -> Result<&'static Gpu, Failed> {
+    Gpu::shared().map_err(|error| error.to_string().into())
+}
+
+/// A short budget, for tests of what happens before or around timing.
+fn quick() -> Config {
+    Config {
+        max_time: Duration::from_secs(1),
+        ..Config::default()
+    }
+}
+
+/// The default budget, for tests that need a verdict: a GPU sample lasts
+/// milliseconds, and a cache flush precedes each. (How accurate verdicts
+/// and figures are is `examples/gpu_accuracy.rs`'s to show.)
+fn judged() -> Config {
+    Config::default()
+}
+
+/// 4 096 chains of 1 000 steps against 500 double steps: about a
+/// millisecond and a half per dispatch on lavapipe.
+fn busy_cases(gpu: &Gpu) -> Vec<Busy> {
+    vec![busy(gpu, 4_096, 500)]
+}
+
+fn a_known_ratio_is_found_faster_on_gpu_timestamps() -> Result<(), Failed> {
+    let gpu = gpu()?;
+    let cases = busy_cases(gpu);
+    let report = compare_kernels(
+        gpu,
+        "busy: half the steps",
+        &cases,
+        busy_twice,
+        busy_once,
+        &KernelOptions::default(),
+        &judged(),
+    )?;
+    ensure(report.verdict == Verdict::Faster, || {
+        format!("not found faster:\n{report}")
+    })?;
+    // Twice the steps, less what a dispatch costs besides its loop: the
+    // figure's accuracy is the benchmark's to show, its sense is this test's.
+    ensure((1.5..2.2).contains(&report.speedup), || {
+        format!("far from 2:\n{report}")
+    })?;
+    ensure(
+        report.timer == GPU_TIMESTAMPS || !gpu.has_timestamps(),
+        || format!("timer: {}", report.timer),
+    )?;
+    let info = report.gpu.as_ref().ok_or("no GPU in the report")?;
+    ensure(info.adapter == gpu.adapter().name, || format!("{info:?}"))?;
+    ensure(
+        report.inputs[0].label.as_deref() == Some("4096 invocations"),
+        || format!("{:?}", report.inputs[0].label),
+    )?;
+    let text = report.to_string();
+    ensure(text.contains(&format!("GPU: {}", info.adapter)), || {
+        text.clone()
+    })?;
+    valid_document(&report.to_json())?;
+    Ok(())
+}
+
+fn outputs_are_read_back_and_compared_before_timing() -> Result<(), Failed> {
+    let gpu = gpu()?;
+    let cases = [scale(gpu, 1_024, copy_both())];
+    let options = KernelOptions {
+        check: Approx {
+            rel: 1e-6,
+            abs: 0.0,
+        },
+        cache_flush: true,
+    };
+    let error = compare_kernels(
+        gpu,
+        "scale: one element wrong",
+        &cases,
+        |pass, case: &Scale| scale_with(pass, case, &case.in_one_step),
+        |pass, case: &Scale| scale_with(pass, case, &case.off_by_one_element),
+        &options,
+        &quick(),
+    )
+    .err()
+    .ok_or("a wrong element passed the check")?;
+    let message = error.to_string();
+    ensure(matches!(error, Error::Mismatch { input: 0, .. }), || {
+        message.clone()
+    })?;
+    ensure(
+        message.contains("first difference at [100]: 30.000002 vs -1.0, not within approx(1e-6)"),
+        || message.clone(),
+    )
+}
+
+fn eq_sees_rounding_that_approx_forgives() -> Result<(), Failed> {
+    let gpu = gpu()?;
+    let cases = [scale(gpu, 1_024, copy_both())];
+    let two_steps =
+        |pass: &mut wgpu::ComputePass<'_>, case: &Scale| scale_with(pass, case, &case.in_two_steps);
+    let one_step =
+        |pass: &mut wgpu::ComputePass<'_>, case: &Scale| scale_with(pass, case, &case.in_one_step);
+    let exact = KernelOptions {
+        check: Eq,
+        cache_flush: true,
+    };
+    let error = compare_kernels(
+        gpu,
+        "scale: eq",
+        &cases,
+        two_steps,
+        one_step,
+        &exact,
+        &quick(),
+    )
+    .err()
+    .ok_or("x·0.1·3 and x·0.3 compared equal: they round differently")?;
+    ensure(error.to_string().contains("first difference at ["), || {
+        error.to_string()
+    })?;
+    let close = KernelOptions {
+        check: Approx {
+            rel: 1e-6,
+            abs: 0.0,
+        },
+        cache_flush: true,
+    };
+    let report = compare_kernels(
+        gpu,
+        "scale: approx",
+        &cases,
+        two_steps,
+        one_step,
+        &close,
+        &quick(),
+    )?;
+    ensure(report.outputs_checked, || report.to_string())
+}
+
+fn a_kernel_that_writes_nothing_is_caught() -> Result<(), Failed> {
+    let gpu = gpu()?;
+    let cases = busy_cases(gpu);
+    let error = compare_kernels(
+        gpu,
+        "busy: nothing",
+        &cases,
+        busy_twice,
+        |_, _| {},
+        &KernelOptions::default(),
+        &quick(),
+    )
+    .err()
+    .ok_or("a kernel that writes nothing passed the check")?;
+    ensure(matches!(error, Error::Mismatch { input: 0, .. }), || {
+        error.to_string()
+    })?;
+    // The output is filled with 0xFF bytes before each checked run.
+    ensure(
+        error.to_string().contains("first difference at [0]: ")
+            && error.to_string().contains(" vs 4294967295"),
+        || error.to_string(),
+    )
+}
+
+fn an_output_that_cannot_be_read_back_is_refused() -> Result<(), Failed> {
+    let gpu = gpu()?;
+    let cases = [scale(gpu, 1_024, wgpu::BufferUsages::COPY_DST)];
+    let kernel =
+        |pass: &mut wgpu::ComputePass<'_>, case: &Scale| scale_with(pass, case, &case.in_one_step);
+    let error = compare_kernels(
+        gpu,
+        "scale",
+        &cases,
+        kernel,
+        kernel,
+        &KernelOptions::default(),
+        &quick(),
+    )
+    .err()
+    .ok_or("an output without COPY_SRC was accepted")?;
+    ensure(
+        matches!(&error, Error::Gpu(reason) if reason.contains("input 0") && reason.contains("COPY_SRC")),
+        || error.to_string(),
+    )
+}
+
+fn a_panicking_record_function_is_reported() -> Result<(), Failed> {
+    let gpu = gpu()?;
+    let cases = busy_cases(gpu);
+    let error = compare_kernels(
+        gpu,
+        "busy: panics",
+        &cases,
+        busy_twice,
+        |_, _: &Busy| panic!("no pipeline for this size"),
+        &KernelOptions::default(),
+        &quick(),
+    )
+    .err()
+    .ok_or("a panic passed")?;
+    ensure(
+        matches!(&error, Error::Panicked { during: Phase::Candidate, input: Some(0), message } if message == "no pipeline for this size"),
+        || error.to_string(),
+    )
+}
+
+fn commands_wgpu_rejects_are_reported() -> Result<(), Failed> {
+    let gpu = gpu()?;
+    let cases = busy_cases(gpu);
+    let error = compare_kernels(
+        gpu,
+        "busy: no pipeline",
+        &cases,
+        busy_twice,
+        |pass, _: &Busy| pass.dispatch_workgroups(1, 1, 1),
+        &KernelOptions::default(),
+        &quick(),
+    )
+    .err()
+    .ok_or("a dispatch without a pipeline was accepted")?;
+    ensure(
+        matches!(&error, Error::Gpu(reason) if reason.starts_with("the candidate on input 0: wgpu rejected")),
+        || error.to_string(),
+    )
+}
+
+fn without_timestamp_queries_the_wall_clock_times_and_says_so() -> Result<(), Failed> {
+    // A device of one's own, created without timestamp queries.
+    let instance = wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle());
+    let adapter = ready(instance.request_adapter(&wgpu::RequestAdapterOptions::default()))?;
+    let (device, queue) = ready(adapter.request_device(&wgpu::DeviceDescriptor::default()))?;
+    let gpu = Gpu::from_device(adapter.get_info(), device, queue);
+    ensure(!gpu.has_timestamps(), || "the device has timestamps".into())?;
+    let cases = busy_cases(&gpu);
+    let report = compare_kernels(
+        &gpu,
+        "busy: wall clock",
+        &cases,
+        busy_twice,
+        busy_once,
+        &KernelOptions::default(),
+        &judged(),
+    )?;
+    ensure(report.timer == WALL_AROUND_SUBMIT, || report.timer.clone())?;
+    ensure(
+        report
+            .warnings
+            .iter()
+            .any(|warning| warning.contains("no timestamp queries")),
+        || report.to_string(),
+    )?;
+    ensure(report.speedup > 1.2, || {
+        format!("the wall clock lost the 2x difference:\n{report}")
+    })
+}
+
+fn the_cache_flush_is_on_by_default_and_can_be_turned_off() -> Result<(), Failed> {
+    let gpu = gpu()?;
+    let cases = busy_cases(gpu);
+    let kernels = |options: &KernelOptions| {
+        compare_kernels(
+            gpu,
+            "busy",
+            &cases,
+            busy_twice,
+            busy_once,
+            options,
+            &quick(),
+        )
+    };
+    let flushed = kernels(&KernelOptions::default())?;
+    let bytes = flushed
+        .gpu
+        .as_ref()
+        .and_then(|gpu| gpu.cache_flush_bytes)
+        .ok_or("not flushed by default")?;
+    ensure(bytes >= 8 << 20, || {
+        format!("a flush of {bytes} bytes is smaller than any last-level cache")
+    })?;
+    let warm = kernels(&KernelOptions {
+        check: Eq,
+        cache_flush: false,
+    })?;
+    ensure(
+        warm.gpu
+            .as_ref()
+            .is_some_and(|gpu| gpu.cache_flush_bytes.is_none()),
+        || format!("{:?}", warm.gpu),
+    )?;
+    ensure(warm.to_string().contains("caches not flushed"), || {
+        warm.to_string()
+    })
+}
+
+fn throughput_counts_give_rates_in_every_output() -> Result<(), Failed> {
+    let gpu = gpu()?;
+    let cases = busy_cases(gpu);
+    let options = KernelOptions {
+        check: Skip,
+        cache_flush: true,
+    };
+    let report: Report = compare_kernels(
+        gpu,
+        "busy",
+        &cases,
+        busy_twice,
+        busy_once,
+        &options,
+        &quick(),
+    )?
+    .with_flops(&[attribute::busy_flops(&cases[0])]);
+    let (original, candidate) = report.flop_rates().ok_or("no FLOP rates")?;
+    ensure(candidate > original, || report.to_string())?;
+    ensure(report.to_string().contains("FLOP/s"), || report.to_string())?;
+    let document = valid_document(&report.to_json())?;
+    ensure(
+        document["result"]["throughput"]["candidate"]["flop_per_s"]
+            .as_f64()
+            .is_some(),
+        || document.to_string(),
+    )
+}
+
+/// Both usages an output needs besides `STORAGE`.
+fn copy_both() -> wgpu::BufferUsages {
+    wgpu::BufferUsages::COPY_SRC | wgpu::BufferUsages::COPY_DST
+}
+
+/// The output of a wgpu future, which on native backends is ready at once.
+fn ready<T, E: std::fmt::Display>(
+    future: impl std::future::Future<Output = Result<T, E>>,
+) -> Result<T, Failed> {
+    let mut future = std::pin::pin!(future);
+    let mut context = std::task::Context::from_waker(std::task::Waker::noop());
+    loop {
+        if let std::task::Poll::Ready(output) = future.as_mut().poll(&mut context) {
+            return output.map_err(|error| error.to_string().into());
+        }
+        std::thread::yield_now();
+    }
+}
+
+/// `document` parsed, if it conforms to the report schema.
+fn valid_document(document: &str) -> Result<serde_json::Value, Failed> {
+    let value: serde_json::Value =
+        serde_json::from_str(document).map_err(|error| error.to_string())?;
+    let schema: serde_json::Value =
+        serde_json::from_str(schema::REPORT_SCHEMA).map_err(|error| error.to_string())?;
+    let problems = schema::violations(&schema, &value);
+    ensure(problems.is_empty(), || {
+        format!("{}\n{document}", problems.join("\n"))
+    })?;
+    Ok(value)
+}
