@@ -45,16 +45,17 @@ fn main() {
     // The GPU is one device: comparisons take turns anyway, and a test
     // recording passes beside a measurement would disturb it.
     arguments.test_threads.get_or_insert(1);
-    let absent = adapters().is_empty().then(|| {
-        format!(
-            "no GPU adapter on this machine: {}",
+    let absent = adapters()
+        .is_empty()
+        .then_some("no GPU adapter: apt-get install -y mesa-vulkan-drivers");
+    if absent.is_some() {
+        eprintln!(
+            "faster's GPU tests are ignored: this machine has no GPU adapter; {}",
             faster::gpu::INSTALL_HINT
-        )
-    });
-    if let Some(reason) = &absent {
-        eprintln!("faster's GPU tests are skipped: {reason}");
+        );
     }
-    let tests: Vec<(&str, Test)> = tests![
+    #[allow(unused_mut)] // Pushed to on Linux.
+    let mut tests: Vec<(&str, Test)> = tests![
         a_known_ratio_is_found_faster_on_gpu_timestamps,
         outputs_are_read_back_and_compared_before_timing,
         eq_sees_rounding_that_approx_forgives,
@@ -68,10 +69,12 @@ fn main() {
         attribute::the_attribute_passes_through_the_harness,
         attribute::the_attribute_fails_a_wrong_kernel_with_a_nonzero_exit,
     ];
+    // Where the adapters are Vulkan ones, the loader can be shown none.
+    #[cfg(target_os = "linux")]
+    tests.push(tests![without_any_adapter_every_test_says_ignored_and_why][0]);
     let trials = tests
         .into_iter()
         .map(|(name, test)| {
-            let absent = absent.clone();
             Trial::ignorable_test(name, move || match absent {
                 Some(reason) => Ok(Completion::ignored_with(reason)),
                 None => test().map(|()| Completion::Completed),
@@ -406,6 +409,33 @@ fn throughput_counts_give_rates_in_every_output() -> Result<(), Failed> {
             .is_some(),
         || document.to_string(),
     )
+}
+
+/// This binary run again where the Vulkan loader finds no driver: every
+/// test is reported ignored, with the install line, and none passes.
+#[cfg(target_os = "linux")]
+fn without_any_adapter_every_test_says_ignored_and_why() -> Result<(), Failed> {
+    let output = std::process::Command::new(std::env::current_exe()?)
+        .args(["--color", "never"])
+        .env("VK_ICD_FILENAMES", "/nonexistent/icd.json")
+        .env("VK_DRIVER_FILES", "/nonexistent/icd.json")
+        .output()?;
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    ensure(output.status.success(), || format!("{stdout}\n{stderr}"))?;
+    ensure(
+        stderr.contains("apt-get install -y mesa-vulkan-drivers"),
+        || stderr.to_string(),
+    )?;
+    let ignored = stdout
+        .lines()
+        .filter(|line| {
+            line.ends_with("ignored (no GPU adapter: apt-get install -y mesa-vulkan-drivers)")
+        })
+        .count();
+    ensure(ignored >= 12 && stdout.contains(" 0 passed;"), || {
+        stdout.to_string()
+    })
 }
 
 /// Both usages an output needs besides `STORAGE`.
