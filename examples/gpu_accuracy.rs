@@ -11,12 +11,14 @@
 //! chain of dependent multiply-add steps; one side runs `2·trips` steps, the
 //! other `trips` steps of the step composed with itself, writing the same
 //! result. The true ratio is below 2 by what a dispatch costs besides its
-//! loop, so it is measured by a reference independent of the engine: 20
-//! alternating passes of each kernel (order ABBA...), each pass holding as
-//! many dispatches as fill about 100 ms, timed by the same GPU timestamps;
-//! the median of the per-pair ratios, taken before and after the engine's
-//! runs. Each comparison uses the default settings (3 s, 5% floor, caches
-//! flushed before every sample).
+//! loop, so it is measured by a reference independent of the engine:
+//! alternating passes of each kernel (order ABBA...), each holding as many
+//! dispatches as fill about 20 ms, timed by the same GPU timestamps, ten
+//! pairs before the first run and after every run. A run is judged against
+//! the median of the pairs just around it (on lavapipe the machine's other
+//! work moves the cost of a dispatch, and with it the true ratio); `truth`
+//! is the median of all pairs. Each comparison uses the default settings
+//! (3 s, 5% floor, caches flushed before every sample).
 //!
 //! Measure on an otherwise quiet machine: lavapipe runs the kernels on the
 //! CPU's cores, and the program prints the load average before and after.
@@ -55,96 +57,155 @@ fn pass_ns(gpu: &Gpu, case: &Busy, record: Record, count: u32) -> f64 {
     .expect("the kernel runs")
 }
 
-/// The reference ratio of `original` to `candidate` time: the median of 20
-/// alternating pairs of ≈ 100 ms passes.
-fn reference(gpu: &Gpu, case: &Busy, original: Record, candidate: Record) -> f64 {
-    let per_dispatch = pass_ns(gpu, case, candidate, 16) / 16.0;
-    let count = (100e6 / per_dispatch).clamp(1.0, 65_536.0) as u32;
-    let mut ratios: Vec<f64> = (0..20)
-        .map(|pair| {
-            if pair % 2 == 0 {
-                let original_ns = pass_ns(gpu, case, original, count);
-                original_ns / pass_ns(gpu, case, candidate, count)
-            } else {
-                let candidate_ns = pass_ns(gpu, case, candidate, count);
-                pass_ns(gpu, case, original, count) / candidate_ns
-            }
-        })
-        .collect();
-    median(&mut ratios)
+/// Alternating pairs of passes of `original` and `candidate` (order
+/// ABBA...), each pass ≈ 20 ms of dispatches: every pair's time ratio.
+struct Reference<'a> {
+    gpu: &'a Gpu,
+    case: &'a Busy,
+    original: Record,
+    candidate: Record,
+    dispatches: u32,
 }
+
+impl<'a> Reference<'a> {
+    fn new(gpu: &'a Gpu, case: &'a Busy, (original, candidate): (Record, Record)) -> Self {
+        let per_dispatch = pass_ns(gpu, case, candidate, 16) / 16.0;
+        Reference {
+            gpu,
+            case,
+            original,
+            candidate,
+            dispatches: (20e6 / per_dispatch).clamp(1.0, 65_536.0) as u32,
+        }
+    }
+
+    fn pairs(&self, count: usize) -> Vec<f64> {
+        let time = |record| pass_ns(self.gpu, self.case, record, self.dispatches);
+        (0..count)
+            .map(|pair| {
+                if pair % 2 == 0 {
+                    let original_ns = time(self.original);
+                    original_ns / time(self.candidate)
+                } else {
+                    let candidate_ns = time(self.candidate);
+                    time(self.original) / candidate_ns
+                }
+            })
+            .collect()
+    }
+}
+
+/// Reference pairs measured around each run: the truth a run is judged
+/// against is the median of the chunks just before and just after it, since
+/// the machine's other work moves lavapipe's cost per dispatch, and with it
+/// the true ratio.
+const PAIRS_PER_CHUNK: usize = 10;
 
 /// What `runs` comparisons of one pair came to.
 struct Cell {
-    speedups: Vec<f64>,
+    /// Per run: the speedup, its interval, its local truth.
+    runs: Vec<(f64, (f64, f64), f64)>,
     seconds: Vec<f64>,
-    intervals: Vec<(f64, f64)>,
     verdicts: [usize; 3],
     per_dispatch_ns: f64,
+    /// Every reference pair's ratio (empty for a pair of equal kernels).
+    reference: Vec<f64>,
 }
 
-fn run_cell(gpu: &Gpu, case: &Busy, pair: (Record, Record), runs: usize) -> Cell {
+fn run_cell(
+    gpu: &Gpu,
+    case: &Busy,
+    pair: (Record, Record),
+    runs: usize,
+    known: Option<f64>,
+) -> Cell {
+    let reference = Reference::new(gpu, case, pair);
+    let measure = || match known {
+        Some(_) => Vec::new(),
+        None => reference.pairs(PAIRS_PER_CHUNK),
+    };
     let mut cell = Cell {
-        speedups: Vec::new(),
+        runs: Vec::new(),
         seconds: Vec::new(),
-        intervals: Vec::new(),
         verdicts: [0; 3],
         per_dispatch_ns: 0.0,
+        reference: Vec::new(),
     };
-    let cases = std::slice::from_ref(case);
+    let mut before = measure();
     for _ in 0..runs {
         let report = compare_kernels(
             gpu,
             "busy",
-            cases,
+            std::slice::from_ref(case),
             pair.0,
             pair.1,
             &KernelOptions::default(),
             &Config::default(),
         )
         .expect("the kernels agree");
-        cell.speedups.push(report.speedup);
+        let after = measure();
+        let truth = known.unwrap_or_else(|| median(&mut [before.clone(), after.clone()].concat()));
+        cell.reference.extend(before);
+        before = after;
+        cell.runs.push((report.speedup, report.ci, truth));
         cell.seconds.push(report.elapsed.as_secs_f64());
         cell.per_dispatch_ns = report.candidate_ns;
-        cell.intervals.push(report.ci);
         cell.verdicts[match report.verdict {
             Verdict::Faster => 0,
             Verdict::WithinNoise => 1,
             Verdict::Slower => 2,
         }] += 1;
     }
+    cell.reference.extend(before);
     cell
 }
 
-fn print_cell(label: &str, truth: f64, cell: &mut Cell) {
+fn print_cell(label: &str, cell: &mut Cell) {
     let errors: Vec<f64> = cell
-        .speedups
+        .runs
         .iter()
-        .map(|speedup| speedup / truth - 1.0)
+        .map(|(speedup, _, truth)| speedup / truth - 1.0)
         .collect();
     let worst = errors
         .iter()
-        .copied()
-        .fold(0.0, |worst: f64, e| worst.max(e.abs()));
+        .fold(0.0, |worst: f64, error| worst.max(error.abs()));
     let within = errors.iter().filter(|error| error.abs() <= 0.03).count();
     let covered = cell
-        .intervals
+        .runs
         .iter()
-        .filter(|(low, high)| (*low..=*high).contains(&truth))
+        .filter(|(_, (low, high), truth)| (*low..=*high).contains(truth))
         .count();
-    let runs = cell.speedups.len();
+    let runs = cell.runs.len();
+    let truth = if cell.reference.is_empty() {
+        1.0
+    } else {
+        median(&mut cell.reference)
+    };
+    let mut speedups: Vec<f64> = cell.runs.iter().map(|(speedup, ..)| *speedup).collect();
     println!(
         "{label:<14} {:>9} {truth:>7.4} {runs:>5} {:>6} {:>6} {:>6} {:>9.4} {:>8.2}% {:>6}/{runs} {:>5}/{runs} {:>7.2}s",
         format_ns(cell.per_dispatch_ns),
         cell.verdicts[0],
         cell.verdicts[1],
         cell.verdicts[2],
-        median(&mut cell.speedups),
+        median(&mut speedups),
         100.0 * worst,
         within,
         covered,
         median(&mut cell.seconds),
     );
+    if !cell.reference.is_empty() {
+        let (low, high) = cell
+            .reference
+            .iter()
+            .fold((f64::INFINITY, 0.0_f64), |(low, high), ratio| {
+                (low.min(*ratio), high.max(*ratio))
+            });
+        println!(
+            "  reference: {} pairs of ≈ 20 ms passes, ratios {low:.4} – {high:.4}",
+            cell.reference.len()
+        );
+    }
 }
 
 fn load_average() -> String {
@@ -205,17 +266,10 @@ fn main() {
             continue;
         }
         let case = busy(&gpu, invocations, trips);
-        let mut same = run_cell(&gpu, &case, (busy_once, busy_once), runs);
-        print_cell(&format!("A/A {name}"), 1.0, &mut same);
-        let before = reference(&gpu, &case, busy_twice, busy_once);
-        let mut double = run_cell(&gpu, &case, (busy_twice, busy_once), runs);
-        let after = reference(&gpu, &case, busy_twice, busy_once);
-        let truth = (before + after) / 2.0;
-        print_cell(&format!("2x {name}"), truth, &mut double);
-        println!(
-            "  reference ({invocations} invocations, {trips}/{} trips): {before:.4} before, {after:.4} after",
-            2 * trips
-        );
+        let mut same = run_cell(&gpu, &case, (busy_once, busy_once), runs, Some(1.0));
+        print_cell(&format!("A/A {name}"), &mut same);
+        let mut double = run_cell(&gpu, &case, (busy_twice, busy_once), runs, None);
+        print_cell(&format!("2x {name}"), &mut double);
     }
     println!("load at the end: {}", load_average());
 }
