@@ -15,8 +15,7 @@ mod kernels;
 mod schema;
 
 use faster::gpu::{
-    Approx, Eq, GPU_TIMESTAMPS, Gpu, KernelOptions, Skip, WALL_AROUND_SUBMIT, adapters,
-    compare_kernels, wgpu,
+    GPU_TIMESTAMPS, Gpu, KernelOptions, WALL_AROUND_SUBMIT, adapters, compare_kernels, wgpu,
 };
 use faster::{Config, Error, Phase, Report, Verdict};
 use kernels::{Busy, Scale, busy, busy_once, busy_twice, scale, scale_with};
@@ -155,13 +154,7 @@ fn a_known_ratio_is_found_faster_on_gpu_timestamps() -> Result<(), Failed> {
 fn outputs_are_read_back_and_compared_before_timing() -> Result<(), Failed> {
     let gpu = gpu()?;
     let cases = [scale(gpu, 1_024, copy_both())];
-    let options = KernelOptions {
-        check: Approx {
-            rel: 1e-6,
-            abs: 0.0,
-        },
-        cache_flush: true,
-    };
+    let options = KernelOptions::approx(1e-6, 0.0);
     let error = compare_kernels(
         gpu,
         "scale: one element wrong",
@@ -190,10 +183,7 @@ fn eq_sees_rounding_that_approx_forgives() -> Result<(), Failed> {
         |pass: &mut wgpu::ComputePass<'_>, case: &Scale| scale_with(pass, case, &case.in_two_steps);
     let one_step =
         |pass: &mut wgpu::ComputePass<'_>, case: &Scale| scale_with(pass, case, &case.in_one_step);
-    let exact = KernelOptions {
-        check: Eq,
-        cache_flush: true,
-    };
+    let exact = KernelOptions::default();
     let error = compare_kernels(
         gpu,
         "scale: eq",
@@ -208,13 +198,7 @@ fn eq_sees_rounding_that_approx_forgives() -> Result<(), Failed> {
     ensure(error.to_string().contains("first difference at ["), || {
         error.to_string()
     })?;
-    let close = KernelOptions {
-        check: Approx {
-            rel: 1e-6,
-            abs: 0.0,
-        },
-        cache_flush: true,
-    };
+    let close = KernelOptions::approx(1e-6, 0.0);
     let report = compare_kernels(
         gpu,
         "scale: approx",
@@ -367,10 +351,7 @@ fn the_cache_flush_is_on_by_default_and_can_be_turned_off() -> Result<(), Failed
     ensure(bytes >= 8 << 20, || {
         format!("a flush of {bytes} bytes is smaller than any last-level cache")
     })?;
-    let warm = kernels(&KernelOptions {
-        check: Eq,
-        cache_flush: false,
-    })?;
+    let warm = kernels(&KernelOptions::default().cache_flush(false))?;
     ensure(
         warm.gpu
             .as_ref()
@@ -385,10 +366,7 @@ fn the_cache_flush_is_on_by_default_and_can_be_turned_off() -> Result<(), Failed
 fn throughput_counts_give_rates_in_every_output() -> Result<(), Failed> {
     let gpu = gpu()?;
     let cases = busy_cases(gpu);
-    let options = KernelOptions {
-        check: Skip,
-        cache_flush: true,
-    };
+    let options = KernelOptions::skip();
     let report: Report = compare_kernels(
         gpu,
         "busy",

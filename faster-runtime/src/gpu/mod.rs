@@ -14,7 +14,7 @@
 //!
 //! ```no_run
 //! use faster_runtime::Config;
-//! use faster_runtime::gpu::{Approx, Gpu, GpuInput, KernelOptions, compare_kernels, wgpu};
+//! use faster_runtime::gpu::{Gpu, GpuInput, KernelOptions, compare_kernels, wgpu};
 //!
 //! struct Case { bind_group: wgpu::BindGroup, output: wgpu::Buffer, naive: wgpu::ComputePipeline,
 //!               tiled: wgpu::ComputePipeline, workgroups: u32 }
@@ -27,7 +27,7 @@
 //! # fn cases(gpu: &Gpu) -> Vec<Case> { unimplemented!() }
 //! let gpu = Gpu::new()?;
 //! let cases: Vec<Case> = cases(&gpu); // buffers and pipelines made on gpu.device()
-//! let options = KernelOptions { check: Approx { rel: 1e-4, abs: 1e-5 }, cache_flush: true };
+//! let options = KernelOptions::approx(1e-4, 1e-5);
 //! let report = compare_kernels(
 //!     &gpu, "matmul: tiled", &cases,
 //!     |pass, case| {
@@ -51,8 +51,6 @@ mod input;
 mod subject;
 mod timing;
 
-/// The checks [`KernelOptions::check`] takes.
-pub use crate::check::{Approx, Eq, Skip};
 pub use device::{Gpu, INSTALL_HINT, adapters};
 pub use input::{Element, GpuInput};
 pub use timing::{GPU_TIMESTAMPS, WALL_AROUND_SUBMIT, time_pass};
@@ -60,7 +58,7 @@ pub use timing::{GPU_TIMESTAMPS, WALL_AROUND_SUBMIT, time_pass};
 /// make buffers and pipelines.
 pub use wgpu;
 
-use crate::check::OutputCheck;
+use crate::check::{Approx, Eq, OutputCheck, Skip};
 use crate::config::Config;
 use crate::engine::compare::{Device, Timed};
 use crate::engine::diagnostics;
@@ -73,11 +71,21 @@ use std::time::{Duration, Instant};
 use subject::{Kernels, in_context};
 use timing::PassTimer;
 
-/// How two kernels are compared beyond the run's [`Config`].
+/// How two kernels are compared beyond the run's [`Config`]: how their
+/// outputs are checked, and whether caches are flushed between samples.
+///
+/// ```
+/// use faster_runtime::gpu::KernelOptions;
+///
+/// let exact = KernelOptions::default(); // outputs equal, caches flushed
+/// let close = KernelOptions::approx(1e-4, 1e-5);
+/// let warm = KernelOptions::skip().cache_flush(false);
+/// assert!(exact.cache_flush && close.cache_flush && !warm.cache_flush);
+/// ```
 #[derive(Debug, Clone, Copy)]
 pub struct KernelOptions<K = Eq> {
-    /// How the output buffers are compared before timing: [`Eq`],
-    /// [`Approx`](crate::Approx) `{ rel, abs }` or [`Skip`](crate::Skip).
+    /// How the output buffers are compared before timing:
+    /// [`Eq`](struct@Eq), [`Approx`] or [`Skip`] (or a check of your own).
     pub check: K,
     /// Before every sample, write over a buffer larger than the last-level
     /// cache, so each starts cold, as triton's `do_bench` and Tensara do
@@ -86,10 +94,42 @@ pub struct KernelOptions<K = Eq> {
 }
 
 impl Default for KernelOptions<Eq> {
+    /// Outputs compared with `==`, caches flushed before every sample.
     fn default() -> Self {
         KernelOptions {
             check: Eq,
             cache_flush: true,
+        }
+    }
+}
+
+impl KernelOptions<Approx> {
+    /// Outputs compared within a relative tolerance `rel`, or an absolute
+    /// one `abs` near zero (`check = approx(rel, abs)`); caches flushed.
+    pub fn approx(rel: f64, abs: f64) -> Self {
+        KernelOptions {
+            check: Approx { rel, abs },
+            cache_flush: true,
+        }
+    }
+}
+
+impl KernelOptions<Skip> {
+    /// Outputs not compared (`check = skip`); caches flushed.
+    pub fn skip() -> Self {
+        KernelOptions {
+            check: Skip,
+            cache_flush: true,
+        }
+    }
+}
+
+impl<K> KernelOptions<K> {
+    /// The same options, caches flushed before every sample or not.
+    pub fn cache_flush(self, cache_flush: bool) -> Self {
+        KernelOptions {
+            cache_flush,
+            ..self
         }
     }
 }
