@@ -285,3 +285,128 @@ fn record_closure(path: TokenStream, [pass_type, case_type]: &[Type; 2]) -> Toke
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use quote::quote;
+
+    fn error_of(args: TokenStream, item: TokenStream) -> String {
+        match try_compare_gpu(args, item) {
+            Ok(expansion) => panic!("expected an error, got {expansion}"),
+            Err(errors) => errors
+                .into_iter()
+                .map(|error| error.to_string())
+                .collect::<Vec<_>>()
+                .join("\n"),
+        }
+    }
+
+    fn record() -> TokenStream {
+        quote!(
+            fn tiled(pass: &mut wgpu::ComputePass<'_>, case: &Matmul) {}
+        )
+    }
+
+    #[test]
+    fn cache_flush_is_taken_out_and_the_rest_left_to_attr() {
+        let (rest, flush) = split_cache_flush(quote!(
+            original = naive,
+            cache_flush = false,
+            inputs = cases
+        ))
+        .unwrap();
+        assert!(!flush);
+        assert_eq!(tokens_as_written(rest), "original=naive, inputs=cases, ");
+        let (_, flush) = split_cache_flush(quote!(original = naive)).unwrap();
+        assert!(flush, "caches are flushed unless turned off");
+    }
+
+    #[test]
+    fn a_misspelt_or_misused_cache_flush_says_what_to_write() {
+        let error = |args| split_cache_flush(args).unwrap_err().to_string();
+        assert!(error(quote!(flush = false)).contains("did you mean `cache_flush`?"));
+        assert!(error(quote!(cache_flush = "off")).contains("write `cache_flush = false`"));
+        assert!(error(quote!(cache_flush = false, cache_flush = true)).contains("given twice"));
+    }
+
+    #[test]
+    fn the_record_function_shape_is_checked() {
+        let options = quote!(original = naive, inputs = cases);
+        for (item, says) in [
+            (
+                quote!(
+                    fn tiled(case: &Matmul) {}
+                ),
+                "its parameters are the pass (`&mut`) and the case (`&`)",
+            ),
+            (
+                quote!(
+                    fn tiled(pass: &mut ComputePass<'_>, case: &Matmul) -> u32 {
+                        0
+                    }
+                ),
+                "it records, and returns nothing",
+            ),
+            (
+                quote!(
+                    async fn tiled(pass: &mut ComputePass<'_>, case: &Matmul) {}
+                ),
+                "it cannot be `async`",
+            ),
+            (
+                quote!(
+                    fn tiled<T>(pass: &mut ComputePass<'_>, case: &T) {}
+                ),
+                "it cannot be generic",
+            ),
+        ] {
+            let error = error_of(options.clone(), item);
+            assert!(error.contains(says), "{error}");
+            assert!(
+                error.contains("goes on a kernel's record function"),
+                "{error}"
+            );
+        }
+    }
+
+    #[test]
+    fn options_kernels_cannot_use_are_refused() {
+        assert!(
+            error_of(quote!(original = naive), record()).contains("add `inputs = path::to::cases`")
+        );
+        assert!(
+            error_of(
+                quote!(original = naive, inputs = cases, types = [u32]),
+                record()
+            )
+            .contains("`types` is not for kernels")
+        );
+        assert!(
+            error_of(
+                quote!(original = naive, inputs = cases, check = my::close),
+                record()
+            )
+            .contains("`check = eq`, `check = approx(REL, ABS)` or `check = skip`")
+        );
+        // The shared options keep their own errors.
+        assert!(
+            error_of(quote!(orignal = naive, inputs = cases), record())
+                .contains("did you mean `original`?")
+        );
+    }
+
+    #[test]
+    fn an_accepted_function_is_kept_and_registered() {
+        let expansion = try_compare_gpu(
+            quote!(original = naive, inputs = cases, check = approx(1e-4, 1e-5)),
+            record(),
+        )
+        .unwrap()
+        .to_string();
+        assert!(expansion.starts_with("fn tiled"), "{expansion}");
+        assert!(expansion.contains("gpu_kernels"), "{expansion}");
+        assert!(expansion.contains("faster_tiled"), "{expansion}");
+        assert!(expansion.contains("cache_flush : true"), "{expansion}");
+    }
+}
