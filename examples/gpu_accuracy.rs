@@ -21,7 +21,11 @@
 //! (3 s, 5% floor, caches flushed before every sample).
 //!
 //! Measure on an otherwise quiet machine: lavapipe runs the kernels on the
-//! CPU's cores, and the program prints the load average before and after.
+//! CPU's cores. The program prints the load average before and after, and
+//! `others`, the median and the largest CPU use of other processes during a
+//! run (in cores), and `steal`, the largest share of CPU time the hypervisor
+//! held back in a run (both from the reports' `load`). The load average
+//! counts lavapipe's own threads too.
 
 #[path = "../tests/gpu/kernels.rs"]
 #[allow(dead_code)] // The tests' other kernels.
@@ -106,6 +110,10 @@ struct Cell {
     /// Per run: the speedup, its interval, its local truth.
     runs: Vec<(f64, (f64, f64), f64)>,
     seconds: Vec<f64>,
+    /// Per run, the other processes' CPU use while it measured, in cores.
+    others: Vec<f64>,
+    /// The largest share of CPU time the hypervisor held back in a run.
+    steal: f64,
     verdicts: [usize; 3],
     per_dispatch_ns: f64,
     /// Every reference pair's ratio (empty for a pair of equal kernels).
@@ -127,6 +135,8 @@ fn run_cell(
     let mut cell = Cell {
         runs: Vec::new(),
         seconds: Vec::new(),
+        others: Vec::new(),
+        steal: 0.0,
         verdicts: [0; 3],
         per_dispatch_ns: 0.0,
         reference: Vec::new(),
@@ -149,6 +159,10 @@ fn run_cell(
         before = after;
         cell.runs.push((report.speedup, report.ci, truth));
         cell.seconds.push(report.elapsed.as_secs_f64());
+        if let Some(load) = report.load {
+            cell.others.push(load.other_processes);
+            cell.steal = cell.steal.max(load.steal);
+        }
         cell.per_dispatch_ns = report.candidate_ns;
         cell.verdicts[match report.verdict {
             Verdict::Faster => 0,
@@ -183,7 +197,7 @@ fn print_cell(label: &str, cell: &mut Cell) {
     };
     let mut speedups: Vec<f64> = cell.runs.iter().map(|(speedup, ..)| *speedup).collect();
     println!(
-        "{label:<14} {:>9} {truth:>7.4} {runs:>5} {:>6} {:>6} {:>6} {:>9.4} {:>8.2}% {:>6}/{runs} {:>5}/{runs} {:>7.2}s",
+        "{label:<14} {:>9} {truth:>7.4} {runs:>5} {:>6} {:>6} {:>6} {:>9.4} {:>8.2}% {:>6}/{runs} {:>5}/{runs} {:>7.2}s {:>4.2}/{:.2} {:>5.1}%",
         format_ns(cell.per_dispatch_ns),
         cell.verdicts[0],
         cell.verdicts[1],
@@ -193,6 +207,9 @@ fn print_cell(label: &str, cell: &mut Cell) {
         within,
         covered,
         median(&mut cell.seconds),
+        median(&mut cell.others),
+        cell.others.iter().copied().fold(0.0, f64::max),
+        100.0 * cell.steal,
     );
     if !cell.reference.is_empty() {
         let (low, high) = cell
@@ -247,7 +264,7 @@ fn main() {
         load_average(),
     );
     println!(
-        "{:<14} {:>9} {:>7} {:>5} {:>6} {:>6} {:>6} {:>9} {:>9} {:>8} {:>7} {:>8}",
+        "{:<14} {:>9} {:>7} {:>5} {:>6} {:>6} {:>6} {:>9} {:>9} {:>8} {:>7} {:>8} {:>9} {:>6}",
         "pair",
         "dispatch",
         "truth",
@@ -259,7 +276,9 @@ fn main() {
         "worst",
         "≤ 3%",
         "in CI",
-        "time"
+        "time",
+        "others",
+        "steal"
     );
     for (name, invocations, trips) in CASES {
         if !selected.iter().any(|wanted| wanted == name) {
