@@ -4,7 +4,7 @@
 //! and the speedup should match an independent measurement).
 //!
 //! ```text
-//! cargo run --release --features gpu --example gpu_accuracy -- [--runs 20] [--cases long,short]
+//! cargo run --release --features gpu --example gpu_accuracy -- [--runs 20] [--cases long,short] [--cache-flush on|off]
 //! ```
 //!
 //! The kernel is `tests/gpu/kernels.rs`'s `busy`: every invocation runs a
@@ -18,7 +18,8 @@
 //! the median of the pairs just around it (on lavapipe the machine's other
 //! work moves the cost of a dispatch, and with it the true ratio); `truth`
 //! is the median of all pairs. Each comparison uses the default settings
-//! (3 s, 5% floor, caches flushed before every sample).
+//! (3 s, 5% floor, caches flushed before every sample unless
+//! `--cache-flush off`).
 //!
 //! Measure on an otherwise quiet machine: lavapipe runs the kernels on the
 //! CPU's cores. The program prints the load average before and after, and
@@ -126,6 +127,7 @@ fn run_cell(
     pair: (Record, Record),
     runs: usize,
     known: Option<f64>,
+    cache_flush: bool,
 ) -> Cell {
     let reference = Reference::new(gpu, case, pair);
     let measure = || match known {
@@ -149,7 +151,7 @@ fn run_cell(
             std::slice::from_ref(case),
             pair.0,
             pair.1,
-            &KernelOptions::default(),
+            &KernelOptions::default().cache_flush(cache_flush),
             &Config::default(),
         )
         .expect("the kernels agree");
@@ -238,6 +240,7 @@ fn load_average() -> String {
 
 fn main() {
     let mut runs = 20;
+    let mut cache_flush = true;
     let mut selected: Vec<String> = CASES.iter().map(|(name, ..)| name.to_string()).collect();
     let arguments: Vec<String> = std::env::args().skip(1).collect();
     for pair in arguments.chunks(2) {
@@ -245,6 +248,7 @@ fn main() {
         match pair[0].as_str() {
             "--runs" => runs = value.parse().expect("--runs takes a count"),
             "--cases" => selected = value.split(',').map(str::to_string).collect(),
+            "--cache-flush" => cache_flush = value != "off",
             "--bench" => {}
             other => panic!("unknown argument {other}; see the comment at the top"),
         }
@@ -252,7 +256,7 @@ fn main() {
     let gpu = Gpu::new().unwrap_or_else(|error| panic!("{error}"));
     let adapter = gpu.adapter();
     println!(
-        "gpu_accuracy: {} ({:?}, {:?}), {}, {runs} runs per pair, default settings; load {}",
+        "gpu_accuracy: {} ({:?}, {:?}), {}, {runs} runs per pair, default settings, caches {}; load {}",
         adapter.name,
         adapter.backend,
         adapter.device_type,
@@ -260,6 +264,11 @@ fn main() {
             "GPU timestamps"
         } else {
             "no timestamp queries: wall clock"
+        },
+        if cache_flush {
+            "flushed"
+        } else {
+            "not flushed"
         },
         load_average(),
     );
@@ -285,9 +294,23 @@ fn main() {
             continue;
         }
         let case = busy(&gpu, invocations, trips);
-        let mut same = run_cell(&gpu, &case, (busy_once, busy_once), runs, Some(1.0));
+        let mut same = run_cell(
+            &gpu,
+            &case,
+            (busy_once, busy_once),
+            runs,
+            Some(1.0),
+            cache_flush,
+        );
         print_cell(&format!("A/A {name}"), &mut same);
-        let mut double = run_cell(&gpu, &case, (busy_twice, busy_once), runs, None);
+        let mut double = run_cell(
+            &gpu,
+            &case,
+            (busy_twice, busy_once),
+            runs,
+            None,
+            cache_flush,
+        );
         print_cell(&format!("2x {name}"), &mut double);
     }
     println!("load at the end: {}", load_average());
