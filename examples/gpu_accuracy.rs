@@ -34,6 +34,7 @@ mod kernels;
 
 use faster::gpu::{Gpu, KernelOptions, compare_kernels, time_pass, wgpu};
 use faster::{Config, Verdict, format_ns};
+use faster_runtime::stats::median;
 use kernels::{Busy, busy, busy_once, busy_twice};
 
 type Record = fn(&mut wgpu::ComputePass<'_>, &Busy);
@@ -41,16 +42,6 @@ type Record = fn(&mut wgpu::ComputePass<'_>, &Busy);
 /// The two sizes: dispatches of milliseconds and of tens of microseconds,
 /// where what a dispatch costs besides its loop weighs more.
 const CASES: [(&str, u32, u32); 2] = [("long", 4_096, 500), ("short", 512, 50)];
-
-fn median(values: &mut [f64]) -> f64 {
-    values.sort_by(f64::total_cmp);
-    let middle = values.len() / 2;
-    if values.len().is_multiple_of(2) {
-        (values[middle - 1] + values[middle]) / 2.0
-    } else {
-        values[middle]
-    }
-}
 
 /// The nanoseconds of one pass of `count` dispatches.
 fn pass_ns(gpu: &Gpu, case: &Busy, record: Record, count: u32) -> f64 {
@@ -156,7 +147,7 @@ fn run_cell(
         )
         .expect("the kernels agree");
         let after = measure();
-        let truth = known.unwrap_or_else(|| median(&mut [before.clone(), after.clone()].concat()));
+        let truth = known.unwrap_or_else(|| median(&[before.clone(), after.clone()].concat()));
         cell.reference.extend(before);
         before = after;
         cell.runs.push((report.speedup, report.ci, truth));
@@ -176,7 +167,7 @@ fn run_cell(
     cell
 }
 
-fn print_cell(label: &str, cell: &mut Cell) {
+fn print_cell(label: &str, cell: &Cell) {
     let errors: Vec<f64> = cell
         .runs
         .iter()
@@ -195,21 +186,21 @@ fn print_cell(label: &str, cell: &mut Cell) {
     let truth = if cell.reference.is_empty() {
         1.0
     } else {
-        median(&mut cell.reference)
+        median(&cell.reference)
     };
-    let mut speedups: Vec<f64> = cell.runs.iter().map(|(speedup, ..)| *speedup).collect();
+    let speedups: Vec<f64> = cell.runs.iter().map(|(speedup, ..)| *speedup).collect();
     println!(
         "{label:<14} {:>9} {truth:>7.4} {runs:>5} {:>6} {:>6} {:>6} {:>9.4} {:>8.2}% {:>6}/{runs} {:>5}/{runs} {:>7.2}s {:>4.2}/{:.2} {:>5.1}%",
         format_ns(cell.per_dispatch_ns),
         cell.verdicts[0],
         cell.verdicts[1],
         cell.verdicts[2],
-        median(&mut speedups),
+        median(&speedups),
         100.0 * worst,
         within,
         covered,
-        median(&mut cell.seconds),
-        median(&mut cell.others),
+        median(&cell.seconds),
+        median(&cell.others),
         cell.others.iter().copied().fold(0.0, f64::max),
         100.0 * cell.steal,
     );
@@ -294,7 +285,7 @@ fn main() {
             continue;
         }
         let case = busy(&gpu, invocations, trips);
-        let mut same = run_cell(
+        let same = run_cell(
             &gpu,
             &case,
             (busy_once, busy_once),
@@ -302,8 +293,8 @@ fn main() {
             Some(1.0),
             cache_flush,
         );
-        print_cell(&format!("A/A {name}"), &mut same);
-        let mut double = run_cell(
+        print_cell(&format!("A/A {name}"), &same);
+        let double = run_cell(
             &gpu,
             &case,
             (busy_twice, busy_once),
@@ -311,7 +302,7 @@ fn main() {
             None,
             cache_flush,
         );
-        print_cell(&format!("2x {name}"), &mut double);
+        print_cell(&format!("2x {name}"), &double);
     }
     println!("load at the end: {}", load_average());
 }

@@ -62,6 +62,7 @@ fn main() {
         an_output_that_cannot_be_read_back_is_refused,
         a_panicking_record_function_is_reported,
         commands_wgpu_rejects_are_reported,
+        a_budget_shorter_than_one_round_is_an_error,
         without_timestamp_queries_the_wall_clock_times_and_says_so,
         the_cache_flush_is_on_by_default_and_can_be_turned_off,
         throughput_counts_give_rates_in_every_output,
@@ -298,6 +299,29 @@ fn commands_wgpu_rejects_are_reported() -> Result<(), Failed> {
     )
 }
 
+fn a_budget_shorter_than_one_round_is_an_error() -> Result<(), Failed> {
+    let gpu = gpu()?;
+    let cases = busy_cases(gpu);
+    let config = Config {
+        max_time: Duration::from_micros(10),
+        ..Config::default()
+    };
+    let error = compare_kernels(
+        gpu,
+        "busy",
+        &cases,
+        busy_twice,
+        busy_once,
+        &KernelOptions::default(),
+        &config,
+    )
+    .err()
+    .ok_or("a budget of 10 µs measured kernels of a millisecond")?;
+    ensure(matches!(error, Error::BudgetTooShort { .. }), || {
+        error.to_string()
+    })
+}
+
 fn without_timestamp_queries_the_wall_clock_times_and_says_so() -> Result<(), Failed> {
     // A device of one's own, created without timestamp queries.
     let instance = wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle());
@@ -411,7 +435,7 @@ fn without_any_adapter_every_test_says_ignored_and_why() -> Result<(), Failed> {
             line.ends_with("ignored (no GPU adapter: apt-get install -y mesa-vulkan-drivers)")
         })
         .count();
-    ensure(ignored >= 12 && stdout.contains(" 0 passed;"), || {
+    ensure(ignored >= 13 && stdout.contains(" 0 passed;"), || {
         stdout.to_string()
     })
 }

@@ -193,22 +193,19 @@ where
         return Err(Error::NoInputs);
     }
     let timer = PassTimer::new(gpu, options.cache_flush);
-    for (index, case) in inputs.iter().enumerate() {
-        let output = |side, record: &mut dyn FnMut(&mut wgpu::ComputePass<'_>, &I)| {
-            output_of(gpu, &timer, side, index, case, record)
-        };
-        let (original, candidate) = (
-            output(Side::Original, &mut original)?,
-            output(Side::Candidate, &mut candidate)?,
-        );
-        if let Err((original, candidate)) = options.check.verify(&original, &candidate) {
-            return Err(Error::Mismatch {
-                input: index,
-                input_debug: case.label(),
-                original,
-                candidate,
-            });
-        }
+    let round = check_every_case(
+        gpu,
+        &timer,
+        inputs,
+        &mut original,
+        &mut candidate,
+        &options.check,
+    )?;
+    if round > config.max_time {
+        return Err(Error::BudgetTooShort {
+            round,
+            max_time: config.max_time,
+        });
     }
 
     let mut warnings = Vec::new();
@@ -247,7 +244,46 @@ where
     Ok(report)
 }
 
-/// What one kernel leaves in `case`'s output buffer after one run.
+/// Runs each kernel once on every case and compares what they leave in the
+/// output buffer; returns how long those runs took: one round, which, where
+/// it alone outlasts the budget, says no round can be measured in it.
+fn check_every_case<I, K>(
+    gpu: &Gpu,
+    timer: &PassTimer<'_>,
+    inputs: &[I],
+    original: &mut dyn FnMut(&mut wgpu::ComputePass<'_>, &I),
+    candidate: &mut dyn FnMut(&mut wgpu::ComputePass<'_>, &I),
+    check: &K,
+) -> Result<Duration, Error>
+where
+    I: GpuInput,
+    K: OutputCheck<Vec<I::Element>>,
+{
+    let mut round = Duration::ZERO;
+    for (index, case) in inputs.iter().enumerate() {
+        let mut output = |side, record: &mut dyn FnMut(&mut wgpu::ComputePass<'_>, &I)| {
+            let (output, took) = output_of(gpu, timer, side, index, case, record)?;
+            round += took;
+            Ok::<_, Error>(output)
+        };
+        let (original, candidate) = (
+            output(Side::Original, original)?,
+            output(Side::Candidate, candidate)?,
+        );
+        if let Err((original, candidate)) = check.verify(&original, &candidate) {
+            return Err(Error::Mismatch {
+                input: index,
+                input_debug: case.label(),
+                original,
+                candidate,
+            });
+        }
+    }
+    Ok(round)
+}
+
+/// What one kernel leaves in `case`'s output buffer after one run, and how
+/// long the run took.
 fn output_of<I: GpuInput>(
     gpu: &Gpu,
     timer: &PassTimer<'_>,
@@ -255,15 +291,17 @@ fn output_of<I: GpuInput>(
     index: usize,
     case: &I,
     record: &mut dyn FnMut(&mut wgpu::ComputePass<'_>, &I),
-) -> Result<Vec<I::Element>, Error> {
+) -> Result<(Vec<I::Element>, Duration), Error> {
     let output = case.output();
     if let Some(problem) = output_problem(output) {
         return Err(Error::Gpu(format!("input {index}: {problem}")));
     }
     fill_sentinel(gpu, output);
+    let started = Instant::now();
     guarded(Phase::from(side), index, || {
         timer.run(&mut |pass| record(pass, case))
     })?
     .map_err(|error| in_context(error, side, index))?;
-    read_back(gpu, output)
+    let took = started.elapsed();
+    Ok((read_back(gpu, output)?, took))
 }
