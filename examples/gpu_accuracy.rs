@@ -4,7 +4,7 @@
 //! and the speedup should match an independent measurement).
 //!
 //! ```text
-//! cargo run --release --features gpu --example gpu_accuracy -- [--runs 20] [--cases long,short] [--cache-flush on|off]
+//! cargo run --release --features gpu --example gpu_accuracy -- [--runs 20] [--cases long,short] [--pairs aa,2x] [--cache-flush on|off]
 //! ```
 //!
 //! The kernel is `tests/gpu/kernels.rs`'s `busy`: every invocation runs a
@@ -232,6 +232,7 @@ fn load_average() -> String {
 fn main() {
     let mut runs = 20;
     let mut cache_flush = true;
+    let mut pairs = vec!["aa".to_string(), "2x".to_string()];
     let mut selected: Vec<String> = CASES.iter().map(|(name, ..)| name.to_string()).collect();
     let arguments: Vec<String> = std::env::args().skip(1).collect();
     for pair in arguments.chunks(2) {
@@ -240,6 +241,7 @@ fn main() {
             "--runs" => runs = value.parse().expect("--runs takes a count"),
             "--cases" => selected = value.split(',').map(str::to_string).collect(),
             "--cache-flush" => cache_flush = value != "off",
+            "--pairs" => pairs = value.split(',').map(str::to_string).collect(),
             "--bench" => {}
             other => panic!("unknown argument {other}; see the comment at the top"),
         }
@@ -285,24 +287,28 @@ fn main() {
             continue;
         }
         let case = busy(&gpu, invocations, trips);
-        let same = run_cell(
-            &gpu,
-            &case,
-            (busy_once, busy_once),
-            runs,
-            Some(1.0),
-            cache_flush,
-        );
-        print_cell(&format!("A/A {name}"), &same);
-        let double = run_cell(
-            &gpu,
-            &case,
-            (busy_twice, busy_once),
-            runs,
-            None,
-            cache_flush,
-        );
-        print_cell(&format!("2x {name}"), &double);
+        if pairs.iter().any(|pair| pair == "aa") {
+            let same = run_cell(
+                &gpu,
+                &case,
+                (busy_once, busy_once),
+                runs,
+                Some(1.0),
+                cache_flush,
+            );
+            print_cell(&format!("A/A {name}"), &same);
+        }
+        if pairs.iter().any(|pair| pair == "2x") {
+            let double = run_cell(
+                &gpu,
+                &case,
+                (busy_twice, busy_once),
+                runs,
+                None,
+                cache_flush,
+            );
+            print_cell(&format!("2x {name}"), &double);
+        }
     }
     println!("load at the end: {}", load_average());
 }
