@@ -11,6 +11,7 @@
 //! told which derive to add or which other check to write, at the output
 //! type, rather than reading about a blanket impl deep inside the runtime.
 
+pub mod digest;
 mod render;
 
 use std::fmt::{self, Debug};

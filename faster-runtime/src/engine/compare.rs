@@ -11,6 +11,7 @@ use crate::config::Config;
 use crate::error::{Error, Phase, guarded};
 use crate::report::{InputReport, Report};
 use crate::stats::estimate::Estimate;
+use crate::stats::samples::Samples;
 use crate::stats::verdict::Verdict;
 use crate::time::{self, Calibration, Clock, calibrate};
 use std::sync::Mutex;
@@ -189,13 +190,32 @@ where
         let samples = sampler::sample(pair.clock, calibration, &mut pair, config)?;
         (samples, guard::disturbances(&before, &guard::snapshot()))
     };
-    let estimate = Estimate::from_samples(&samples, config.systematic_allowance);
+    let mut report = report_of(
+        label,
+        &samples,
+        pair.clock.name(),
+        check.checks(),
+        started,
+        config,
+    );
+    report.warnings = timer_fallback.into_iter().chain(disturbances).collect();
+    Ok(report)
+}
+
+/// The report of a measurement: `samples` estimated and judged as `config`
+/// says, measured with the timer named `timer`, its outputs compared before
+/// (or not), started at `started`. Its warnings are left to the caller.
+pub(crate) fn report_of(
+    label: &str,
+    samples: &Samples,
+    timer: &str,
+    outputs_checked: bool,
+    started: Instant,
+    config: &Config,
+) -> Report {
+    let estimate = Estimate::from_samples(samples, config.systematic_allowance);
     let verdict = Verdict::from_interval(estimate.ci, config.noise_floor);
-
-    let mut warnings: Vec<String> = timer_fallback.into_iter().collect();
-    warnings.extend(disturbances);
-
-    Ok(Report {
+    Report {
         name: label.to_string(),
         verdict,
         speedup: estimate.speedup,
@@ -231,11 +251,11 @@ where
                     .collect(),
             })
             .collect(),
-        outputs_checked: check.checks(),
+        outputs_checked,
         stop: samples.stop,
-        timer: pair.clock.name().to_string(),
-        calibration,
-        warnings,
+        timer: timer.to_string(),
+        calibration: samples.calibration,
+        warnings: Vec::new(),
         processes: Vec::new(),
         round_log_ratios: samples.log_ratios(),
         round_original_first: samples
@@ -244,5 +264,5 @@ where
             .map(|round| round.original_first)
             .collect(),
         warm_up_rounds: samples.warm_up_rounds,
-    })
+    }
 }
