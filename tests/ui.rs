@@ -1,4 +1,5 @@
-//! Compile-fail tests: every misuse of `#[faster::compare]` gets an error at
+//! Compile-fail tests: every misuse of `#[faster::compare]` and
+//! `#[faster::track]` gets an error at
 //! the offending token that says what to write instead. The expected output
 //! is in `tests/ui/*.stderr`; regenerate with `TRYBUILD=overwrite` and reread
 //! every changed message as a newcomer would.
@@ -25,7 +26,10 @@
 //!   `check_function_mismatch` (a `check = path` of the wrong type);
 //! - `types_misuse` (generic functions and `types = [...]`),
 //!   `unsupported_signatures` (`async`, `impl Trait`, borrowed outputs,
-//!   lifetime bounds, two attributes), `impl_block` (methods, `Self::`).
+//!   lifetime bounds, two attributes), `impl_block` (methods, `Self::`);
+//! - `track_misuse` (`#[faster::track]`: an option of `compare`, a misspelt
+//!   option, inputs missing or superfluous, generic and `async` functions, a
+//!   bad value).
 
 #[test]
 fn misuses_are_compile_errors_that_say_what_to_write() {
