@@ -1,8 +1,8 @@
 //! Compile-fail tests: every misuse of `#[faster::compare]` and
-//! `#[faster::track]` gets an error at
-//! the offending token that says what to write instead. The expected output
-//! is in `tests/ui/*.stderr`; regenerate with `TRYBUILD=overwrite` and reread
-//! every changed message as a newcomer would.
+//! `#[faster::track]` gets an error at the offending token that says what to
+//! write instead. The expected output is in `tests/ui/*.stderr`; regenerate
+//! with `TRYBUILD=overwrite` and reread every changed message as a newcomer
+//! would.
 //!
 //! The `.stderr` files were written by rustc 1.95.0, the one toolchain this
 //! repository's CI uses; another compiler version may word its own part of
