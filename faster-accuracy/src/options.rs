@@ -39,7 +39,10 @@ other modes (checks of the environment features, each with --runs N, --load):
                        and ≈ 50 ns per call (--processes N, default 5)
   --probe-check        the noise probe's estimate against the A/A spread of
                        runs of its own length
-  --layout-check       coverage and error with layout randomization off and on";
+  --layout-check       coverage and error with layout randomization off and on
+  --revisions          cargo faster --against on a fixture repository with known
+                       commits, quiet and under the load (--runs N, default 20;
+                       --keep keeps the fixture)";
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct Options {

@@ -217,6 +217,12 @@ impl Document {
         })
     }
 
+    /// The comparison's name (its test name; across revisions, the tracked
+    /// function's).
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
     /// The report this document holds, or its error message when it holds
     /// none (or cannot be read back).
     pub fn into_report(self) -> Result<Report, String> {
