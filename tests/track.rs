@@ -33,7 +33,7 @@ fn texts() -> Vec<&'static str> {
     noise_floor = 0.1,
     max_time = "1s"
 )]
-fn sort_in_place(v: &mut Vec<u32>) {
+fn sort_in_place(v: &mut [u32]) {
     v.sort_unstable();
 }
 
