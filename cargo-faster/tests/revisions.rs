@@ -3,7 +3,10 @@
 //! functions with `#[faster::track]`, built by real cargo (offline, from
 //! what this workspace's build has fetched) and compared by the real
 //! binary. Between the commits one function keeps its behaviour, one
-//! returns something else on input 1, one is removed and one added.
+//! returns something else on input 1, one is removed and one added. The
+//! runs: the first builds the base; the second, with the change accepted,
+//! builds nothing and writes JUnit and the job summary; the third measures
+//! one function in two pairs of processes.
 //!
 //! Timing is not what is tested here (every function says `expect =
 //! report`): the accuracy suite measures it (`accuracy --revisions`).
@@ -294,6 +297,32 @@ fn one_revision_against_another_built_once() {
             .unwrap();
         assert!(row.contains(" ns |") || row.contains(" µs |"), "{row}");
     }
+
+    // Replicated in fresh pairs of children, one function selected.
+    let replicated = fixture.cargo_faster(
+        &[
+            "--against",
+            "HEAD~1",
+            "--processes",
+            "2",
+            "--format",
+            "json",
+            "--exact",
+            "fixture::kept",
+        ],
+        &[],
+    );
+    assert_eq!(replicated.code, Some(0), "{}", replicated.stderr);
+    let documents = replicated.documents();
+    assert_eq!(documents.len(), 1, "{}", replicated.stdout);
+    let result = &documents[0].1["result"];
+    let processes = result["processes"].as_array().unwrap();
+    assert_eq!(processes.len(), 2, "{result}");
+    let rounds: u64 = processes
+        .iter()
+        .map(|p| p["rounds"].as_u64().unwrap())
+        .sum();
+    assert_eq!(result["rounds"].as_u64(), Some(rounds));
 }
 
 #[test]
