@@ -120,6 +120,21 @@ where
     }
 }
 
+/// A description made by hand, for the tests of what serves tracked
+/// functions.
+#[cfg(test)]
+pub(crate) mod fixtures {
+    use super::Described;
+
+    /// A `u64` as its own digest.
+    pub(crate) fn described(value: &u64) -> Described {
+        Described {
+            digest: Some(*value),
+            shown: value.to_string(),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -198,17 +198,11 @@ impl Drop for Server {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::__private::{Described, track_by_ref};
+    use crate::__private::track_by_ref;
     use crate::config::Settings;
+    use crate::engine::tracked::fixtures::described;
     use crate::harness::run_tracked_test;
     use crate::registry::Tracked;
-
-    fn described(value: &u64) -> Described {
-        Described {
-            digest: Some(*value),
-            shown: value.to_string(),
-        }
-    }
 
     fn square_or_panic(n: &u64) -> u64 {
         assert!(*n < 100, "too big: {n}");

@@ -115,16 +115,9 @@ fn open(function: &Tracked) -> (Option<Box<dyn Served>>, FunctionListing) {
 mod tests {
     use super::*;
     use crate::__private::{collect_inputs, track_by_ref};
-    use crate::engine::tracked::Described;
+    use crate::engine::tracked::fixtures::described;
     use crate::stats::verdict::Expect;
     use std::time::Duration;
-
-    fn described(value: &u64) -> Described {
-        Described {
-            digest: Some(*value),
-            shown: value.to_string(),
-        }
-    }
 
     fn double(n: &u64) -> u64 {
         if *n == 0 {
