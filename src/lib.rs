@@ -98,3 +98,9 @@ pub fn run() -> std::process::ExitCode {
 pub mod __private {
     pub use faster_runtime::__private::*;
 }
+
+/// The README's Rust examples, compiled and run as doctests so they stay
+/// true to the API.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeExamples;

@@ -361,8 +361,8 @@ extern "C" fn halve(x: u64) -> u64 {
     x >> 1
 }
 
-// One lifetime for both levels of reference: it cannot be elided, so the
-// signature check binds it (`for<'a> fn(&'a [&'a str]) -> usize`).
+// One lifetime for both levels of reference: it cannot be elided, and the
+// expansion, which does not declare it, names the parameter `&'_ [&'_ str]`.
 fn total_length_naive<'a>(words: &'a [&'a str]) -> usize {
     let mut total = 0;
     for word in words {
@@ -625,6 +625,99 @@ fn triangle_inputs() -> std::ops::Range<u64> {
     1_000..1_003
 }
 
+// Input cases that reach their parameter only through the call's own
+// coercion, which the expansion's argument check leaves to it: a type of the
+// user's with `Deref`, an `Arc<Vec<_>>` (two derefs), a concrete type for a
+// `&dyn Trait`, a `Box` to unsize, and `inputs` functions generic over their
+// whole item, which the call instantiates.
+mod coerced {
+    use std::fmt::Debug;
+    use std::hint::black_box;
+    use std::ops::{Add, Deref};
+    use std::sync::Arc;
+
+    #[derive(Clone, Debug)]
+    pub struct Samples(Vec<u64>);
+
+    impl Deref for Samples {
+        type Target = [u64];
+
+        fn deref(&self) -> &[u64] {
+            &self.0
+        }
+    }
+
+    fn total_naive(v: &[u64]) -> u64 {
+        v.iter().fold(0, |total, x| black_box(total + x))
+    }
+
+    #[faster::compare(original = total_naive, inputs = sample_inputs, expect = report, max_time = "50ms")]
+    fn total_wrapped(v: &[u64]) -> u64 {
+        v.iter().sum()
+    }
+
+    fn sample_inputs() -> Vec<Samples> {
+        vec![Samples(vec![1, 2, 3])]
+    }
+
+    #[faster::compare(original = total_naive, inputs = shared_inputs, expect = report, max_time = "50ms")]
+    fn total_shared(v: &[u64]) -> u64 {
+        v.iter().sum()
+    }
+
+    fn shared_inputs() -> Vec<Arc<Vec<u64>>> {
+        vec![Arc::new(vec![4, 5])]
+    }
+
+    fn describe_naive(value: &dyn Debug) -> usize {
+        format!("{value:?}").len()
+    }
+
+    #[faster::compare(original = describe_naive, inputs = describe_inputs, expect = report, max_time = "50ms")]
+    fn describe(value: &dyn Debug) -> usize {
+        format!("{value:?}").chars().count()
+    }
+
+    fn describe_inputs() -> Vec<Vec<u8>> {
+        vec![vec![1, 2]]
+    }
+
+    fn boxed_naive(v: Box<[u64]>) -> Vec<u64> {
+        v.into_vec()
+    }
+
+    #[faster::compare(original = boxed_naive, inputs = boxed_inputs, expect = report, max_time = "50ms")]
+    fn boxed(v: Box<[u64]>) -> Vec<u64> {
+        Vec::from(v)
+    }
+
+    fn boxed_inputs() -> [Box<[u64; 2]>; 1] {
+        [Box::new([1, 2])]
+    }
+
+    fn double_naive<T: Copy + Add<Output = T>>(x: T) -> T {
+        x + x
+    }
+
+    #[faster::compare(original = double_naive, inputs = small_numbers, types = [u32, f64], expect = report, max_time = "50ms")]
+    fn double<T: Copy + Add<Output = T>>(x: T) -> T {
+        black_box(x) + x
+    }
+
+    fn twice_naive<T: Copy + Add<Output = T>>(x: &T) -> T {
+        *x + *x
+    }
+
+    #[faster::compare(original = twice_naive, inputs = small_numbers, types = [u64], expect = report, max_time = "50ms")]
+    fn twice<T: Copy + Add<Output = T>>(x: &T) -> T {
+        black_box(*x) + *x
+    }
+
+    fn small_numbers<T: From<u8>>() -> Vec<T> {
+        vec![T::from(1), T::from(2)]
+    }
+}
+
 // User items named like the standard library or like the expansion's own
 // locals must not change what the expansion means.
 mod hygiene {
@@ -800,6 +893,13 @@ fn every_annotated_function_is_registered_under_its_test_name() {
         "hygiene::faster_config",
         "hygiene::faster_owned0",
         "text::new::faster_count_words",
+        "coerced::faster_boxed",
+        "coerced::faster_describe",
+        "coerced::faster_double_f64",
+        "coerced::faster_double_u32",
+        "coerced::faster_total_shared",
+        "coerced::faster_total_wrapped",
+        "coerced::faster_twice_u64",
     ];
     expected.sort_unstable();
     assert_eq!(names, expected);

@@ -7,57 +7,18 @@
 //! The fixture's `wrong` feature breaks two candidates and adds the failing
 //! comparisons; its run is shared by the tests that read it.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-use std::sync::{Mutex, OnceLock};
+mod support;
 
-/// One child `cargo test` at a time: a second one compiling next to a timed
-/// comparison would be the noise the comparison must not see.
-static CHILD_CARGO: Mutex<()> = Mutex::new(());
-
-struct Run {
-    success: bool,
-    /// stdout and stderr together: libtest's report and failures go to
-    /// stdout, cargo's own messages to stderr.
-    output: String,
-}
+use std::sync::OnceLock;
+use support::{Run, cargo};
 
 fn cargo_test_demo(features: &[&str]) -> Run {
-    let _one_at_a_time = CHILD_CARGO
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner());
-    let workspace = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let manifest = workspace.join("tests/fixtures/demo/Cargo.toml");
-    let target_dir: PathBuf = workspace.join("target/fixtures");
-    let mut command = Command::new(env!("CARGO"));
-    command
-        .args(["test", "--release", "--offline", "--manifest-path"])
-        .arg(&manifest)
-        .arg("--target-dir")
-        .arg(&target_dir)
-        .env("CARGO_TERM_COLOR", "never");
+    let features = features.join(",");
+    let mut arguments = vec!["--release"];
     if !features.is_empty() {
-        command.args(["--features", &features.join(",")]);
+        arguments.extend(["--features", &features]);
     }
-    // The comparisons must see the documented defaults, not this shell's.
-    for (name, _) in std::env::vars_os() {
-        if name.to_string_lossy().starts_with("FASTER_") {
-            command.env_remove(&name);
-        }
-    }
-    let Output {
-        status,
-        stdout,
-        stderr,
-    } = command.output().expect("cargo runs");
-    Run {
-        success: status.success(),
-        output: format!(
-            "{}\n{}",
-            String::from_utf8_lossy(&stdout),
-            String::from_utf8_lossy(&stderr)
-        ),
-    }
+    cargo("demo", &["test"], &arguments)
 }
 
 #[test]
@@ -65,7 +26,7 @@ fn correct_candidates_pass_and_are_reported() {
     let run = cargo_test_demo(&[]);
     let output = &run.output;
     assert!(
-        run.success,
+        run.success(),
         "cargo test failed on the correct fixture:\n{output}"
     );
     for test in [
@@ -108,7 +69,7 @@ fn a_wrong_candidate_fails_naming_the_input_and_both_outputs() {
     let run = wrong_run();
     let output = &run.output;
     assert!(
-        !run.success,
+        !run.success(),
         "cargo test passed although sum_unrolled is wrong:\n{output}"
     );
     assert!(

@@ -17,9 +17,12 @@
 //!   `input`, `type`, an unrelated option), `path_as_string` (a string or a
 //!   call where a path goes), `original_not_found`, `bad_values` (floor,
 //!   duration, `expect`, `check`, `name`, `processes`);
-//! - `signature_mismatch`, `inputs_mismatch`, `inputs_presence`,
-//!   `mut_params` (`&mut` mismatches and a `&mut` inside another type),
-//!   `unsafe_original` (a safe candidate for an `unsafe fn` original);
+//! - `signature_mismatch` (a parameter's type, an extra parameter, the
+//!   output, an `extern "C"` original), `inputs_mismatch` (an item's type, an
+//!   item that is not a tuple, a tuple's field, a count function's type),
+//!   `inputs_presence`, `mut_params` (`&mut` mismatches and a `&mut` inside
+//!   another type), `unsafe_original` (a safe candidate for an `unsafe fn`
+//!   original);
 //! - `output_not_comparable` (`check = eq` on an output or a `&mut`
 //!   argument without `PartialEq`/`Debug`), `approx_not_applicable`,
 //!   `bad_check` (malformed `approx(...)` and check values),

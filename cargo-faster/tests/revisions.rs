@@ -32,7 +32,7 @@ edition = "2024"
 publish = false
 
 [dependencies]
-faster = { path = "FASTER", default-features = false }
+faster-test = { path = "FASTER", default-features = false }
 
 [workspace]
 "#;

@@ -9,7 +9,7 @@
 //! mean the user's function called `input`.
 
 use crate::attr::{Check, Expect, InputsOption, Options, tokens_as_written};
-use crate::validate::{self, Candidate, Passing};
+use crate::validate::{self, Candidate, OwnedForm, Passing};
 use proc_macro2::{Delimiter, Group, Literal, Span, TokenStream, TokenTree};
 use quote::{ToTokens, format_ident, quote, quote_spanned};
 use syn::ext::IdentExt;
@@ -158,7 +158,11 @@ fn comparison(options: &Options, candidate: &Candidate, concrete: Option<&Type>)
         Some(ty) => quote!(#ident::<#ty>),
         None => quote!(#ident),
     };
-    let run = run_closure(options, candidate, &label, candidate_path);
+    // A bound of the candidate that its instantiation breaks, rustc reports
+    // at the type in `types = [...]`, where the path names it; calling it
+    // there, with that very span, keeps the report to one.
+    let candidate_span = concrete.map_or_else(|| candidate.ident.span(), Spanned::span);
+    let run = run_closure(options, candidate, &label, (candidate_path, candidate_span));
 
     quote! {
         #[doc(hidden)]
@@ -235,12 +239,13 @@ pub(crate) fn settings(
 /// The descriptor's `run`: a non-capturing closure (so it coerces to the
 /// `fn(&Config) -> ...` pointer even in a const) that collects the inputs,
 /// hands both functions to the runtime, and adds the throughput counts and
-/// the rendering of a mismatching input to the result.
+/// the rendering of a mismatching input to the result. The candidate comes
+/// as its path and the span its call takes.
 fn run_closure(
     options: &Options,
     candidate: &Candidate,
     label: &str,
-    candidate_path: TokenStream,
+    (candidate_path, candidate_span): (TokenStream, Span),
 ) -> TokenStream {
     let hygienic = |name: &str| Ident::new(name, Span::mixed_site());
     let config = hygienic("config");
@@ -256,9 +261,17 @@ fn run_closure(
         // Zero parameters: a single input case, the empty tuple.
         None => quote!(let #inputs = [()];),
     };
+    // At the path's own span, so that a bound of a generic original that the
+    // candidate's types break is one report, the one rustc makes at the
+    // path for naming it.
     let inputs_option = options.inputs.as_ref();
-    let original = call_closure(options.original.to_token_stream(), inputs_option, candidate);
-    let candidate_call = call_closure(candidate_path, inputs_option, candidate);
+    let original = call_closure(
+        options.original.to_token_stream(),
+        options.original.span(),
+        inputs_option,
+        candidate,
+    );
+    let candidate_call = call_closure(candidate_path, candidate_span, inputs_option, candidate);
     let compared = match compared_legend(candidate) {
         Some(legend) => quote!(::core::option::Option::Some(#legend)),
         None => quote!(::core::option::Option::None),
@@ -421,20 +434,28 @@ fn check_expression(check: &Check, candidate: &Candidate) -> TokenStream {
 }
 
 /// One side's call as a closure over an input case:
-/// `|input| { let function: fn(&[u64]) -> u64 = path; function(input) }`.
+/// `|input| { let arguments: &[u64] = input; callee(&path).call::<_, &[u64],
+/// u64>(arguments) }`, each argument passed through the check of its
+/// parameter (see below). The call is spanned `at_path`, where an error
+/// about the function belongs (its locals keep mixed-site hygiene:
+/// `original = arguments` still names the user's function).
 ///
-/// The function is called through a pointer of the candidate's signature:
-/// when `path` (the original) has another signature, the one error is at
-/// `path` with the candidate's signature as the expected type. The pointer is
-/// a constant, so an optimized build calls (and inlines) the function
-/// directly; the candidate goes through the same shape so both sides cost
-/// the same.
+/// `call` (in the runtime) reads `path`'s parameters and output off its `Fn`
+/// implementation and requires them to be the candidate's, which are named
+/// here: when the original has another signature, the one error is at
+/// `path`, and says which types differ. The candidate goes through the same
+/// shape so both sides cost the same; in an optimized build `call` inlines
+/// to a direct call. A candidate that does not implement the `Fn` traits
+/// (`unsafe`, `extern`, `#[target_feature]`, more than 12 parameters) is
+/// called, with the original, through a pointer of its type instead,
+/// `let function: fn(&[u64]) -> u64 = path;`, and rustc words a mismatch.
 ///
-/// Several parameters are taken apart with a tuple pattern,
-/// `|(owned0, owned1)| function(&owned0, owned1)`, so an input case of the
-/// wrong shape is one "expected `Vec<u64>`, found `(_, _)`" error. The
-/// pattern and the arguments are spanned at `inputs = ...`: a mismatch
-/// between the input cases and the parameters is the user's to fix there.
+/// Several parameters are taken apart with the runtime's `arguments`, whose
+/// error says so when the input case is not a tuple of that many. Each
+/// argument goes through `Fit`, whose error says so when an input case of a
+/// plain type (`Vec<u32>` for `&[u64]`) cannot be the argument. Both are
+/// spanned at `inputs = ...`: a mismatch between the input cases and the
+/// parameters is the user's to fix there.
 ///
 /// When a parameter is taken by value or by `&mut`, the closure consumes
 /// its own clone of the case and returns `(compared, kept)`: `compared` is
@@ -444,52 +465,146 @@ fn check_expression(check: &Check, candidate: &Candidate) -> TokenStream {
 /// timed region.
 pub(crate) fn call_closure(
     path: TokenStream,
+    at_path: Span,
     inputs: Option<&InputsOption>,
     candidate: &Candidate,
 ) -> TokenStream {
-    let function = Ident::new("function", Span::mixed_site());
-    let pointer_type = pointer_type(candidate);
     let inputs_span = inputs.map_or_else(Span::call_site, |given| given.path.span());
     let at_inputs = Span::mixed_site().located_at(inputs_span);
     let by_value = candidate.consumes_inputs();
     // By value, each call receives its own clone of the case; by reference,
     // a borrow of the case.
     let stem = if by_value { "owned" } else { "input" };
+    let case = Ident::new(stem, at_inputs);
     let params = &candidate.params;
     let bindings: Vec<Ident> = match params.len() {
-        1 => vec![Ident::new(stem, at_inputs)],
+        1 => vec![case.clone()],
         count => (0..count)
             .map(|position| Ident::new(&format!("{stem}{position}"), at_inputs))
             .collect(),
     };
-    let binding_patterns: Vec<TokenStream> = params
+    let param_types: Vec<Type> = params
         .iter()
-        .zip(&bindings)
-        .map(|(param, binding)| match param.passing {
-            Passing::Mutable => quote_spanned!(at_inputs=> mut #binding),
-            Passing::Shared | Passing::Owned => quote!(#binding),
-        })
+        .map(|param| candidate.without_lifetimes(&param.ty))
         .collect();
-    let pattern = match binding_patterns.as_slice() {
+    let params_type = match param_types.as_slice() {
+        [single] => quote!(#single),
+        several => quote!((#(#several),*)),
+    };
+
+    let mut setup = TokenStream::new();
+    let pattern = match params.as_slice() {
         [] => quote!(_),
-        [single] => single.clone(),
+        [param] if param.passing == Passing::Mutable => quote_spanned!(at_inputs=> mut #case),
+        [_] => quote!(#case),
         several => {
-            let mut tuple = Group::new(Delimiter::Parenthesis, quote!(#(#several),*));
-            tuple.set_span(at_inputs);
-            TokenTree::Group(tuple).into()
+            let count = Literal::usize_unsuffixed(several.len());
+            let take_apart = if by_value {
+                quote_spanned!(at_inputs=> arguments)
+            } else {
+                quote_spanned!(at_inputs=> arguments_ref)
+            };
+            setup.extend(quote_spanned! {at_inputs=>
+                let #case = ::faster::__private::#take_apart::<#count, #params_type, _, _>(#case);
+            });
+            for (position, (param, binding)) in several.iter().zip(&bindings).enumerate() {
+                let field = Literal::usize_unsuffixed(position);
+                setup.extend(match (param.passing, by_value) {
+                    (Passing::Mutable, _) => {
+                        quote_spanned!(at_inputs=> let mut #binding = #case.#field;)
+                    }
+                    (_, true) => quote_spanned!(at_inputs=> let #binding = #case.#field;),
+                    (_, false) => quote_spanned!(at_inputs=> let #binding = &#case.#field;),
+                });
+            }
+            quote!(#case)
         }
     };
-    let arguments = params.iter().zip(&bindings).map(|(param, binding)| {
-        match (param.passing, by_value) {
-            // The owned case's field, lent to a by-reference parameter.
-            (Passing::Shared, true) => quote_spanned!(at_inputs=> &#binding),
-            (Passing::Mutable, _) => quote_spanned!(at_inputs=> &mut #binding),
-            // Already a reference (the pattern binds by reference into a
-            // borrowed case) or an owned field to move.
-            (Passing::Shared, false) | (Passing::Owned, _) => quote!(#binding),
+
+    let mut checked = false;
+    let arguments: Vec<TokenStream> = params
+        .iter()
+        .zip(&bindings)
+        .zip(&param_types)
+        .map(|((param, binding), param_type)| {
+            // The value handed over, and a borrow of it to read its type from.
+            let (value, borrowed) = match (param.passing, by_value) {
+                // A borrow of the case's field already.
+                (Passing::Shared, false) => (quote!(#binding), quote!(#binding)),
+                // The owned case's field, lent to a by-reference parameter.
+                (Passing::Shared, true) => (
+                    quote_spanned!(at_inputs=> &#binding),
+                    quote_spanned!(at_inputs=> &#binding),
+                ),
+                (Passing::Mutable, _) => (
+                    quote_spanned!(at_inputs=> &mut #binding),
+                    quote_spanned!(at_inputs=> &#binding),
+                ),
+                (Passing::Owned, _) => (quote!(#binding), quote_spanned!(at_inputs=> &#binding)),
+            };
+            if param.takes_dyn() {
+                // A reference to a type coerces to `&dyn Trait` without
+                // borrowing as it: the call's coercion alone can judge.
+                return value;
+            }
+            checked = true;
+            let mode = match param.passing {
+                Passing::Shared => quote_spanned!(at_inputs=> ByRef),
+                Passing::Mutable => quote_spanned!(at_inputs=> ByMut),
+                Passing::Owned => quote_spanned!(at_inputs=> ByValue),
+            };
+            let owned = match OwnedForm::of(param_type) {
+                OwnedForm::Vec(element) => quote!(::faster::__private::Vec<#element>),
+                OwnedForm::String => quote!(::faster::__private::String),
+                OwnedForm::Same(owned) => quote!(#owned),
+            };
+            quote_spanned! {at_inputs=>
+                (&&&::faster::__private::Fit::<_, ::faster::__private::#mode, #param_type, #owned>
+                    ::of(#borrowed)).faster_argument(#value)
+            }
+        })
+        .collect();
+    if checked {
+        setup = quote! {
+            use ::faster::__private::{FitMatching as _, FitOther as _, FitPlain as _};
+            #setup
+        };
+    }
+
+    let mut call = if candidate.calls_through_fn_traits() {
+        let output_type = match &candidate.output {
+            ReturnType::Default => quote!(()),
+            ReturnType::Type(_, ty) => candidate.without_lifetimes(ty).to_token_stream(),
+        };
+        // rustc blames a parameter or output mismatch on the argument and
+        // the turbofish: both are spanned at `path`, where it belongs.
+        let arguments = match arguments.as_slice() {
+            [] => quote_spanned!(at_path=> ()),
+            several => {
+                let value = match several {
+                    [single] => single.clone(),
+                    several => quote!((#(#several),*)),
+                };
+                // Bound to a local of the parameters' type, so that each
+                // argument coerces to its parameter (`&Vec<u64>` to
+                // `&[u64]`), as in any call.
+                let local = Ident::new("arguments", Span::mixed_site().located_at(at_path));
+                let params_type = respan(params_type.clone(), at_inputs);
+                setup.extend(quote_spanned!(at_inputs=> let #local: #params_type = #value;));
+                quote!(#local)
+            }
+        };
+        let params_type = respan(params_type, at_path);
+        let output_type = respan(output_type, at_path);
+        quote_spanned! {at_path=>
+            ::faster::__private::callee(&#path).call::<_, #params_type, #output_type>(#arguments)
         }
-    });
-    let mut call = quote_spanned!(at_inputs=> #function(#(#arguments),*));
+    } else {
+        let function = Ident::new("function", Span::mixed_site());
+        let pointer_type = pointer_type(candidate);
+        setup.extend(quote!(let #function: #pointer_type = #path;));
+        quote_spanned!(at_inputs=> #function(#(#arguments),*))
+    };
     if candidate.unsafety {
         // The annotation on an `unsafe fn` vouches that every input case
         // meets its safety contract (see the attribute's documentation).
@@ -521,10 +636,28 @@ pub(crate) fn call_closure(
     };
     quote! {
         |#pattern| {
-            let #function: #pointer_type = #path;
+            #setup
             #body
         }
     }
+}
+
+/// `tokens`, every one of them (inside groups too) spanned at `span`.
+fn respan(tokens: TokenStream, span: Span) -> TokenStream {
+    tokens
+        .into_iter()
+        .map(|token| match token {
+            TokenTree::Group(group) => {
+                let mut respanned = Group::new(group.delimiter(), respan(group.stream(), span));
+                respanned.set_span(span);
+                TokenTree::Group(respanned)
+            }
+            mut other => {
+                other.set_span(span);
+                other
+            }
+        })
+        .collect()
 }
 
 /// The candidate's signature as a function pointer type,

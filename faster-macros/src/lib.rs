@@ -1,6 +1,6 @@
 //! The `#[faster::compare]` and `#[faster::track]` attributes. Use them
-//! through the `faster` crate; this crate only turns them into code that
-//! calls `faster`'s runtime.
+//! through the `faster-test` package (whose library is `faster`); this crate
+//! only turns them into code that calls `faster`'s runtime.
 //!
 //! `attr` reads the options, `validate` decides which functions can be
 //! compared, `expand` writes the registration and the test; `track` does

@@ -114,7 +114,7 @@ fn expansions_name_runtime_items_by_absolute_paths() {
         // Whatever the user's module defines (a module called `faster`,
         // `core` or `inventory`), the expansion's own names resolve from
         // the crate root; the user's own types (`Option<f64>` in the
-        // signature check) keep meaning what they mean to the user.
+        // types of the call) keep meaning what they mean to the user.
         for line in expanded.lines() {
             for word in ["faster::", "core::", "inventory::", "std::"] {
                 for (at, _) in line.match_indices(word) {

@@ -246,7 +246,12 @@ fn open_closure(options: &Options, candidate: &Candidate) -> TokenStream {
         None => quote!(let #inputs = ::faster::__private::collect_inputs(|| [()])?;),
     };
     let ident = &candidate.ident;
-    let call = call_closure(quote!(#ident), options.inputs.as_ref(), candidate);
+    let call = call_closure(
+        quote!(#ident),
+        ident.span(),
+        options.inputs.as_ref(),
+        candidate,
+    );
     let describe = describe_closure();
     let entry = if candidate.consumes_inputs() {
         quote!(track_by_value)

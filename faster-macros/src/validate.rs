@@ -26,12 +26,17 @@ pub(crate) struct Candidate {
     pub output: ReturnType,
     /// `extern "C"` and the like; the original must share it.
     pub abi: Option<Abi>,
-    /// Declared lifetime parameters (`fn f<'a>`), bound again by the
-    /// signature check's `for<'a> fn(...)`.
+    /// Declared lifetime parameters (`fn f<'a>`): bound again by the pointer
+    /// type's `for<'a> fn(...)` when the functions are called through a
+    /// pointer, left to inference (`'_`) in the types the expansion names
+    /// otherwise.
     pub lifetimes: Vec<Lifetime>,
     /// An `unsafe fn`: called inside `unsafe {}`, the annotation vouching
     /// that every input meets its safety contract.
     pub unsafety: bool,
+    /// It carries `#[target_feature(...)]`, which (like `unsafe` and an
+    /// `extern` ABI) keeps a function from implementing the `Fn` traits.
+    pub target_feature: bool,
     /// Its type parameters, which `types = [...]` instantiates.
     pub type_params: Vec<TypeParam>,
 }
@@ -46,6 +51,21 @@ pub(crate) struct Param {
     pub name: String,
     /// Its name for examples of code: `v`, or `arg1` for a pattern.
     pub binding: String,
+}
+
+impl Param {
+    /// Whether it takes a `&dyn Trait` (or `&mut`): an input case coerces
+    /// to it by unsizing, which `Borrow` does not describe.
+    pub fn takes_dyn(&self) -> bool {
+        let Type::Reference(reference) = &self.ty else {
+            return false;
+        };
+        let mut referent = &*reference.elem;
+        while let Type::Paren(paren) = referent {
+            referent = &paren.elem;
+        }
+        matches!(referent, Type::TraitObject(_))
+    }
 }
 
 /// How a parameter is taken, which decides how inputs are handed over.
@@ -78,6 +98,16 @@ impl Candidate {
             .filter(|(_, param)| param.passing == Passing::Mutable)
     }
 
+    /// Whether both functions are called through the runtime's `call`,
+    /// which reads the original's signature off its `Fn` implementation and
+    /// words a mismatch itself: a safe function of the Rust ABI, without
+    /// `#[target_feature]`, of at most 12 parameters (the most `call`
+    /// supports). Otherwise both are called through a pointer of the
+    /// candidate's type, and rustc words a mismatch.
+    pub fn calls_through_fn_traits(&self) -> bool {
+        !self.unsafety && self.abi.is_none() && !self.target_feature && self.params.len() <= 12
+    }
+
     /// Whether the function returns something other than `()`.
     pub fn returns_value(&self) -> bool {
         match &self.output {
@@ -86,6 +116,15 @@ impl Candidate {
                 !matches!(&**ty, Type::Tuple(tuple) if tuple.elems.is_empty())
             }
         }
+    }
+
+    /// `ty` with the function's own lifetimes (`'a` in `fn f<'a>(x: &'a str)`)
+    /// left to inference, `&'_ str`, as a type written inside the
+    /// expansion's closures must be: they do not declare them.
+    pub fn without_lifetimes(&self, ty: &Type) -> Type {
+        let mut ty = ty.clone();
+        EraseLifetimes(&self.lifetimes).visit_type_mut(&mut ty);
+        ty
     }
 
     /// The candidate with its type parameter replaced by `concrete` in the
@@ -118,7 +157,19 @@ impl Candidate {
             abi: self.abi.clone(),
             lifetimes: self.lifetimes.clone(),
             unsafety: self.unsafety,
+            target_feature: self.target_feature,
             type_params: Vec::new(),
+        }
+    }
+}
+
+/// Replaces the function's declared lifetimes with `'_`.
+struct EraseLifetimes<'a>(&'a [Lifetime]);
+
+impl VisitMut for EraseLifetimes<'_> {
+    fn visit_lifetime_mut(&mut self, lifetime: &mut Lifetime) {
+        if self.0.contains(lifetime) {
+            *lifetime = Lifetime::new("'_", lifetime.span());
         }
     }
 }
@@ -243,6 +294,10 @@ pub(crate) fn signature(function: &ItemFn) -> syn::Result<Candidate> {
             .map(|param| param.lifetime.clone())
             .collect(),
         unsafety: sig.unsafety.is_some(),
+        target_feature: function
+            .attrs
+            .iter()
+            .any(|attr| attr.path().is_ident("target_feature")),
         type_params: sig.generics.type_params().cloned().collect(),
     })
 }
@@ -396,7 +451,7 @@ impl Errors {
 
 /// Type parameters are instantiated by `types = [...]` (see
 /// [`types_match`]); const parameters cannot be, and lifetime bounds cannot
-/// be expressed in the signature check's `for<'a> fn(...)`.
+/// be expressed in the pointer type's `for<'a> fn(...)`.
 fn check_generics(sig: &Signature, errors: &mut Errors) {
     for param in &sig.generics.params {
         match param {
@@ -556,18 +611,36 @@ pub(crate) fn is_compare_attribute(attr: &syn::Attribute) -> bool {
     segments == ["faster", "compare"]
 }
 
+/// What an input case holds for a parameter: a `Vec` of the elements for a
+/// slice, a `String` for `str`, otherwise the referenced type (or the type,
+/// for a parameter by value).
+pub(crate) enum OwnedForm<'a> {
+    Vec(&'a Type),
+    String,
+    Same(&'a Type),
+}
+
+impl OwnedForm<'_> {
+    /// The form of a parameter of type `ty`.
+    pub fn of(ty: &Type) -> OwnedForm<'_> {
+        match ty {
+            Type::Reference(reference) => match &*reference.elem {
+                Type::Slice(slice) => OwnedForm::Vec(&slice.elem),
+                Type::Path(path) if path.path.is_ident("str") => OwnedForm::String,
+                elem => OwnedForm::Same(elem),
+            },
+            other => OwnedForm::Same(other),
+        }
+    }
+}
+
 /// The owned type an input case holds for a parameter, for examples:
 /// `Vec<u64>` for `&[u64]`, `String` for `&str`, `T` for `&T` and for `T`.
 fn owned_form(ty: &Type) -> String {
-    match ty {
-        Type::Reference(reference) => match &*reference.elem {
-            Type::Slice(slice) => {
-                format!("Vec<{}>", tokens_as_written(slice.elem.to_token_stream()))
-            }
-            Type::Path(path) if path.path.is_ident("str") => "String".to_string(),
-            elem => tokens_as_written(elem.to_token_stream()),
-        },
-        other => tokens_as_written(other.to_token_stream()),
+    match OwnedForm::of(ty) {
+        OwnedForm::Vec(elem) => format!("Vec<{}>", tokens_as_written(elem.to_token_stream())),
+        OwnedForm::String => "String".to_string(),
+        OwnedForm::Same(ty) => tokens_as_written(ty.to_token_stream()),
     }
 }
 
@@ -823,6 +896,92 @@ mod tests {
             error.contains("already carries a `#[faster::compare]`"),
             "{error}"
         );
+    }
+
+    #[test]
+    fn only_safe_rust_functions_are_called_through_the_fn_traits() {
+        let safe = candidate(quote!(
+            fn f(v: &[u64]) -> u64 {
+                0
+            }
+        ))
+        .unwrap();
+        assert!(safe.calls_through_fn_traits());
+        for refused in [
+            quote!(
+                unsafe fn f(v: &[u64]) -> u64 {
+                    0
+                }
+            ),
+            quote!(
+                extern "C" fn f(v: u64) -> u64 {
+                    v
+                }
+            ),
+            quote!(
+                #[target_feature(enable = "avx2")]
+                fn f(v: &[u64]) -> u64 {
+                    0
+                }
+            ),
+            quote!(
+                fn f(
+                    a: u8,
+                    b: u8,
+                    c: u8,
+                    d: u8,
+                    e: u8,
+                    f: u8,
+                    g: u8,
+                    h: u8,
+                    i: u8,
+                    j: u8,
+                    k: u8,
+                    l: u8,
+                    m: u8,
+                ) {
+                }
+            ),
+        ] {
+            let through_pointer = candidate(refused.clone()).unwrap();
+            assert!(!through_pointer.calls_through_fn_traits(), "{refused}");
+        }
+    }
+
+    #[test]
+    fn types_in_the_expansion_leave_the_functions_lifetimes_to_inference() {
+        let with_lifetime = candidate(quote!(
+            fn f<'a>(x: &'a str, y: &'static str, z: &str) -> usize {
+                0
+            }
+        ))
+        .unwrap();
+        let written: Vec<String> = with_lifetime
+            .params
+            .iter()
+            .map(|param| {
+                tokens_as_written(with_lifetime.without_lifetimes(&param.ty).to_token_stream())
+            })
+            .collect();
+        assert_eq!(written, ["&'_ str", "&'static str", "&str"]);
+    }
+
+    #[test]
+    fn dyn_parameters_are_told_apart() {
+        let takes =
+            |function: proc_macro2::TokenStream| candidate(function).unwrap().params[0].takes_dyn();
+        assert!(takes(quote!(
+            fn f(x: &dyn Debug) {}
+        )));
+        assert!(takes(quote!(
+            fn f(x: &mut (dyn Write + Send)) {}
+        )));
+        assert!(!takes(quote!(
+            fn f(x: &[u64]) {}
+        )));
+        assert!(!takes(quote!(
+            fn f(x: Box<dyn Debug>) {}
+        )));
     }
 
     #[test]

@@ -1,9 +1,10 @@
-//! The runtime of [`faster`](https://docs.rs/faster): the registry of
-//! comparisons, the paired measurement engine, its statistics, the verdict,
-//! the report, its outputs and the test harness.
+//! The runtime of [`faster-test`](https://docs.rs/faster-test): the registry
+//! of comparisons, the paired measurement engine, its statistics, the
+//! verdict, the report and the test harness.
 //!
-//! Users depend on the `faster` crate, which re-exports everything public
-//! here next to the `#[faster::compare]` attribute.
+//! Users depend on the `faster-test` package, whose library `faster`
+//! re-exports everything public here next to the `#[faster::compare]`
+//! attribute.
 //!
 //! The modules, each importing only those below it:
 //!
@@ -38,6 +39,8 @@ pub mod report;
 pub mod revision;
 pub mod stats;
 pub mod time;
+
+mod signature;
 
 /// What the attribute's expansion names. Not a public API: it may change in
 /// any release.

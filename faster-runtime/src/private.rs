@@ -16,12 +16,16 @@ pub use crate::error::Error;
 pub use crate::harness::{run_test, run_tracked_test};
 pub use crate::registry::{Comparison, Tracked};
 pub use crate::report::Report;
+pub use crate::signature::{
+    Arguments, ByMut, ByRef, ByValue, Callee, Fit, FitMatching, FitOther, FitPlain, Function,
+    Matches, Plain, SameOutput, SameParameters, String, Vec, arguments, arguments_ref, callee,
+};
 pub use crate::stats::verdict::Expect;
 pub use inventory;
 
 use crate::check::{CheckWith, First, OutputCheck, truncate};
 use crate::engine::compare::{compare_by_ref, compare_by_value};
-use crate::engine::routine::{ByRef, ByValue};
+use crate::engine::routine;
 use crate::engine::tracked::TrackedFn;
 use crate::error::{Phase, panic_message};
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -194,7 +198,7 @@ where
 {
     Ok(Box::new(TrackedFn {
         inputs,
-        routine: ByRef(function),
+        routine: routine::ByRef(function),
         describe_input,
         describe_output,
     }))
@@ -220,7 +224,7 @@ where
 {
     Ok(Box::new(TrackedFn {
         inputs,
-        routine: ByValue(function),
+        routine: routine::ByValue(function),
         describe_input,
         describe_output: move |(compared, _kept): &(O, L)| describe_output(compared),
     }))

@@ -41,4 +41,18 @@ fn norm_fast(v: &[f64]) -> f64 {
     v.iter().fold(0.0, |total, x| x.mul_add(*x, total)).sqrt()
 }
 
+// The second field of each tuple is a `u64`, the parameter a `usize`.
+fn nth_naive(v: &[u64], n: usize) -> u64 {
+    v[n]
+}
+
+fn nth_inputs() -> Vec<(Vec<u64>, u64)> {
+    vec![(vec![1, 2], 1)]
+}
+
+#[faster::compare(original = nth_naive, inputs = nth_inputs)]
+fn nth_fast(v: &[u64], n: usize) -> u64 {
+    v[n]
+}
+
 fn main() {}

@@ -26,13 +26,67 @@ const __FASTER_sum_unrolled: ::faster::__private::Comparison = ::faster::__priva
             "sum: unrolled vs sum_naive",
             &inputs,
             ::faster::__private::Eq,
-            |(input0, input1)| {
-                let function: fn(&[u64], &u64) -> u64 = sum_naive;
-                function(input0, input1)
+            |input| {
+                use ::faster::__private::{
+                    FitMatching as _, FitOther as _, FitPlain as _,
+                };
+                let input = ::faster::__private::arguments_ref::<
+                    2,
+                    (&[u64], &u64),
+                    _,
+                    _,
+                >(input);
+                let input0 = &input.0;
+                let input1 = &input.1;
+                let arguments: (&[u64], &u64) = (
+                    (&&&::faster::__private::Fit::<
+                        _,
+                        ::faster::__private::ByRef,
+                        &[u64],
+                        ::faster::__private::Vec<u64>,
+                    >::of(input0))
+                        .faster_argument(input0),
+                    (&&&::faster::__private::Fit::<
+                        _,
+                        ::faster::__private::ByRef,
+                        &u64,
+                        u64,
+                    >::of(input1))
+                        .faster_argument(input1),
+                );
+                ::faster::__private::callee(&sum_naive)
+                    .call::<_, (&[u64], &u64), u64>(arguments)
             },
-            |(input0, input1)| {
-                let function: fn(&[u64], &u64) -> u64 = sum_unrolled;
-                function(input0, input1)
+            |input| {
+                use ::faster::__private::{
+                    FitMatching as _, FitOther as _, FitPlain as _,
+                };
+                let input = ::faster::__private::arguments_ref::<
+                    2,
+                    (&[u64], &u64),
+                    _,
+                    _,
+                >(input);
+                let input0 = &input.0;
+                let input1 = &input.1;
+                let arguments: (&[u64], &u64) = (
+                    (&&&::faster::__private::Fit::<
+                        _,
+                        ::faster::__private::ByRef,
+                        &[u64],
+                        ::faster::__private::Vec<u64>,
+                    >::of(input0))
+                        .faster_argument(input0),
+                    (&&&::faster::__private::Fit::<
+                        _,
+                        ::faster::__private::ByRef,
+                        &u64,
+                        u64,
+                    >::of(input1))
+                        .faster_argument(input1),
+                );
+                ::faster::__private::callee(&sum_unrolled)
+                    .call::<_, (&[u64], &u64), u64>(arguments)
             },
             config,
         );

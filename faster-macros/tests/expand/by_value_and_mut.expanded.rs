@@ -27,17 +27,95 @@ const __FASTER_pop_fast: ::faster::__private::Comparison = ::faster::__private::
                 abs: 0.000000000001f64,
             },
             ::core::option::Option::Some("(the output, `v` after the call)"),
-            |(mut owned0, owned1, owned2)| {
-                let function: fn(&mut Vec<f64>, usize, &[f64]) -> Option<f64> = pop_naive;
+            |owned| {
+                use ::faster::__private::{
+                    FitMatching as _, FitOther as _, FitPlain as _,
+                };
+                let owned = ::faster::__private::arguments::<
+                    3,
+                    (&mut Vec<f64>, usize, &[f64]),
+                    _,
+                    _,
+                >(owned);
+                let mut owned0 = owned.0;
+                let owned1 = owned.1;
+                let owned2 = owned.2;
+                let arguments: (&mut Vec<f64>, usize, &[f64]) = (
+                    (&&&::faster::__private::Fit::<
+                        _,
+                        ::faster::__private::ByMut,
+                        &mut Vec<f64>,
+                        Vec<f64>,
+                    >::of(&owned0))
+                        .faster_argument(&mut owned0),
+                    (&&&::faster::__private::Fit::<
+                        _,
+                        ::faster::__private::ByValue,
+                        usize,
+                        usize,
+                    >::of(&owned1))
+                        .faster_argument(owned1),
+                    (&&&::faster::__private::Fit::<
+                        _,
+                        ::faster::__private::ByRef,
+                        &[f64],
+                        ::faster::__private::Vec<f64>,
+                    >::of(&owned2))
+                        .faster_argument(&owned2),
+                );
                 {
-                    let output = function(&mut owned0, owned1, &owned2);
+                    let output = ::faster::__private::callee(&pop_naive)
+                        .call::<
+                            _,
+                            (&mut Vec<f64>, usize, &[f64]),
+                            Option<f64>,
+                        >(arguments);
                     ((output, owned0), (owned2,))
                 }
             },
-            |(mut owned0, owned1, owned2)| {
-                let function: fn(&mut Vec<f64>, usize, &[f64]) -> Option<f64> = pop_fast;
+            |owned| {
+                use ::faster::__private::{
+                    FitMatching as _, FitOther as _, FitPlain as _,
+                };
+                let owned = ::faster::__private::arguments::<
+                    3,
+                    (&mut Vec<f64>, usize, &[f64]),
+                    _,
+                    _,
+                >(owned);
+                let mut owned0 = owned.0;
+                let owned1 = owned.1;
+                let owned2 = owned.2;
+                let arguments: (&mut Vec<f64>, usize, &[f64]) = (
+                    (&&&::faster::__private::Fit::<
+                        _,
+                        ::faster::__private::ByMut,
+                        &mut Vec<f64>,
+                        Vec<f64>,
+                    >::of(&owned0))
+                        .faster_argument(&mut owned0),
+                    (&&&::faster::__private::Fit::<
+                        _,
+                        ::faster::__private::ByValue,
+                        usize,
+                        usize,
+                    >::of(&owned1))
+                        .faster_argument(owned1),
+                    (&&&::faster::__private::Fit::<
+                        _,
+                        ::faster::__private::ByRef,
+                        &[f64],
+                        ::faster::__private::Vec<f64>,
+                    >::of(&owned2))
+                        .faster_argument(&owned2),
+                );
                 {
-                    let output = function(&mut owned0, owned1, &owned2);
+                    let output = ::faster::__private::callee(&pop_fast)
+                        .call::<
+                            _,
+                            (&mut Vec<f64>, usize, &[f64]),
+                            Option<f64>,
+                        >(arguments);
                     ((output, owned0), (owned2,))
                 }
             },

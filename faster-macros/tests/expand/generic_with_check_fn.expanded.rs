@@ -22,16 +22,36 @@ const __FASTER_sort_fast_u32: ::faster::__private::Comparison = ::faster::__priv
             &inputs,
             ::core::option::Option::Some("`v` after the call"),
             |mut owned| {
-                let function: fn(&mut [u32]) = sort_naive;
+                use ::faster::__private::{
+                    FitMatching as _, FitOther as _, FitPlain as _,
+                };
+                let arguments: &mut [u32] = (&&&::faster::__private::Fit::<
+                    _,
+                    ::faster::__private::ByMut,
+                    &mut [u32],
+                    ::faster::__private::Vec<u32>,
+                >::of(&owned))
+                    .faster_argument(&mut owned);
                 {
-                    function(&mut owned);
+                    ::faster::__private::callee(&sort_naive)
+                        .call::<_, &mut [u32], ()>(arguments);
                     (owned, ())
                 }
             },
             |mut owned| {
-                let function: fn(&mut [u32]) = sort_fast::<u32>;
+                use ::faster::__private::{
+                    FitMatching as _, FitOther as _, FitPlain as _,
+                };
+                let arguments: &mut [u32] = (&&&::faster::__private::Fit::<
+                    _,
+                    ::faster::__private::ByMut,
+                    &mut [u32],
+                    ::faster::__private::Vec<u32>,
+                >::of(&owned))
+                    .faster_argument(&mut owned);
                 {
-                    function(&mut owned);
+                    ::faster::__private::callee(&sort_fast::<u32>)
+                        .call::<_, &mut [u32], ()>(arguments);
                     (owned, ())
                 }
             },
@@ -86,16 +106,36 @@ const __FASTER_sort_fast_f64: ::faster::__private::Comparison = ::faster::__priv
             &inputs,
             ::core::option::Option::Some("`v` after the call"),
             |mut owned| {
-                let function: fn(&mut [f64]) = sort_naive;
+                use ::faster::__private::{
+                    FitMatching as _, FitOther as _, FitPlain as _,
+                };
+                let arguments: &mut [f64] = (&&&::faster::__private::Fit::<
+                    _,
+                    ::faster::__private::ByMut,
+                    &mut [f64],
+                    ::faster::__private::Vec<f64>,
+                >::of(&owned))
+                    .faster_argument(&mut owned);
                 {
-                    function(&mut owned);
+                    ::faster::__private::callee(&sort_naive)
+                        .call::<_, &mut [f64], ()>(arguments);
                     (owned, ())
                 }
             },
             |mut owned| {
-                let function: fn(&mut [f64]) = sort_fast::<f64>;
+                use ::faster::__private::{
+                    FitMatching as _, FitOther as _, FitPlain as _,
+                };
+                let arguments: &mut [f64] = (&&&::faster::__private::Fit::<
+                    _,
+                    ::faster::__private::ByMut,
+                    &mut [f64],
+                    ::faster::__private::Vec<f64>,
+                >::of(&owned))
+                    .faster_argument(&mut owned);
                 {
-                    function(&mut owned);
+                    ::faster::__private::callee(&sort_fast::<f64>)
+                        .call::<_, &mut [f64], ()>(arguments);
                     (owned, ())
                 }
             },

@@ -21,7 +21,7 @@ use std::time::Duration;
 /// (see [`Settings::overwrite`] for the precedence).
 ///
 /// ```
-/// let config = faster_runtime::Config::default();
+/// let config = faster::Config::default();
 /// assert_eq!(config.noise_floor, 0.05);
 /// assert_eq!(config.max_time, std::time::Duration::from_secs(3));
 /// ```

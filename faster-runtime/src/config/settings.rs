@@ -21,7 +21,7 @@ use std::time::Duration;
 /// ([`Settings::from_env`]), `faster::main()`'s flags a third.
 ///
 /// ```
-/// use faster_runtime::{Config, Settings};
+/// use faster::{Config, Settings};
 /// use std::time::Duration;
 ///
 /// let environment = Settings { noise_floor: Some(0.10), ..Settings::NONE };

@@ -1,6 +1,6 @@
 //! One comparison, end to end: check every input, then sample, estimate and
 //! judge. [`compare_fns`] and the attribute's expansion both land here;
-//! [`measure`] is the part they share.
+//! `measure` is the part they share.
 
 use super::diagnostics;
 use super::guard;
@@ -27,7 +27,7 @@ use std::time::Instant;
 /// [`Error::Mismatch`] naming the input.
 ///
 /// ```
-/// use faster_runtime::{compare_fns, Config, Verdict};
+/// use faster::{compare_fns, Config, Verdict};
 /// use std::time::Duration;
 ///
 /// fn sum_loop(n: &u64) -> u64 {
@@ -41,7 +41,7 @@ use std::time::Instant;
 /// let report = compare_fns("formula vs loop", &[1_000, 5_000], sum_loop, sum_formula, &config)?;
 /// println!("{report}");
 /// assert!(report.speedup > 1.0);
-/// # Ok::<(), faster_runtime::Error>(())
+/// # Ok::<(), faster::Error>(())
 /// ```
 pub fn compare_fns<I, O, A, B>(
     name: &str,
@@ -182,13 +182,13 @@ where
         }
     }
 
-    let (samples, disturbances) = {
+    let (samples, load) = {
         let _exclusive = TIMING
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner());
         let before = guard::snapshot();
         let samples = sampler::sample(pair.clock, calibration, &mut pair, config)?;
-        (samples, guard::disturbances(&before, &guard::snapshot()))
+        (samples, guard::load_between(&before, &guard::snapshot()))
     };
     let mut report = report_of(
         label,
@@ -198,13 +198,15 @@ where
         started,
         config,
     );
-    report.warnings = timer_fallback.into_iter().chain(disturbances).collect();
+    report.warnings = timer_fallback.into_iter().collect();
+    report.load = load;
     Ok(report)
 }
 
 /// The report of a measurement: `samples` estimated and judged as `config`
 /// says, measured with the timer named `timer`, its outputs compared before
-/// (or not), started at `started`. Its warnings are left to the caller.
+/// (or not), started at `started`. Its warnings and load are left to the
+/// caller.
 pub(crate) fn report_of(
     label: &str,
     samples: &Samples,
@@ -256,6 +258,7 @@ pub(crate) fn report_of(
         timer: timer.to_string(),
         calibration: samples.calibration,
         warnings: Vec::new(),
+        load: None,
         processes: Vec::new(),
         round_log_ratios: samples.log_ratios(),
         round_original_first: samples

@@ -45,15 +45,19 @@ pub fn review(report: &mut Report, config: &Config) {
     report.warnings.extend(found);
 }
 
-/// The best-of figure and the paired estimate more than half the floor apart.
+/// The best-of figure and the paired estimate on different sides of a
+/// verdict's threshold: the runtime line then reads otherwise than the
+/// verdict, and the reader must know which one counts and why. (Where both
+/// fall on the same side, a disagreement in size changes nothing the user
+/// should do.)
 fn estimates_disagree(report: &Report, config: &Config, found: &mut Vec<String>) {
-    let disagreement = (report.best_speedup / report.speedup).ln().abs();
-    if disagreement > (1.0 + config.noise_floor / 2.0).ln() {
+    let judged = |figure: f64| Verdict::from_interval((figure, figure), config.noise_floor);
+    if judged(report.best_speedup) != judged(report.speedup) {
         found.push(format!(
-            "the best-of-{} figure ({}) and the paired estimate ({}) disagree by more than half \
-             the noise floor: timings vary from call to call (a noisy machine, or work that \
-             varies, such as allocation); the verdict rests on the paired estimate, which pairs \
-             every measurement of one function with one of the other",
+            "the best-of-{} times read {} but the paired estimate reads {}: timings vary from \
+             call to call (a noisy machine, or work that varies, such as allocation); the verdict \
+             rests on the paired estimate, which compares the two functions in rounds run back to \
+             back rather than each one's luckiest run",
             report.rounds,
             Ratio::same_direction(report.best_speedup, report.speedup),
             Ratio(report.speedup, None),
@@ -90,45 +94,60 @@ fn samples_too_short(report: &Report, found: &mut Vec<String>) {
     }
 }
 
+/// Paoloni's regression fits poorly: one warning naming every poor fit.
 fn poor_fits(report: &Report, found: &mut Vec<String>) {
-    for input in &report.inputs {
-        for (side, fit) in ["original", "candidate"].iter().zip(&input.fits) {
-            if let Some(fit) = fit
-                && fit.r_squared < MIN_R_SQUARED
-            {
-                found.push(format!(
-                    "input {}: the {side}'s time does not grow in line with the batch size \
-                     (R² = {:.4}, under {MIN_R_SQUARED}): its per-call time depends on how many \
-                     calls run back to back, or the machine was disturbed; rerun on a quieter \
-                     machine, or make each call depend on the previous one's result",
-                    input.index, fit.r_squared,
-                ));
-            }
-        }
+    let poor: Vec<String> = report
+        .inputs
+        .iter()
+        .flat_map(|input| {
+            ["original", "candidate"]
+                .into_iter()
+                .zip(&input.fits)
+                .filter_map(move |(side, fit)| {
+                    let fit = fit.as_ref().filter(|fit| fit.r_squared < MIN_R_SQUARED)?;
+                    Some(format!(
+                        "input {} {side}, R² = {:.4}",
+                        input.index, fit.r_squared
+                    ))
+                })
+        })
+        .collect();
+    if !poor.is_empty() {
+        found.push(format!(
+            "the time does not grow in line with the batch size ({}; under {MIN_R_SQUARED}): \
+             the per-call time depends on how many calls run back to back, or the machine was \
+             disturbed; rerun on a quieter machine, or make each call depend on the previous \
+             one's result",
+            poor.join("; "),
+        ));
     }
 }
 
-/// A side that costs about what the empty measuring loop costs.
+/// A side that costs about what the empty measuring loop costs: one
+/// warning per input, naming the sides.
 fn nothing_measured(report: &Report, found: &mut Vec<String>) {
     let empty_call_ns = report.calibration.empty_call_ns;
     let nothing_ns = (EMPTY_CALL_MARGIN * empty_call_ns).max(MIN_REAL_CALL_NS);
     for input in &report.inputs {
-        for (side, per_call_ns) in [
+        let sides: Vec<String> = [
             ("original", input.original_ns),
             ("candidate", input.candidate_ns),
-        ] {
-            if per_call_ns <= nothing_ns {
-                found.push(format!(
-                    "input {}: the {side} takes {} per call, about what the measuring loop costs \
-                     with nothing in it ({}): either the compiler optimized its work away (make \
-                     the result depend on the input and return it; faster passes both through \
-                     black_box), or the work is so cheap that the loop around it dominates and \
-                     the ratio says little about the function",
-                    input.index,
-                    format_ns(per_call_ns),
-                    format_ns(empty_call_ns),
-                ));
-            }
+        ]
+        .into_iter()
+        .filter(|&(_, per_call_ns)| per_call_ns <= nothing_ns)
+        .map(|(side, per_call_ns)| format!("the {side} takes {}", format_ns(per_call_ns)))
+        .collect();
+        if !sides.is_empty() {
+            found.push(format!(
+                "input {}: {} per call, about what the measuring loop costs with nothing in it \
+                 ({}): either the compiler optimized the work away (make the result depend on \
+                 the input and return it; faster passes both through black_box), or the work is \
+                 so cheap that the loop around it dominates and the ratio says little about the \
+                 function",
+                input.index,
+                sides.join(" and "),
+                format_ns(empty_call_ns),
+            ));
         }
     }
 }
@@ -167,16 +186,21 @@ mod tests {
     }
 
     #[test]
-    fn figures_in_a_warning_read_in_the_headline_direction() {
-        let mut slower = report(0.485, (0.48, 0.49), Verdict::Slower, Expect::Faster);
-        slower.best_speedup = 0.51;
+    fn estimates_that_judge_differently_are_said_in_the_headline_direction() {
+        let mut slower = report(0.94, (0.93, 0.95), Verdict::Slower, Expect::Faster);
+        slower.best_speedup = 1.01;
         let warnings = reviewed(slower);
         assert_eq!(warnings.len(), 1, "{warnings:?}");
         assert!(
-            warnings[0].contains("(1.96x slower) and the paired estimate (2.06x slower)"),
+            warnings[0]
+                .contains("times read 0.99x slower but the paired estimate reads 1.06x slower"),
             "{}",
             warnings[0]
         );
+        // Apart in size but on the same side: nothing the user should do.
+        let mut apart = report(0.485, (0.48, 0.49), Verdict::Slower, Expect::Faster);
+        apart.best_speedup = 0.51;
+        assert_eq!(reviewed(apart), Vec::<String>::new());
     }
 
     #[test]

@@ -3,11 +3,13 @@
 //! holds for the whole machine — the governor, boost, a debugger — is the
 //! environment's, see `report::environment`.)
 //!
-//! Read from `/proc` and `/sys` on Linux; elsewhere, or where a file is not
-//! readable (a container, a VM without cpufreq), that check is silent. Each
-//! finding is a warning with what to do: a guard never blocks a run, since a
-//! CI runner or a container must still get a verdict.
+//! Read from `/proc` on Linux; elsewhere, or where a file is not readable,
+//! nothing is observed. The finding is a [`Load`] on the report, figures
+//! only: what is worth saying about it, and how often, is the outputs'
+//! business. A guard never blocks a run, since a CI runner or a container
+//! must still get a verdict.
 
+use crate::report::Load;
 use std::time::{Duration, Instant};
 
 /// CPU accounting at one instant, in clock ticks (`/proc/stat` and friends).
@@ -42,55 +44,31 @@ pub fn snapshot() -> Snapshot {
 
 /// Below this, tick-based accounting (10 ms ticks) says too little.
 const MIN_OBSERVED: Duration = Duration::from_millis(200);
-/// Others using more than this share of one core's time is worth a warning.
-const BUSY_SHARE: f64 = 0.25;
-/// Steal above this share of the machine's time is worth a warning.
-const STEAL_SHARE: f64 = 0.05;
 
-/// What happened between two snapshots that may have disturbed the timing.
-pub fn disturbances(before: &Snapshot, after: &Snapshot) -> Vec<String> {
+/// The other work the machine did between two snapshots, when it can be
+/// told.
+pub fn load_between(before: &Snapshot, after: &Snapshot) -> Option<Load> {
     let elapsed = after.at.duration_since(before.at);
     match (before.cpu, after.cpu) {
-        (Some(start), Some(end)) if elapsed >= MIN_OBSERVED => judge(&start, &end, cores()),
-        _ => Vec::new(),
+        (Some(start), Some(end)) if elapsed >= MIN_OBSERVED => load(&start, &end, cores()),
+        _ => None,
     }
 }
 
-/// The judgement on two CPU snapshots, separate from reading them so it can
-/// be tested.
-pub fn judge(start: &CpuSnapshot, end: &CpuSnapshot, cores: usize) -> Vec<String> {
+/// The load two CPU snapshots show, separate from reading them so it can be
+/// tested.
+pub fn load(start: &CpuSnapshot, end: &CpuSnapshot, cores: usize) -> Option<Load> {
     let delta = |pick: fn(&CpuSnapshot) -> u64| pick(end).saturating_sub(pick(start)) as f64;
     let total = delta(|s| s.busy) + delta(|s| s.idle) + delta(|s| s.steal);
     if total <= 0.0 {
-        return Vec::new();
+        return None;
     }
     let one_core = total / cores.max(1) as f64;
-    let mut warnings = Vec::new();
-    let others = (delta(|s| s.busy) - delta(|s| s.process)).max(0.0) / one_core;
-    if others > BUSY_SHARE {
-        warnings.push(format!(
-            "other processes kept {:.0}% of a core busy during the measurement ({cores} cores): \
-             pairing cancels most of it, but stop what you can or raise noise_floor",
-            100.0 * others,
-        ));
-    }
-    let siblings = (delta(|s| s.process) - delta(|s| s.thread)).max(0.0) / one_core;
-    if siblings > BUSY_SHARE {
-        warnings.push(format!(
-            "other threads of this process kept {:.0}% of a core busy during the measurement \
-             (tests running alongside): run with `--test-threads=1` for steadier figures",
-            100.0 * siblings,
-        ));
-    }
-    let steal = delta(|s| s.steal) / total;
-    if steal > STEAL_SHARE {
-        warnings.push(format!(
-            "the hypervisor held back {:.0}% of the CPU time (steal) during the measurement: \
-             this virtual machine shares its cores; expect wider intervals",
-            100.0 * steal,
-        ));
-    }
-    warnings
+    Some(Load {
+        other_processes: (delta(|s| s.busy) - delta(|s| s.process)).max(0.0) / one_core,
+        other_threads: (delta(|s| s.process) - delta(|s| s.thread)).max(0.0) / one_core,
+        steal: delta(|s| s.steal) / total,
+    })
 }
 
 pub(crate) fn cores() -> usize {
@@ -163,32 +141,28 @@ mod tests {
     }
 
     #[test]
-    fn a_quiet_machine_raises_nothing() {
+    fn a_quiet_machine_shows_no_other_load() {
         // 2 cores, 100 ticks each: our thread used one core, nothing else ran.
         let start = snapshot(0, 0, 0, 0, 0);
         let end = snapshot(100, 100, 0, 100, 100);
-        assert!(judge(&start, &end, 2).is_empty());
+        let load = load(&start, &end, 2).unwrap();
+        assert_eq!(
+            (load.other_processes, load.other_threads, load.steal),
+            (0.0, 0.0, 0.0)
+        );
     }
 
     #[test]
-    fn busy_neighbours_sibling_threads_and_steal_are_each_named() {
+    fn busy_neighbours_sibling_threads_and_steal_are_each_measured() {
         let start = snapshot(0, 0, 0, 0, 0);
         // 200 ticks on 2 cores: 100 per core. Others: 180 − 130 = 50 ticks;
         // sibling threads: 130 − 100 = 30; steal: 20 of 200.
         let end = snapshot(180, 0, 20, 130, 100);
-        let warnings = judge(&start, &end, 2);
-        assert_eq!(warnings.len(), 3, "{warnings:?}");
-        assert!(
-            warnings[0].contains("other processes kept 50% of a core"),
-            "{}",
-            warnings[0]
-        );
-        assert!(
-            warnings[1].contains("30% of a core") && warnings[1].contains("--test-threads=1"),
-            "{}",
-            warnings[1]
-        );
-        assert!(warnings[2].contains("held back 10%"), "{}", warnings[2]);
+        let load = load(&start, &end, 2).unwrap();
+        assert_eq!(load.other_processes, 0.5);
+        assert_eq!(load.other_threads, 0.3);
+        assert_eq!(load.steal, 0.1);
+        assert_eq!(super::load(&start, &start, 2), None);
     }
 
     #[test]

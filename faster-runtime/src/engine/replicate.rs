@@ -131,6 +131,10 @@ fn append(parent: &mut Report, child: Report) {
     if child.stop == Stop::Budget {
         parent.stop = Stop::Budget;
     }
+    parent.load = match (parent.load, child.load) {
+        (Some(ours), Some(theirs)) => Some(ours.max(theirs)),
+        (ours, theirs) => ours.or(theirs),
+    };
     for (input, theirs) in parent.inputs.iter_mut().zip(child.inputs) {
         input.original_ns = input.original_ns.min(theirs.original_ns);
         input.candidate_ns = input.candidate_ns.min(theirs.candidate_ns);

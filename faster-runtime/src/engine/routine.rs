@@ -1,6 +1,6 @@
-//! How the two functions are called and timed: a [`Routine`] per side
+//! How the two functions are called and timed: a `Routine` per side
 //! (borrowing the input, or consuming a clone of it made before the clock
-//! starts), and [`Pair`], the two sides over their inputs as the sampler's
+//! starts), and `Pair`, the two sides over their inputs as the sampler's
 //! [`Subject`]. User code runs here, so panics are caught here.
 
 use super::sampler::{self, Subject};

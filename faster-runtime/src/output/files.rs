@@ -102,8 +102,8 @@ impl Report {
     /// killed midway. [`output_dir`] is where the harness writes its own.
     ///
     /// ```no_run
-    /// # fn run(report: faster_runtime::Report) -> std::io::Result<()> {
-    /// report.write_json(faster_runtime::output_dir().join("formula_vs_loop.json"))?;
+    /// # fn run(report: faster::Report) -> std::io::Result<()> {
+    /// report.write_json(faster::output_dir().join("formula_vs_loop.json"))?;
     /// # Ok(()) }
     /// ```
     pub fn write_json(&self, path: impl AsRef<Path>) -> io::Result<()> {

@@ -1,8 +1,9 @@
 //! GitHub Actions' job summary (`$GITHUB_STEP_SUMMARY`): a markdown table
 //! with one row per comparison under a heading naming the test binary, and
-//! what about the machine may disturb timing, said once.
+//! what holds for the whole run (the machine, a debug build, other load),
+//! said once.
 
-use super::{Note, Output, Summary};
+use super::{Note, Output, Summary, notices};
 use crate::report::units::{Ratio, format_ns};
 use crate::report::{Environment, Outcome, Status};
 use std::io::Write as _;
@@ -63,7 +64,11 @@ impl Output for StepSummary {
         let mut text = String::new();
         if !*written {
             text.push_str(&heading(&binary_of_test(), None));
-            text.push_str(&machine(Environment::current()));
+            let debug_build = outcome.status() == Status::NotEnforced;
+            text.push_str(&quoted(&notices::at_start(
+                Environment::current(),
+                debug_build,
+            )));
             text.push_str(TABLE_HEADER);
             *written = true;
         }
@@ -76,10 +81,22 @@ impl Output for StepSummary {
             return;
         }
         let mut text = heading(summary.binary, Some(summary));
-        text.push_str(&machine(Environment::current()));
+        let debug_build = summary
+            .outcomes
+            .iter()
+            .any(|o| o.status() == Status::NotEnforced);
+        text.push_str(&quoted(&notices::at_start(
+            Environment::current(),
+            debug_build,
+        )));
         text.push_str(TABLE_HEADER);
         for outcome in summary.outcomes {
             text.push_str(&row(outcome));
+        }
+        let load = notices::load(summary.outcomes);
+        if !load.is_empty() {
+            text.push('\n');
+            text.push_str(&quoted(&load));
         }
         self.append(&text);
     }
@@ -108,12 +125,11 @@ fn heading(binary: &str, summary: Option<&Summary<'_>>) -> String {
     format!("\n### faster: `{}`{counts}\n\n", code(binary))
 }
 
-/// The machine's state, once, as a quoted note above the table.
-fn machine(environment: &Environment) -> String {
-    environment
-        .machine
+/// Notices, each a quoted paragraph.
+fn quoted(notices: &[String]) -> String {
+    notices
         .iter()
-        .map(|note| format!("> ⚠️ {}\n\n", cell(note)))
+        .map(|notice| format!("> ⚠️ {}\n\n", cell(notice)))
         .collect()
 }
 

@@ -22,10 +22,11 @@ pub enum Destination<W: Write> {
     File(PathBuf),
 }
 
-/// Collects one test case per comparison and writes the document at the end.
+/// Collects the files written for each comparison and writes the document
+/// at the end.
 pub struct Junit<W: Write> {
     destination: Destination<W>,
-    cases: String,
+    notes: Vec<Vec<Note>>,
 }
 
 impl<W: Write> Junit<W> {
@@ -33,18 +34,24 @@ impl<W: Write> Junit<W> {
     pub fn new(destination: Destination<W>) -> Self {
         Junit {
             destination,
-            cases: String::new(),
+            notes: Vec::new(),
         }
     }
 }
 
 impl<W: Write> Output for Junit<W> {
-    fn comparison(&mut self, outcome: &Outcome, notes: &mut Vec<Note>) {
-        self.cases.push_str(&test_case(outcome, notes));
+    fn comparison(&mut self, _outcome: &Outcome, notes: &mut Vec<Note>) {
+        self.notes.push(notes.clone());
     }
 
     fn end(&mut self, summary: &Summary<'_>) {
-        let document = document(summary, &self.cases);
+        let cases: String = summary
+            .outcomes
+            .iter()
+            .zip(&self.notes)
+            .map(|(outcome, notes)| test_case(summary.binary, outcome, notes))
+            .collect();
+        let document = document(summary, &cases);
         match &mut self.destination {
             Destination::Stream(out) => {
                 let _ = out.write_all(document.as_bytes());
@@ -76,8 +83,8 @@ fn document(summary: &Summary<'_>, cases: &str) -> String {
     )
 }
 
-/// One `<testcase>`.
-fn test_case(outcome: &Outcome, notes: &[Note]) -> String {
+/// One `<testcase>`, its class the test binary (as nextest names them).
+fn test_case(binary: &str, outcome: &Outcome, notes: &[Note]) -> String {
     let mut properties: Vec<(&str, String)> = vec![("status", outcome.status().as_str().into())];
     let (seconds, failure, report_text) = match &outcome.result {
         Ok(report) => {
@@ -113,9 +120,10 @@ fn test_case(outcome: &Outcome, notes: &[Note]) -> String {
     }
     let mut case = format!(
         "    <testcase classname=\"{}\" name=\"{}\" time=\"{seconds:.3}\">\n      <properties>\n",
-        escape(&outcome.label),
+        escape(binary),
         escape(&outcome.test),
     );
+    properties.insert(1, ("label", outcome.label.clone()));
     for (name, value) in &properties {
         let _ = writeln!(
             case,

@@ -13,6 +13,7 @@ pub mod files;
 pub mod github;
 pub mod json;
 pub mod junit;
+pub mod notices;
 #[cfg(feature = "plots")]
 pub mod plot;
 pub mod style;

@@ -9,7 +9,7 @@
 
 use super::environment::{Environment, utc_now};
 use super::outcome::Outcome;
-use super::{InputReport, ProcessSummary, Report};
+use super::{InputReport, Load, ProcessSummary, Report};
 use crate::stats::LinearFit;
 use crate::stats::samples::{CONFIDENCE, Stop};
 use crate::stats::verdict::{Expect, Verdict};
@@ -73,7 +73,15 @@ struct ResultDoc {
     round_log_ratios: Vec<f64>,
     round_original_first: Vec<bool>,
     processes: Vec<ProcessDoc>,
+    load: Option<LoadDoc>,
     warnings: Vec<String>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct LoadDoc {
+    other_processes: f64,
+    other_threads: f64,
+    steal: f64,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -291,6 +299,11 @@ impl ResultDoc {
                     rounds: process.rounds,
                 })
                 .collect(),
+            load: report.load.map(|load| LoadDoc {
+                other_processes: load.other_processes,
+                other_threads: load.other_threads,
+                steal: load.steal,
+            }),
             warnings: report.warnings.clone(),
         }
     }
@@ -319,6 +332,11 @@ impl ResultDoc {
                 empty_call_ns: self.timer.empty_call_ns,
             },
             warnings: self.warnings,
+            load: self.load.map(|load| Load {
+                other_processes: load.other_processes,
+                other_threads: load.other_threads,
+                steal: load.steal,
+            }),
             processes: self
                 .processes
                 .iter()
@@ -469,6 +487,11 @@ mod tests {
             .with_flops(&[2_000, 200_000, 60_000])
             .with_input_labels(["small", "large", "late"]);
         original.warnings.push("a warning".into());
+        original.load = Some(Load {
+            other_processes: 0.75,
+            other_threads: 0.0,
+            steal: 0.01,
+        });
         original.processes = vec![ProcessSummary {
             speedup: 8.9,
             ci: (8.7, 9.1),

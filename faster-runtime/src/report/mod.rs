@@ -71,6 +71,9 @@ pub struct Report {
     pub calibration: Calibration,
     /// Things the reader should know: a noisy machine, a short budget, ...
     pub warnings: Vec<String>,
+    /// What else the machine did while measuring, where it could be told
+    /// (measurements of at least 0.2 s, on Linux).
+    pub load: Option<Load>,
     /// With `processes = N`: each process's own figures, this one first
     /// (empty for a comparison measured in one process).
     pub processes: Vec<ProcessSummary>,
@@ -116,6 +119,29 @@ pub struct InputReport {
     /// nanoseconds (batch time / batch size), in time order: what the plot
     /// shows.
     pub round_ns: Vec<[f64; 2]>,
+}
+
+/// The other work the machine did while a comparison was measured.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Load {
+    /// Other processes' CPU use, in cores (1 = one core kept busy).
+    pub other_processes: f64,
+    /// Other threads of this process (tests running alongside), in cores.
+    pub other_threads: f64,
+    /// The share of the machine's CPU time the hypervisor held back.
+    pub steal: f64,
+}
+
+impl Load {
+    /// The larger of each figure: the load of a measurement made of several
+    /// (the processes of a replicated comparison).
+    pub fn max(self, other: Load) -> Load {
+        Load {
+            other_processes: self.other_processes.max(other.other_processes),
+            other_threads: self.other_threads.max(other.other_threads),
+            steal: self.steal.max(other.steal),
+        }
+    }
 }
 
 /// One process's own figures in a comparison replicated across processes.
@@ -167,6 +193,7 @@ pub(crate) mod fixtures {
                 empty_call_ns: 0.3,
             },
             warnings: vec![],
+            load: None,
             processes: vec![],
             round_log_ratios: (0..rounds)
                 .map(|round| speedup.ln() + 0.001 * (round % 3) as f64)

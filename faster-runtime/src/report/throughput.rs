@@ -15,7 +15,7 @@ impl Report {
     /// functions.
     ///
     /// ```
-    /// use faster_runtime::{compare_fns, Config};
+    /// use faster::{compare_fns, Config};
     /// use std::time::Duration;
     ///
     /// fn dot_naive(v: &Vec<f64>) -> f64 { v.iter().map(|x| x * x).sum() }
@@ -29,7 +29,7 @@ impl Report {
     ///     .with_flops(&inputs.iter().map(|v| 2 * v.len() as u64).collect::<Vec<_>>());
     /// let (original, candidate) = report.flop_rates().unwrap();
     /// assert!(original > 0.0 && candidate > 0.0);
-    /// # Ok::<(), faster_runtime::Error>(())
+    /// # Ok::<(), faster::Error>(())
     /// ```
     ///
     /// # Panics

@@ -51,7 +51,7 @@ impl Verdict {
     /// time) against the relative `noise_floor`.
     ///
     /// ```
-    /// use faster_runtime::Verdict;
+    /// use faster::Verdict;
     /// assert_eq!(Verdict::from_interval((1.06, 1.10), 0.05), Verdict::Faster);
     /// assert_eq!(Verdict::from_interval((1.02, 1.10), 0.05), Verdict::WithinNoise);
     /// assert_eq!(Verdict::from_interval((0.90, 0.95), 0.05), Verdict::Slower);

@@ -23,7 +23,7 @@ use std::time::Instant;
 /// only to show the shape):
 ///
 /// ```
-/// use faster_runtime::Clock;
+/// use faster::Clock;
 /// use std::time::Instant;
 ///
 /// struct Coarse(Instant);
@@ -107,7 +107,7 @@ pub(crate) fn wall_nanos() -> u64 {
 /// closure can hold one clone while the sampler holds another.
 ///
 /// ```
-/// use faster_runtime::{Clock, SimClock};
+/// use faster::{Clock, SimClock};
 ///
 /// let clock = SimClock::new();
 /// let start = clock.now();

@@ -8,6 +8,7 @@
 //! a comparison that passed, and the report of one that failed travels in
 //! its panic message ([`failure_message`]), where libtest shows failures.
 
+mod columns;
 mod report;
 mod summary;
 
@@ -15,7 +16,7 @@ pub use report::{render, verdict_line};
 pub use summary::table;
 
 use super::style::{Style, Tone, wrap};
-use super::{Note, Output, Run, Summary};
+use super::{Note, Output, Run, Summary, notices};
 use crate::report::{Environment, Outcome, Status};
 use std::io::Write;
 use std::path::Path;
@@ -65,15 +66,35 @@ impl<W: Write> Terminal<W> {
     }
 }
 
-/// Whether this process has said what holds for the whole run (the
-/// machine's state, a debug build): once, not with every comparison.
-static NOTICES_SAID: AtomicBool = AtomicBool::new(false);
+/// What a process has said of what holds for its whole run: under libtest,
+/// where there is no end of the run, each is said once, with the first
+/// report it concerns.
+static START_SAID: AtomicBool = AtomicBool::new(false);
+static LOAD_SAID: [AtomicBool; 3] = [const { AtomicBool::new(false) }; 3];
+
+/// The run's notices not said yet in this process, for a generated test's
+/// report.
+fn libtest_notices(outcome: &Outcome, style: Style) -> String {
+    let mut said = Vec::new();
+    if !START_SAID.swap(true, Ordering::Relaxed) {
+        let debug_build = outcome.status() == Status::NotEnforced;
+        said.extend(notices::at_start(Environment::current(), debug_build));
+    }
+    let load = outcome.result.as_ref().ok().and_then(|report| report.load);
+    for (kind, notice) in notices::load_of_one(load) {
+        if !LOAD_SAID[kind as usize].swap(true, Ordering::Relaxed) {
+            said.push(notice);
+        }
+    }
+    warning_lines(&said, style)
+}
 
 impl<W: Write> Output for Terminal<W> {
     fn begin(&mut self, run: &Run<'_>) {
         let mut text = format!("\n{}\n", running_line(run.selected()));
         if self.detail == Detail::Pretty {
-            text.push_str(&notices(run.environment, run.debug_build, self.style));
+            let start = notices::at_start(run.environment, run.debug_build);
+            text.push_str(&warning_lines(&start, self.style));
         }
         self.say(&text);
     }
@@ -105,12 +126,8 @@ impl<W: Write> Output for Terminal<W> {
             // libtest prints the result line; a failure's report goes into
             // the panic message, where libtest collects failures.
             (Harness::Libtest, Detail::Pretty) if outcome.passed() => {
-                let mut text = String::new();
-                if !NOTICES_SAID.swap(true, Ordering::Relaxed) {
-                    let debug_build = outcome.status() == Status::NotEnforced;
-                    text.push_str(&notices(Environment::current(), debug_build, self.style));
-                }
-                text + &report_with_notes(outcome, notes, self.style)
+                libtest_notices(outcome, self.style)
+                    + &report_with_notes(outcome, notes, self.style)
             }
             (Harness::Libtest, _) => String::new(),
         };
@@ -129,6 +146,11 @@ impl<W: Write> Output for Terminal<W> {
             text.push_str(&table(summary.outcomes, self.style));
             text.push('\n');
         }
+        let load = notices::load(summary.outcomes);
+        if !load.is_empty() {
+            text.push_str(&warning_lines(&load, self.style));
+            text.push('\n');
+        }
         text.push_str(&closing(summary, self.style, false));
         self.say(&text);
     }
@@ -144,29 +166,17 @@ pub fn running_line(count: usize) -> String {
     format!("running {count} {noun}")
 }
 
-/// What holds for the whole run, said once under its first line: what
-/// about the machine may disturb timing, and that a debug build's verdicts
-/// are not enforced (nothing on a quiet machine and an optimized build).
-fn notices(environment: &Environment, debug_build: bool, style: Style) -> String {
-    let machine = environment
-        .machine
-        .iter()
-        .map(|note| format!("this machine: {note}"));
-    let build = debug_build.then(|| DEBUG_BUILD.to_string());
+/// Notices as `⚠` lines wrapped at 80 columns.
+fn warning_lines(notices: &[String], style: Style) -> String {
     let mut text = String::new();
-    for notice in machine.chain(build) {
-        for line in wrap(&notice, "⚠ ", "  ") {
+    for notice in notices {
+        for line in wrap(notice, "⚠ ", "  ") {
             text.push_str(&style.paint(Tone::Warn, &line));
             text.push('\n');
         }
     }
     text
 }
-
-/// Why a debug build's verdicts are not enforced, and what to do.
-const DEBUG_BUILD: &str = "a debug build times unoptimized code, so its timing verdicts are \
-reported, not enforced (outputs are still checked): run `cargo test --release`, or add \
-`[profile.test] opt-level = 3` to Cargo.toml; FASTER_ENFORCE=1 enforces them anyway";
 
 /// The failures list and libtest's result line. Under `--format bench` the
 /// comparisons count as measured, as libtest counts benchmarks.

@@ -3,7 +3,8 @@
 //! per-input table with rates, and the warnings, within 80 columns. Also
 //! `Display` for [`Report`], which prints exactly this without colour.
 
-use crate::output::style::{Style, Tone, WIDTH, display_width, pad, truncate_start, wrap};
+use super::columns::Columns;
+use crate::output::style::{Style, Tone, WIDTH, display_width, wrap};
 use crate::report::Report;
 use crate::report::units::{Ratio, format_ns, format_percent, format_scaled, rate_scale};
 use crate::stats::verdict::{Expect, Verdict};
@@ -200,29 +201,9 @@ fn input_table(report: &Report, style: Style, out: &mut String) {
         })
         .collect();
 
-    let mut widths: Vec<usize> = header.iter().map(|cell| display_width(cell)).collect();
-    for row in &cells {
-        for (width, cell) in widths.iter_mut().zip(row) {
-            *width = (*width).max(display_width(cell));
-        }
-    }
     // Labels give way first when the table would not fit.
-    const INDENT: usize = 4;
-    let others: usize = widths[1..].iter().map(|width| width + 2).sum();
-    widths[0] = widths[0].min(WIDTH.saturating_sub(INDENT + others).max(5));
-
-    let line = |cells: &[String]| -> String {
-        let mut line = " ".repeat(INDENT);
-        for (column, (cell, &width)) in cells.iter().zip(&widths).enumerate() {
-            if column == 0 {
-                line.push_str(&pad(&truncate_start(cell, width), width, false));
-            } else {
-                line.push_str("  ");
-                line.push_str(&pad(cell, width, true));
-            }
-        }
-        line.trim_end().to_string()
-    };
+    let columns = Columns::fit(&header, &cells, 4, 5, true);
+    let line = |cells: &[String]| columns.line(cells, |_, cell| cell);
     let _ = writeln!(out, "{}", style.paint(Tone::Dim, &line(&header)));
     for row in &cells {
         let _ = writeln!(out, "{}", line(row));

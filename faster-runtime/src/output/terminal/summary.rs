@@ -1,7 +1,8 @@
 //! The summary table at the end of a run of several comparisons: each
 //! comparison's times, speedup and verdict on one line, within 80 columns.
 
-use crate::output::style::{Style, Tone, WIDTH, display_width, pad, truncate_start};
+use super::columns::Columns;
+use crate::output::style::{Style, Tone, WIDTH, display_width, pad};
 use crate::report::units::{Ratio, format_ns};
 use crate::report::{Outcome, Report, Status};
 use std::fmt::Write as _;
@@ -28,11 +29,14 @@ pub fn table(outcomes: &[Outcome], style: Style) -> String {
         counts(outcomes, style)
     );
 
-    let cells: Vec<Option<[String; 3]>> = outcomes
+    // A report's row: name, runtime, speedup, verdict; an error's: the name,
+    // then the error across the rest of the line.
+    let rows: Vec<Vec<String>> = outcomes
         .iter()
         .map(|outcome| {
-            outcome.result.as_ref().ok().map(|report| {
-                [
+            let mut row = vec![outcome.test.clone()];
+            if let Ok(report) = &outcome.result {
+                row.extend([
                     format!(
                         "{} → {}",
                         format_ns(report.original_ns),
@@ -40,40 +44,22 @@ pub fn table(outcomes: &[Outcome], style: Style) -> String {
                     ),
                     Ratio(report.speedup, None).to_string(),
                     verdict_cell(report, outcome.passed()),
-                ]
-            })
+                ]);
+            }
+            row
         })
         .collect();
-    let header = ["comparison", "runtime", "speedup", "verdict"];
-    let mut widths = header.map(display_width);
-    for cell in cells.iter().flatten() {
-        for (width, text) in widths[1..].iter_mut().zip(cell) {
-            *width = (*width).max(display_width(text));
-        }
-    }
-    let longest_name = outcomes
-        .iter()
-        .map(|outcome| display_width(&outcome.test))
-        .max()
-        .unwrap_or(0);
-    let rest: usize = widths[1..].iter().map(|width| width + 2).sum();
-    widths[0] = widths[0]
-        .max(longest_name)
-        .min(WIDTH.saturating_sub(2 + rest).max(12));
-
-    let header_line = format!(
-        "  {}  {}  {}  {}",
-        pad(header[0], widths[0], false),
-        pad(header[1], widths[1], false),
-        pad(header[2], widths[2], false),
-        header[3]
+    let header = ["comparison", "runtime", "speedup", "verdict"].map(String::from);
+    let columns = Columns::fit(&header, &rows, 2, 12, false);
+    let _ = writeln!(
+        out,
+        "{}",
+        style.paint(Tone::Dim, &columns.line(&header, |_, cell| cell))
     );
-    let _ = writeln!(out, "{}", style.paint(Tone::Dim, header_line.trim_end()));
     let mut unenforced = false;
-    for (outcome, cells) in outcomes.iter().zip(&cells) {
-        let name = pad(&truncate_start(&outcome.test, widths[0]), widths[0], false);
-        match (cells, &outcome.result) {
-            (Some([runtime, speedup, verdict]), Ok(report)) => {
+    for (outcome, row) in outcomes.iter().zip(&rows) {
+        let line = match &outcome.result {
+            Ok(report) => {
                 unenforced |= outcome.passed() && !report.passed();
                 let tone = if report.passed() {
                     Tone::Good
@@ -82,28 +68,30 @@ pub fn table(outcomes: &[Outcome], style: Style) -> String {
                 } else {
                     Tone::Bad
                 };
-                let _ = writeln!(
-                    out,
-                    "  {name}  {}  {}  {}",
-                    pad(runtime, widths[1], false),
-                    pad(speedup, widths[2], false),
-                    style.paint(tone, verdict)
-                );
+                columns.line(row, |column, cell| {
+                    if column == 3 {
+                        style.paint(tone, &cell)
+                    } else {
+                        cell
+                    }
+                })
             }
-            (_, Err(error)) => {
+            Err(error) => {
                 let error = error.to_string();
                 let first_line = error.lines().next().unwrap_or("");
-                let room = WIDTH.saturating_sub(4 + widths[0]);
+                let room = WIDTH.saturating_sub(4 + columns.width(0));
                 let (text, tone) = if outcome.status() == Status::Skipped {
                     (format!("– not compared: {first_line}"), Tone::Warn)
                 } else {
                     (format!("✗ error: {first_line}"), Tone::Bad)
                 };
                 let text = shorten_end(&text, room);
-                let _ = writeln!(out, "  {name}  {}", style.paint(tone, &text));
+                let name = columns.line(&row[..1], |_, cell| cell);
+                let name = pad(&name, 2 + columns.width(0), false);
+                format!("{name}  {}", style.paint(tone, &text))
             }
-            (None, Ok(_)) => unreachable!("cells exist for every report"),
-        }
+        };
+        let _ = writeln!(out, "{line}");
     }
     if unenforced {
         let _ = writeln!(

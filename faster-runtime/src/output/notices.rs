@@ -1,0 +1,175 @@
+//! What holds for a whole run rather than one comparison, said once: what
+//! about the machine may disturb timing, a debug build, and the other load
+//! the machine carried while comparisons were measured. The terminal and
+//! the job summary say these; each comparison's report does not repeat them.
+
+use crate::report::{Environment, Load, Outcome};
+
+/// Other processes (or threads) using more than this share of one core are
+/// worth saying.
+const BUSY_CORES: f64 = 0.25;
+/// Steal above this share of the machine's time is worth saying.
+const STEAL_SHARE: f64 = 0.05;
+
+/// Why a debug build's verdicts are not enforced, and what to do.
+pub const DEBUG_BUILD: &str = "a debug build times unoptimized code, so its timing verdicts are \
+reported, not enforced (outputs are still checked): run `cargo test --release`, or add \
+`[profile.test] opt-level = 3` to Cargo.toml; FASTER_ENFORCE=1 enforces them anyway";
+
+/// What is known when a run starts: the machine's state and whether it is
+/// a debug build.
+pub fn at_start(environment: &Environment, debug_build: bool) -> Vec<String> {
+    let machine = environment
+        .machine
+        .iter()
+        .map(|note| format!("this machine: {note}"));
+    machine
+        .chain(debug_build.then(|| DEBUG_BUILD.to_string()))
+        .collect()
+}
+
+/// The kinds of other load worth saying, with what to do about each.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LoadKind {
+    /// Other processes kept a core busy.
+    OtherProcesses,
+    /// Other threads of this process (tests alongside) kept a core busy.
+    OtherThreads,
+    /// The hypervisor held back CPU time.
+    Steal,
+}
+
+impl LoadKind {
+    const ALL: [LoadKind; 3] = [
+        LoadKind::OtherProcesses,
+        LoadKind::OtherThreads,
+        LoadKind::Steal,
+    ];
+
+    /// How much of it `load` shows, when it is worth saying.
+    fn of(self, load: &Load) -> Option<f64> {
+        let (amount, threshold) = match self {
+            LoadKind::OtherProcesses => (load.other_processes, BUSY_CORES),
+            LoadKind::OtherThreads => (load.other_threads, BUSY_CORES),
+            LoadKind::Steal => (load.steal, STEAL_SHARE),
+        };
+        (amount > threshold).then_some(amount)
+    }
+
+    /// The notice, for the largest `amount` seen in `seen` of `out_of`
+    /// comparisons.
+    fn notice(self, amount: f64, seen: usize, out_of: usize) -> String {
+        let percent = 100.0 * amount;
+        let during = if out_of == 1 {
+            "while measuring".to_string()
+        } else {
+            format!("while measuring {seen} of {out_of} comparisons")
+        };
+        match self {
+            LoadKind::OtherProcesses => format!(
+                "{during}, other processes kept up to {percent:.0}% of a core busy: pairing \
+                 cancels most of it, but stop what you can or raise noise_floor"
+            ),
+            LoadKind::OtherThreads => format!(
+                "{during}, other threads of this process (tests running alongside) kept up to \
+                 {percent:.0}% of a core busy: run with `--test-threads=1` for steadier figures"
+            ),
+            LoadKind::Steal => format!(
+                "{during}, the hypervisor held back up to {percent:.0}% of the CPU time (steal): \
+                 this virtual machine shares its cores; expect wider intervals"
+            ),
+        }
+    }
+}
+
+/// What load the run's comparisons saw, each kind said once, with how many
+/// comparisons saw it.
+pub fn load(outcomes: &[Outcome]) -> Vec<String> {
+    let loads: Vec<Load> = outcomes
+        .iter()
+        .filter_map(|outcome| outcome.result.as_ref().ok()?.load)
+        .collect();
+    LoadKind::ALL
+        .into_iter()
+        .filter_map(|kind| {
+            let amounts: Vec<f64> = loads.iter().filter_map(|load| kind.of(load)).collect();
+            let largest = amounts
+                .iter()
+                .copied()
+                .fold(None, |max: Option<f64>, amount| {
+                    Some(max.map_or(amount, |max| max.max(amount)))
+                })?;
+            Some(kind.notice(largest, amounts.len(), outcomes.len()))
+        })
+        .collect()
+}
+
+/// The kinds of load one report shows, with their notices, for a harness
+/// that has no end of run to say them at (libtest).
+pub fn load_of_one(load: Option<Load>) -> Vec<(LoadKind, String)> {
+    LoadKind::ALL
+        .into_iter()
+        .filter_map(|kind| Some((kind, kind.notice(kind.of(&load?)?, 1, 1))))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::fixtures::report;
+    use crate::stats::verdict::{Expect, Verdict};
+
+    fn outcome(load: Option<Load>) -> Outcome {
+        let mut report = report(1.5, (1.4, 1.6), Verdict::Faster, Expect::Faster);
+        report.load = load;
+        Outcome {
+            test: "t".into(),
+            label: "t".into(),
+            source: None,
+            result: Ok(report),
+            enforced: true,
+        }
+    }
+
+    #[test]
+    fn load_is_said_once_with_its_largest_figure_and_how_often() {
+        let busy = |cores: f64| {
+            Some(Load {
+                other_processes: cores,
+                ..Load::default()
+            })
+        };
+        let outcomes = [
+            outcome(busy(0.5)),
+            outcome(busy(1.0)),
+            outcome(busy(0.1)),
+            outcome(None),
+        ];
+        let notices = load(&outcomes);
+        assert_eq!(notices.len(), 1, "{notices:?}");
+        assert!(
+            notices[0].starts_with(
+                "while measuring 2 of 4 comparisons, other processes kept up to 100% of a core busy"
+            ),
+            "{}",
+            notices[0]
+        );
+        assert!(load(&[outcome(busy(0.1))]).is_empty());
+        let steal = Load {
+            steal: 0.2,
+            ..Load::default()
+        };
+        assert_eq!(load_of_one(Some(steal)).len(), 1);
+        assert!(load_of_one(None).is_empty());
+    }
+
+    #[test]
+    fn a_debug_build_is_said_with_the_fix() {
+        let notices = at_start(Environment::current(), true);
+        let last = notices.last().unwrap();
+        assert!(
+            last.contains("--release") && last.contains("opt-level = 3"),
+            "{last}"
+        );
+    }
+}

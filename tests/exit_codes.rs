@@ -1,0 +1,260 @@
+//! Nothing passes silently: a `harness = false` target with a failing
+//! comparison exits non-zero through a real `cargo test` — whether its
+//! `main` is `faster::main()`, `faster::main();` or returns `faster::run()`
+//! — and through `cargo nextest run` where nextest is installed; with only
+//! passing comparisons, each exits 0. The fixture is
+//! `tests/fixtures/exit_codes`.
+
+mod support;
+
+use support::cargo;
+
+const TARGETS: [&str; 3] = ["main_expression", "main_statement", "run_exit_code"];
+
+#[test]
+fn a_failing_comparison_fails_cargo_test_in_every_form_of_main() {
+    for target in TARGETS {
+        let run = cargo(
+            "exit_codes",
+            &["test"],
+            &["--release", "--features", "fail", "--test", target],
+        );
+        let output = &run.output;
+        assert!(
+            !run.success(),
+            "{target}: cargo test passed with failing comparisons:\n{output}"
+        );
+        assert!(
+            output.contains("test faster_chain_wrong ... FAILED")
+                && output.contains("test faster_chain_slower ... FAILED")
+                && output.contains("test faster_chain_again ... ok"),
+            "{target}:\n{output}"
+        );
+        assert!(
+            output.contains("test result: FAILED. 1 passed; 2 failed;"),
+            "{target}:\n{output}"
+        );
+        // The binary itself, run directly, ends with libtest's code.
+        let code = std::process::Command::new(executable(target, &["--features", "fail"]))
+            .output()
+            .expect("the test binary runs")
+            .status
+            .code();
+        assert_eq!(code, Some(101), "{target}");
+    }
+}
+
+/// The path of the fixture's built test target `target`.
+fn executable(target: &str, features: &[&str]) -> String {
+    let mut arguments = vec![
+        "--release",
+        "--no-run",
+        "--message-format=json",
+        "--test",
+        target,
+    ];
+    arguments.extend(features);
+    let built = cargo("exit_codes", &["test"], &arguments);
+    built
+        .output
+        .lines()
+        .filter_map(|line| serde_json::from_str::<serde_json::Value>(line).ok())
+        .find_map(|message| {
+            (message["target"]["name"] == target)
+                .then(|| message["executable"].as_str().map(str::to_string))
+                .flatten()
+        })
+        .unwrap_or_else(|| panic!("no executable for {target}:\n{}", built.output))
+}
+
+#[test]
+fn passing_comparisons_pass_cargo_test_in_every_form_of_main() {
+    for target in TARGETS {
+        let run = cargo("exit_codes", &["test"], &["--release", "--test", target]);
+        assert!(run.success(), "{target}:\n{}", run.output);
+        assert!(
+            run.output.contains("test result: ok. 1 passed; 0 failed;"),
+            "{target}:\n{}",
+            run.output
+        );
+    }
+    let returned = cargo(
+        "exit_codes",
+        &["test"],
+        &["--release", "--test", "run_exit_code"],
+    );
+    assert!(
+        returned
+            .output
+            .contains("faster::run() returned; main goes on")
+    );
+}
+
+#[test]
+fn help_succeeds_and_a_bad_flag_is_a_usage_error() {
+    let help = cargo(
+        "exit_codes",
+        &["test"],
+        &["--release", "--test", "main_statement", "--", "--help"],
+    );
+    assert!(help.success(), "{}", help.output);
+    assert!(help.output.contains("--processes N"), "{}", help.output);
+    let bad = cargo(
+        "exit_codes",
+        &["test"],
+        &[
+            "--release",
+            "--test",
+            "main_statement",
+            "--",
+            "--frobnicate",
+        ],
+    );
+    assert_eq!(bad.code, Some(2), "{}", bad.output);
+    assert!(
+        bad.output.contains("unknown flag --frobnicate"),
+        "{}",
+        bad.output
+    );
+}
+
+/// Whether `cargo nextest` is installed: the suite must not require it.
+fn nextest_installed() -> bool {
+    std::process::Command::new(env!("CARGO"))
+        .args(["nextest", "--version"])
+        .output()
+        .is_ok_and(|output| output.status.success())
+}
+
+#[test]
+fn nextest_fails_with_a_failing_comparison_and_passes_without() {
+    if !nextest_installed() {
+        println!("cargo nextest is not installed here; skipped");
+        return;
+    }
+    for target in ["main_expression", "main_statement"] {
+        let failing = cargo(
+            "exit_codes",
+            &["nextest", "run"],
+            &[
+                "--release",
+                "--no-fail-fast",
+                "--features",
+                "fail",
+                "--test",
+                target,
+            ],
+        );
+        assert!(
+            !failing.success(),
+            "{target}: nextest passed with failing comparisons:\n{}",
+            failing.output
+        );
+        assert!(
+            failing.output.contains("3 tests run: 1 passed, 2 failed"),
+            "{target}:\n{}",
+            failing.output
+        );
+        let passing = cargo(
+            "exit_codes",
+            &["nextest", "run"],
+            &["--release", "--test", target],
+        );
+        assert!(passing.success(), "{target}:\n{}", passing.output);
+    }
+}
+
+/// A real replicated run through `faster::main()`: the children hand their
+/// figures back and write nothing, so every output shows one comparison
+/// once, with real figures and the same round count.
+#[test]
+fn a_replicated_comparison_is_reported_once_with_the_same_figures_everywhere() {
+    let dir = std::env::temp_dir().join(format!("faster-replicated-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let summary = dir.join("step-summary.md");
+    let junit = dir.join("junit.xml");
+    let variables = [
+        ("GITHUB_STEP_SUMMARY", summary.to_str().unwrap()),
+        ("FASTER_OUTPUT_DIR", dir.to_str().unwrap()),
+    ];
+    let run = |format: &str| {
+        support::cargo_with_env(
+            "exit_codes",
+            &["test"],
+            &[
+                "--release",
+                "--test",
+                "main_expression",
+                "--",
+                "--processes",
+                "2",
+                "--format",
+                format,
+                "--junit",
+                junit.to_str().unwrap(),
+            ],
+            &variables,
+        )
+    };
+    let json = run("json");
+    assert!(json.success(), "{}", json.output);
+    let document: serde_json::Value = json
+        .output
+        .lines()
+        .find_map(|line| serde_json::from_str(line).ok())
+        .unwrap_or_else(|| panic!("no JSON line:\n{}", json.output));
+    let result = &document["result"];
+    let rounds = result["rounds"].as_u64().unwrap() as usize;
+    assert_eq!(result["processes"].as_array().unwrap().len(), 2);
+    let per_process: usize = result["processes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|process| process["rounds"].as_u64().unwrap() as usize)
+        .sum();
+    assert_eq!(per_process, rounds);
+    assert_eq!(result["round_log_ratios"].as_array().unwrap().len(), rounds);
+    assert_eq!(
+        result["inputs"][0]["rounds_ns"].as_array().unwrap().len(),
+        rounds
+    );
+    let xml = std::fs::read_to_string(&junit).unwrap();
+    assert!(
+        xml.contains(&format!("<property name=\"rounds\" value=\"{rounds}\"/>")),
+        "{xml}"
+    );
+
+    let bench = run("bench");
+    assert!(bench.success(), "{}", bench.output);
+    let lines: Vec<&str> = bench
+        .output
+        .lines()
+        .filter(|l| l.contains(" ... bench: "))
+        .collect();
+    assert_eq!(lines.len(), 2, "{}", bench.output);
+    for line in lines {
+        assert!(!line.contains(" 0.00 ns/iter"), "{line}");
+    }
+    // Two runs, each one table with one row: the children wrote nothing.
+    let summary = std::fs::read_to_string(&summary).unwrap();
+    assert_eq!(
+        summary.matches("### faster: `main_expression`").count(),
+        2,
+        "{summary}"
+    );
+    assert_eq!(
+        summary.matches("| `faster_chain_again` |").count(),
+        2,
+        "{summary}"
+    );
+    // The report files are the parent's alone: one JSON per comparison.
+    let folder = dir.join("tests-main_expression");
+    let files: Vec<_> = std::fs::read_dir(&folder).unwrap().flatten().collect();
+    assert!(
+        files
+            .iter()
+            .any(|f| f.file_name() == "exit_codes.faster_chain_again.json")
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
