@@ -5,10 +5,16 @@
 //! a panicking inputs function and an input without `Debug` fail clearly.
 //!
 //! The fixture's `wrong` feature breaks two candidates and adds the failing
-//! comparisons; its run is shared by the tests that read it.
+//! comparisons; its `hostile` feature adds comparisons of functions that make
+//! measuring hard (optimized away, slower than the budget, asleep, NaN
+//! outputs, slow inputs, a panic on one input, a stack overflow), each of
+//! which must end in a clear verdict or a clear error while the rest of the
+//! run goes on. One run with both features is shared by the tests that read
+//! it.
 
 mod support;
 
+use std::path::Path;
 use std::sync::OnceLock;
 use support::{Run, cargo};
 
@@ -57,11 +63,11 @@ fn correct_candidates_pass_and_are_reported() {
     }
 }
 
-/// The fixture's tests with the `wrong` feature, run once for every test
-/// that reads them.
+/// The fixture's tests with the `wrong` and `hostile` features, run once
+/// for every test that reads them.
 fn wrong_run() -> &'static Run {
     static RUN: OnceLock<Run> = OnceLock::new();
-    RUN.get_or_init(|| cargo_test_demo(&["wrong"]))
+    RUN.get_or_init(|| cargo_test_demo(&["wrong", "hostile"]))
 }
 
 #[test]
@@ -203,4 +209,172 @@ fn failure_of<'a>(test: &str, output: &'a str) -> &'a str {
         .unwrap_or_else(|| panic!("no failure output for {test}:\n{output}"));
     let section = output[start + header.len()..].trim_start_matches('\n');
     section.find("\n\n").map_or(section, |end| &section[..end])
+}
+
+/// `output` with every run of whitespace made one space, so that a warning
+/// wrapped at 80 columns reads as one line.
+fn unwrapped(output: &str) -> String {
+    output.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// The report printed for a comparison that passed: from its `faster: LABEL`
+/// heading to its `test TEST ... ok` line, whitespace unwrapped.
+fn report_of(label: &str, test: &str, output: &str) -> String {
+    let heading = format!("faster: {label}\n");
+    let start = output
+        .find(&heading)
+        .unwrap_or_else(|| panic!("no report for {label}:\n{output}"));
+    let end = output[start..]
+        .find(&format!("test {test} ... ok"))
+        .unwrap_or_else(|| panic!("{test} did not pass:\n{output}"));
+    unwrapped(&output[start..start + end])
+}
+
+/// The comparisons that have nothing hostile about them all ran and passed
+/// next to the hostile ones.
+fn assert_the_rest_ran(output: &str) {
+    for test in ["faster_has_duplicate_sorted", "faster_checksum_again"] {
+        assert!(
+            output.contains(&format!("test {test} ... ok")),
+            "{test} did not run to the end next to the hostile functions:\n{output}"
+        );
+    }
+}
+
+#[test]
+fn a_function_the_optimizer_removed_is_measured_and_called_out() {
+    let output = &wrong_run().output;
+    let report = report_of(
+        "touch_all vs touch_all_naive",
+        "hostile::faster_touch_all",
+        output,
+    );
+    assert!(report.contains("✓ faster"), "{report}");
+    assert!(
+        report.contains("about what the measuring loop costs with nothing in it")
+            && report.contains("either the compiler optimized the work away"),
+        "{report}"
+    );
+    assert_the_rest_ran(output);
+}
+
+#[test]
+fn a_call_longer_than_the_whole_budget_is_an_error_saying_what_budget_fits() {
+    let output = &wrong_run().output;
+    assert!(
+        output.contains("test hostile::faster_settle ... FAILED"),
+        "{output}"
+    );
+    // 300 ms per call against a 200 ms budget: stopped after the check's
+    // two calls, not after a tuning pair, a warm-up round and two rounds.
+    let failure = unwrapped(failure_of("hostile::faster_settle", output));
+    assert!(
+        failure.contains("one round (each function called once on every input) takes 0.")
+            && failure.contains("do not fit in max_time = \"200ms\"")
+            && failure.contains("raise max_time to at least \"")
+            && failure.contains("(about ten rounds)"),
+        "{failure}"
+    );
+    assert_the_rest_ran(output);
+}
+
+#[test]
+fn a_function_that_sleeps_gets_its_verdict_and_a_note_that_it_waits() {
+    let output = &wrong_run().output;
+    let report = report_of("nap vs nap_naive", "hostile::faster_nap", output);
+    assert!(report.contains("✓ faster"), "{report}");
+    assert!(
+        report.contains("of the measurement asleep or waiting")
+            && report.contains("FASTER_TIMER=thread-cpu"),
+        "{report}"
+    );
+    assert_the_rest_ran(output);
+}
+
+#[test]
+fn nan_outputs_agree_under_approx_and_a_nan_for_a_number_fails() {
+    let output = &wrong_run().output;
+    // NaN where the original has NaN: checked equal, then timed.
+    let report = report_of("ratios vs ratios_naive", "hostile::faster_ratios", output);
+    assert!(report.contains("within noise"), "{report}");
+    // NaN where the original has 0: the input and the place are named.
+    assert!(
+        output.contains("test hostile::faster_ratios_flushed ... FAILED"),
+        "{output}"
+    );
+    let failure = failure_of("hostile::faster_ratios_flushed", output);
+    for expected in [
+        "the candidate returns a different result for input 1",
+        "  candidate: [0.5, NaN, 0.75]",
+        "  first difference at [1]: 0.0 vs NaN, not within approx(1e-12)",
+    ] {
+        assert!(failure.contains(expected), "no {expected:?} in:\n{failure}");
+    }
+    assert_the_rest_ran(output);
+}
+
+#[test]
+fn slow_inputs_are_prepared_outside_the_budget() {
+    let output = &wrong_run().output;
+    let report = report_of(
+        "sum_loaded vs sum_naive",
+        "hostile::faster_sum_loaded",
+        output,
+    );
+    assert!(report.contains("✓ faster"), "{report}");
+    // The inputs take 1.5 s to prepare; the measurement itself keeps to its
+    // 100 ms budget (with room for the check and calibration).
+    let document = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("target/fixtures/faster/src/demo.hostile.faster_sum_loaded.json"),
+    )
+    .expect("the comparison wrote its report");
+    let document: serde_json::Value = serde_json::from_str(&document).expect("a JSON document");
+    let elapsed = document["result"]["elapsed_s"]
+        .as_f64()
+        .unwrap_or_else(|| panic!("no elapsed_s in {document}"));
+    assert!(
+        elapsed < 0.5,
+        "measured for {elapsed} s against a 100 ms budget"
+    );
+    assert_the_rest_ran(output);
+}
+
+#[test]
+fn a_candidate_that_panics_on_one_input_of_many_fails_naming_it() {
+    let output = &wrong_run().output;
+    assert!(
+        output.contains("test hostile::faster_parse ... FAILED"),
+        "{output}"
+    );
+    // The panic's own message (the default hook's) comes first in the
+    // test's output; the failure names the input after it.
+    let reported = output
+        .lines()
+        .find(|line| line.starts_with("faster: parse vs parse_naive (see src/hostile.rs:"))
+        .unwrap_or_else(|| panic!("no failure for parse:\n{output}"));
+    assert!(
+        reported.ends_with("the candidate panicked on input 3: not a digit: '+'"),
+        "{reported}"
+    );
+    assert_the_rest_ran(output);
+}
+
+#[test]
+fn a_stack_overflow_in_a_replicated_comparison_fails_that_comparison_only() {
+    let output = &wrong_run().output;
+    assert!(
+        output.contains("test hostile::faster_depth ... FAILED"),
+        "{output}"
+    );
+    // The child process measuring it first aborted; the parent says so and
+    // shows the end of the child's output.
+    let failure = failure_of("hostile::faster_depth", output);
+    for expected in [
+        "process 2 of the replicated comparison failed: exited with signal: 6 (SIGABRT)",
+        "has overflowed its stack",
+    ] {
+        assert!(failure.contains(expected), "no {expected:?} in:\n{failure}");
+    }
+    assert_the_rest_ran(output);
 }

@@ -2,6 +2,7 @@
 //! user code that become such errors.
 
 use std::fmt;
+use std::time::Duration;
 
 /// Why a comparison failed before a timing verdict could be reached.
 ///
@@ -34,6 +35,17 @@ pub enum Error {
     },
     /// A setting is out of range or unreadable.
     InvalidConfig(String),
+    /// Not even the two rounds a ratio needs (one in each order) fit in the
+    /// time budget: one call of each function, on every input, takes too
+    /// long for `max_time`.
+    BudgetTooShort {
+        /// How long one round (each function once on every input) takes.
+        round: Duration,
+        /// The time budget.
+        max_time: Duration,
+    },
+    /// The timer cannot measure this pair (a batch read as no time at all).
+    Unmeasurable(String),
     /// One process of a replicated comparison (`processes = N`) failed.
     Replication {
         /// Which process (from 1).
@@ -122,6 +134,17 @@ impl fmt::Display for Error {
                 message,
             } => write!(f, "{during} panicked: {message}"),
             Error::InvalidConfig(reason) => write!(f, "invalid setting: {reason}"),
+            Error::BudgetTooShort { round, max_time } => write!(
+                f,
+                "one round (each function called once on every input) takes {:.2} s, so the two \
+                 rounds a ratio needs (one in each order) do not fit in max_time = \"{}\": raise \
+                 max_time to at least \"{}\" (about ten rounds), or give the functions less \
+                 work per call",
+                round.as_secs_f64(),
+                seconds(*max_time),
+                seconds(10 * *round),
+            ),
+            Error::Unmeasurable(reason) => write!(f, "cannot measure: {reason}"),
             Error::Replication { process, message } => {
                 write!(
                     f,
@@ -156,6 +179,22 @@ impl fmt::Display for Error {
 
 impl std::error::Error for Error {}
 
+/// A duration as the attribute's `max_time` takes it, to two significant
+/// digits: seconds from a second up, else milliseconds.
+fn seconds(duration: Duration) -> String {
+    let (value, unit) = if duration >= Duration::from_secs(1) {
+        (duration.as_secs_f64(), "s")
+    } else {
+        (duration.as_secs_f64() * 1e3, "ms")
+    };
+    let exponent = value.max(1.0).log10().floor() as i32 - 1;
+    let digits = (value / 10f64.powi(exponent)).round() as u64;
+    match u32::try_from(exponent) {
+        Ok(exponent) => format!("{}{unit}", digits * 10_u64.pow(exponent)),
+        Err(_) => format!("{}{unit}", digits as f64 / 10f64.powi(-exponent)),
+    }
+}
+
 /// Runs user code, turning a panic into [`Error::Panicked`].
 pub(crate) fn guarded<T>(
     during: Phase,
@@ -179,5 +218,21 @@ pub(crate) fn panic_message(payload: Box<dyn std::any::Any + Send>) -> String {
         text.clone()
     } else {
         "(a panic without a message)".to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn suggested_budgets_have_two_significant_digits() {
+        let at = |secs: f64| seconds(Duration::from_secs_f64(secs));
+        assert_eq!(at(6.003), "6s");
+        assert_eq!(at(6.06), "6.1s");
+        assert_eq!(at(100.003), "100s");
+        assert_eq!(at(123.0), "120s");
+        assert_eq!(at(0.0503), "50ms");
+        assert_eq!(at(0.0005), "0.5ms");
     }
 }

@@ -64,7 +64,7 @@ pub use report::units::{format_ns, format_rate};
 pub use report::{InputReport, ProcessSummary, Report};
 pub use stats::samples::{Round, Samples, Side, Stop};
 pub use stats::verdict::{Expect, Verdict};
-pub use stats::{Interval, LinearFit, batch_means_interval, linear_fit};
+pub use stats::{Interval, LinearFit, StatsError, batch_means_interval, linear_fit};
 pub use time::{
     Calibration, Clock, CycleCounter, SimClock, ThreadCpuClock, Timer, TimerKind, TimerReading,
     WallClock, calibrate,

@@ -15,7 +15,7 @@ use crate::stats::samples::Samples;
 use crate::stats::verdict::Verdict;
 use crate::time::{self, Calibration, Clock, calibrate};
 use std::sync::Mutex;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// Checks that `candidate` returns what `original` returns on every input,
 /// then measures both interleaved and judges the speedup against
@@ -169,26 +169,26 @@ where
     if pair.inputs.is_empty() {
         return Err(Error::NoInputs);
     }
-    for (index, input) in pair.inputs.iter().enumerate() {
-        let original = guarded(Phase::Original, index, || pair.original.call(input))?;
-        let candidate = guarded(Phase::Candidate, index, || pair.candidate.call(input))?;
-        if let Err((original, candidate)) = check.verify(&original, &candidate) {
-            return Err(Error::Mismatch {
-                input: index,
-                input_debug: None,
-                original,
-                candidate,
-            });
-        }
+    let round = check_every_input(&mut pair, check)?;
+    if round > config.max_time {
+        return Err(Error::BudgetTooShort {
+            round,
+            max_time: config.max_time,
+        });
     }
 
-    let (samples, load) = {
+    let (samples, load, waiting) = {
         let _exclusive = TIMING
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner());
         let before = guard::snapshot();
         let samples = sampler::sample(pair.clock, calibration, &mut pair, config)?;
-        (samples, guard::load_between(&before, &guard::snapshot()))
+        let after = guard::snapshot();
+        (
+            samples,
+            guard::load_between(&before, &after),
+            guard::waiting_between(&before, &after),
+        )
     };
     let mut report = report_of(
         label,
@@ -198,7 +198,7 @@ where
         started,
         config,
     );
-    report.warnings = timer_fallback.into_iter().collect();
+    report.warnings = timer_fallback.into_iter().chain(waiting).collect();
     report.load = load;
     Ok(report)
 }
@@ -230,29 +230,7 @@ pub(crate) fn report_of(
         elapsed: started.elapsed(),
         noise_floor: config.noise_floor,
         expect: config.expect,
-        inputs: estimate
-            .per_input
-            .iter()
-            .zip(&samples.batch_sizes)
-            .enumerate()
-            .map(|(index, (input, &batch_sizes))| InputReport {
-                index,
-                batch_sizes,
-                original_ns: input.original_ns,
-                candidate_ns: input.candidate_ns,
-                speedup: input.speedup,
-                overhead_ns: input.overhead_ns,
-                fits: input.fits,
-                label: None,
-                flops: None,
-                bytes: None,
-                round_ns: samples
-                    .rounds
-                    .iter()
-                    .map(|round| round.per_call_ns[index])
-                    .collect(),
-            })
-            .collect(),
+        inputs: input_reports(&estimate, samples),
         outputs_checked,
         stop: samples.stop,
         timer: timer.to_string(),
@@ -268,4 +246,61 @@ pub(crate) fn report_of(
             .collect(),
         warm_up_rounds: samples.warm_up_rounds,
     }
+}
+
+/// Runs each function once on every input and compares their outputs;
+/// returns how long those calls took: one round, which, where it alone
+/// outlasts the budget, says no round can be measured in it.
+fn check_every_input<C, I, O, A, B, K>(
+    pair: &mut Pair<'_, C, I, A, B>,
+    check: &K,
+) -> Result<Duration, Error>
+where
+    A: Routine<I, Output = O>,
+    B: Routine<I, Output = O>,
+    K: OutputCheck<O>,
+{
+    let mut round = Duration::ZERO;
+    for (index, input) in pair.inputs.iter().enumerate() {
+        let calls = Instant::now();
+        let original = guarded(Phase::Original, index, || pair.original.call(input))?;
+        let candidate = guarded(Phase::Candidate, index, || pair.candidate.call(input))?;
+        round += calls.elapsed();
+        if let Err((original, candidate)) = check.verify(&original, &candidate) {
+            return Err(Error::Mismatch {
+                input: index,
+                input_debug: None,
+                original,
+                candidate,
+            });
+        }
+    }
+    Ok(round)
+}
+
+/// Each input's figures, with its rounds' per-call times.
+fn input_reports(estimate: &Estimate, samples: &Samples) -> Vec<InputReport> {
+    estimate
+        .per_input
+        .iter()
+        .zip(&samples.batch_sizes)
+        .enumerate()
+        .map(|(index, (input, &batch_sizes))| InputReport {
+            index,
+            batch_sizes,
+            original_ns: input.original_ns,
+            candidate_ns: input.candidate_ns,
+            speedup: input.speedup,
+            overhead_ns: input.overhead_ns,
+            fits: input.fits,
+            label: None,
+            flops: None,
+            bytes: None,
+            round_ns: samples
+                .rounds
+                .iter()
+                .map(|round| round.per_call_ns[index])
+                .collect(),
+        })
+        .collect()
 }

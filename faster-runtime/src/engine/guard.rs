@@ -1,5 +1,6 @@
 //! What disturbs timing, observed around a measurement: other processes'
-//! CPU use, the hypervisor's steal, busy threads of this very process. (What
+//! CPU use, the hypervisor's steal, busy threads of this very process, and
+//! functions that spend the measurement waiting rather than computing. (What
 //! holds for the whole machine — the governor, boost, a debugger — is the
 //! environment's, see `report::environment`.)
 //!
@@ -32,6 +33,7 @@ pub struct CpuSnapshot {
 pub struct Snapshot {
     at: Instant,
     cpu: Option<CpuSnapshot>,
+    scheduled: Option<Scheduled>,
 }
 
 /// Reads the CPU accounting now (on the measuring thread).
@@ -39,11 +41,58 @@ pub fn snapshot() -> Snapshot {
     Snapshot {
         at: Instant::now(),
         cpu: read_cpu_snapshot(),
+        scheduled: std::fs::read_to_string("/proc/thread-self/schedstat")
+            .ok()
+            .and_then(|text| Scheduled::parse(&text)),
     }
+}
+
+/// The measuring thread's time on a CPU and queued for one, in nanoseconds
+/// (`/proc/thread-self/schedstat`): the rest of the wall time it slept or
+/// waited of its own accord.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Scheduled {
+    /// Nanoseconds it ran.
+    pub running_ns: u64,
+    /// Nanoseconds it was ready to run but waited for a CPU.
+    pub queued_ns: u64,
+}
+
+impl Scheduled {
+    /// Parses `schedstat`'s first two fields.
+    pub fn parse(text: &str) -> Option<Scheduled> {
+        let mut fields = text.split_whitespace().map(str::parse::<u64>);
+        Some(Scheduled {
+            running_ns: fields.next()?.ok()?,
+            queued_ns: fields.next()?.ok()?,
+        })
+    }
+}
+
+/// The warning for a measurement of `elapsed_ns` in which the measuring
+/// thread ran for `running_ns` and was queued for `queued_ns`, if it slept
+/// through most of the rest: the functions sleep or wait, which the wall
+/// clock counts and CPU timers do not (load from other processes is queued
+/// time, and not this).
+pub fn waiting(elapsed_ns: f64, running_ns: f64, queued_ns: f64) -> Option<String> {
+    let asleep = (elapsed_ns - running_ns - queued_ns).max(0.0) / elapsed_ns;
+    (elapsed_ns > 0.0 && asleep > WAITING_SHARE).then(|| {
+        format!(
+            "the functions spent {:.0}% of the measurement asleep or waiting (for a timer, I/O, a \
+             lock, another thread) rather than computing: the wall clock counts that time, as a \
+             caller would feel it; if only their computation matters, time CPU instead \
+             (FASTER_TIMER=thread-cpu)",
+            100.0 * asleep,
+        )
+    })
 }
 
 /// Below this, tick-based accounting (10 ms ticks) says too little.
 const MIN_OBSERVED: Duration = Duration::from_millis(200);
+/// The measuring thread asleep (neither running nor queued to run) for more
+/// than this share of the measurement: the functions wait rather than
+/// compute.
+const WAITING_SHARE: f64 = 0.5;
 
 /// The other work the machine did between two snapshots, when it can be
 /// told.
@@ -53,6 +102,18 @@ pub fn load_between(before: &Snapshot, after: &Snapshot) -> Option<Load> {
         (Some(start), Some(end)) if elapsed >= MIN_OBSERVED => load(&start, &end, cores()),
         _ => None,
     }
+}
+
+/// The warning for functions that slept or waited through most of the time
+/// between two snapshots, when the scheduler's figures say so.
+pub fn waiting_between(before: &Snapshot, after: &Snapshot) -> Option<String> {
+    let (start, end) = (before.scheduled?, after.scheduled?);
+    let delta = |pick: fn(&Scheduled) -> u64| pick(&end).saturating_sub(pick(&start)) as f64;
+    waiting(
+        after.at.duration_since(before.at).as_nanos() as f64,
+        delta(|s| s.running_ns),
+        delta(|s| s.queued_ns),
+    )
 }
 
 /// The load two CPU snapshots show, separate from reading them so it can be
@@ -163,6 +224,27 @@ mod tests {
         assert_eq!(load.other_threads, 0.3);
         assert_eq!(load.steal, 0.1);
         assert_eq!(super::load(&start, &start, 2), None);
+    }
+
+    #[test]
+    fn functions_that_sleep_are_told_from_a_busy_machine() {
+        // 100 ms: ran 20, queued 10, asleep 70.
+        let warning = waiting(100e6, 20e6, 10e6).expect("asleep 70%");
+        assert!(
+            warning.contains("spent 70% of the measurement asleep"),
+            "{warning}"
+        );
+        // Ran 20, queued 70 behind other processes: not the functions' doing.
+        assert_eq!(waiting(100e6, 20e6, 70e6), None);
+        assert_eq!(waiting(100e6, 100e6, 0.0), None);
+        assert_eq!(waiting(0.0, 0.0, 0.0), None);
+        assert_eq!(
+            Scheduled::parse("123 456 7\n"),
+            Some(Scheduled {
+                running_ns: 123,
+                queued_ns: 456
+            })
+        );
     }
 
     #[test]

@@ -8,7 +8,10 @@
 //! binary (one child at a time); each child measures once and hands back its
 //! report as a `faster/report/v1` document on one marked line of its output,
 //! and says nothing else: no files, no summary, no report of its own. The
-//! parent measures too, as process 1, and combines all of them
+//! children run first: user code that kills its process (a stack overflow
+//! aborts it) then kills a child, which the parent reports as this
+//! comparison's failure, instead of the parent and every comparison after
+//! it. The parent measures last, as process 1, and combines all of them
 //! ([`combine`]): the interval comes from the spread between the processes
 //! (see [`stats::across_processes`]), and every round of every process is
 //! kept, so the counts in every output agree with the data.
@@ -31,18 +34,17 @@ pub const CHILD_VARIABLE: &str = "FASTER_CHILD";
 const MARKER: &str = "faster-child-report: ";
 
 /// Measures with `measure_once` as `config` says: once here, or — with
-/// `config.processes` above one — here and in `config.processes − 1`
-/// children started with `child_arguments` (the command line that makes
-/// this binary run exactly this comparison again), combined.
+/// `config.processes` above one — in `config.processes − 1` children
+/// started with `child_arguments` (the command line that makes this binary
+/// run exactly this comparison again), then here, combined.
 pub fn measure(
     test: &str,
     config: &Config,
     measure_once: impl Fn(&Config) -> Result<Report, Error>,
     child_arguments: impl FnOnce() -> Vec<String>,
 ) -> Result<Report, Error> {
-    let report = measure_once(config)?;
     if config.processes <= 1 {
-        return Ok(report);
+        return measure_once(config);
     }
     let started = Instant::now();
     let children = run_children(
@@ -51,8 +53,9 @@ pub fn measure(
         config.processes - 1,
         child_timeout(config.max_time),
     )?;
-    let mut combined = combine(report, children);
-    combined.elapsed += started.elapsed();
+    let children_elapsed = started.elapsed();
+    let mut combined = combine(measure_once(config)?, children);
+    combined.elapsed += children_elapsed;
     Ok(combined)
 }
 
@@ -109,13 +112,13 @@ pub fn combine(mut parent: Report, children: Vec<Report>) -> Report {
 }
 
 /// The interval over the processes' own estimates and half-widths.
+/// `None` where a process has no interval of its own (too few rounds).
 fn interval_over(processes: &[ProcessSummary]) -> Option<Interval> {
-    let logs: Vec<f64> = processes.iter().map(|p| p.speedup.ln()).collect();
-    let half_widths: Vec<f64> = processes
+    let estimates: Vec<(f64, f64)> = processes
         .iter()
-        .map(|p| (p.ci.1.ln() - p.ci.0.ln()) / 2.0)
+        .map(|p| (p.speedup.ln(), (p.ci.1.ln() - p.ci.0.ln()) / 2.0))
         .collect();
-    stats::across_processes(&logs, &half_widths, CONFIDENCE)
+    stats::across_processes(&estimates, CONFIDENCE).ok()
 }
 
 /// `child`'s rounds, best times and observations added to `parent`'s.
@@ -289,8 +292,12 @@ fn run_child(
     ))
 }
 
+/// The last `lines` lines of `text` that are not blank.
 fn tail(text: &str, lines: usize) -> String {
-    let all: Vec<&str> = text.lines().collect();
+    let all: Vec<&str> = text
+        .lines()
+        .filter(|line| !line.trim().is_empty())
+        .collect();
     all[all.len().saturating_sub(lines)..].join("\n")
 }
 

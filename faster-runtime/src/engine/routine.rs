@@ -166,7 +166,7 @@ where
             })
         }));
         timed.map(|()| batch_ns).map_err(|payload| Error::Panicked {
-            during: phase(side),
+            during: Phase::from(side),
             input: Some(input),
             message: panic_message(payload),
         })
@@ -213,12 +213,4 @@ fn padded<const BYTES: usize>(body: &mut dyn FnMut()) {
     let pad = [0_u8; BYTES];
     black_box(&pad);
     body();
-}
-
-/// Which piece of user code runs for `side`.
-fn phase(side: Side) -> Phase {
-    match side {
-        Side::Original => Phase::Original,
-        Side::Candidate => Phase::Candidate,
-    }
 }

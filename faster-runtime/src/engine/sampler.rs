@@ -6,12 +6,13 @@
 //! workloads on a simulated clock in deterministic tests.
 
 use crate::config::Config;
-use crate::error::Error;
+use crate::error::{Error, Phase};
 use crate::stats;
 use crate::stats::samples::{
     self, CONFIDENCE, LADDER, LADDER_MIN_BATCH, Round, Samples, Side, Stop,
 };
 use crate::time::{Calibration, Clock};
+use std::time::Duration;
 
 /// What the sampler times: two functions over a fixed set of inputs.
 pub trait Subject {
@@ -42,92 +43,182 @@ const FREE_CALLS: u64 = 1 << 20;
 
 /// Tunes, warms up and measures `subject` until the estimate converges or
 /// the budget in `config` is spent.
+///
+/// The budget holds also for functions slower than it: every step is taken
+/// only where the per-call times seen so far say it ends in time (a tuning
+/// step within a quarter of the budget, a warm-up round within the warm-up's
+/// share, a pair of rounds within the whole), and a round that runs a whole
+/// round past the budget anyway (a function that suddenly slows) is
+/// abandoned, with its pair, after the batch pair that crossed that line.
+/// Where not even the first pair of rounds fits, the result is
+/// [`Error::BudgetTooShort`].
 pub fn sample<C: Clock, S: Subject>(
     clock: &C,
     calibration: Calibration,
     subject: &mut S,
     config: &Config,
 ) -> Result<Samples, Error> {
-    let start_ns = clock.budget_now_ns();
-    let elapsed_ns = || clock.budget_now_ns() - start_ns;
-    let budget_ns = config.max_time.as_nanos() as f64;
+    let budget = Budget {
+        clock,
+        start_ns: clock.budget_now_ns(),
+        total_ns: config.max_time.as_nanos() as f64,
+    };
     let min_sample_ns = calibration.min_sample_ns();
-    let inputs = subject.input_count();
+    let mut pace = tune(subject, &budget, min_sample_ns)?;
+    let warm_up = warm_up(subject, &mut pace, &budget, config)?;
+    scale_to_settled_times(subject, &mut pace, min_sample_ns);
+    let ladders = ladders(subject, &mut pace.batch_sizes);
+    let (rounds, stop) =
+        measure_rounds(subject, &mut pace, &ladders, &budget, &calibration, config)?;
+    Ok(Samples {
+        batch_sizes: pace.batch_sizes,
+        ladders,
+        rounds,
+        warm_up_rounds: warm_up.len(),
+        stop,
+        elapsed_ns: budget.elapsed_ns(),
+        calibration,
+    })
+}
 
-    // Tuning doubles each side's batch until its sample is long enough
-    // against the timer (so the timer's cost is at most ~0.1% of a sample).
-    // Each side gets its own batch: both samples then last about as long,
-    // which keeps a pair close in time however different the two functions.
-    let mut batch_sizes: Vec<[u64; 2]> = Vec::with_capacity(inputs);
+/// The time budget, kept on the clock's real-time reading.
+struct Budget<'a, C> {
+    clock: &'a C,
+    start_ns: f64,
+    total_ns: f64,
+}
+
+impl<C: Clock> Budget<'_, C> {
+    fn elapsed_ns(&self) -> f64 {
+        self.clock.budget_now_ns() - self.start_ns
+    }
+
+    /// Whether `more_ns` of work from now ends by `limit_ns` into the run.
+    fn fits(&self, more_ns: f64, limit_ns: f64) -> bool {
+        self.elapsed_ns() + more_ns <= limit_ns
+    }
+}
+
+/// The batch sizes chosen so far and the latest per-call times, from which
+/// the length of the next step is foreseen.
+struct Pace {
+    batch_sizes: Vec<[u64; 2]>,
+    per_call_ns: Vec<[f64; 2]>,
+}
+
+impl Pace {
+    /// How long a round of batches of `sizes` should take.
+    fn round_ns(&self, sizes: &[[u64; 2]]) -> f64 {
+        sizes
+            .iter()
+            .zip(&self.per_call_ns)
+            .map(|(size, per_call)| size[0] as f64 * per_call[0] + size[1] as f64 * per_call[1])
+            .sum()
+    }
+
+    fn observe(&mut self, round: &Round) {
+        self.per_call_ns.clone_from(&round.per_call_ns);
+    }
+}
+
+/// Tuning doubles each side's batch until its sample is long enough against
+/// the timer (so the timer's cost is at most ~0.1% of a sample), as long as
+/// the doubled batches would end within a quarter of the budget. Each side
+/// gets its own batch: both samples then last about as long, which keeps a
+/// pair close in time however different the two functions.
+fn tune<S: Subject, C: Clock>(
+    subject: &mut S,
+    budget: &Budget<'_, C>,
+    min_sample_ns: f64,
+) -> Result<Pace, Error> {
+    let inputs = subject.input_count();
+    let mut pace = Pace {
+        batch_sizes: Vec::with_capacity(inputs),
+        per_call_ns: Vec::with_capacity(inputs),
+    };
     for input in 0..inputs {
         let limit = subject.max_batch(input).max(1);
         let mut batch = [1, 1];
         let mut previous = [0.0; 2];
-        loop {
+        let per_call_ns = loop {
             let times = [
                 subject.time_batch(Side::Original, input, batch[0])?,
                 subject.time_batch(Side::Candidate, input, batch[1])?,
             ];
-            let mut grown = false;
+            let per_call_ns = [0, 1].map(|side| times[side] / batch[side] as f64);
+            let mut next = batch;
             for side in 0..2 {
                 // A batch of a million calls no longer than half as many is a
                 // function that costs nothing measurable (optimized away, or
                 // simulated for free): more calls would only take longer.
                 let free = batch[side] >= FREE_CALLS && times[side] <= 1.1 * previous[side];
                 if times[side] < min_sample_ns && batch[side] < limit && !free {
-                    batch[side] = (batch[side] * 2).min(limit);
-                    grown = true;
+                    next[side] = (batch[side] * 2).min(limit);
                 }
             }
             previous = times;
-            if !grown || elapsed_ns() > budget_ns / 4.0 {
-                break;
+            let next_ns = next[0] as f64 * per_call_ns[0] + next[1] as f64 * per_call_ns[1];
+            if next == batch || !budget.fits(next_ns, budget.total_ns / 4.0) {
+                break per_call_ns;
             }
-        }
-        batch_sizes.push(batch);
+            batch = next;
+        };
+        pace.batch_sizes.push(batch);
+        pace.per_call_ns.push(per_call_ns);
     }
+    Ok(pace)
+}
 
-    // Warm-up: interleaved rounds, discarded, until each side's round time
-    // settles (or the warm-up's share of the budget is spent).
-    let min_warm_up_ns = (config.max_warm_up.as_nanos() as f64 / 5.0).min(budget_ns / 20.0);
-    let max_warm_up_ns = (config.max_warm_up.as_nanos() as f64).min(budget_ns / 5.0);
+/// Warm-up: interleaved rounds, discarded, until each side's round time
+/// settles, while the next round ends within the warm-up's share of the
+/// budget.
+fn warm_up<S: Subject, C: Clock>(
+    subject: &mut S,
+    pace: &mut Pace,
+    budget: &Budget<'_, C>,
+    config: &Config,
+) -> Result<Vec<Round>, Error> {
+    let min_warm_up_ns = (config.max_warm_up.as_nanos() as f64 / 5.0).min(budget.total_ns / 20.0);
+    let max_warm_up_ns = (config.max_warm_up.as_nanos() as f64).min(budget.total_ns / 5.0);
     let mut warm_up: Vec<Round> = Vec::new();
-    loop {
-        warm_up.push(measure_round(
-            subject,
-            batch_sizes.clone(),
-            warm_up.len().is_multiple_of(2),
-        )?);
-        let now = elapsed_ns();
-        if now >= max_warm_up_ns || (now >= min_warm_up_ns && settled(&warm_up)) {
+    while budget.fits(pace.round_ns(&pace.batch_sizes), max_warm_up_ns) {
+        let original_first = warm_up.len().is_multiple_of(2);
+        let over = || budget.elapsed_ns() > max_warm_up_ns;
+        let Some(round) = measure_round(subject, pace.batch_sizes.clone(), original_first, &over)?
+        else {
+            break;
+        };
+        pace.observe(&round);
+        warm_up.push(round);
+        if budget.elapsed_ns() >= min_warm_up_ns && settled(&warm_up) {
             break;
         }
     }
+    Ok(warm_up)
+}
 
-    // Cold first calls can make tuning stop early; scale batches up to the
-    // sample length with the settled per-call times (at most sixteenfold:
-    // tuning got close, and a per-call time of nothing asks for infinity).
-    if let Some(last) = warm_up.last() {
-        for (input, per_call_ns) in last.per_call_ns.iter().enumerate() {
-            for side in 0..2 {
-                let limit = subject
-                    .max_batch(input)
-                    .max(1)
-                    .min(16 * batch_sizes[input][side]);
-                let needed =
-                    (min_sample_ns / per_call_ns[side].max(f64::MIN_POSITIVE)).ceil() as u64;
-                while batch_sizes[input][side] < needed.min(limit) {
-                    batch_sizes[input][side] = (batch_sizes[input][side] * 2).min(limit);
-                }
+/// Cold first calls can make tuning stop early; scale batches up to the
+/// sample length with the latest per-call times (at most sixteenfold: tuning
+/// got close, and a per-call time of nothing asks for infinity).
+fn scale_to_settled_times<S: Subject>(subject: &S, pace: &mut Pace, min_sample_ns: f64) {
+    for (input, per_call_ns) in pace.per_call_ns.iter().enumerate() {
+        let batch = &mut pace.batch_sizes[input];
+        for side in 0..2 {
+            let limit = subject.max_batch(input).max(1).min(16 * batch[side]);
+            let needed = (min_sample_ns / per_call_ns[side].max(f64::MIN_POSITIVE)).ceil() as u64;
+            while batch[side] < needed.min(limit) {
+                batch[side] = (batch[side] * 2).min(limit);
             }
         }
     }
+}
 
-    // Fast functions cycle through a ladder of batch sizes, for the regression
-    // that clears the per-sample overhead (see `samples`). Where the largest
-    // rung would pass the subject's cap, the ladder starts lower: capped
-    // batches are short ones, where the overhead weighs most.
-    let ladders: Vec<&'static [u64]> = batch_sizes
+/// Fast functions cycle through a ladder of batch sizes, for the regression
+/// that clears the per-sample overhead (see `samples`). Where the largest
+/// rung would pass the subject's cap, the ladder starts lower: capped
+/// batches are short ones, where the overhead weighs most.
+fn ladders<S: Subject>(subject: &S, batch_sizes: &mut [[u64; 2]]) -> Vec<&'static [u64]> {
+    batch_sizes
         .iter_mut()
         .enumerate()
         .map(|(input, batch)| {
@@ -144,66 +235,99 @@ pub fn sample<C: Clock, S: Subject>(
                 &[1]
             }
         })
-        .collect();
-    let cycle = samples::cycle_length(&ladders);
-
-    let mut rounds: Vec<Round> = Vec::new();
-    let mut next_check = config.min_rounds;
-    let mut round_start_ns = elapsed_ns();
-    let stop = loop {
-        let sizes = batch_sizes
-            .iter()
-            .zip(&ladders)
-            .map(|(batch, ladder)| {
-                batch.map(|side| side * samples::ladder_step(ladder, rounds.len()))
-            })
-            .collect();
-        subject.begin_round(rounds.len());
-        rounds.push(measure_round(
-            subject,
-            sizes,
-            rounds.len().is_multiple_of(2),
-        )?);
-        let now = elapsed_ns();
-        let round_ns = now - round_start_ns;
-        round_start_ns = now;
-
-        // Decide only after an even number of rounds, so both orders weigh
-        // the same; the budget check looks one round pair ahead.
-        if !rounds.len().is_multiple_of(2) {
-            continue;
-        }
-        if rounds.len() >= next_check {
-            next_check = next_checkpoint(rounds.len());
-            let overheads =
-                samples::overheads(&rounds, inputs, samples::max_overhead_ns(&calibration));
-            let log_ratios = samples::log_ratios(&rounds, &overheads);
-            if converged(&log_ratios, cycle, config) {
-                break Stop::Converged;
-            }
-        }
-        if now + 2.0 * round_ns > budget_ns {
-            break Stop::Budget;
-        }
-    };
-
-    Ok(Samples {
-        batch_sizes,
-        ladders,
-        rounds,
-        warm_up_rounds: warm_up.len(),
-        stop,
-        elapsed_ns: elapsed_ns(),
-        calibration,
-    })
+        .collect()
 }
 
-/// One round over every input, the original first or second in each pair.
+/// The measured rounds, in pairs (one of each order, so both orders always
+/// weigh the same), until the estimate converges or the next pair would end
+/// past the budget.
+fn measure_rounds<S: Subject, C: Clock>(
+    subject: &mut S,
+    pace: &mut Pace,
+    ladders: &[&'static [u64]],
+    budget: &Budget<'_, C>,
+    calibration: &Calibration,
+    config: &Config,
+) -> Result<(Vec<Round>, Stop), Error> {
+    let cycle = samples::cycle_length(ladders);
+    let mut rounds: Vec<Round> = Vec::new();
+    let mut next_check = config.min_rounds;
+    loop {
+        if rounds.len() >= next_check {
+            next_check = next_checkpoint(rounds.len());
+            let overheads = samples::overheads(
+                &rounds,
+                subject.input_count(),
+                samples::max_overhead_ns(calibration),
+            );
+            if converged(&samples::log_ratios(&rounds, &overheads), cycle, config) {
+                return Ok((rounds, Stop::Converged));
+            }
+        }
+        let first = rounds.len();
+        let pair_ns = pace.round_ns(&ladder_sizes(&pace.batch_sizes, ladders, first))
+            + pace.round_ns(&ladder_sizes(&pace.batch_sizes, ladders, first + 1));
+        if !budget.fits(pair_ns, budget.total_ns) {
+            return over_budget(rounds, pair_ns / 2.0, config);
+        }
+        // A round is abandoned only when it runs a whole round past the
+        // budget: the per-call times were wrong (the functions slowed down),
+        // not merely the timer's few readings on top of them.
+        let limit_ns = budget.total_ns + pair_ns / 2.0;
+        for round in [first, first + 1] {
+            subject.begin_round(round);
+            let over = || budget.elapsed_ns() > limit_ns;
+            let sizes = ladder_sizes(&pace.batch_sizes, ladders, round);
+            match measure_round(subject, sizes, round.is_multiple_of(2), &over)? {
+                Some(measured) => {
+                    pace.observe(&measured);
+                    rounds.push(measured);
+                }
+                None => {
+                    // Ran over: keep whole pairs only.
+                    rounds.truncate(first);
+                    return over_budget(rounds, pair_ns / 2.0, config);
+                }
+            }
+        }
+    }
+}
+
+/// Where the budget ends measuring: a budget stop, or an error where not
+/// even one pair of rounds was measured.
+fn over_budget(
+    rounds: Vec<Round>,
+    round_ns: f64,
+    config: &Config,
+) -> Result<(Vec<Round>, Stop), Error> {
+    if rounds.is_empty() {
+        return Err(Error::BudgetTooShort {
+            round: Duration::from_nanos(round_ns.max(0.0) as u64),
+            max_time: config.max_time,
+        });
+    }
+    Ok((rounds, Stop::Budget))
+}
+
+/// Each input's batch sizes in round `round`: the tuned ones times the
+/// ladder's step.
+fn ladder_sizes(batch_sizes: &[[u64; 2]], ladders: &[&[u64]], round: usize) -> Vec<[u64; 2]> {
+    batch_sizes
+        .iter()
+        .zip(ladders)
+        .map(|(batch, ladder)| batch.map(|side| side * samples::ladder_step(ladder, round)))
+        .collect()
+}
+
+/// One round over every input, the original first or second in each pair;
+/// `None` when `over()` says the budget ran out after one of its batch pairs
+/// (the round is then abandoned).
 fn measure_round<S: Subject>(
     subject: &mut S,
     batch_sizes: Vec<[u64; 2]>,
     original_first: bool,
-) -> Result<Round, Error> {
+    over: &dyn Fn() -> bool,
+) -> Result<Option<Round>, Error> {
     let mut per_call_ns = Vec::with_capacity(batch_sizes.len());
     for (input, &[original_batch, candidate_batch]) in batch_sizes.iter().enumerate() {
         let (original, candidate) = if original_first {
@@ -219,16 +343,32 @@ fn measure_round<S: Subject>(
                 candidate,
             )
         };
+        for (side, batch_ns, batch) in [
+            (Side::Original, original, original_batch),
+            (Side::Candidate, candidate, candidate_batch),
+        ] {
+            if !(batch_ns > 0.0 && batch_ns.is_finite()) {
+                return Err(Error::Unmeasurable(format!(
+                    "the timer read {batch_ns} ns for a batch of {batch} calls of {} on input \
+                     {input}: it is too coarse for this function (choose a finer timer, or give \
+                     the function more work per call)",
+                    Phase::from(side),
+                )));
+            }
+        }
         per_call_ns.push([
             original / original_batch as f64,
             candidate / candidate_batch as f64,
         ]);
+        if over() {
+            return Ok(None);
+        }
     }
-    Ok(Round {
+    Ok(Some(Round {
         original_first,
         batch_sizes,
         per_call_ns,
-    })
+    }))
 }
 
 /// Whether both sides' round times have stopped drifting: the median of the
@@ -261,7 +401,7 @@ fn settled(warm_up: &[Round]) -> bool {
 /// fewer is itself so uncertain that stopping when it happens to be small
 /// would make the reported interval too narrow.
 fn converged(log_ratios: &[f64], cycle: usize, config: &Config) -> bool {
-    let Some(interval) = stats::robust_interval(log_ratios, CONFIDENCE, cycle) else {
+    let Ok(interval) = stats::robust_interval(log_ratios, CONFIDENCE, cycle) else {
         return false;
     };
     // Precision is the statistical part (more rounds cannot shrink the
@@ -291,11 +431,28 @@ mod tests {
     use crate::time::{SimClock, calibrate};
     use std::time::Duration;
 
-    /// Two functions of fixed cost on a simulated clock.
+    /// Two functions of fixed cost on a simulated clock, both `slowdown`
+    /// times slower from batch `slow_from` on.
     struct Fixed {
         clock: SimClock,
         per_call_ns: [f64; 2],
         inputs: usize,
+        batches: usize,
+        slow_from: usize,
+        slowdown: f64,
+    }
+
+    impl Fixed {
+        fn new(clock: &SimClock, per_call_ns: [f64; 2], inputs: usize) -> Self {
+            Fixed {
+                clock: clock.clone(),
+                per_call_ns,
+                inputs,
+                batches: 0,
+                slow_from: usize::MAX,
+                slowdown: 1.0,
+            }
+        }
     }
 
     impl Subject for Fixed {
@@ -303,22 +460,23 @@ mod tests {
             self.inputs
         }
         fn time_batch(&mut self, side: Side, _input: usize, batch: u64) -> Result<f64, Error> {
+            self.batches += 1;
+            let slowdown = if self.batches > self.slow_from {
+                self.slowdown
+            } else {
+                1.0
+            };
             let start = self.clock.now();
             self.clock
-                .advance(self.per_call_ns[side as usize] * batch as f64);
+                .advance(slowdown * self.per_call_ns[side as usize] * batch as f64);
             Ok(self.clock.nanos_between(start, self.clock.now()))
         }
     }
 
     fn run(per_call_ns: [f64; 2], config: &Config) -> Samples {
         let clock = SimClock::with_reading_cost(20.0);
-        let calibration = calibrate(&clock);
-        let mut subject = Fixed {
-            clock: clock.clone(),
-            per_call_ns,
-            inputs: 2,
-        };
-        sample(&clock, calibration, &mut subject, config).unwrap()
+        let mut subject = Fixed::new(&clock, per_call_ns, 2);
+        sample(&clock, calibrate(&clock), &mut subject, config).unwrap()
     }
 
     #[test]
@@ -416,6 +574,84 @@ mod tests {
             samples.batch_sizes
         );
         assert!(samples.elapsed_ns <= 60e6, "{}", samples.elapsed_ns);
+    }
+
+    #[test]
+    fn a_pair_of_calls_longer_than_the_budget_is_an_error_after_one_pair() {
+        // 5 s per call against the default 3 s: tuning times one pair (10 s)
+        // and stops there; no round is started.
+        let clock = SimClock::with_reading_cost(20.0);
+        let mut subject = Fixed::new(&clock, [5e9, 5e9], 1);
+        let error =
+            sample(&clock, calibrate(&clock), &mut subject, &Config::default()).unwrap_err();
+        let Error::BudgetTooShort { round, max_time } = error else {
+            panic!("{error:?}");
+        };
+        assert_eq!((round.as_secs(), max_time.as_secs()), (10, 3));
+        assert_eq!(subject.batches, 2);
+        let message = error.to_string();
+        assert!(message.contains("takes 10.00 s"), "{message}");
+        assert!(
+            message.contains("raise max_time to at least \"100s\""),
+            "{message}"
+        );
+    }
+
+    #[test]
+    fn slow_functions_get_the_rounds_that_fit_and_no_more() {
+        // 0.3 s per call: tuning 0.6 s, no warm-up (a round outlasts its
+        // share), then two pairs of rounds of 0.6 s end at 3 s exactly.
+        let clock = SimClock::new();
+        let mut subject = Fixed::new(&clock, [3e8, 3e8], 1);
+        let samples = sample(&clock, calibrate(&clock), &mut subject, &Config::default()).unwrap();
+        assert_eq!(samples.stop, Stop::Budget);
+        assert_eq!(samples.warm_up_rounds, 0);
+        assert_eq!(samples.rounds.len(), 4);
+        assert!(samples.elapsed_ns <= 3e9, "{}", samples.elapsed_ns);
+    }
+
+    #[test]
+    fn a_round_that_runs_over_is_abandoned_after_the_batch_that_crossed() {
+        // 1 ms calls that become 100 times slower after the 150th batch: the
+        // round under way when the budget runs out is dropped with its pair.
+        let clock = SimClock::new();
+        let mut subject = Fixed::new(&clock, [1e6, 1e6], 3);
+        subject.slow_from = 150;
+        subject.slowdown = 100.0;
+        let config = Config {
+            max_time: Duration::from_millis(300),
+            ..Config::default()
+        };
+        let samples = sample(&clock, calibrate(&clock), &mut subject, &config).unwrap();
+        assert_eq!(samples.stop, Stop::Budget);
+        // Tuning takes 6 batches, warm-up 6 rounds of 6 (then settled), 18
+        // measured rounds the rest up to 150: the slowdown hits round 18,
+        // which runs past the budget after its first pair and is dropped.
+        assert_eq!((samples.warm_up_rounds, samples.rounds.len()), (6, 18));
+        // Over by at most the one slow batch pair that crossed the line.
+        assert!(
+            samples.elapsed_ns <= 300e6 + 2.0 * 100e6,
+            "{}",
+            samples.elapsed_ns
+        );
+        for round in &samples.rounds {
+            assert_eq!(round.per_call_ns.len(), 3);
+        }
+    }
+
+    #[test]
+    fn a_timer_that_reads_nothing_is_an_error_not_a_loop() {
+        // Free calls on a free clock: every batch reads 0 ns.
+        let clock = SimClock::new();
+        let mut subject = Fixed::new(&clock, [0.0, 0.0], 1);
+        let error =
+            sample(&clock, calibrate(&clock), &mut subject, &Config::default()).unwrap_err();
+        assert!(
+            error
+                .to_string()
+                .contains("the timer read 0 ns for a batch"),
+            "{error}"
+        );
     }
 
     #[test]

@@ -57,11 +57,12 @@ impl Estimate {
         let log_ratios = samples::log_ratios(&samples.rounds, &overheads);
         let (speedup, ci) =
             match stats::robust_interval(&log_ratios, CONFIDENCE, samples.cycle_length()) {
-                Some(interval) => (
+                Ok(interval) => (
                     interval.center.exp(),
                     interval.with_systematic(systematic).exp_bounds(),
                 ),
-                None => (stats::median(&log_ratios).exp(), (0.0, f64::INFINITY)),
+                // Too few rounds for an interval: no bound on the ratio.
+                Err(_) => (stats::median(&log_ratios).exp(), (0.0, f64::INFINITY)),
             };
         Estimate {
             speedup,
@@ -104,9 +105,12 @@ fn input_estimate(samples: &Samples, input: usize, overhead_ns: f64) -> InputEst
     }
 }
 
-/// The winsorized mean the paired estimate uses.
+/// The winsorized mean the paired estimate uses; `NaN` where a log ratio is
+/// not finite (the sampler rules that out: every batch time it keeps is
+/// positive and finite).
 fn robust_mean(log_ratios: &[f64]) -> f64 {
-    stats::mean(&stats::winsorize(log_ratios, stats::WINSORIZE_SIGMAS))
+    stats::winsorize(log_ratios, stats::WINSORIZE_SIGMAS)
+        .map_or(f64::NAN, |values| stats::mean(&values))
 }
 
 #[cfg(test)]

@@ -9,6 +9,7 @@
 //! at each size, regressed on the size, gives the overhead (intercept) and
 //! the per-call time free of it (slope), and R² says whether to trust them.
 
+use crate::error::Phase;
 use crate::stats::{self, LinearFit};
 use crate::time::Calibration;
 
@@ -22,6 +23,16 @@ pub enum Side {
     Original,
     /// The function that claims to be faster.
     Candidate,
+}
+
+impl From<Side> for Phase {
+    /// Which piece of user code runs for the side.
+    fn from(side: Side) -> Phase {
+        match side {
+            Side::Original => Phase::Original,
+            Side::Candidate => Phase::Candidate,
+        }
+    }
 }
 
 /// One round: every input once, one batch of each function per input.
@@ -39,13 +50,14 @@ pub struct Round {
 
 impl Round {
     /// `ln(Σ original / Σ candidate)` over the inputs, each per-call time
-    /// first cleared of the per-sample `overhead_ns` of its input: each input
-    /// weighs by its time, as the codeflash sum of per-input times does.
+    /// first cleared of the per-sample `overhead_ns` of its input (none
+    /// where `overhead_ns` has no entry for it): each input weighs by its
+    /// time, as the codeflash sum of per-input times does.
     pub fn log_ratio(&self, overhead_ns: &[f64]) -> f64 {
         let (original, candidate) =
             (0..self.per_call_ns.len()).fold((0.0, 0.0), |(original, candidate), input| {
-                let [input_original, input_candidate] =
-                    self.cleared_per_call_ns(input, overhead_ns[input]);
+                let overhead = overhead_ns.get(input).copied().unwrap_or(0.0);
+                let [input_original, input_candidate] = self.cleared_per_call_ns(input, overhead);
                 (original + input_original, candidate + input_candidate)
             });
         (original / candidate).ln()
@@ -110,13 +122,18 @@ pub fn cycle_length(ladders: &[&[u64]]) -> usize {
 }
 
 /// The multiplier of round `round` on `ladder`: each size for one round of
-/// each order, so the order effect cancels within a size.
+/// each order, so the order effect cancels within a size (1 on an empty
+/// ladder).
 pub fn ladder_step(ladder: &[u64], round: usize) -> u64 {
-    ladder[(round / 2) % ladder.len()]
+    match ladder.len() {
+        0 => 1,
+        sizes => ladder[(round / 2) % sizes],
+    }
 }
 
 /// Paoloni's regression for one input and side: the minimum batch time at
-/// each batch size, regressed on the size. `None` without two sizes.
+/// each batch size, regressed on the size. `None` without two sizes (or
+/// with a batch time that is not finite).
 pub fn fit_input(rounds: &[Round], input: usize, side: Side) -> Option<LinearFit> {
     let mut minima: Vec<(u64, f64)> = Vec::new();
     for round in rounds {
@@ -128,7 +145,7 @@ pub fn fit_input(rounds: &[Round], input: usize, side: Side) -> Option<LinearFit
         }
     }
     let points: Vec<(f64, f64)> = minima.iter().map(|&(size, ns)| (size as f64, ns)).collect();
-    stats::linear_fit(&points)
+    stats::linear_fit(&points).ok()
 }
 
 /// Per input, the overhead to clear from each sample before taking ratios:

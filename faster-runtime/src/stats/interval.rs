@@ -1,0 +1,247 @@
+//! Intervals of a mean: batch means over autocorrelated rounds, the robust
+//! interval the verdict rests on (winsorized first), and the interval over
+//! several processes' estimates.
+
+use super::{StatsError, all_finite, mean, median, student_t_quantile, variance};
+
+/// A symmetric interval around an estimate (in log space for ratios).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Interval {
+    /// The point estimate.
+    pub center: f64,
+    /// Half the interval's width.
+    pub half_width: f64,
+    /// How many independent-enough blocks the width rests on.
+    pub blocks: usize,
+}
+
+impl Interval {
+    /// The lower end.
+    pub fn low(&self) -> f64 {
+        self.center - self.half_width
+    }
+
+    /// The upper end.
+    pub fn high(&self) -> f64 {
+        self.center + self.half_width
+    }
+
+    /// This interval widened by an independent `systematic` half-width,
+    /// added in quadrature: `√(half_width² + systematic²)`.
+    pub fn with_systematic(self, systematic: f64) -> Interval {
+        Interval {
+            half_width: self.half_width.hypot(systematic),
+            ..self
+        }
+    }
+
+    /// The interval mapped from log space to ratios: `(exp(low), exp(high))`.
+    pub fn exp_bounds(&self) -> (f64, f64) {
+        (self.low().exp(), self.high().exp())
+    }
+}
+
+/// The lower tail probability whose t quantile (negated) is the multiplier
+/// of a two-sided `confidence` interval, once `confidence` is checked to be
+/// strictly between 0 and 1: `(1 − confidence) / 2`, which stays above zero
+/// where `½ + confidence / 2` would round to 1.
+fn two_sided(confidence: f64) -> Result<f64, StatsError> {
+    if confidence > 0.0 && confidence < 1.0 {
+        Ok((1.0 - confidence) / 2.0)
+    } else {
+        Err(StatsError::OutOfDomain {
+            argument: "confidence",
+            value: confidence,
+            domain: "strictly between 0 and 1 (0.99 for 99%)",
+        })
+    }
+}
+
+/// A half-width: `multiplier · spread`, where a multiplier of 0 (a
+/// confidence so near 0 that the interval is the point) gives 0 even for a
+/// spread beyond the range of an `f64`.
+fn times(multiplier: f64, spread: f64) -> f64 {
+    if multiplier == 0.0 {
+        0.0
+    } else {
+        multiplier * spread
+    }
+}
+
+/// How many consecutive rounds make one block for batch means.
+///
+/// Always a whole number of `cycle`s (a `cycle` of 0 counts as 1), the
+/// rounds after which the measurement pattern repeats (2: one round of each
+/// order; 8: each order at each of four batch sizes), so every block holds
+/// the pattern evenly and its effects cancel inside it. It grows as the cube
+/// root of the number of cycles, the rate that balances the bias of
+/// too-short blocks (correlation left between them) against the variance of
+/// too few blocks.
+pub fn block_length(rounds: usize, cycle: usize) -> usize {
+    let cycle = cycle.max(1);
+    let cycles = (rounds / cycle).max(1) as f64;
+    cycle * (cycles.cbrt().floor() as usize).max(1)
+}
+
+/// The `confidence` interval (e.g. 0.99) of the mean of `values`, a series of
+/// autocorrelated observations in time order, by non-overlapping batch means
+/// over blocks of [`block_length`]`(values.len(), cycle)`.
+///
+/// The centre is the mean of all values; the width comes from the spread of
+/// the means of consecutive blocks (the oldest values that do not fill a whole
+/// block only count towards the centre), with Student's t on blocks − 1
+/// degrees of freedom.
+///
+/// Errors: a `confidence` not strictly between 0 and 1, a value that is not
+/// finite, or fewer than two blocks of values ([`StatsError::TooFew`]). The
+/// half-width is `+∞` where the values' spread exceeds the range of an `f64`.
+pub fn batch_means_interval(
+    values: &[f64],
+    confidence: f64,
+    cycle: usize,
+) -> Result<Interval, StatsError> {
+    let tail = two_sided(confidence)?;
+    all_finite(values.iter().copied())?;
+    let block = block_length(values.len(), cycle);
+    let blocks = values.len() / block;
+    if blocks < 2 {
+        return Err(StatsError::TooFew {
+            what: "blocks of values",
+            needed: 2,
+            got: blocks,
+        });
+    }
+    let skipped = values.len() - blocks * block;
+    let block_means: Vec<f64> = values[skipped..].chunks_exact(block).map(mean).collect();
+    let standard_error = (variance(&block_means) / blocks as f64).sqrt();
+    let quantile = -student_t_quantile(tail, (blocks - 1) as f64)?;
+    Ok(Interval {
+        center: mean(values),
+        half_width: times(quantile, standard_error),
+        blocks,
+    })
+}
+
+/// How many robust standard deviations from the median a log ratio may lie
+/// before [`winsorize`] pulls it in. Three keeps Gaussian data almost
+/// untouched (0.3% of values move) while capping a disturbed round's weight.
+pub const WINSORIZE_SIGMAS: f64 = 3.0;
+
+/// `values` with each one clamped to `median ± sigmas · σ̂`, where
+/// σ̂ = 1.4826 · MAD is the robust standard deviation (the median absolute
+/// deviation, scaled to equal σ for Gaussian data).
+///
+/// The mean of the result is a Huber-type location estimate: the median's
+/// robustness with nearly the mean's efficiency. For a symmetric distribution
+/// (an A/A comparison is symmetric by construction, as is any pair measured
+/// in alternating order) it estimates the same centre as the mean.
+///
+/// Errors: a value that is not finite, or `sigmas` negative or `NaN`
+/// (`+∞` clamps nothing).
+pub fn winsorize(values: &[f64], sigmas: f64) -> Result<Vec<f64>, StatsError> {
+    if sigmas.is_nan() || sigmas < 0.0 {
+        return Err(StatsError::OutOfDomain {
+            argument: "sigmas",
+            value: sigmas,
+            domain: "zero or more",
+        });
+    }
+    all_finite(values.iter().copied())?;
+    if values.is_empty() {
+        return Ok(Vec::new());
+    }
+    let center = median(values);
+    let deviations: Vec<f64> = values.iter().map(|value| (value - center).abs()).collect();
+    let spread = sigmas * 1.4826 * median(&deviations);
+    if spread.is_nan() {
+        // ∞ · 0: no spread at all, and no limit asked for.
+        return Ok(values.to_vec());
+    }
+    Ok(values
+        .iter()
+        .map(|value| value.max(center - spread).min(center + spread))
+        .collect())
+}
+
+/// The interval the verdict rests on: batch means over the winsorized
+/// values (see the module documentation for why both). Errors as
+/// [`batch_means_interval`]'s.
+pub fn robust_interval(
+    values: &[f64],
+    confidence: f64,
+    cycle: usize,
+) -> Result<Interval, StatsError> {
+    batch_means_interval(&winsorize(values, WINSORIZE_SIGMAS)?, confidence, cycle)
+}
+
+/// How much the prior of [`across_processes`] weighs: as many degrees of
+/// freedom as the spread of five processes would give.
+pub const PRIOR_DEGREES_OF_FREEDOM: f64 = 4.0;
+
+/// The `confidence` interval of the mean of per-process estimates, each a
+/// `(center, half_width)` in log space, the half-width at the same
+/// confidence.
+///
+/// A t-interval over a handful of processes is meaningless (two processes
+/// leave one degree of freedom: a 99% half-width of 63.7 standard errors),
+/// so the between-process variance is pooled with a prior: each process's
+/// own claimed uncertainty, weighted as [`PRIOR_DEGREES_OF_FREEDOM`]
+/// (the conjugate scaled-inverse-χ² update of a normal variance). Processes
+/// that agree keep about the width one process reports; processes that
+/// disagree widen it by as much as their spread says; with many processes the
+/// spread decides alone.
+///
+/// Errors: no process, a centre or half-width that is not finite (a process
+/// without an interval), a negative half-width, or a `confidence` not
+/// strictly between 0 and 1.
+pub fn across_processes(processes: &[(f64, f64)], confidence: f64) -> Result<Interval, StatsError> {
+    let tail = two_sided(confidence)?;
+    all_finite(
+        processes
+            .iter()
+            .flat_map(|&(center, half_width)| [center, half_width]),
+    )?;
+    if let Some(&(_, half_width)) = processes.iter().find(|(_, half_width)| *half_width < 0.0) {
+        return Err(StatsError::OutOfDomain {
+            argument: "half_width",
+            value: half_width,
+            domain: "zero or more",
+        });
+    }
+    if processes.is_empty() {
+        return Err(StatsError::TooFew {
+            what: "processes",
+            needed: 1,
+            got: 0,
+        });
+    }
+    let count = processes.len();
+    let centers: Vec<f64> = processes.iter().map(|&(center, _)| center).collect();
+    let center = mean(&centers);
+    let normal_quantile = -student_t_quantile(tail, f64::INFINITY)?;
+    if normal_quantile == 0.0 {
+        // A confidence so near 0 that its interval is the point itself.
+        return Ok(Interval {
+            center,
+            half_width: 0.0,
+            blocks: count,
+        });
+    }
+    let prior_variance = mean(
+        &processes
+            .iter()
+            .map(|(_, half_width)| (half_width / normal_quantile).powi(2))
+            .collect::<Vec<_>>(),
+    );
+    let spread: f64 = centers.iter().map(|value| (value - center).powi(2)).sum();
+    let degrees_of_freedom = PRIOR_DEGREES_OF_FREEDOM + (count - 1) as f64;
+    let pooled_variance = (PRIOR_DEGREES_OF_FREEDOM * prior_variance + spread) / degrees_of_freedom;
+    Ok(Interval {
+        center,
+        half_width: times(
+            -student_t_quantile(tail, degrees_of_freedom)?,
+            (pooled_variance / count as f64).sqrt(),
+        ),
+        blocks: count,
+    })
+}

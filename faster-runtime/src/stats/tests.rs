@@ -1,0 +1,194 @@
+use super::*;
+
+fn close(a: f64, b: f64, tolerance: f64) -> bool {
+    (a - b).abs() <= tolerance
+}
+
+#[test]
+fn mean_and_variance_of_known_values() {
+    let values = [2.0, 4.0, 4.0, 4.0, 5.0, 5.0, 7.0, 9.0];
+    assert_eq!(mean(&values), 5.0);
+    assert!(close(variance(&values), 32.0 / 7.0, 1e-12));
+}
+
+#[test]
+fn t_quantiles_match_published_tables() {
+    // Two-sided 99% critical values.
+    assert!(close(student_t_quantile(0.995, 1.0).unwrap(), 63.657, 1e-3));
+    assert!(close(student_t_quantile(0.995, 4.0).unwrap(), 4.604, 1e-3));
+    assert!(close(student_t_quantile(0.995, 10.0).unwrap(), 3.169, 1e-3));
+    assert!(close(student_t_quantile(0.995, 30.0).unwrap(), 2.750, 1e-3));
+    assert!(close(student_t_quantile(0.975, 1e6).unwrap(), 1.960, 1e-3));
+}
+
+#[test]
+fn block_length_is_whole_cycles_and_grows_slowly() {
+    assert_eq!(block_length(0, 2), 2);
+    assert_eq!(block_length(5, 2), 2);
+    assert_eq!(block_length(16, 2), 4);
+    assert_eq!(block_length(2_000, 2), 20);
+    assert_eq!(block_length(127, 8), 16);
+    for rounds in 0..5_000 {
+        assert_eq!(block_length(rounds, 2) % 2, 0);
+        assert_eq!(block_length(rounds, 8) % 8, 0);
+    }
+}
+
+#[test]
+fn a_systematic_part_adds_in_quadrature() {
+    let interval = Interval {
+        center: 0.1,
+        half_width: 0.003,
+        blocks: 8,
+    };
+    let widened = interval.with_systematic(0.004);
+    assert!(close(widened.half_width, 0.005, 1e-15));
+    assert_eq!((widened.center, widened.blocks), (0.1, 8));
+}
+
+#[test]
+fn linear_fit_by_hand() {
+    // y = 50 + 2x exactly, then with one point off the line.
+    let exact = linear_fit(&[(1.0, 52.0), (2.0, 54.0), (3.0, 56.0), (4.0, 58.0)]).unwrap();
+    assert!(close(exact.intercept, 50.0, 1e-9) && close(exact.slope, 2.0, 1e-12));
+    assert!(close(exact.r_squared, 1.0, 1e-12));
+    let bent = linear_fit(&[(1.0, 52.0), (2.0, 54.0), (3.0, 57.0), (4.0, 58.0)]).unwrap();
+    // x̄ 2.5, ȳ 55.25, Sxx 5, Sxy 10.5, Syy 22.75.
+    assert!(close(bent.slope, 2.1, 1e-12));
+    assert!(close(bent.intercept, 55.25 - 2.1 * 2.5, 1e-9));
+    assert!(close(bent.r_squared, 10.5 * 10.5 / (5.0 * 22.75), 1e-12));
+    assert_eq!(linear_fit(&[(1.0, 5.0), (1.0, 6.0)]).ok(), None);
+}
+
+#[test]
+fn batch_means_interval_by_hand() {
+    // 12 values: blocks of 2 (6 pairs, cube root 1.8), so 6 blocks.
+    let values = [1.0, 3.0, 2.0, 2.0, 4.0, 0.0, 3.0, 1.0, 2.0, 4.0, 1.0, 1.0];
+    // Block means 2, 2, 2, 2, 3, 1: mean 2, variance 0.4.
+    let interval = batch_means_interval(&values, 0.99, 2).unwrap();
+    assert_eq!(interval.blocks, 6);
+    assert!(close(interval.center, 2.0, 1e-12));
+    let expected = 4.032_142_8 * (0.4_f64 / 6.0).sqrt(); // t(0.995, 5) = 4.032
+    assert!(close(interval.half_width, expected, 1e-5), "{interval:?}");
+}
+
+#[test]
+fn too_few_values_give_no_interval() {
+    assert_eq!(
+        batch_means_interval(&[0.1, 0.2, 0.3], 0.99, 2),
+        Err(StatsError::TooFew {
+            what: "blocks of values",
+            needed: 2,
+            got: 1
+        })
+    );
+    assert!(batch_means_interval(&[0.1, 0.2, 0.3, 0.4], 0.99, 2).is_ok());
+}
+
+#[test]
+fn autocorrelated_series_get_a_wider_interval_than_a_naive_one() {
+    // A slow square wave plus alternation: consecutive values move together.
+    let values: Vec<f64> = (0..512)
+        .map(|i| if (i / 64) % 2 == 0 { 0.02 } else { -0.02 } + if i % 2 == 0 { 0.001 } else { -0.001 })
+        .collect();
+    let interval = batch_means_interval(&values, 0.99, 2).unwrap();
+    let naive = student_t_quantile(0.995, 511.0).unwrap() * (variance(&values) / 512.0).sqrt();
+    assert!(
+        interval.half_width > 1.5 * naive,
+        "{interval:?} vs naive {naive}"
+    );
+}
+
+#[test]
+fn winsorizing_pulls_in_only_the_tails() {
+    // Median 0, absolute deviations median 1, so σ̂ = 1.4826 and the
+    // clamp is at ±4.4478.
+    let values = [-1.0, 1.0, -1.0, 1.0, 0.0, 0.5, -0.5, 30.0, -20.0];
+    let clipped = winsorize(&values, 3.0).unwrap();
+    assert_eq!(&clipped[..7], &values[..7]);
+    assert!(close(clipped[7], 4.4478, 1e-9));
+    assert!(close(clipped[8], -4.4478, 1e-9));
+}
+
+#[test]
+fn rare_disturbances_barely_move_the_robust_interval() {
+    // One value in ten is disturbed by ±20%, alternately up and down;
+    // the rest wobble by ±0.1%.
+    let values: Vec<f64> = (0..400)
+        .map(|i| match i % 20 {
+            3 => 0.2,
+            13 => -0.2,
+            _ if i % 2 == 0 => 0.001,
+            _ => -0.001,
+        })
+        .collect();
+    let robust = robust_interval(&values, 0.99, 2).unwrap();
+    let plain = batch_means_interval(&values, 0.99, 2).unwrap();
+    assert!(
+        robust.half_width < plain.half_width / 10.0,
+        "{robust:?} vs {plain:?}"
+    );
+    assert!(robust.center.abs() < 1e-3, "{robust:?}");
+}
+
+#[test]
+fn percentiles_interpolate_between_ranks() {
+    let sorted = [1.0, 2.0, 3.0, 4.0, 5.0];
+    assert_eq!(percentile(&sorted, 50.0), 3.0);
+    assert_eq!(percentile(&sorted, 5.0), 1.2);
+    assert!(close(percentile(&sorted, 95.0), 4.8, 1e-12));
+    assert_eq!(percentile(&[7.0], 95.0), 7.0);
+    assert!(percentile(&[], 50.0).is_nan());
+}
+
+#[test]
+fn two_agreeing_processes_keep_about_one_process_width() {
+    // Two processes at the same estimate, each claiming ±1%: the prior
+    // (4 degrees of freedom) alone sets the width, t(0.995, 5) = 4.032.
+    let interval = across_processes(&[(0.2, 0.01), (0.2, 0.01)], 0.99).unwrap();
+    let sigma = 0.01 / 2.575_829;
+    let expected = 4.032_143 * (4.0 * sigma * sigma / 5.0 / 2.0_f64).sqrt();
+    assert!(close(interval.half_width, expected, 1e-6), "{interval:?}");
+    assert!(interval.half_width < 0.01 && interval.half_width > 0.009);
+    assert_eq!((interval.center, interval.blocks), (0.2, 2));
+}
+
+#[test]
+fn disagreeing_processes_widen_the_interval_by_their_spread() {
+    // ±0.1% each, but 20% apart: the interval must cover both.
+    let interval = across_processes(&[(-0.1, 0.001), (0.1, 0.001)], 0.99).unwrap();
+    assert!(
+        interval.low() < -0.1 && interval.high() > 0.1,
+        "{interval:?}"
+    );
+    // Nowhere near the t on one degree of freedom (63.7 standard errors).
+    assert!(interval.half_width < 0.2, "{interval:?}");
+    // Many processes: the spread decides, and the width shrinks with √N.
+    let processes: Vec<(f64, f64)> = (0..40)
+        .map(|i| (if i % 2 == 0 { -0.1 } else { 0.1 }, 0.001))
+        .collect();
+    let many = across_processes(&processes, 0.99).unwrap();
+    assert!(many.half_width < 0.06, "{many:?}");
+}
+
+#[test]
+fn processes_without_an_interval_give_none() {
+    assert!(matches!(
+        across_processes(&[], 0.99),
+        Err(StatsError::TooFew { got: 0, .. })
+    ));
+    assert_eq!(
+        across_processes(&[(0.1, 0.01), (0.2, f64::INFINITY)], 0.99),
+        Err(StatsError::NotFinite {
+            index: 3,
+            value: f64::INFINITY
+        })
+    );
+}
+
+#[test]
+fn median_and_minimum() {
+    assert_eq!(median(&[3.0, 1.0, 2.0]), 2.0);
+    assert_eq!(median(&[4.0, 1.0, 2.0, 3.0]), 2.5);
+    assert_eq!(minimum([3.0, 1.0, 2.0]), 1.0);
+}
