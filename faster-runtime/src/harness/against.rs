@@ -235,19 +235,20 @@ impl Measuring<'_> {
                 match restarted {
                     (Ok(base), Ok(current)) => self.servers = [base, current],
                     (Err(error), _) | (_, Err(error)) => {
-                        for result in &mut measured {
+                        for result in measured.iter_mut().filter(|result| result.is_ok()) {
                             *result = Err(Error::Revision(error.clone()));
                         }
                     }
                 }
             }
             for ((name, matched), result) in selected.iter().zip(&mut measured) {
-                if let (Match::Both { base, current }, true) = (matched, result.is_ok()) {
+                if let Match::Both { base, current } = matched
+                    && let Ok(reports) = result
+                {
                     self.outputs.measuring(name, self.config(*current).max_time);
-                    match (self.measure_once(name, *base, *current), &mut *result) {
-                        (Ok(report), Ok(reports)) => reports.push(report),
-                        (Err(error), _) => *result = Err(error),
-                        (Ok(_), Err(_)) => unreachable!("only what measured so far is measured"),
+                    match self.measure_once(name, *base, *current) {
+                        Ok(report) => reports.push(report),
+                        Err(error) => *result = Err(error),
                     }
                 }
                 if process == processes {

@@ -251,6 +251,7 @@ pub fn measure<C: Clock>(
             .inputs
             .iter()
             .zip(&current.inputs)
+            .take(checked.inputs)
             .map(|(base, current)| base.max_batch.min(current.max_batch))
             .collect(),
     };

@@ -12,7 +12,7 @@ use crate::config::{Config, Settings};
 use crate::engine::tracked::Served;
 use crate::error::Error;
 use crate::registry::Tracked;
-use crate::time::{Timer, calibrate};
+use crate::time::{Clock, Timer, calibrate};
 use std::io::{self, BufRead, Write};
 
 /// Whether this process was started to serve (see
@@ -41,7 +41,7 @@ pub fn serve(
     }
     let listing = Listing {
         protocol: PROTOCOL,
-        timer: crate::time::Clock::name(&timer).to_string(),
+        timer: timer.name().to_string(),
         timer_fallback,
         calibration: calibrate(&timer).into(),
         functions: listed,
