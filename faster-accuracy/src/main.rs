@@ -13,8 +13,9 @@
 //! background load), `runner` (one cell), `summary` (tallies and targets),
 //! `output` (terminal tables, CSV), `markdown` (the README's tables, also
 //! from earlier runs' CSV files), `machine` (the header), `options`; the
-//! other modes: `environment_checks` (issue 7), `revisions` (`cargo faster
-//! --against` on a fixture repository, issue 17).
+//! other modes: `environment_checks` (issue 7), `parallel` (a suite under
+//! cargo test and nextest), `revisions` (`cargo faster --against` on a
+//! fixture repository, issue 17).
 
 mod environment_checks;
 mod load;
@@ -23,6 +24,7 @@ mod markdown;
 mod matrix;
 mod options;
 mod output;
+mod parallel;
 mod reference;
 mod revisions;
 mod runner;
@@ -71,6 +73,9 @@ fn main() -> ExitCode {
         .any(|argument| argument == "--layout-check")
     {
         return environment_checks::layout_check(&arguments);
+    }
+    if arguments.iter().any(|argument| argument == "--parallel") {
+        return parallel::parallel(&arguments);
     }
     if arguments.iter().any(|argument| argument == "--revisions") {
         return revisions::revisions(&arguments);
