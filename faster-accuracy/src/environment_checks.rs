@@ -20,7 +20,7 @@
 //! randomization off and on, both without the systematic allowance (which
 //! would hide any difference), and compares coverage and error.
 
-use crate::load::BackgroundLoad;
+use crate::load::{self, BackgroundLoad};
 use crate::reference;
 use crate::workloads::{carried_chain, ns_per_step};
 use faster::{Config, Verdict, compare_fns};
@@ -100,7 +100,7 @@ pub fn replication(arguments: &[String]) -> ExitCode {
     };
     let _load = settings
         .load
-        .then(|| BackgroundLoad::start(load_buffer_bytes()));
+        .then(|| BackgroundLoad::start(load::buffer_bytes()));
     let step_ns = ns_per_step();
     println!(
         "replication: {} runs per cell, {} processes each, {}, {:.3} ns per step",
@@ -185,7 +185,7 @@ pub fn layout_check(arguments: &[String]) -> ExitCode {
     };
     let _load = settings
         .load
-        .then(|| BackgroundLoad::start(load_buffer_bytes()));
+        .then(|| BackgroundLoad::start(load::buffer_bytes()));
     println!(
         "layout check: {} runs per cell and setting, {}, no systematic allowance",
         settings.runs,
@@ -268,7 +268,7 @@ pub fn probe_check(arguments: &[String]) -> ExitCode {
     };
     let _load = settings
         .load
-        .then(|| BackgroundLoad::start(load_buffer_bytes()));
+        .then(|| BackgroundLoad::start(load::buffer_bytes()));
     let steps = (1_000.0 / ns_per_step()).round() as u64;
     let mut predicted = Vec::new();
     let mut observed = Vec::new();
@@ -304,12 +304,6 @@ pub fn probe_check(arguments: &[String]) -> ExitCode {
         (0.5..=2.0).contains(&(predicted_median / observed_99)),
     );
     ExitCode::SUCCESS
-}
-
-/// The background load's buffer, sized as the suite's own.
-fn load_buffer_bytes() -> usize {
-    let llc = crate::machine::last_level_cache_bytes().unwrap_or(crate::ASSUMED_LLC);
-    (2 * llc).clamp(crate::MIN_BUFFER, crate::MAX_BUFFER)
 }
 
 fn median(values: &mut [f64]) -> f64 {

@@ -12,7 +12,10 @@
 //! (the truth), `sequential` (the traditional method), `load` (the
 //! background load), `runner` (one cell), `summary` (tallies and targets),
 //! `output` (terminal tables, CSV), `markdown` (the README's tables, also
-//! from earlier runs' CSV files), `machine` (the header), `options`.
+//! from earlier runs' CSV files), `machine` (the header), `options`; the
+//! other modes: `environment_checks` (issue 7), `parallel` (a suite under
+//! cargo test and nextest), `revisions` (`cargo faster --against` on a
+//! fixture repository, issue 17).
 
 mod environment_checks;
 mod load;
@@ -23,6 +26,7 @@ mod options;
 mod output;
 mod parallel;
 mod reference;
+mod revisions;
 mod runner;
 mod sequential;
 mod summary;
@@ -73,6 +77,9 @@ fn main() -> ExitCode {
     if arguments.iter().any(|argument| argument == "--parallel") {
         return parallel::parallel(&arguments);
     }
+    if arguments.iter().any(|argument| argument == "--revisions") {
+        return revisions::revisions(&arguments);
+    }
     let options = match options::parse(std::env::args().skip(1)) {
         Ok(options) => options,
         Err(message) => {
@@ -120,7 +127,7 @@ fn run(options: &options::Options, cells: &[matrix::Cell]) -> std::io::Result<()
     let started = Instant::now();
     let config = Config::default();
     let llc = machine::last_level_cache_bytes();
-    let buffer_bytes = (2 * llc.unwrap_or(ASSUMED_LLC)).clamp(MIN_BUFFER, MAX_BUFFER);
+    let buffer_bytes = load::buffer_bytes();
     let settings = runner::Settings {
         runs: options.runs,
         identical_runs: options.identical_runs(),

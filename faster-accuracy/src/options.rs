@@ -42,7 +42,10 @@ other modes (checks of the environment features, each with --runs N, --load):
   --layout-check       coverage and error with layout randomization off and on
   --parallel [--runs N]
                        a suite of comparisons under cargo test and cargo nextest run,
-                       several at a time and one at a time";
+                       several at a time and one at a time
+  --revisions          cargo faster --against on a fixture repository with known
+                       commits, quiet and under the load (--runs N, default 20;
+                       --keep keeps the fixture)";
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct Options {

@@ -6,7 +6,7 @@
 //! comparison cannot use.
 
 use crate::attr::{Check, Options, tokens_as_written};
-use crate::expand::{registration, settings};
+use crate::expand::{comparison_settings, registration};
 use proc_macro2::{Span, TokenStream, TokenTree};
 use quote::{ToTokens, format_ident, quote, quote_spanned};
 use syn::ext::IdentExt;
@@ -195,7 +195,7 @@ fn expansion(
         &test,
         &label,
         &original_as_written,
-        &settings(options),
+        &comparison_settings(options),
         &run,
     );
     quote! {

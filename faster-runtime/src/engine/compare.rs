@@ -248,41 +248,63 @@ impl Timed<'_> {
             let waiting = guard::waiting_between(&before, &after).filter(|_| self.device.is_none());
             (samples, guard::load_between(&before, &after), waiting)
         };
-        let estimate = Estimate::from_samples(&samples, config.systematic_allowance);
-        let verdict = Verdict::from_interval(estimate.ci, config.noise_floor);
-        let mut warnings = self.warnings;
-        warnings.extend(waiting);
+        let mut report = report_of(
+            self.label,
+            &samples,
+            self.timer,
+            self.outputs_checked,
+            self.started,
+            config,
+        );
+        report.warnings = self.warnings.into_iter().chain(waiting).collect();
+        report.load = load;
+        Ok(report)
+    }
+}
 
-        Ok(Report {
-            name: self.label.to_string(),
-            verdict,
-            speedup: estimate.speedup,
-            ci: estimate.ci,
-            best_speedup: estimate.best_speedup,
-            uncorrected_speedup: estimate.uncorrected_speedup,
-            original_ns: estimate.original_ns,
-            candidate_ns: estimate.candidate_ns,
-            rounds: samples.rounds.len(),
-            elapsed: self.started.elapsed(),
-            noise_floor: config.noise_floor,
-            expect: config.expect,
-            inputs: input_reports(&estimate, &samples),
-            outputs_checked: self.outputs_checked,
-            stop: samples.stop,
-            timer: self.timer.to_string(),
-            calibration: self.calibration,
-            warnings,
-            load,
-            processes: Vec::new(),
-            round_log_ratios: samples.log_ratios(),
-            round_original_first: samples
-                .rounds
-                .iter()
-                .map(|round| round.original_first)
-                .collect(),
-            warm_up_rounds: samples.warm_up_rounds,
-            gpu: None,
-        })
+/// The report of a measurement: `samples` estimated and judged as `config`
+/// says, measured with the timer named `timer`, its outputs compared before
+/// (or not), started at `started`. Its warnings and load are left to the
+/// caller.
+pub(crate) fn report_of(
+    label: &str,
+    samples: &Samples,
+    timer: &str,
+    outputs_checked: bool,
+    started: Instant,
+    config: &Config,
+) -> Report {
+    let estimate = Estimate::from_samples(samples, config.systematic_allowance);
+    let verdict = Verdict::from_interval(estimate.ci, config.noise_floor);
+    Report {
+        name: label.to_string(),
+        verdict,
+        speedup: estimate.speedup,
+        ci: estimate.ci,
+        best_speedup: estimate.best_speedup,
+        uncorrected_speedup: estimate.uncorrected_speedup,
+        original_ns: estimate.original_ns,
+        candidate_ns: estimate.candidate_ns,
+        rounds: samples.rounds.len(),
+        elapsed: started.elapsed(),
+        noise_floor: config.noise_floor,
+        expect: config.expect,
+        inputs: input_reports(&estimate, samples),
+        outputs_checked,
+        stop: samples.stop,
+        timer: timer.to_string(),
+        calibration: samples.calibration,
+        warnings: Vec::new(),
+        load: None,
+        processes: Vec::new(),
+        round_log_ratios: samples.log_ratios(),
+        round_original_first: samples
+            .rounds
+            .iter()
+            .map(|round| round.original_first)
+            .collect(),
+        warm_up_rounds: samples.warm_up_rounds,
+        gpu: None,
     }
 }
 
