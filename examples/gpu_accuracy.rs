@@ -4,8 +4,11 @@
 //! and the speedup should match an independent measurement).
 //!
 //! ```text
-//! cargo run --release --features gpu --example gpu_accuracy -- [--runs 20] [--cases long,short] [--pairs aa,2x] [--cache-flush on|off]
+//! cargo run --release --features gpu --example gpu_accuracy -- [--runs 20] [--cases long,short] [--pairs aa,2x] [--cache-flush on|off] [--each]
 //! ```
+//!
+//! `--each` also prints every run: its speedup, interval, local truth,
+//! rounds, verdict and time.
 //!
 //! The kernel is `tests/gpu/kernels.rs`'s `busy`: every invocation runs a
 //! chain of dependent multiply-add steps; one side runs `2·trips` steps, the
@@ -97,11 +100,25 @@ impl<'a> Reference<'a> {
 /// the true ratio.
 const PAIRS_PER_CHUNK: usize = 10;
 
+/// One comparison's figures, with the truth it is judged against.
+struct Run {
+    speedup: f64,
+    ci: (f64, f64),
+    truth: f64,
+    rounds: usize,
+    warm_up_rounds: usize,
+    /// Dispatches per sample, `[original, candidate]`.
+    batch_sizes: [u64; 2],
+    /// The least empty timed pass: the timer's cost, which sets how long
+    /// a sample must be.
+    empty_pass_ns: f64,
+    verdict: Verdict,
+    seconds: f64,
+}
+
 /// What `runs` comparisons of one pair came to.
 struct Cell {
-    /// Per run: the speedup, its interval, its local truth.
-    runs: Vec<(f64, (f64, f64), f64)>,
-    seconds: Vec<f64>,
+    runs: Vec<Run>,
     /// Per run, the other processes' CPU use while it measured, in cores.
     others: Vec<f64>,
     /// The largest share of CPU time the hypervisor held back in a run.
@@ -127,7 +144,6 @@ fn run_cell(
     };
     let mut cell = Cell {
         runs: Vec::new(),
-        seconds: Vec::new(),
         others: Vec::new(),
         steal: 0.0,
         verdicts: [0; 3],
@@ -150,8 +166,17 @@ fn run_cell(
         let truth = known.unwrap_or_else(|| median(&[before.clone(), after.clone()].concat()));
         cell.reference.extend(before);
         before = after;
-        cell.runs.push((report.speedup, report.ci, truth));
-        cell.seconds.push(report.elapsed.as_secs_f64());
+        cell.runs.push(Run {
+            speedup: report.speedup,
+            ci: report.ci,
+            truth,
+            rounds: report.rounds,
+            warm_up_rounds: report.warm_up_rounds,
+            batch_sizes: report.inputs[0].batch_sizes,
+            empty_pass_ns: report.calibration.reading_cost_ns,
+            verdict: report.verdict,
+            seconds: report.elapsed.as_secs_f64(),
+        });
         if let Some(load) = report.load {
             cell.others.push(load.other_processes);
             cell.steal = cell.steal.max(load.steal);
@@ -167,11 +192,11 @@ fn run_cell(
     cell
 }
 
-fn print_cell(label: &str, cell: &Cell) {
+fn print_cell(label: &str, cell: &Cell, each: bool) {
     let errors: Vec<f64> = cell
         .runs
         .iter()
-        .map(|(speedup, _, truth)| speedup / truth - 1.0)
+        .map(|run| run.speedup / run.truth - 1.0)
         .collect();
     let worst = errors
         .iter()
@@ -180,7 +205,7 @@ fn print_cell(label: &str, cell: &Cell) {
     let covered = cell
         .runs
         .iter()
-        .filter(|(_, (low, high), truth)| (*low..=*high).contains(truth))
+        .filter(|run| (run.ci.0..=run.ci.1).contains(&run.truth))
         .count();
     let runs = cell.runs.len();
     let truth = if cell.reference.is_empty() {
@@ -188,7 +213,8 @@ fn print_cell(label: &str, cell: &Cell) {
     } else {
         median(&cell.reference)
     };
-    let speedups: Vec<f64> = cell.runs.iter().map(|(speedup, ..)| *speedup).collect();
+    let speedups: Vec<f64> = cell.runs.iter().map(|run| run.speedup).collect();
+    let seconds: Vec<f64> = cell.runs.iter().map(|run| run.seconds).collect();
     println!(
         "{label:<14} {:>9} {truth:>7.4} {runs:>5} {:>6} {:>6} {:>6} {:>9.4} {:>8.2}% {:>6}/{runs} {:>5}/{runs} {:>7.2}s {:>4.2}/{:.2} {:>5.1}%",
         format_ns(cell.per_dispatch_ns),
@@ -199,7 +225,7 @@ fn print_cell(label: &str, cell: &Cell) {
         100.0 * worst,
         within,
         covered,
-        median(&cell.seconds),
+        median(&seconds),
         median(&cell.others),
         cell.others.iter().copied().fold(0.0, f64::max),
         100.0 * cell.steal,
@@ -215,6 +241,25 @@ fn print_cell(label: &str, cell: &Cell) {
             "  reference: {} pairs of ≈ 20 ms passes, ratios {low:.4} – {high:.4}",
             cell.reference.len()
         );
+    }
+    if each {
+        for run in &cell.runs {
+            println!(
+                "  run: {:.4} [{:.4} – {:.4}] truth {:.4} ({:+.2}%), {} rounds after {} warm-up, \
+                 {:?} dispatches per sample (empty pass {}), {:?}, {:.2}s",
+                run.speedup,
+                run.ci.0,
+                run.ci.1,
+                run.truth,
+                100.0 * (run.speedup / run.truth - 1.0),
+                run.rounds,
+                run.warm_up_rounds,
+                run.batch_sizes,
+                format_ns(run.empty_pass_ns),
+                run.verdict,
+                run.seconds,
+            );
+        }
     }
 }
 
@@ -232,16 +277,19 @@ fn load_average() -> String {
 fn main() {
     let mut runs = 20;
     let mut cache_flush = true;
+    let mut each = false;
     let mut pairs = vec!["aa".to_string(), "2x".to_string()];
     let mut selected: Vec<String> = CASES.iter().map(|(name, ..)| name.to_string()).collect();
     let arguments: Vec<String> = std::env::args().skip(1).collect();
-    for pair in arguments.chunks(2) {
-        let value = pair.get(1).map(String::as_str).unwrap_or_default();
-        match pair[0].as_str() {
-            "--runs" => runs = value.parse().expect("--runs takes a count"),
-            "--cases" => selected = value.split(',').map(str::to_string).collect(),
-            "--cache-flush" => cache_flush = value != "off",
-            "--pairs" => pairs = value.split(',').map(str::to_string).collect(),
+    let mut arguments = arguments.iter();
+    while let Some(flag) = arguments.next() {
+        let mut value = || arguments.next().map(String::as_str).unwrap_or_default();
+        match flag.as_str() {
+            "--runs" => runs = value().parse().expect("--runs takes a count"),
+            "--cases" => selected = value().split(',').map(str::to_string).collect(),
+            "--cache-flush" => cache_flush = value() != "off",
+            "--pairs" => pairs = value().split(',').map(str::to_string).collect(),
+            "--each" => each = true,
             "--bench" => {}
             other => panic!("unknown argument {other}; see the comment at the top"),
         }
@@ -296,7 +344,7 @@ fn main() {
                 Some(1.0),
                 cache_flush,
             );
-            print_cell(&format!("A/A {name}"), &same);
+            print_cell(&format!("A/A {name}"), &same, each);
         }
         if pairs.iter().any(|pair| pair == "2x") {
             let double = run_cell(
@@ -307,7 +355,7 @@ fn main() {
                 None,
                 cache_flush,
             );
-            print_cell(&format!("2x {name}"), &double);
+            print_cell(&format!("2x {name}"), &double, each);
         }
     }
     println!("load at the end: {}", load_average());

@@ -7,9 +7,9 @@
 //! A naive matrix multiply (every invocation reads a row of A and a column
 //! of B from memory for one element of C) against a tiled one (a workgroup
 //! stages tiles of A and B in workgroup-shared memory, and each invocation
-//! computes a 4×4 block of C from them), in WGSL, on three sizes. Both are checked against each other
-//! within a tolerance before any timing, then timed interleaved; the report
-//! gives the verdict and GFLOP/s.
+//! computes a 4×4 block of C from them), in WGSL, on three sizes. Both are
+//! checked against each other within a tolerance before any timing, then
+//! timed interleaved; the report gives the verdict and GFLOP/s.
 //!
 //! On a machine without a GPU, Mesa's lavapipe runs the shaders on the CPU
 //! (`apt-get install -y mesa-vulkan-drivers`), where workgroup memory is

@@ -17,7 +17,7 @@ mod schema;
 use faster::gpu::{
     GPU_TIMESTAMPS, Gpu, KernelOptions, WALL_AROUND_SUBMIT, adapters, compare_kernels, wgpu,
 };
-use faster::{Config, Error, Phase, Report, Verdict};
+use faster::{Config, Error, Phase, Report};
 use kernels::{Busy, Scale, busy, busy_once, busy_twice, scale, scale_with};
 use libtest_mimic::{Arguments, Completion, Failed, Trial};
 use std::time::Duration;
@@ -55,7 +55,7 @@ fn main() {
     }
     #[allow(unused_mut)] // Pushed to on Linux.
     let mut tests: Vec<(&str, Test)> = tests![
-        a_known_ratio_is_found_faster_on_gpu_timestamps,
+        a_comparison_is_timed_on_gpu_timestamps_and_names_the_gpu,
         outputs_are_read_back_and_compared_before_timing,
         eq_sees_rounding_that_approx_forgives,
         a_kernel_that_writes_nothing_is_caught,
@@ -93,19 +93,14 @@ fn gpu() -> Result<&'static Gpu, Failed> {
     Gpu::shared().map_err(|error| error.to_string().into())
 }
 
-/// A short budget, for tests of what happens before or around timing.
+/// A short budget. No test here asserts a timed figure or a verdict, which
+/// would pass or fail with the machine's load: how accurate verdicts and
+/// figures are is `examples/gpu_accuracy.rs`'s to show.
 fn quick() -> Config {
     Config {
         max_time: Duration::from_secs(1),
         ..Config::default()
     }
-}
-
-/// The default budget, for tests that need a verdict: a GPU sample lasts
-/// milliseconds, and a cache flush precedes each. (How accurate verdicts
-/// and figures are is `examples/gpu_accuracy.rs`'s to show.)
-fn judged() -> Config {
-    Config::default()
 }
 
 /// 4 096 chains of 1 000 steps against 500 double steps: about a
@@ -114,7 +109,11 @@ fn busy_cases(gpu: &Gpu) -> Vec<Busy> {
     vec![busy(gpu, 4_096, 500)]
 }
 
-fn a_known_ratio_is_found_faster_on_gpu_timestamps() -> Result<(), Failed> {
+/// The known-ratio pair (twice the steps against half as many double
+/// steps) measured through the whole path: what the report says about how
+/// it was timed, the GPU and the case, and that the pairs alternate in
+/// ABBA order; not the figures themselves.
+fn a_comparison_is_timed_on_gpu_timestamps_and_names_the_gpu() -> Result<(), Failed> {
     let gpu = gpu()?;
     let cases = busy_cases(gpu);
     let report = compare_kernels(
@@ -124,16 +123,22 @@ fn a_known_ratio_is_found_faster_on_gpu_timestamps() -> Result<(), Failed> {
         busy_twice,
         busy_once,
         &KernelOptions::default(),
-        &judged(),
+        &quick(),
     )?;
-    ensure(report.verdict == Verdict::Faster, || {
-        format!("not found faster:\n{report}")
+    ensure(report.speedup.is_finite() && report.speedup > 0.0, || {
+        report.to_string()
     })?;
-    // Twice the steps, less what a dispatch costs besides its loop: the
-    // figure's accuracy is the benchmark's to show, its sense is this test's.
-    ensure((1.5..2.2).contains(&report.speedup), || {
-        format!("far from 2:\n{report}")
-    })?;
+    let original_first = report
+        .round_original_first
+        .iter()
+        .filter(|first| **first)
+        .count();
+    ensure(
+        report.rounds >= 2
+            && report.round_original_first.len() == report.rounds
+            && original_first.abs_diff(report.rounds - original_first) <= 1,
+        || format!("not in ABBA order: {:?}", report.round_original_first),
+    )?;
     ensure(
         report.timer == GPU_TIMESTAMPS || !gpu.has_timestamps(),
         || format!("timer: {}", report.timer),
@@ -337,7 +342,7 @@ fn without_timestamp_queries_the_wall_clock_times_and_says_so() -> Result<(), Fa
         busy_twice,
         busy_once,
         &KernelOptions::default(),
-        &judged(),
+        &quick(),
     )?;
     ensure(report.timer == WALL_AROUND_SUBMIT, || report.timer.clone())?;
     ensure(
@@ -347,9 +352,11 @@ fn without_timestamp_queries_the_wall_clock_times_and_says_so() -> Result<(), Fa
             .any(|warning| warning.contains("no timestamp queries")),
         || report.to_string(),
     )?;
-    ensure(report.speedup > 1.2, || {
-        format!("the wall clock lost the 2x difference:\n{report}")
-    })
+    let document = valid_document(&report.to_json())?;
+    ensure(
+        document["result"]["timer"]["name"] == WALL_AROUND_SUBMIT,
+        || document.to_string(),
+    )
 }
 
 fn the_cache_flush_is_on_by_default_and_can_be_turned_off() -> Result<(), Failed> {
@@ -402,7 +409,7 @@ fn throughput_counts_give_rates_in_every_output() -> Result<(), Failed> {
     )?
     .with_flops(&[attribute::busy_flops(&cases[0])]);
     let (original, candidate) = report.flop_rates().ok_or("no FLOP rates")?;
-    ensure(candidate > original, || report.to_string())?;
+    ensure(original > 0.0 && candidate > 0.0, || report.to_string())?;
     ensure(report.to_string().contains("FLOP/s"), || report.to_string())?;
     let document = valid_document(&report.to_json())?;
     ensure(

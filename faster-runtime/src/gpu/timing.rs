@@ -186,14 +186,15 @@ impl<'g> PassTimer<'g> {
     }
 
     /// What a timed pass with nothing in it costs (the timer's reading
-    /// cost) and how finely the timer ticks. The cost is the least of 16
+    /// cost) and how finely the timer ticks. The cost is the least of 64
     /// empty passes: what every sample pays. Above it, an empty pass's time
     /// varies from pass to pass (lavapipe's took 2 µs to 37 µs here), and
     /// that spread hits samples at random, as any noise does; taken as the
     /// cost, it made samples a thousand times as long and left rounds too
-    /// few for an interval.
+    /// few for an interval. The least of 16 was itself once 26 µs where it
+    /// is usually about 10 µs, and a 3 s budget then held only 10 rounds.
     pub fn calibrate(&self) -> Result<Calibration, Error> {
-        const PASSES: usize = 16;
+        const PASSES: usize = 64;
         let empty = (0..PASSES)
             .map(|_| self.time_after(None, &mut |_| {}))
             .collect::<Result<Vec<f64>, Error>>()?;
