@@ -7,6 +7,7 @@
 use super::device::Gpu;
 use super::input::map_and_read;
 use crate::error::Error;
+use crate::stats::percentile;
 use crate::time::{Calibration, WallClock, calibrate};
 use std::time::Instant;
 
@@ -186,24 +187,27 @@ impl<'g> PassTimer<'g> {
     }
 
     /// What a timed pass with nothing in it costs (the timer's reading
-    /// cost) and how finely the timer ticks. The cost is the least of 64
-    /// empty passes: what every sample pays. Above it, an empty pass's time
-    /// varies from pass to pass (lavapipe's took 2 µs to 37 µs here), and
-    /// that spread hits samples at random, as any noise does; taken as the
-    /// cost, it made samples a thousand times as long and left rounds too
-    /// few for an interval. The least of 16 was itself once 26 µs where it
-    /// is usually about 10 µs, and a 3 s budget then held only 10 rounds.
+    /// cost) and how finely the timer ticks. The cost is the lower quartile
+    /// of 64 empty passes: about what every sample pays. An empty pass's
+    /// time varies from pass to pass (lavapipe's took 1 µs to 37 µs here,
+    /// mostly about 10 µs), and samples are sized to be a thousand times
+    /// the cost. Taken as the least of 16, the cost was once 26 µs, and a
+    /// 3 s budget held only 10 rounds; as the least of 64, it was at times
+    /// 1 µs, and samples of one dispatch carried the pass's own cost, 3%
+    /// of the ratio. The median let the spread above the typical cost
+    /// lengthen every sample.
     pub fn calibrate(&self) -> Result<Calibration, Error> {
         const PASSES: usize = 64;
-        let empty = (0..PASSES)
+        let mut empty = (0..PASSES)
             .map(|_| self.time_after(None, &mut |_| {}))
             .collect::<Result<Vec<f64>, Error>>()?;
         let resolution_ns = match &self.clock {
             PassClock::Timestamps { ns_per_tick, .. } => *ns_per_tick,
             PassClock::Wall => calibrate(&WallClock).resolution_ns,
         };
+        empty.sort_by(f64::total_cmp);
         Ok(Calibration {
-            reading_cost_ns: empty.iter().copied().fold(f64::INFINITY, f64::min),
+            reading_cost_ns: percentile(&empty, 25.0),
             resolution_ns,
             empty_call_ns: 0.0,
         })
