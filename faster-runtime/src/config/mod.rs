@@ -53,6 +53,15 @@ pub struct Config {
     /// while the statistical part alone shrinks to ±0.01%. More rounds do not
     /// shrink it; `processes = N` measures that variation directly.
     pub systematic_allowance: f64,
+    /// Where the shorter function's call (summed over inputs) is under this
+    /// time, the rounds take turns in several placements of the measuring
+    /// loop in memory, and the interval covers what another placement would
+    /// measure; at and above it, one loop. At a few nanoseconds a ratio
+    /// belongs to the loop as much as to the functions: measured on this
+    /// project's VM, where a loop lands moved a ≈ 1.3 ns call's ratio by up
+    /// to 30%, and by no more than the statistical noise from ≈ 2.5 ns up
+    /// (`accuracy --placement --spread`). Zero turns placements off.
+    pub placement_threshold: Duration,
     /// Shift the stack the measuring loop runs on from round to round, so an
     /// alignment that happens to favour one function is averaged out rather
     /// than baked into the estimate. Off by default (see the README).
@@ -78,12 +87,19 @@ impl Default for Config {
             timer: TimerKind::Wall,
             processes: 1,
             systematic_allowance: 0.005,
+            placement_threshold: PLACEMENT_THRESHOLD,
             randomize_layout: false,
             strict: false,
             enforce_in_debug: false,
         }
     }
 }
+
+/// The default [`Config::placement_threshold`]: four times the longest call
+/// at which the spread between placements was seen (see the README's
+/// "Nanosecond functions"), and five times under the 50 ns from which
+/// nothing may change.
+pub const PLACEMENT_THRESHOLD: Duration = Duration::from_nanos(10);
 
 /// The noise floor on CI runners, whose neighbours are noisier than a desk's.
 pub const CI_NOISE_FLOOR: f64 = 0.10;
