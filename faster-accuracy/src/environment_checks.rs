@@ -29,17 +29,21 @@ use faster_runtime::engine::replicate::{child_timeout, combine, emit, run_childr
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-/// What the command line asked for.
-struct Settings {
-    runs: usize,
-    processes: usize,
-    load: bool,
+/// What the command line asked for (also of `--placement`).
+pub struct Settings {
+    pub runs: usize,
+    pub processes: usize,
+    pub load: bool,
 }
 
-fn settings(arguments: &[String], default_runs: usize) -> Result<Settings, String> {
+fn settings(
+    arguments: &[String],
+    default_runs: usize,
+    default_processes: usize,
+) -> Result<Settings, String> {
     let mut settings = Settings {
         runs: default_runs,
-        processes: 5,
+        processes: default_processes,
         load: false,
     };
     let mut arguments = arguments.iter();
@@ -51,7 +55,7 @@ fn settings(arguments: &[String], default_runs: usize) -> Result<Settings, Strin
                 .ok_or_else(|| format!("{flag} takes a whole number"))
         };
         match argument.as_str() {
-            "--replication" | "--probe-check" | "--layout-check" => {}
+            "--replication" | "--probe-check" | "--layout-check" | "--placement" => {}
             "--runs" => settings.runs = number("--runs")?,
             "--processes" => settings.processes = number("--processes")?.max(2),
             "--load" => settings.load = true,
@@ -66,8 +70,12 @@ fn settings(arguments: &[String], default_runs: usize) -> Result<Settings, Strin
 }
 
 /// The settings, or `None` after saying what is wrong with them.
-fn settings_or_complain(arguments: &[String], default_runs: usize) -> Option<Settings> {
-    settings(arguments, default_runs)
+pub fn settings_or_complain(
+    arguments: &[String],
+    default_runs: usize,
+    default_processes: usize,
+) -> Option<Settings> {
+    settings(arguments, default_runs, default_processes)
         .map_err(|message| eprintln!("accuracy: {message}"))
         .ok()
 }
@@ -95,7 +103,7 @@ pub fn child(key: &str) -> ExitCode {
 
 /// `--replication`.
 pub fn replication(arguments: &[String]) -> ExitCode {
-    let Some(settings) = settings_or_complain(arguments, 200) else {
+    let Some(settings) = settings_or_complain(arguments, 200, 5) else {
         return ExitCode::from(2);
     };
     let _load = settings
@@ -180,7 +188,7 @@ pub fn replication(arguments: &[String]) -> ExitCode {
 
 /// `--layout-check`.
 pub fn layout_check(arguments: &[String]) -> ExitCode {
-    let Some(settings) = settings_or_complain(arguments, 100) else {
+    let Some(settings) = settings_or_complain(arguments, 100, 5) else {
         return ExitCode::from(2);
     };
     let _load = settings
@@ -263,7 +271,7 @@ fn truth_of(original: u64, candidate: u64) -> f64 {
 
 /// `--probe-check`.
 pub fn probe_check(arguments: &[String]) -> ExitCode {
-    let Some(settings) = settings_or_complain(arguments, 100) else {
+    let Some(settings) = settings_or_complain(arguments, 100, 5) else {
         return ExitCode::from(2);
     };
     let _load = settings
@@ -307,7 +315,7 @@ pub fn probe_check(arguments: &[String]) -> ExitCode {
 }
 
 /// The background load's buffer, sized as the suite's own.
-fn load_buffer_bytes() -> usize {
+pub fn load_buffer_bytes() -> usize {
     let llc = crate::machine::last_level_cache_bytes().unwrap_or(crate::ASSUMED_LLC);
     (2 * llc).clamp(crate::MIN_BUFFER, crate::MAX_BUFFER)
 }

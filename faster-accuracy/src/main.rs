@@ -12,7 +12,10 @@
 //! (the truth), `sequential` (the traditional method), `load` (the
 //! background load), `runner` (one cell), `summary` (tallies and targets),
 //! `output` (terminal tables, CSV), `markdown` (the README's tables, also
-//! from earlier runs' CSV files), `machine` (the header), `options`.
+//! from earlier runs' CSV files), `machine` (the header), `options`; and the
+//! checks of single features, each its own mode: `environment_checks`
+//! (replication, the noise probe, layout randomization) and `placement`
+//! (nanosecond intervals across fresh processes).
 
 mod environment_checks;
 mod load;
@@ -21,6 +24,7 @@ mod markdown;
 mod matrix;
 mod options;
 mod output;
+mod placement;
 mod reference;
 mod runner;
 mod sequential;
@@ -54,11 +58,17 @@ fn main() -> ExitCode {
     }
     // The issue-7 checks (and the children they start) have their own modes.
     if let Some(key) = faster_runtime::engine::replicate::child_target() {
+        if placement::is_child(&key) {
+            return placement::child(&key);
+        }
         return environment_checks::child(&key);
     }
     let arguments: Vec<String> = std::env::args().skip(1).collect();
     if arguments.iter().any(|argument| argument == "--replication") {
         return environment_checks::replication(&arguments);
+    }
+    if arguments.iter().any(|argument| argument == "--placement") {
+        return placement::placement(&arguments);
     }
     if arguments.iter().any(|argument| argument == "--probe-check") {
         return environment_checks::probe_check(&arguments);
