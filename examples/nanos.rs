@@ -15,6 +15,7 @@
 //! engine's loop shape, median of their ratios.
 
 use faster::{Config, TimerKind, Verdict, compare_fns};
+use faster_runtime::stats::median;
 use std::cell::Cell;
 use std::hint::black_box;
 use std::time::Instant;
@@ -58,7 +59,7 @@ fn reference<O, A: FnMut(&u64) -> O, B: FnMut(&u64) -> O>(
 ) -> (f64, f64) {
     let per_call = time_calls(&mut original, 1_000_000) / 1e6;
     let calls = (1e6 / per_call) as u64;
-    let mut ratios: Vec<f64> = (0..1_000)
+    let ratios: Vec<f64> = (0..1_000)
         .map(|pair| {
             if pair % 2 == 0 {
                 let original_ns = time_calls(&mut original, calls);
@@ -69,17 +70,7 @@ fn reference<O, A: FnMut(&u64) -> O, B: FnMut(&u64) -> O>(
             }
         })
         .collect();
-    (median(&mut ratios), per_call)
-}
-
-fn median(values: &mut [f64]) -> f64 {
-    values.sort_by(f64::total_cmp);
-    let middle = values.len() / 2;
-    if values.len().is_multiple_of(2) {
-        (values[middle - 1] + values[middle]) / 2.0
-    } else {
-        values[middle]
-    }
+    (median(&ratios), per_call)
 }
 
 /// What one cell of runs came to.
@@ -139,21 +130,21 @@ fn print_cell(label: &str, truth: f64, cell: &mut Cell_) {
     let median_r2 = if cell.r_squared.is_empty() {
         f64::NAN
     } else {
-        median(&mut cell.r_squared)
+        median(&cell.r_squared)
     };
     println!(
         "{label:<22} {:>8} {truth:>7.4} {:>5} {:>9.3}% {:>9.3}% {:>9.3}% {:>6} {:>6} {:>7}% {:>8.5} {:>8.5} {:>7.3}s",
         faster::format_ns(cell.per_call_ns),
         cell.runs,
-        100.0 * median(&mut cell.errors),
+        100.0 * median(&cell.errors),
         100.0 * worst,
-        100.0 * median(&mut cell.naive_errors),
+        100.0 * median(&cell.naive_errors),
         cell.faster,
         cell.slower,
         100 * cell.covered / cell.runs,
         median_r2,
         min_r2,
-        median(&mut cell.seconds),
+        median(&cell.seconds),
     );
 }
 

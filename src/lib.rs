@@ -29,7 +29,7 @@
 //! The same engine is available without the attribute: [`compare_fns`].
 //! A `harness = false` target runs every registered comparison with [`main`].
 
-pub use faster_macros::compare;
+pub use faster_macros::{compare, track};
 pub use faster_runtime::{
     Calibration, Clock, Comparison, Config, CycleCounter, Error, Expect, InputReport, LinearFit,
     OutputCheck, Phase, Placement, ProcessSummary, Report, Settings, SimClock, ThreadCpuClock,
@@ -39,6 +39,8 @@ pub use faster_runtime::{
 // Reports and output: the JSON schema's name, where reports go, the
 // environment they record, colour and rate formatting.
 pub use faster_runtime::{CiRun, ColorChoice, Environment, REPORT_SCHEMA, format_rate, output_dir};
+// Functions tracked across revisions (`#[faster::track]`, `cargo faster`).
+pub use faster_runtime::{Probe, Served, Tracked, tracked};
 // The output checks: `check = approx(...)` and its trait for user types.
 pub use faster_runtime::{Approx, ApproxEq, Difference, EqComparable};
 // Why a run stopped measuring (a field of `Report`).

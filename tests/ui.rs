@@ -1,7 +1,8 @@
-//! Compile-fail tests: every misuse of `#[faster::compare]` gets an error at
-//! the offending token that says what to write instead. The expected output
-//! is in `tests/ui/*.stderr`; regenerate with `TRYBUILD=overwrite` and reread
-//! every changed message as a newcomer would.
+//! Compile-fail tests: every misuse of `#[faster::compare]` and
+//! `#[faster::track]` gets an error at the offending token that says what to
+//! write instead. The expected output is in `tests/ui/*.stderr`; regenerate
+//! with `TRYBUILD=overwrite` and reread every changed message as a newcomer
+//! would.
 //!
 //! The `.stderr` files were written by rustc 1.95.0, the one toolchain this
 //! repository's CI uses; another compiler version may word its own part of
@@ -28,7 +29,10 @@
 //!   `check_function_mismatch` (a `check = path` of the wrong type);
 //! - `types_misuse` (generic functions and `types = [...]`),
 //!   `unsupported_signatures` (`async`, `impl Trait`, borrowed outputs,
-//!   lifetime bounds, two attributes), `impl_block` (methods, `Self::`).
+//!   lifetime bounds, two attributes), `impl_block` (methods, `Self::`);
+//! - `track_misuse` (`#[faster::track]`: an option of `compare`, a misspelt
+//!   option, inputs missing or superfluous, generic and `async` functions, a
+//!   bad value).
 
 #[test]
 fn misuses_are_compile_errors_that_say_what_to_write() {

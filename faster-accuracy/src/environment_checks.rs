@@ -20,12 +20,13 @@
 //! randomization off and on, both without the systematic allowance (which
 //! would hide any difference), and compares coverage and error.
 
-use crate::load::BackgroundLoad;
+use crate::load::{self, BackgroundLoad};
 use crate::reference;
 use crate::workloads::{carried_chain, ns_per_step};
 use faster::{Config, Verdict, compare_fns};
 use faster_runtime::engine::probe::{config as probe_config, measure as measure_noise};
 use faster_runtime::engine::replicate::{child_timeout, combine, emit, run_children};
+use faster_runtime::stats::median;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
@@ -108,7 +109,7 @@ pub fn replication(arguments: &[String]) -> ExitCode {
     };
     let _load = settings
         .load
-        .then(|| BackgroundLoad::start(load_buffer_bytes()));
+        .then(|| BackgroundLoad::start(load::buffer_bytes()));
     let step_ns = ns_per_step();
     println!(
         "replication: {} runs per cell, {} processes each, {}, {:.3} ns per step",
@@ -179,8 +180,8 @@ pub fn replication(arguments: &[String]) -> ExitCode {
             } else {
                 "-".into()
             },
-            median(&mut single_seconds),
-            median(&mut replicated_seconds),
+            median(&single_seconds),
+            median(&replicated_seconds),
         );
     }
     ExitCode::SUCCESS
@@ -193,7 +194,7 @@ pub fn layout_check(arguments: &[String]) -> ExitCode {
     };
     let _load = settings
         .load
-        .then(|| BackgroundLoad::start(load_buffer_bytes()));
+        .then(|| BackgroundLoad::start(load::buffer_bytes()));
     println!(
         "layout check: {} runs per cell and setting, {}, no systematic allowance",
         settings.runs,
@@ -235,8 +236,8 @@ pub fn layout_check(arguments: &[String]) -> ExitCode {
                 truth,
                 if randomize_layout { "random" } else { "fixed" },
                 100 * covered / settings.runs.max(1),
-                100.0 * median(&mut errors),
-                100.0 * median(&mut widths),
+                100.0 * median(&errors),
+                100.0 * median(&widths),
             );
         }
     }
@@ -276,7 +277,7 @@ pub fn probe_check(arguments: &[String]) -> ExitCode {
     };
     let _load = settings
         .load
-        .then(|| BackgroundLoad::start(load_buffer_bytes()));
+        .then(|| BackgroundLoad::start(load::buffer_bytes()));
     let steps = (1_000.0 / ns_per_step()).round() as u64;
     let mut predicted = Vec::new();
     let mut observed = Vec::new();
@@ -292,7 +293,7 @@ pub fn probe_check(arguments: &[String]) -> ExitCode {
         .expect("unit outputs agree");
         observed.push(report.speedup.ln().abs());
     }
-    let predicted_median = median(&mut predicted);
+    let predicted_median = median(&predicted);
     // The probe claims a 99% bound: compare it with the 99th percentile of
     // what A/A runs of its length actually show.
     observed.sort_by(f64::total_cmp);
@@ -312,15 +313,4 @@ pub fn probe_check(arguments: &[String]) -> ExitCode {
         (0.5..=2.0).contains(&(predicted_median / observed_99)),
     );
     ExitCode::SUCCESS
-}
-
-/// The background load's buffer, sized as the suite's own.
-pub fn load_buffer_bytes() -> usize {
-    let llc = crate::machine::last_level_cache_bytes().unwrap_or(crate::ASSUMED_LLC);
-    (2 * llc).clamp(crate::MIN_BUFFER, crate::MAX_BUFFER)
-}
-
-fn median(values: &mut [f64]) -> f64 {
-    values.sort_by(f64::total_cmp);
-    values.get(values.len() / 2).copied().unwrap_or(f64::NAN)
 }

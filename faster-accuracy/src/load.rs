@@ -51,6 +51,13 @@ impl Drop for BackgroundLoad {
     }
 }
 
+/// The load's buffer as the suite sizes it: twice the last-level cache,
+/// within the suite's bounds.
+pub fn buffer_bytes() -> usize {
+    let llc = crate::machine::last_level_cache_bytes().unwrap_or(crate::ASSUMED_LLC);
+    (2 * llc).clamp(crate::MIN_BUFFER, crate::MAX_BUFFER)
+}
+
 /// The busy fraction `seconds` after the start: 0 at the start, 1 half a
 /// period later.
 pub fn busy_fraction(seconds: f64) -> f64 {

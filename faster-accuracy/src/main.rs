@@ -12,10 +12,11 @@
 //! (the truth), `sequential` (the traditional method), `load` (the
 //! background load), `runner` (one cell), `summary` (tallies and targets),
 //! `output` (terminal tables, CSV), `markdown` (the README's tables, also
-//! from earlier runs' CSV files), `machine` (the header), `options`; and the
-//! checks of single features, each its own mode: `environment_checks`
-//! (replication, the noise probe, layout randomization) and `placement`
-//! (nanosecond intervals across fresh processes).
+//! from earlier runs' CSV files), `machine` (the header), `options`; the
+//! other modes: `environment_checks` (issue 7), `parallel` (a suite under
+//! cargo test and nextest), `revisions` (`cargo faster --against` on a
+//! fixture repository, issue 17), `placement` (nanosecond intervals across
+//! fresh processes, issue 15).
 
 mod environment_checks;
 mod load;
@@ -24,8 +25,10 @@ mod markdown;
 mod matrix;
 mod options;
 mod output;
+mod parallel;
 mod placement;
 mod reference;
+mod revisions;
 mod runner;
 mod sequential;
 mod summary;
@@ -79,6 +82,12 @@ fn main() -> ExitCode {
     {
         return environment_checks::layout_check(&arguments);
     }
+    if arguments.iter().any(|argument| argument == "--parallel") {
+        return parallel::parallel(&arguments);
+    }
+    if arguments.iter().any(|argument| argument == "--revisions") {
+        return revisions::revisions(&arguments);
+    }
     let options = match options::parse(std::env::args().skip(1)) {
         Ok(options) => options,
         Err(message) => {
@@ -126,7 +135,7 @@ fn run(options: &options::Options, cells: &[matrix::Cell]) -> std::io::Result<()
     let started = Instant::now();
     let config = Config::default();
     let llc = machine::last_level_cache_bytes();
-    let buffer_bytes = (2 * llc.unwrap_or(ASSUMED_LLC)).clamp(MIN_BUFFER, MAX_BUFFER);
+    let buffer_bytes = load::buffer_bytes();
     let settings = runner::Settings {
         runs: options.runs,
         identical_runs: options.identical_runs(),

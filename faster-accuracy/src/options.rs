@@ -43,7 +43,13 @@ other modes (checks of the environment features, each with --runs N, --load):
   --placement          in N fresh processes (--processes, default 30), chains
                        at ≈ 2, 5, 10 and 20 ns per call against each process's
                        own reference loop; --spread: every run in all the
-                       engine's placements, ≈ 2 to 100 ns, and their spread";
+                       engine's placements, ≈ 2 to 100 ns, and their spread
+  --parallel [--runs N]
+                       a suite of comparisons under cargo test and cargo nextest run,
+                       several at a time and one at a time
+  --revisions          cargo faster --against on a fixture repository with known
+                       commits, quiet and under the load (--runs N, default 20;
+                       --keep keeps the fixture)";
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct Options {

@@ -24,8 +24,8 @@
 //! 2x pairs at ≈ 2, 5, 10, 20, 50 and 100 ns per call, every run in all the
 //! engine's placements whatever its length, and how far apart they read.
 
-use crate::environment_checks::{Settings, load_buffer_bytes, settings_or_complain};
-use crate::load::BackgroundLoad;
+use crate::environment_checks::{Settings, settings_or_complain};
+use crate::load::{self, BackgroundLoad};
 use crate::reference::{self, Reference};
 use crate::summary::{median, quantile};
 use crate::workloads::{carried_chain, ns_per_step};
@@ -339,7 +339,7 @@ pub fn placement(arguments: &[String]) -> ExitCode {
     };
     let _load = settings
         .load
-        .then(|| BackgroundLoad::start(load_buffer_bytes()));
+        .then(|| BackgroundLoad::start(load::buffer_bytes()));
     let started = Instant::now();
     let step_ns = ns_per_step();
     let base_steps = mode.base_steps(step_ns);
@@ -433,9 +433,9 @@ fn row(case: &Case, runs: &[&Run], processes: usize) -> String {
         })
         .count();
     let mut errors = of(&|run| (run.speedup / run.reference).ln().abs());
-    let mut widths = of(&|run| (run.ci.1.ln() - run.ci.0.ln()) / 2.0);
+    let widths = of(&|run| (run.ci.1.ln() - run.ci.0.ln()) / 2.0);
     let mut spreads = of(&|run| run.spread);
-    let mut seconds = of(&|run| run.seconds);
+    let seconds = of(&|run| run.seconds);
     let count = |verdict: Verdict| runs.iter().filter(|run| run.verdict == verdict).count();
     let wrong = if original == candidate {
         runs.iter()
@@ -450,7 +450,7 @@ fn row(case: &Case, runs: &[&Run], processes: usize) -> String {
         runs.iter().filter(|run| run.verdict == reversed).count()
     };
     let budget_stops = runs.iter().filter(|run| run.budget_stop).count();
-    let per_call = |side: usize| format_ns(median(&mut of(&|run| run.per_call_ns[side])));
+    let per_call = |side: usize| format_ns(median(&of(&|run| run.per_call_ns[side])));
     let placements: Vec<String> = {
         let mut counts: Vec<usize> = runs.iter().map(|run| run.placements).collect();
         counts.sort_unstable();
@@ -464,15 +464,15 @@ fn row(case: &Case, runs: &[&Run], processes: usize) -> String {
         format!("{} vs {}", per_call(0), per_call(1)),
         format!(
             "{:.4} [{:.4}–{:.4}]",
-            median(&mut references),
+            median(&references),
             quantile(&mut references, 0.0),
             quantile(&mut references, 1.0),
         ),
         format!("{held}/{} runs", runs.len()),
         format!("{processes_held}/{processes}"),
-        100.0 * median(&mut errors),
+        100.0 * median(&errors),
         100.0 * quantile(&mut errors, 1.0),
-        100.0 * median(&mut widths),
+        100.0 * median(&widths),
         format!(
             "{}/{}/{}",
             count(Verdict::Faster),
@@ -483,10 +483,10 @@ fn row(case: &Case, runs: &[&Run], processes: usize) -> String {
         placements.join(","),
         format!(
             "{:.2}% / {:.1}%",
-            100.0 * median(&mut spreads),
+            100.0 * median(&spreads),
             100.0 * quantile(&mut spreads, 1.0)
         ),
-        median(&mut seconds),
+        median(&seconds),
         if budget_stops > 0 {
             format!(" ({budget_stops} on the budget)")
         } else {

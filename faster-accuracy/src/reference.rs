@@ -128,11 +128,10 @@ impl<'a, I, F: FnMut(&I)> Reference<'a, I, F> {
         }
         let ratios = &self.ratios;
         let half = ratios.len() / 2;
-        let drift =
-            median(&mut ratios[half..].to_vec()) / median(&mut ratios[..half].to_vec()) - 1.0;
+        let drift = median(&ratios[half..]) / median(&ratios[..half]) - 1.0;
         let mut sorted = ratios.clone();
         let (low, high) = median_interval(&mut sorted);
-        let ratio = median(&mut sorted);
+        let ratio = median(&sorted);
         Truth {
             ratio,
             uncertainty: (high - low) / 2.0 / ratio,

@@ -90,20 +90,20 @@ impl Tally {
         );
         let truth = truth.ratio;
         let decisive = truth >= 1.0 + 2.0 * noise_floor || 1.0 / truth >= 1.0 + 2.0 * noise_floor;
-        let mut biases: Vec<f64> = outcomes.iter().map(|o| o.speedup / truth - 1.0).collect();
+        let biases: Vec<f64> = outcomes.iter().map(|o| o.speedup / truth - 1.0).collect();
         let mut errors: Vec<f64> = biases.iter().map(|bias| bias.abs()).collect();
-        let mut half_widths: Vec<f64> = outcomes
+        let half_widths: Vec<f64> = outcomes
             .iter()
             .map(|o| (o.ci.1 - o.ci.0) / 2.0 / o.speedup)
             .collect();
-        let mut speedups: Vec<f64> = outcomes.iter().map(|o| o.speedup).collect();
+        let speedups: Vec<f64> = outcomes.iter().map(|o| o.speedup).collect();
         let count = |test: &dyn Fn(&Outcome) -> bool| outcomes.iter().filter(|o| test(o)).count();
         Tally {
             runs: outcomes.len(),
-            median_speedup: median(&mut speedups),
-            median_error: median(&mut errors),
-            median_bias: median(&mut biases),
-            median_half_width: median(&mut half_widths),
+            median_speedup: median(&speedups),
+            median_error: median(&errors),
+            median_bias: median(&biases),
+            median_half_width: median(&half_widths),
             worst_error: errors.iter().copied().fold(0.0, f64::max),
             p95_error: quantile(&mut errors, 0.95),
             covered: count(&|o| o.ci.0 <= truth && truth <= o.ci.1),
@@ -157,12 +157,12 @@ pub struct Timing {
 
 impl Timing {
     pub fn of(runs: &[EngineRun]) -> Timing {
-        let mut seconds: Vec<f64> = runs.iter().map(|r| r.seconds).collect();
-        let mut rounds: Vec<f64> = runs.iter().map(|r| r.rounds as f64).collect();
+        let seconds: Vec<f64> = runs.iter().map(|r| r.seconds).collect();
+        let rounds: Vec<f64> = runs.iter().map(|r| r.rounds as f64).collect();
         Timing {
-            median_seconds: median(&mut seconds),
+            median_seconds: median(&seconds),
             max_seconds: seconds.iter().copied().fold(0.0, f64::max),
-            median_rounds: median(&mut rounds),
+            median_rounds: median(&rounds),
             budget_stops: runs.iter().filter(|r| r.budget_stop).count(),
             overruns: runs.iter().filter(|r| r.overrun_rounds > 1.0).count(),
         }
@@ -258,19 +258,7 @@ pub fn quantile(values: &mut [f64], q: f64) -> f64 {
     values[rank.clamp(1, values.len()) - 1]
 }
 
-/// The median (mean of the middle two for an even count); `NaN` when empty.
-pub fn median(values: &mut [f64]) -> f64 {
-    if values.is_empty() {
-        return f64::NAN;
-    }
-    values.sort_by(f64::total_cmp);
-    let middle = values.len() / 2;
-    if values.len().is_multiple_of(2) {
-        (values[middle - 1] + values[middle]) / 2.0
-    } else {
-        values[middle]
-    }
-}
+pub use faster_runtime::stats::median;
 
 #[cfg(test)]
 mod tests {

@@ -136,10 +136,10 @@ pub fn ns_per_step() -> f64 {
 pub fn walk_call_ns(buffer: &'static [u64], lines: u64) -> f64 {
     let mut function = carried_walk(buffer, Cursor::default(), lines);
     let calls = crate::timing::calls_for(&mut function, &(), 2e6);
-    let mut per_call: Vec<f64> = (0..15)
+    let per_call: Vec<f64> = (0..15)
         .map(|_| time_calls(&mut function, &(), calls) / calls as f64)
         .collect();
-    crate::summary::median(&mut per_call)
+    crate::summary::median(&per_call)
 }
 
 /// How far, in log ratio, a built pair may be from the ratio it stands for:

@@ -415,7 +415,7 @@ fn example_for(option: &str) -> &'static str {
 }
 
 /// The value of `original` or `inputs`: the path of a function.
-fn function_path(option: &str, value: Expr) -> syn::Result<ExprPath> {
+pub(crate) fn function_path(option: &str, value: Expr) -> syn::Result<ExprPath> {
     match value {
         Expr::Path(path) if path.attrs.is_empty() => Ok(path),
         Expr::Lit(ExprLit {
@@ -488,7 +488,7 @@ fn unknown_keyword(option: &str, ident: &Ident, choices: &[&str]) -> syn::Error 
     )
 }
 
-fn expect(value: Expr) -> syn::Result<Expect> {
+pub(crate) fn expect(value: Expr) -> syn::Result<Expect> {
     const CHOICES: [&str; 3] = ["faster", "not_slower", "report"];
     let ident = keyword("expect", &value, &CHOICES)?;
     match ident.unraw().to_string().as_str() {
@@ -685,7 +685,7 @@ fn tolerance(name: &str, value: &Expr) -> syn::Result<f64> {
     Ok(number)
 }
 
-fn noise_floor(value: Expr) -> syn::Result<f64> {
+pub(crate) fn noise_floor(value: Expr) -> syn::Result<f64> {
     let (fraction, span) = match &value {
         Expr::Lit(ExprLit {
             lit: Lit::Float(float),
@@ -732,7 +732,7 @@ fn noise_floor(value: Expr) -> syn::Result<f64> {
     }
 }
 
-fn max_time(value: Expr) -> syn::Result<Duration> {
+pub(crate) fn max_time(value: Expr) -> syn::Result<Duration> {
     match value {
         Expr::Lit(ExprLit {
             lit: Lit::Str(string),
@@ -849,7 +849,7 @@ fn processes(value: Expr) -> syn::Result<u64> {
     }
 }
 
-fn name(value: Expr) -> syn::Result<LitStr> {
+pub(crate) fn name(value: Expr) -> syn::Result<LitStr> {
     match value {
         Expr::Lit(ExprLit {
             lit: Lit::Str(string),
@@ -875,7 +875,7 @@ fn name(value: Expr) -> syn::Result<LitStr> {
 
 /// The nearest of `choices` to a misspelt `given`, if one is near enough to
 /// be what was meant.
-fn closest<'a>(given: &str, choices: &[&'a str]) -> Option<&'a str> {
+pub(crate) fn closest<'a>(given: &str, choices: &[&'a str]) -> Option<&'a str> {
     let given = given.to_ascii_lowercase();
     let by_distance = choices
         .iter()

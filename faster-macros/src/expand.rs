@@ -8,7 +8,7 @@
 //! mixed-site hygiene for the same reason: `original = input` must still
 //! mean the user's function called `input`.
 
-use crate::attr::{Check, Expect, Options, tokens_as_written};
+use crate::attr::{Check, Expect, InputsOption, Options, tokens_as_written};
 use crate::validate::{self, Candidate, OwnedForm, Passing};
 use proc_macro2::{Delimiter, Group, Literal, Span, TokenStream, TokenTree};
 use quote::{ToTokens, format_ident, quote, quote_spanned};
@@ -147,7 +147,12 @@ fn comparison(options: &Options, candidate: &Candidate, concrete: Option<&Type>)
     };
     let label = format!("{display_name} vs {original_as_written}");
     let test_suffix = format!("::{test}");
-    let settings = settings(options);
+    let settings = settings(
+        options.expect,
+        options.noise_floor,
+        options.max_time,
+        options.processes,
+    );
     let ident = &candidate.ident;
     let candidate_path = match concrete {
         Some(ty) => quote!(#ident::<#ty>),
@@ -188,9 +193,14 @@ fn comparison(options: &Options, candidate: &Candidate, concrete: Option<&Type>)
 
 /// The options the attribute sets; the others come from `Settings::NONE`,
 /// so a setting the runtime adds later does not break this expansion.
-fn settings(options: &Options) -> TokenStream {
+pub(crate) fn settings(
+    expect: Option<Expect>,
+    noise_floor: Option<f64>,
+    max_time: Option<std::time::Duration>,
+    processes: Option<u64>,
+) -> TokenStream {
     let mut fields = Vec::new();
-    if let Some(expect) = options.expect {
+    if let Some(expect) = expect {
         let variant = match expect {
             Expect::Faster => quote!(Faster),
             Expect::NotSlower => quote!(NotSlower),
@@ -200,11 +210,11 @@ fn settings(options: &Options) -> TokenStream {
             expect: ::core::option::Option::Some(::faster::__private::Expect::#variant)
         });
     }
-    if let Some(fraction) = options.noise_floor {
+    if let Some(fraction) = noise_floor {
         let fraction = Literal::f64_suffixed(fraction);
         fields.push(quote!(noise_floor: ::core::option::Option::Some(#fraction)));
     }
-    if let Some(duration) = options.max_time {
+    if let Some(duration) = max_time {
         let nanos = u64::try_from(duration.as_nanos())
             .expect("`max_time` is parsed from a nanosecond count that fits in a u64");
         let nanos = Literal::u64_suffixed(nanos);
@@ -212,7 +222,7 @@ fn settings(options: &Options) -> TokenStream {
             max_time: ::core::option::Option::Some(::core::time::Duration::from_nanos(#nanos))
         });
     }
-    if let Some(processes) = options.processes {
+    if let Some(processes) = processes {
         let processes = Literal::usize_suffixed(
             usize::try_from(processes).expect("`processes` is at most 100"),
         );
@@ -254,13 +264,14 @@ fn run_closure(
     // At the path's own span, so that a bound of a generic original that the
     // candidate's types break is one report, the one rustc makes at the
     // path for naming it.
+    let inputs_option = options.inputs.as_ref();
     let original = call_closure(
         options.original.to_token_stream(),
         options.original.span(),
-        options,
+        inputs_option,
         candidate,
     );
-    let candidate_call = call_closure(candidate_path, candidate_span, options, candidate);
+    let candidate_call = call_closure(candidate_path, candidate_span, inputs_option, candidate);
     let compared = match compared_legend(candidate) {
         Some(legend) => quote!(::core::option::Option::Some(#legend)),
         None => quote!(::core::option::Option::None),
@@ -452,16 +463,13 @@ fn check_expression(check: &Check, candidate: &Candidate) -> TokenStream {
 /// the output, when it is not `()`); `kept` holds the fields the call only
 /// borrowed, so that they are dropped after the clock stops, not inside the
 /// timed region.
-fn call_closure(
+pub(crate) fn call_closure(
     path: TokenStream,
     at_path: Span,
-    options: &Options,
+    inputs: Option<&InputsOption>,
     candidate: &Candidate,
 ) -> TokenStream {
-    let inputs_span = options
-        .inputs
-        .as_ref()
-        .map_or_else(Span::call_site, |given| given.path.span());
+    let inputs_span = inputs.map_or_else(Span::call_site, |given| given.path.span());
     let at_inputs = Span::mixed_site().located_at(inputs_span);
     let by_value = candidate.consumes_inputs();
     // By value, each call receives its own clone of the case; by reference,

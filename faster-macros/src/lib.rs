@@ -1,14 +1,16 @@
-//! The `#[faster::compare]` attribute. Use it through the `faster-test`
-//! package (whose library is `faster`); this crate only turns the attribute
-//! into code that calls `faster`'s runtime.
+//! The `#[faster::compare]` and `#[faster::track]` attributes. Use them
+//! through the `faster-test` package (whose library is `faster`); this crate
+//! only turns them into code that calls `faster`'s runtime.
 //!
 //! `attr` reads the options, `validate` decides which functions can be
-//! compared, `expand` writes the registration and the test.
+//! compared, `expand` writes the registration and the test; `track` does
+//! the same for `#[faster::track]`, with their pieces.
 
 mod attr;
 mod expand;
 #[cfg(test)]
 mod snapshots;
+mod track;
 mod validate;
 
 use proc_macro::TokenStream;
@@ -189,4 +191,48 @@ use proc_macro::TokenStream;
 #[proc_macro_attribute]
 pub fn compare(args: TokenStream, item: TokenStream) -> TokenStream {
     expand::compare(args.into(), item.into()).into()
+}
+
+/// Tracks the annotated function across git revisions: `cargo faster
+/// --against REV` compares it with the function of the same name at
+/// revision `REV` (a branch, a tag, a commit), built from a git worktree,
+/// both measured interleaved as in `#[faster::compare]`. By default it
+/// fails only when the function became slower beyond the noise floor, or
+/// returns something else than at `REV` on some input.
+///
+/// ```
+/// #[cfg_attr(test, faster::track(inputs = parse_inputs))]
+/// pub fn parse(line: &str) -> Vec<u32> {
+///     line.split(',').filter_map(|field| field.trim().parse().ok()).collect()
+/// }
+///
+/// #[cfg(test)]
+/// fn parse_inputs() -> Vec<&'static str> {
+///     vec!["1, 2, 3", "40,50,,60"]
+/// }
+/// # fn main() {}
+/// ```
+///
+/// # Options
+///
+/// | option | meaning | default |
+/// | --- | --- | --- |
+/// | `inputs = path` | a `fn() -> impl IntoIterator<Item = T>`; each item is one input case | required exactly when the function has parameters |
+/// | `name = "..."` | what matches it across revisions (keep it when you move or rename the function) | its path with its crate, `my_crate::text::parse` |
+/// | `expect = not_slower \| faster \| report` | what the comparison with the base revision must show | `not_slower` |
+/// | `noise_floor = 0.05` | the smallest relative difference that counts | the run's (5%, 10% on CI) |
+/// | `max_time = "3s"` | the time budget for measuring it | the run's (3 s) |
+///
+/// Parameters are taken as `#[faster::compare]` takes them (by reference,
+/// by value, by `&mut`); the function must not be generic (track a wrapper
+/// at a concrete type). The attribute also adds a test,
+/// `faster_track_<function>`, which calls the function on every input, so
+/// `cargo test` catches an inputs function or a call that panics.
+///
+/// Outputs are compared across revisions by digest: by `Hash` where the
+/// output type has it, else by its `Debug` rendering; an output with
+/// neither is not compared, and the report says so.
+#[proc_macro_attribute]
+pub fn track(args: TokenStream, item: TokenStream) -> TokenStream {
+    track::track(args.into(), item.into()).into()
 }

@@ -53,6 +53,29 @@ pub enum Error {
         /// What went wrong in it.
         message: String,
     },
+    /// A tracked function returns something else than at the base revision
+    /// (`cargo faster --against`): its outputs' digests differ.
+    BehaviourChanged {
+        /// The first input whose output changed (from 0).
+        input: usize,
+        /// That input, rendered.
+        input_shown: String,
+        /// What the base revision returns for it, rendered.
+        base: String,
+        /// What the current code returns for it, rendered.
+        current: String,
+        /// The other inputs whose output changed.
+        also: Vec<usize>,
+    },
+    /// A tracked function exists in one revision only, so there is nothing
+    /// to compare it with. Reported, never failed.
+    OneSided {
+        /// Where it exists (`the base revision`, `the current code`).
+        only_in: String,
+    },
+    /// A process serving one revision of the tracked functions failed: it
+    /// could not start, ended, or did not answer.
+    Revision(String),
 }
 
 /// Which piece of user code was running.
@@ -64,6 +87,8 @@ pub enum Phase {
     Original,
     /// The candidate function.
     Candidate,
+    /// A tracked function (`#[faster::track]`).
+    Function,
 }
 
 impl fmt::Display for Phase {
@@ -72,6 +97,7 @@ impl fmt::Display for Phase {
             Phase::Inputs => "the inputs function",
             Phase::Original => "the original",
             Phase::Candidate => "the candidate",
+            Phase::Function => "the function",
         })
     }
 }
@@ -125,6 +151,28 @@ impl fmt::Display for Error {
                     "process {process} of the replicated comparison failed: {message}"
                 )
             }
+            Error::BehaviourChanged {
+                input,
+                input_shown,
+                base,
+                current,
+                also,
+            } => {
+                write!(
+                    f,
+                    "the output changed since the base revision for input {input}\n  \
+                     input:   {input_shown}\n  base:    {base}\n  current: {current}"
+                )?;
+                if !also.is_empty() {
+                    let others: Vec<String> = also.iter().map(usize::to_string).collect();
+                    write!(f, "\n  changed too: inputs {}", others.join(", "))?;
+                }
+                Ok(())
+            }
+            Error::OneSided { only_in } => {
+                write!(f, "only in {only_in}")
+            }
+            Error::Revision(message) => f.write_str(message),
         }
     }
 }

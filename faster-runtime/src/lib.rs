@@ -12,9 +12,13 @@
 //!   command line, the one run path, the lock between processes;
 //! - `output` — one file per way results leave the process: terminal, JSON
 //!   lines, bench lines, JUnit, GitHub's job summary, report files, plot;
+//! - `revision` — comparisons across git revisions: the protocol between
+//!   `cargo faster` and the processes serving each revision's tracked
+//!   functions, both sides of it, one function matched, checked and
+//!   measured;
 //! - `engine` — one comparison: calling and timing the functions, sampling,
 //!   diagnostics, the disturbance guard, the noise probe, replication;
-//! - `registry` — what the attribute registers;
+//! - `registry` — what the attributes register;
 //! - `report` — the result as data: the report, the outcome, the versioned
 //!   document, the environment, the units figures are written in;
 //! - `check` — comparing the outputs of the two functions;
@@ -32,6 +36,7 @@ pub mod harness;
 pub mod output;
 pub mod registry;
 pub mod report;
+pub mod revision;
 pub mod stats;
 pub mod time;
 
@@ -47,11 +52,12 @@ pub use check::{Approx, ApproxEq, Difference, Eq, EqComparable, OutputCheck, Ski
 pub use config::{CI_NOISE_FLOOR, Config, Settings, parse_duration, parse_noise_floor};
 pub use engine::compare::{compare_fns, compare_fns_with_clock};
 pub use engine::sampler::{Subject, sample};
+pub use engine::tracked::{Probe, Served};
 pub use error::{Error, Phase};
 pub use harness::{main, run};
 pub use output::files::output_dir;
 pub use output::style::ColorChoice;
-pub use registry::{Comparison, comparisons};
+pub use registry::{Comparison, Tracked, comparisons, tracked};
 pub use report::document::SCHEMA as REPORT_SCHEMA;
 pub use report::environment::{CiRun, Environment};
 pub use report::units::{format_ns, format_rate};

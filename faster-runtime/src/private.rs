@@ -1,18 +1,20 @@
-//! What `#[faster::compare]`'s expansion names: thin entry points over the
-//! engine whose bounds are the ones a user can get wrong, so that the
-//! compiler's "required by a bound in ..." notes point here, at signatures
-//! written for that purpose, and stay put when the engine changes; the
-//! hooks for inputs, throughput counts and showing a mismatching input;
-//! and the items the descriptor is built from.
+//! What the expansions of `#[faster::compare]` and `#[faster::track]` name:
+//! thin entry points over the engine whose bounds are the ones a user can
+//! get wrong, so that the compiler's "required by a bound in ..." notes
+//! point here, at signatures written for that purpose, and stay put when the
+//! engine changes; the hooks for inputs, throughput counts and showing a
+//! mismatching input; and the items the descriptors are built from.
 //!
 //! Not a public API: reached through `faster::__private`, and free to change
 //! in any release together with the macro.
 
+pub use crate::check::digest::{Digest, DigestDebug, DigestHash, DigestNone};
 pub use crate::check::{Approx, Eq, ShowAny, ShowDebug, Shown, Skip};
 pub use crate::config::{Config, Settings};
+pub use crate::engine::tracked::{Described, Served};
 pub use crate::error::Error;
-pub use crate::harness::run_test;
-pub use crate::registry::Comparison;
+pub use crate::harness::{run_test, run_tracked_test};
+pub use crate::registry::{Comparison, Tracked};
 pub use crate::report::Report;
 pub use crate::signature::{
     Arguments, ByMut, ByRef, ByValue, Callee, Fit, FitMatching, FitOther, FitPlain, Function,
@@ -23,6 +25,8 @@ pub use inventory;
 
 use crate::check::{CheckWith, First, OutputCheck, truncate};
 use crate::engine::compare::{compare_by_ref, compare_by_value};
+use crate::engine::routine;
+use crate::engine::tracked::TrackedFn;
 use crate::error::{Phase, panic_message};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
@@ -171,6 +175,59 @@ where
         compared,
     };
     compare_by_value(label, inputs, check, original, candidate, config)
+}
+
+/// What a tracked function's `open` returns: the function with its inputs,
+/// ready to serve.
+pub type Opened = Result<Box<dyn Served>, Error>;
+
+/// A tracked function whose parameters are all shared references (or
+/// none), with its inputs: each call borrows the input case. `describe_*`
+/// digest and render an input case and an output.
+pub fn track_by_ref<I, O, F, D, E>(
+    inputs: Vec<I>,
+    function: F,
+    describe_input: D,
+    describe_output: E,
+) -> Opened
+where
+    I: 'static,
+    F: FnMut(&I) -> O + 'static,
+    D: Fn(&I) -> Described + 'static,
+    E: Fn(&O) -> Described + 'static,
+{
+    Ok(Box::new(TrackedFn {
+        inputs,
+        routine: routine::ByRef(function),
+        describe_input,
+        describe_output,
+    }))
+}
+
+/// A tracked function taking a parameter by value or by `&mut`: each call
+/// consumes its own clone of the input case, made before the clock starts,
+/// and returns `(compared, kept)` as for [`by_value`]; `describe_output`
+/// sees what is compared.
+pub fn track_by_value<I, O, L, F, D, E>(
+    inputs: Vec<I>,
+    function: F,
+    describe_input: D,
+    describe_output: E,
+) -> Opened
+where
+    I: Clone + 'static,
+    O: 'static,
+    L: 'static,
+    F: FnMut(I) -> (O, L) + 'static,
+    D: Fn(&I) -> Described + 'static,
+    E: Fn(&O) -> Described + 'static,
+{
+    Ok(Box::new(TrackedFn {
+        inputs,
+        routine: routine::ByValue(function),
+        describe_input,
+        describe_output: move |(compared, _kept): &(O, L)| describe_output(compared),
+    }))
 }
 
 /// Adds the input's rendering to a mismatch, so the failure shows which

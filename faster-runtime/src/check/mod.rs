@@ -12,6 +12,7 @@
 //! type, rather than reading about a blanket impl deep inside the runtime.
 
 mod approx;
+pub mod digest;
 mod render;
 
 pub use approx::{Approx, ApproxEq, Difference};

@@ -190,12 +190,34 @@ where
             guard::waiting_between(&before, &after),
         )
     };
-    let estimate = Estimate::from_samples(&samples, config.systematic_allowance);
+    let mut report = report_of(
+        label,
+        &samples,
+        pair.clock.name(),
+        check.checks(),
+        started,
+        config,
+    );
+    report.warnings = timer_fallback.into_iter().chain(waiting).collect();
+    report.load = load;
+    Ok(report)
+}
+
+/// The report of a measurement: `samples` estimated and judged as `config`
+/// says, measured with the timer named `timer`, its outputs compared before
+/// (or not), started at `started`. Its warnings and load are left to the
+/// caller.
+pub(crate) fn report_of(
+    label: &str,
+    samples: &Samples,
+    timer: &str,
+    outputs_checked: bool,
+    started: Instant,
+    config: &Config,
+) -> Report {
+    let estimate = Estimate::from_samples(samples, config.systematic_allowance);
     let verdict = Verdict::from_interval(estimate.ci, config.noise_floor);
-
-    let warnings: Vec<String> = timer_fallback.into_iter().chain(waiting).collect();
-
-    Ok(Report {
+    Report {
         name: label.to_string(),
         verdict,
         speedup: estimate.speedup,
@@ -208,13 +230,13 @@ where
         elapsed: started.elapsed(),
         noise_floor: config.noise_floor,
         expect: config.expect,
-        inputs: input_reports(&estimate, &samples),
-        outputs_checked: check.checks(),
+        inputs: input_reports(&estimate, samples),
+        outputs_checked,
         stop: samples.stop,
-        timer: pair.clock.name().to_string(),
-        calibration,
-        warnings,
-        load,
+        timer: timer.to_string(),
+        calibration: samples.calibration,
+        warnings: Vec::new(),
+        load: None,
         processes: Vec::new(),
         placement: Placement {
             threshold_ns: config.placement_threshold.as_nanos() as f64,
@@ -229,7 +251,7 @@ where
             .map(|round| round.original_first)
             .collect(),
         warm_up_rounds: samples.warm_up_rounds,
-    })
+    }
 }
 
 /// Runs each function once on every input and compares their outputs;

@@ -14,6 +14,9 @@ use crate::report::units::{Ratio, format_ns, format_percent};
 use crate::stats::samples::Stop;
 use crate::stats::verdict::Verdict;
 
+/// How a warning that outputs were not compared starts.
+pub const UNCHECKED: &str = "outputs were not checked";
+
 /// Below this R², Paoloni's regression is not trusted and the report says so.
 /// In quiet conditions the fits measured here exceed 0.999.
 pub const MIN_R_SQUARED: f64 = 0.99;
@@ -33,8 +36,10 @@ pub fn review(report: &mut Report, config: &Config) {
     samples_too_short(report, &mut found);
     poor_fits(report, &mut found);
     nothing_measured(report, &mut found);
-    if !report.outputs_checked {
-        found.push("outputs were not checked (check = skip)".into());
+    // A comparison across revisions says itself which outputs and why.
+    let explained = report.warnings.iter().any(|w| w.starts_with(UNCHECKED));
+    if !report.outputs_checked && !explained {
+        found.push(format!("{UNCHECKED} (check = skip)"));
     }
     too_wide_to_decide(report, config, &mut found);
     report.warnings.extend(found);

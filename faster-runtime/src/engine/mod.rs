@@ -2,8 +2,9 @@
 //! (`routine`), tuned, warmed up and sampled in alternating rounds until the
 //! estimate converges (`sampler`), one comparison end to end (`compare`),
 //! what its figures say about the measurement (`diagnostics`), what
-//! disturbed it (`guard`), the machine's noise (`probe`), and replication
-//! across processes (`replicate`).
+//! disturbed it (`guard`), the machine's noise (`probe`), replication
+//! across processes (`replicate`), and one tracked function as a process
+//! serving a comparison across revisions holds it (`tracked`).
 
 pub mod compare;
 pub mod diagnostics;
@@ -12,3 +13,4 @@ pub mod probe;
 pub mod replicate;
 pub mod routine;
 pub mod sampler;
+pub mod tracked;

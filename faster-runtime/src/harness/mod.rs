@@ -4,6 +4,7 @@
 //! the same path (`run`) to the same outputs, and how a run ends: its exit
 //! code.
 
+mod against;
 pub mod cli;
 mod lock;
 mod run;
@@ -17,8 +18,10 @@ use crate::output::junit::{Destination, Junit, NoStream};
 use crate::output::style::{Progress, Style};
 use crate::output::terminal::{self, Detail, Harness, Terminal};
 use crate::output::{Outputs, Run, Summary, bench::BenchLines};
-use crate::registry::{Comparison, comparisons};
+use crate::registry::{self, Comparison, Tracked, comparisons};
 use crate::report::Environment;
+use crate::revision::serve;
+pub use against::{Against, COULD_NOT_RUN, Revision, run_against};
 use cli::{Cli, Format, USAGE};
 use run::{RunWide, child_comparison, run_as_child, run_comparison};
 use std::io::Write;
@@ -142,20 +145,23 @@ fn step_summary_path() -> Option<PathBuf> {
 }
 
 /// Lists or runs the comparisons `cli` selects among `registered`.
-fn run_all(cli: &Cli, registered: &[&Comparison], run_wide: &RunWide, to: Destinations<'_>) -> u8 {
+fn run_all(
+    cli: &Cli,
+    registered: &[&Comparison],
+    run_wide: &RunWide,
+    mut to: Destinations<'_>,
+) -> u8 {
     let selected: Vec<&Comparison> = registered
         .iter()
         .copied()
         .filter(|comparison| cli.selects(comparison.test_name()))
         .collect();
-    let format = cli.format.unwrap_or(Format::Pretty);
-    let mut stdout = to.stdout;
     if cli.list {
         for comparison in &selected {
-            let _ = writeln!(stdout, "{}: test", comparison.test_name());
+            let _ = writeln!(to.stdout, "{}: test", comparison.test_name());
         }
-        if format == Format::Pretty {
-            let _ = writeln!(stdout, "\n{} tests, 0 benchmarks", selected.len());
+        if cli.format.unwrap_or(Format::Pretty) == Format::Pretty {
+            let _ = writeln!(to.stdout, "\n{} tests, 0 benchmarks", selected.len());
         }
         return 0;
     }
@@ -164,33 +170,7 @@ fn run_all(cli: &Cli, registered: &[&Comparison], run_wide: &RunWide, to: Destin
         return FAILED;
     }
 
-    let mut outputs = Outputs::new();
-    outputs.add(to.progress);
-    outputs.add(ReportFiles::new(to.files));
-    match format {
-        Format::Pretty => outputs.add(Terminal::new(
-            stdout,
-            to.style,
-            Detail::Pretty,
-            Harness::Faster,
-        )),
-        Format::Terse => outputs.add(Terminal::new(
-            stdout,
-            to.style,
-            Detail::Terse,
-            Harness::Faster,
-        )),
-        Format::Json => outputs.add(JsonLines::new(stdout)),
-        Format::Bench => outputs.add(BenchLines::new(stdout, to.style)),
-        Format::Junit => outputs.add(Junit::new(Destination::Stream(stdout))),
-    }
-    if let Some(path) = &cli.junit {
-        outputs.add(Junit::<NoStream>::new(Destination::File(path.clone())));
-    }
-    if let Some(path) = to.step_summary {
-        outputs.add(StepSummary::whole_run(path));
-    }
-
+    let mut outputs = outputs(cli, to);
     let started = Instant::now();
     let binary = binary_of_test();
     let tests: Vec<&str> = selected.iter().map(|c| c.test_name()).collect();
@@ -217,6 +197,35 @@ fn run_all(cli: &Cli, registered: &[&Comparison], run_wide: &RunWide, to: Destin
     };
     outputs.end(&summary);
     if summary.failed() == 0 { 0 } else { FAILED }
+}
+
+/// The outputs of a run with the command line `cli`, going `to` where it
+/// says: progress, report files, the format on stdout, and JUnit and
+/// GitHub's job summary where asked.
+fn outputs<'a>(cli: &Cli, to: Destinations<'a>) -> Outputs<'a> {
+    let mut outputs = Outputs::new();
+    outputs.add(to.progress);
+    outputs.add(ReportFiles::new(to.files));
+    let (stdout, style) = (to.stdout, to.style);
+    match cli.format.unwrap_or(Format::Pretty) {
+        Format::Pretty => outputs.add(Terminal::new(
+            stdout,
+            style,
+            Detail::Pretty,
+            Harness::Faster,
+        )),
+        Format::Terse => outputs.add(Terminal::new(stdout, style, Detail::Terse, Harness::Faster)),
+        Format::Json => outputs.add(JsonLines::new(stdout)),
+        Format::Bench => outputs.add(BenchLines::new(stdout, style)),
+        Format::Junit => outputs.add(Junit::new(Destination::Stream(stdout))),
+    }
+    if let Some(path) = &cli.junit {
+        outputs.add(Junit::<NoStream>::new(Destination::File(path.clone())));
+    }
+    if let Some(path) = to.step_summary {
+        outputs.add(StepSummary::whole_run(path));
+    }
+    outputs
 }
 
 const NOTHING_REGISTERED: &str = "faster: no comparison is registered in this binary.
@@ -283,6 +292,38 @@ pub fn run_test(comparison: &Comparison) {
     let (outcome, notes) = run_comparison(comparison, &run_wide, &mut outputs, child);
     if !outcome.passed() {
         panic!("{}", terminal::failure_message(&outcome, &notes));
+    }
+}
+
+/// Runs a tracked function's generated `#[test]`: collects its inputs and
+/// calls it twice on each, panicking with the error when the inputs
+/// function or a call panics or there are no inputs. Started by `cargo
+/// faster` to serve (see `revision::protocol`), it serves every tracked
+/// function of this binary on stdin and stdout instead.
+#[doc(hidden)]
+pub fn run_tracked_test(tracked: &Tracked) {
+    if serve::requested() {
+        let settings = Settings::from_env().unwrap_or_else(|error| panic!("faster: {error}"));
+        let served = serve::serve(
+            &registry::tracked(),
+            &settings,
+            std::io::stdin().lock(),
+            std::io::stdout().lock(),
+        );
+        if let Err(error) = served {
+            panic!("faster: serving the tracked functions failed: {error}");
+        }
+        return;
+    }
+    let checked = (tracked.open)().and_then(|mut served| match served.input_count() {
+        0 => Err(crate::error::Error::NoInputs),
+        _ => served.probe().map(drop),
+    });
+    if let Err(error) = checked {
+        panic!(
+            "faster: {} ({}:{}): {error}",
+            tracked.name, tracked.file, tracked.line
+        );
     }
 }
 

@@ -25,7 +25,12 @@ pub struct RunWide {
 impl RunWide {
     /// `comparison`'s configuration: these settings under its attribute's.
     pub fn config(&self, comparison: &Comparison) -> Config {
-        resolve(self.environment, self.command_line, comparison.settings)
+        self.config_with(comparison.settings)
+    }
+
+    /// The configuration of these settings under an attribute's.
+    pub fn config_with(&self, attribute: Settings) -> Config {
+        resolve(self.environment, self.command_line, attribute)
     }
 
     /// Whether a verdict of `comparison` that misses its expectation fails

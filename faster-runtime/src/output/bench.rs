@@ -5,7 +5,7 @@
 use super::style::{Style, Tone};
 use super::terminal;
 use super::{Note, Output, Run, Summary};
-use crate::report::{Outcome, Report};
+use crate::report::{Outcome, Report, Status};
 use crate::stats;
 use std::fmt::Write as _;
 use std::io::Write;
@@ -37,6 +37,14 @@ impl<W: Write> Output for BenchLines<W> {
     fn comparison(&mut self, outcome: &Outcome, _notes: &mut Vec<Note>) {
         let text = match &outcome.result {
             Ok(report) => bench_lines(&outcome.test, report, self.width),
+            Err(error) if outcome.status() == Status::Skipped => {
+                eprintln!("faster: {}: not compared: {error}", outcome.test);
+                format!(
+                    "test {} ... {}\n",
+                    outcome.test,
+                    self.style.paint(Tone::Warn, "ignored")
+                )
+            }
             Err(error) => {
                 eprintln!("faster: {}: {error}", outcome.test);
                 format!(

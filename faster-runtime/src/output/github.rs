@@ -106,12 +106,17 @@ impl Output for StepSummary {
 fn heading(binary: &str, summary: Option<&Summary<'_>>) -> String {
     let counts = summary.map_or_else(String::new, |summary| {
         let total = summary.outcomes.len();
-        let failed = summary.failed();
+        let (failed, skipped) = (summary.failed(), summary.skipped());
+        let skipped = if skipped == 0 {
+            String::new()
+        } else {
+            format!(", {skipped} skipped")
+        };
         format!(
-            " — {total} comparison{}, {}",
+            " — {total} comparison{}, {}{skipped}",
             if total == 1 { "" } else { "s" },
             if failed == 0 {
-                format!("{total} passed")
+                format!("{} passed", total - summary.skipped())
             } else {
                 format!("{failed} failed")
             },
@@ -141,7 +146,7 @@ fn row(outcome: &Outcome) -> String {
             let mark = match status {
                 Status::Passed => "✅",
                 Status::NotEnforced => "⚠️",
-                Status::Failed | Status::Error => "❌",
+                Status::Failed | Status::Error | Status::Skipped => "❌",
             };
             let note = if status == Status::NotEnforced {
                 " (debug build: not enforced)"
@@ -159,7 +164,12 @@ fn row(outcome: &Outcome) -> String {
             )
         }
         Err(error) => format!(
-            "| {name} | | | | ❌ error: {} |\n",
+            "| {name} | | | | {} {} |\n",
+            if outcome.status() == Status::Skipped {
+                "⏭️ not compared:"
+            } else {
+                "❌ error:"
+            },
             cell(error.to_string().lines().next().unwrap_or_default())
         ),
     }

@@ -2,7 +2,8 @@
 //! report CI systems read (GitLab, Jenkins, nextest's own). One
 //! `<testcase>` per comparison, the speedup, its interval and the verdict
 //! in `<properties>`, a `<failure>` carrying the verdict line when the
-//! comparison fails, and the whole report as its `<system-out>`.
+//! comparison fails (`<skipped>` when there was nothing to compare), and
+//! the whole report as its `<system-out>`.
 
 use super::files::write_atomically;
 use super::style::Style;
@@ -70,6 +71,7 @@ impl<W: Write> Output for Junit<W> {
 fn document(summary: &Summary<'_>, cases: &str) -> String {
     let tests = summary.outcomes.len();
     let failures = summary.failed();
+    let skipped = summary.skipped();
     let seconds = summary.elapsed.as_secs_f64();
     let suite = escape(summary.binary);
     format!(
@@ -77,7 +79,7 @@ fn document(summary: &Summary<'_>, cases: &str) -> String {
          <testsuites name=\"faster\" tests=\"{tests}\" failures=\"{failures}\" errors=\"0\" \
          time=\"{seconds:.3}\">\n  \
          <testsuite name=\"{suite}\" tests=\"{tests}\" failures=\"{failures}\" errors=\"0\" \
-         skipped=\"0\" time=\"{seconds:.3}\">\n{cases}  </testsuite>\n</testsuites>\n"
+         skipped=\"{skipped}\" time=\"{seconds:.3}\">\n{cases}  </testsuite>\n</testsuites>\n"
     )
 }
 
@@ -130,7 +132,13 @@ fn test_case(binary: &str, outcome: &Outcome, notes: &[Note]) -> String {
         );
     }
     case.push_str("      </properties>\n");
-    if let Some(message) = failure {
+    if outcome.status() == Status::Skipped {
+        let _ = writeln!(
+            case,
+            "      <skipped message=\"{}\"/>",
+            escape(&report_text)
+        );
+    } else if let Some(message) = failure {
         let kind = if outcome.result.is_ok() {
             "verdict"
         } else {

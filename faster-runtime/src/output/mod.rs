@@ -19,7 +19,7 @@ pub mod plot;
 pub mod style;
 pub mod terminal;
 
-use crate::report::{Environment, Outcome};
+use crate::report::{Environment, Outcome, Status};
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -63,6 +63,14 @@ impl Summary<'_> {
         self.outcomes
             .iter()
             .filter(|outcome| !outcome.passed())
+            .count()
+    }
+
+    /// How many comparisons had nothing to compare (see [`Status::Skipped`]).
+    pub fn skipped(&self) -> usize {
+        self.outcomes
+            .iter()
+            .filter(|outcome| outcome.status() == Status::Skipped)
             .count()
     }
 }

@@ -239,6 +239,12 @@ impl Document {
         })
     }
 
+    /// The comparison's name (its test name; across revisions, the tracked
+    /// function's).
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
     /// The report this document holds, or its error message when it holds
     /// none (or cannot be read back).
     pub fn into_report(self) -> Result<Report, String> {
@@ -336,7 +342,7 @@ impl ResultDoc {
             rounds: self.rounds,
             elapsed: Duration::try_from_secs_f64(self.elapsed_s).unwrap_or_default(),
             noise_floor: self.noise_floor,
-            expect: parse_expect(&self.expect)?,
+            expect: Expect::parse(&self.expect)?,
             inputs: self.inputs.into_iter().map(InputDoc::into_input).collect(),
             outputs_checked: self.outputs_checked,
             stop: parse_stop(&self.stop)?,
@@ -441,13 +447,6 @@ fn parse_verdict(name: &str) -> Result<Verdict, String> {
         .into_iter()
         .find(|verdict| verdict_name(*verdict) == name)
         .ok_or_else(|| format!("unknown verdict `{name}`"))
-}
-
-fn parse_expect(name: &str) -> Result<Expect, String> {
-    [Expect::Faster, Expect::NotSlower, Expect::Report]
-        .into_iter()
-        .find(|expect| expect.as_str() == name)
-        .ok_or_else(|| format!("unknown expectation `{name}`"))
 }
 
 fn stop_name(stop: Stop) -> &'static str {

@@ -52,6 +52,9 @@ pub enum Status {
     /// No verdict: outputs differed, user code panicked, or a setting was
     /// invalid.
     Error,
+    /// Nothing to compare: a tracked function exists in one revision only.
+    /// Reported, like libtest's ignored tests, and never a failure.
+    Skipped,
 }
 
 impl Status {
@@ -62,13 +65,15 @@ impl Status {
             Ok(report) if report.passed() => Status::Passed,
             Ok(_) if enforced => Status::Failed,
             Ok(_) => Status::NotEnforced,
+            Err(Error::OneSided { .. }) => Status::Skipped,
             Err(_) => Status::Error,
         }
     }
 
-    /// Whether the run may still pass: passed, or missed where not enforced.
+    /// Whether the run may still pass: passed, missed where not enforced,
+    /// or skipped.
     pub fn ok(self) -> bool {
-        matches!(self, Status::Passed | Status::NotEnforced)
+        matches!(self, Status::Passed | Status::NotEnforced | Status::Skipped)
     }
 
     /// The name the JSON document and the machine outputs use.
@@ -78,6 +83,7 @@ impl Status {
             Status::Failed => "failed",
             Status::NotEnforced => "not_enforced",
             Status::Error => "error",
+            Status::Skipped => "skipped",
         }
     }
 }
@@ -110,5 +116,10 @@ mod tests {
         assert_eq!(Status::of(&met, true), Status::Passed);
         assert_eq!(Status::of(&Err(Error::NoInputs), false), Status::Error);
         assert!(!Status::Error.ok());
+        let one_sided = Err(Error::OneSided {
+            only_in: "the base revision".into(),
+        });
+        assert_eq!(Status::of(&one_sided, true), Status::Skipped);
+        assert!(Status::Skipped.ok());
     }
 }

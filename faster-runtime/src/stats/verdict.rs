@@ -25,6 +25,14 @@ impl Expect {
             Expect::Report => "report",
         }
     }
+
+    /// The expectation named `name` (as [`Expect::as_str`] writes it).
+    pub fn parse(name: &str) -> Result<Expect, String> {
+        [Expect::Faster, Expect::NotSlower, Expect::Report]
+            .into_iter()
+            .find(|expect| expect.as_str() == name)
+            .ok_or_else(|| format!("unknown expectation `{name}`"))
+    }
 }
 
 /// What the measurement shows, beyond the noise floor.

@@ -35,6 +35,15 @@ impl TimerKind {
             )),
         }
     }
+
+    /// The name [`TimerKind::parse`] reads.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            TimerKind::Wall => "wall",
+            TimerKind::Cycles => "cycles",
+            TimerKind::ThreadCpu => "thread-cpu",
+        }
+    }
 }
 
 /// The timing source the engine uses: one of the built-in sources, chosen at
@@ -350,6 +359,9 @@ mod tests {
     fn timer_names_parse() {
         assert_eq!(TimerKind::parse("cycles"), Ok(TimerKind::Cycles));
         assert_eq!(TimerKind::parse("thread-cpu"), Ok(TimerKind::ThreadCpu));
+        for kind in [TimerKind::Wall, TimerKind::Cycles, TimerKind::ThreadCpu] {
+            assert_eq!(TimerKind::parse(kind.as_str()), Ok(kind));
+        }
         assert!(
             TimerKind::parse("sundial")
                 .unwrap_err()

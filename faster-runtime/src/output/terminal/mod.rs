@@ -100,7 +100,9 @@ impl<W: Write> Output for Terminal<W> {
     }
 
     fn comparison(&mut self, outcome: &Outcome, notes: &mut Vec<Note>) {
-        let status = if outcome.passed() {
+        let status = if outcome.status() == Status::Skipped {
+            self.style.paint(Tone::Warn, "ignored")
+        } else if outcome.passed() {
             self.style.paint(Tone::Good, "ok")
         } else {
             self.style.paint(Tone::Bad, "FAILED")
@@ -193,11 +195,11 @@ pub fn closing(summary: &Summary<'_>, style: Style, bench: bool) -> String {
         }
         text.push('\n');
     }
-    let total = summary.outcomes.len();
+    let (total, ignored) = (summary.outcomes.len(), summary.skipped());
     let (passed, measured) = if bench {
-        (0, total)
+        (0, total - ignored)
     } else {
-        (total - failures.len(), 0)
+        (total - failures.len() - ignored, 0)
     };
     let result = if failures.is_empty() {
         style.paint(Tone::Good, "ok")
@@ -205,8 +207,8 @@ pub fn closing(summary: &Summary<'_>, style: Style, bench: bool) -> String {
         style.paint(Tone::Bad, "FAILED")
     };
     text.push_str(&format!(
-        "test result: {result}. {passed} passed; {} failed; 0 ignored; {measured} measured; \
-         {} filtered out; finished in {:.2}s\n\n",
+        "test result: {result}. {passed} passed; {} failed; {ignored} ignored; {measured} \
+         measured; {} filtered out; finished in {:.2}s\n\n",
         failures.len(),
         summary.filtered_out,
         summary.elapsed.as_secs_f64(),
@@ -219,6 +221,11 @@ pub fn closing(summary: &Summary<'_>, style: Style, bench: bool) -> String {
 fn report_with_notes(outcome: &Outcome, notes: &[Note], style: Style) -> String {
     let mut text = match &outcome.result {
         Ok(report) => render(report, style),
+        Err(error) if outcome.status() == Status::Skipped => format!(
+            "faster: {}\n{}\n",
+            style.paint(Tone::Bold, &outcome.label),
+            style.paint(Tone::Warn, &format!("  not compared: {error}"))
+        ),
         Err(error) => format!(
             "faster: {}\n{}\n",
             style.paint(Tone::Bold, &outcome.label),

@@ -4,7 +4,7 @@
 use super::columns::Columns;
 use crate::output::style::{Style, Tone, WIDTH, display_width, pad};
 use crate::report::units::{Ratio, format_ns};
-use crate::report::{Outcome, Report};
+use crate::report::{Outcome, Report, Status};
 use std::fmt::Write as _;
 
 /// The summary of a run:
@@ -16,23 +16,18 @@ use std::fmt::Write as _;
 ///   sum_unrolled          ✗ error: the candidate returns a different result…
 /// ```
 pub fn table(outcomes: &[Outcome], style: Style) -> String {
-    let failed = outcomes.iter().filter(|outcome| !outcome.passed()).count();
     let mut out = String::new();
     let noun = if outcomes.len() == 1 {
         "comparison"
     } else {
         "comparisons"
     };
-    let counts = if failed == 0 {
-        style.paint(Tone::Good, &format!("{} passed", outcomes.len()))
-    } else {
-        format!(
-            "{} passed, {}",
-            outcomes.len() - failed,
-            style.paint(Tone::Bad, &format!("{failed} failed"))
-        )
-    };
-    let _ = writeln!(out, "faster: {} {noun}: {counts}", outcomes.len());
+    let _ = writeln!(
+        out,
+        "faster: {} {noun}: {}",
+        outcomes.len(),
+        counts(outcomes, style)
+    );
 
     // A report's row: name, runtime, speedup, verdict; an error's: the name,
     // then the error across the rest of the line.
@@ -85,10 +80,15 @@ pub fn table(outcomes: &[Outcome], style: Style) -> String {
                 let error = error.to_string();
                 let first_line = error.lines().next().unwrap_or("");
                 let room = WIDTH.saturating_sub(4 + columns.width(0));
-                let text = shorten_end(&format!("✗ error: {first_line}"), room);
+                let (text, tone) = if outcome.status() == Status::Skipped {
+                    (format!("– not compared: {first_line}"), Tone::Warn)
+                } else {
+                    (format!("✗ error: {first_line}"), Tone::Bad)
+                };
+                let text = shorten_end(&text, room);
                 let name = columns.line(&row[..1], |_, cell| cell);
                 let name = pad(&name, 2 + columns.width(0), false);
-                format!("{name}  {}", style.paint(Tone::Bad, &text))
+                format!("{name}  {}", style.paint(tone, &text))
             }
         };
         let _ = writeln!(out, "{line}");
@@ -104,6 +104,32 @@ pub fn table(outcomes: &[Outcome], style: Style) -> String {
         );
     }
     out
+}
+
+/// `3 passed, 1 failed, 1 skipped`: the counts that are not zero (passed
+/// always), the failures in red.
+fn counts(outcomes: &[Outcome], style: Style) -> String {
+    let count = |status: &dyn Fn(Status) -> bool| {
+        outcomes
+            .iter()
+            .filter(|outcome| status(outcome.status()))
+            .count()
+    };
+    let failed = count(&|status| !status.ok());
+    let skipped = count(&|status| status == Status::Skipped);
+    let passed = outcomes.len() - failed - skipped;
+    let mut counts = vec![if failed == 0 {
+        style.paint(Tone::Good, &format!("{passed} passed"))
+    } else {
+        format!("{passed} passed")
+    }];
+    if failed > 0 {
+        counts.push(style.paint(Tone::Bad, &format!("{failed} failed")));
+    }
+    if skipped > 0 {
+        counts.push(format!("{skipped} skipped"));
+    }
+    counts.join(", ")
 }
 
 /// `✓ faster`, `✗ slower`, or `✗ slower*` when a debug build does not
@@ -185,6 +211,42 @@ mod tests {
         );
         assert!(
             text.contains("405 µs → 44.0 µs   8.95x faster  ✓ faster"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn a_function_in_one_revision_is_counted_and_shown_as_skipped() {
+        let outcomes = [
+            Outcome {
+                test: "demo::parse".into(),
+                label: "demo::parse vs main".into(),
+                source: None,
+                result: Ok(report(
+                    1.0,
+                    (0.99, 1.01),
+                    Verdict::WithinNoise,
+                    Expect::NotSlower,
+                )),
+                enforced: true,
+            },
+            Outcome {
+                test: "demo::added".into(),
+                label: "demo::added vs main".into(),
+                source: None,
+                result: Err(Error::OneSided {
+                    only_in: "the current code".into(),
+                }),
+                enforced: true,
+            },
+        ];
+        let text = table(&outcomes, Style::PLAIN);
+        assert!(
+            text.starts_with("faster: 2 comparisons: 1 passed, 1 skipped\n"),
+            "{text}"
+        );
+        assert!(
+            text.contains("demo::added  – not compared: only in the current code"),
             "{text}"
         );
     }

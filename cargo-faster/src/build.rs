@@ -1,0 +1,371 @@
+//! Building both revisions' test binaries with cargo: the current code in
+//! place, the base revision in a worktree of its commit, cached by commit.
+//!
+//! Under `<target>/faster/base/`: `<commit>/src` is the worktree,
+//! `<commit>/<profile>/` holds copies of its test binaries and
+//! `build.json`, which names them and what built them (the compiler's
+//! version, the profile and the flags); `target/` is cargo's target
+//! directory for every base revision, so a new base commit recompiles only
+//! what changed. When `build.json` matches, nothing is built at all.
+
+use crate::git::Repository;
+use faster_runtime::output::files::write_atomically;
+use serde_json::{Value, json};
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::Instant;
+
+/// How cargo is run for both revisions.
+#[derive(Debug, Clone)]
+pub struct Cargo {
+    /// The cargo binary: `$CARGO` (set when run as `cargo faster`), else
+    /// `cargo`.
+    pub program: OsString,
+    /// `--profile`.
+    pub profile: String,
+    /// What to build (`-p`, `--workspace`, `--features`, ...).
+    pub flags: Vec<String>,
+    /// `--manifest-path`, as given.
+    pub manifest_path: Option<PathBuf>,
+}
+
+/// The current workspace: where it is and where cargo builds.
+#[derive(Debug, Clone)]
+pub struct Workspace {
+    /// Its root, which holds its `Cargo.lock`.
+    pub root: PathBuf,
+    /// Cargo's target directory.
+    pub target: PathBuf,
+}
+
+/// A test binary and the directory `cargo test` runs it in.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Executable {
+    /// The binary.
+    pub path: PathBuf,
+    /// Its package's directory.
+    pub directory: PathBuf,
+}
+
+impl Cargo {
+    fn command(&self, directory: &Path) -> Command {
+        let mut command = Command::new(&self.program);
+        command.current_dir(directory);
+        command
+    }
+
+    /// Where cargo builds the workspace around `directory`.
+    pub fn workspace(&self, directory: &Path) -> Result<Workspace, String> {
+        let mut command = self.command(directory);
+        command.args(["metadata", "--format-version", "1", "--no-deps"]);
+        if let Some(manifest) = &self.manifest_path {
+            command.arg("--manifest-path").arg(manifest);
+        }
+        let output = command
+            .stderr(Stdio::inherit())
+            .output()
+            .map_err(|error| format!("could not run cargo: {error}"))?;
+        if !output.status.success() {
+            return Err("cargo metadata failed (see above)".into());
+        }
+        let metadata: Value = serde_json::from_slice(&output.stdout)
+            .map_err(|error| format!("cargo metadata printed no JSON: {error}"))?;
+        let path = |field: &str| {
+            metadata[field]
+                .as_str()
+                .map(PathBuf::from)
+                .ok_or_else(|| format!("cargo metadata gave no {field}"))
+        };
+        Ok(Workspace {
+            root: path("workspace_root")?,
+            target: path("target_directory")?,
+        })
+    }
+
+    /// Builds the test binaries of the workspace around `directory` (with
+    /// `manifest`, when given) and returns them, as `cargo test --no-run`
+    /// does; with `target` and `rustc` in place of the defaults when given.
+    pub fn test_binaries(
+        &self,
+        directory: &Path,
+        manifest: Option<&Path>,
+        target: Option<&Path>,
+        rustc: Option<&Path>,
+    ) -> Result<Vec<Executable>, String> {
+        let mut command = self.command(directory);
+        command.args([
+            "test",
+            "--no-run",
+            "--message-format=json-render-diagnostics",
+            "--profile",
+            &self.profile,
+        ]);
+        command.args(&self.flags);
+        if let Some(manifest) = manifest {
+            command.arg("--manifest-path").arg(manifest);
+        }
+        if let Some(target) = target {
+            command.arg("--target-dir").arg(target);
+        }
+        if let Some(rustc) = rustc {
+            command.env("RUSTC", rustc);
+        }
+        let output = command
+            .stderr(Stdio::inherit())
+            .output()
+            .map_err(|error| format!("could not run cargo: {error}"))?;
+        if !output.status.success() {
+            return Err(format!(
+                "cargo test --no-run failed in {} (see above)",
+                directory.display()
+            ));
+        }
+        Ok(executables(&String::from_utf8_lossy(&output.stdout)))
+    }
+}
+
+/// The test binaries in cargo's JSON messages.
+fn executables(messages: &str) -> Vec<Executable> {
+    messages
+        .lines()
+        .filter_map(|line| serde_json::from_str::<Value>(line).ok())
+        .filter(|message| {
+            message["reason"] == "compiler-artifact" && message["profile"]["test"] == true
+        })
+        .filter_map(|message| {
+            let path = message["executable"].as_str()?;
+            let manifest = Path::new(message["manifest_path"].as_str()?);
+            Some(Executable {
+                path: PathBuf::from(path),
+                directory: manifest.parent()?.to_path_buf(),
+            })
+        })
+        .collect()
+}
+
+/// The compiler cargo uses here, by path (so the base revision is built by
+/// the same one, whatever toolchain file it has), and its full version.
+pub fn toolchain(directory: &Path) -> Result<(PathBuf, String), String> {
+    let rustc = std::env::var_os("RUSTC").unwrap_or_else(|| "rustc".into());
+    let run = |arguments: &[&str]| -> Result<String, String> {
+        let output = Command::new(&rustc)
+            .args(arguments)
+            .current_dir(directory)
+            .output()
+            .map_err(|error| format!("could not run rustc: {error}"))?;
+        if output.status.success() {
+            Ok(String::from_utf8_lossy(&output.stdout).trim().to_string())
+        } else {
+            Err(format!("rustc {} failed", arguments.join(" ")))
+        }
+    };
+    let sysroot = PathBuf::from(run(&["--print", "sysroot"])?);
+    let path = sysroot
+        .join("bin")
+        .join(format!("rustc{}", std::env::consts::EXE_SUFFIX));
+    let path = if path.exists() {
+        path
+    } else {
+        PathBuf::from(&rustc)
+    };
+    Ok((path, run(&["-vV"])?))
+}
+
+/// The base revision to build: which commit, named how, from which
+/// repository, for which workspace.
+pub struct Base<'a> {
+    /// The repository.
+    pub repository: &'a Repository,
+    /// The commit.
+    pub commit: &'a str,
+    /// How messages name it.
+    pub name: &'a str,
+    /// The current workspace.
+    pub workspace: &'a Workspace,
+}
+
+impl Base<'_> {
+    /// The base revision's test binaries: from the cache when it holds this
+    /// commit built as `cargo` says by this compiler, else built now and
+    /// cached.
+    pub fn test_binaries(
+        &self,
+        cargo: &Cargo,
+        directory: &Path,
+    ) -> Result<Vec<Executable>, String> {
+        let (rustc, version) = toolchain(directory)?;
+        let base = self.workspace.target.join("faster").join("base");
+        let commit_dir = base.join(&self.commit[..12.min(self.commit.len())]);
+        let build_dir = commit_dir.join(&cargo.profile);
+        let key = json!({
+            "commit": self.commit,
+            "rustc": version,
+            "profile": cargo.profile,
+            "flags": cargo.flags,
+            "manifest_path": cargo.manifest_path,
+        });
+        if let Some(cached) = cached(&build_dir, &key) {
+            eprintln!(
+                "cargo faster: the base revision {} is built already ({})",
+                self.name,
+                build_dir.display()
+            );
+            return Ok(cached);
+        }
+
+        let started = Instant::now();
+        let worktree = commit_dir.join("src");
+        eprintln!(
+            "cargo faster: building the base revision {} in {}",
+            self.name,
+            worktree.display()
+        );
+        self.repository.worktree(&worktree, self.commit)?;
+        let inside = |path: &Path| -> Result<PathBuf, String> {
+            let path = std::fs::canonicalize(path)
+                .map_err(|error| format!("{}: {error}", path.display()))?;
+            let root = std::fs::canonicalize(&self.repository.root)
+                .map_err(|error| format!("{}: {error}", self.repository.root.display()))?;
+            let relative = path.strip_prefix(&root).map_err(|_| {
+                format!(
+                    "{} is outside the repository {}",
+                    path.display(),
+                    root.display()
+                )
+            })?;
+            Ok(worktree.join(relative))
+        };
+        let base_directory = inside(directory)?;
+        let base_manifest = cargo.manifest_path.as_deref().map(inside).transpose()?;
+        share_lock_file(&self.workspace.root, &inside(&self.workspace.root)?);
+        let built = cargo.test_binaries(
+            &base_directory,
+            base_manifest.as_deref(),
+            Some(&base.join("target")),
+            Some(&rustc),
+        )?;
+        let kept = keep(&built, &build_dir, &key)?;
+        eprintln!(
+            "cargo faster: built the base revision {} in {:.1} s",
+            self.name,
+            started.elapsed().as_secs_f64()
+        );
+        Ok(kept)
+    }
+}
+
+/// A base revision whose commit tracks no `Cargo.lock` gets the current
+/// workspace's, so both builds use the same versions of their
+/// dependencies. `current` and `base` are the workspace's root in each.
+fn share_lock_file(current: &Path, base: &Path) {
+    let (current, base) = (current.join("Cargo.lock"), base.join("Cargo.lock"));
+    if current.exists() && !base.exists() {
+        let _ = std::fs::copy(current, base);
+    }
+}
+
+/// The binaries `build_dir` caches for `key`, if all are there.
+fn cached(build_dir: &Path, key: &Value) -> Option<Vec<Executable>> {
+    let manifest: Value =
+        serde_json::from_slice(&std::fs::read(build_dir.join("build.json")).ok()?).ok()?;
+    if manifest["key"] != *key {
+        return None;
+    }
+    manifest["executables"]
+        .as_array()?
+        .iter()
+        .map(|executable| {
+            let path = PathBuf::from(executable["path"].as_str()?);
+            let directory = PathBuf::from(executable["directory"].as_str()?);
+            path.exists().then_some(Executable { path, directory })
+        })
+        .collect()
+}
+
+/// Copies `built` into `build_dir` (the next base build overwrites cargo's
+/// own) and records them under `key`, the record written last and whole.
+fn keep(built: &[Executable], build_dir: &Path, key: &Value) -> Result<Vec<Executable>, String> {
+    let bin = build_dir.join("bin");
+    let _ = std::fs::remove_file(build_dir.join("build.json"));
+    let _ = std::fs::remove_dir_all(&bin);
+    std::fs::create_dir_all(&bin).map_err(|error| format!("{}: {error}", bin.display()))?;
+    let mut kept = Vec::with_capacity(built.len());
+    for executable in built {
+        let file_name = executable
+            .path
+            .file_name()
+            .ok_or("a test binary without a name")?;
+        let copy = bin.join(file_name);
+        std::fs::copy(&executable.path, &copy)
+            .map_err(|error| format!("could not copy {}: {error}", executable.path.display()))?;
+        kept.push(Executable {
+            path: copy,
+            directory: executable.directory.clone(),
+        });
+    }
+    let manifest = json!({
+        "key": key,
+        "executables": kept.iter().map(|executable| json!({
+            "path": executable.path,
+            "directory": executable.directory,
+        })).collect::<Vec<_>>(),
+    });
+    let path = build_dir.join("build.json");
+    write_atomically(&path, |out| {
+        serde_json::to_writer_pretty(out, &manifest).map_err(Into::into)
+    })
+    .map_err(|error| format!("could not write {}: {error}", path.display()))?;
+    Ok(kept)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn test_binaries_are_read_from_cargos_messages() {
+        let messages = r#"{"reason":"compiler-artifact","manifest_path":"/w/demo/Cargo.toml","target":{"kind":["lib"]},"profile":{"test":true},"executable":"/w/target/release/deps/demo-1a2b"}
+{"reason":"compiler-artifact","manifest_path":"/w/demo/Cargo.toml","target":{"kind":["lib"]},"profile":{"test":false},"executable":null}
+{"reason":"compiler-artifact","manifest_path":"/w/demo/Cargo.toml","target":{"kind":["test"]},"profile":{"test":true},"executable":"/w/target/release/deps/speed-3c4d"}
+{"reason":"build-finished","success":true}
+not json"#;
+        assert_eq!(
+            executables(messages),
+            vec![
+                Executable {
+                    path: "/w/target/release/deps/demo-1a2b".into(),
+                    directory: "/w/demo".into(),
+                },
+                Executable {
+                    path: "/w/target/release/deps/speed-3c4d".into(),
+                    directory: "/w/demo".into(),
+                },
+            ]
+        );
+    }
+
+    #[test]
+    fn the_cache_holds_only_what_its_key_built() {
+        let dir = std::env::temp_dir().join(format!("cargo-faster-cache-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let binary = dir.join("built-1a2b");
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(&binary, b"not really a binary").unwrap();
+        let built = [Executable {
+            path: binary,
+            directory: dir.clone(),
+        }];
+        let key = json!({"commit": "1a2b", "rustc": "rustc 1.95.0"});
+        let build_dir = dir.join("release");
+        assert_eq!(cached(&build_dir, &key), None);
+        let kept = keep(&built, &build_dir, &key).unwrap();
+        assert_eq!(kept[0].path, build_dir.join("bin").join("built-1a2b"));
+        assert_eq!(cached(&build_dir, &key), Some(kept.clone()));
+        let other_compiler = json!({"commit": "1a2b", "rustc": "rustc 1.96.0"});
+        assert_eq!(cached(&build_dir, &other_compiler), None);
+        std::fs::remove_file(&kept[0].path).unwrap();
+        assert_eq!(cached(&build_dir, &key), None, "a binary is missing");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

@@ -1,0 +1,101 @@
+//! What `cargo faster` asks git: the repository a workspace is in, the
+//! commit a revision names, and a worktree checked out at that commit.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// A git repository, by its top-level directory.
+#[derive(Debug, Clone)]
+pub struct Repository {
+    /// The working tree's top level.
+    pub root: PathBuf,
+}
+
+impl Repository {
+    /// The repository holding `directory`.
+    pub fn of(directory: &Path) -> Result<Repository, String> {
+        let root = git(directory, &["rev-parse", "--show-toplevel"]).map_err(|error| {
+            format!(
+                "{} is not in a git repository: {error}",
+                directory.display()
+            )
+        })?;
+        Ok(Repository {
+            root: PathBuf::from(root),
+        })
+    }
+
+    /// The full commit `revision` names.
+    pub fn commit(&self, revision: &str) -> Result<String, String> {
+        git(
+            &self.root,
+            &[
+                "rev-parse",
+                "--verify",
+                "--quiet",
+                &format!("{revision}^{{commit}}"),
+            ],
+        )
+        .map_err(|_| {
+            format!(
+                "`{revision}` names no commit here; fetch it first (in GitHub Actions: \
+                 `actions/checkout` with `fetch-depth: 0`, or `git fetch origin main`)"
+            )
+        })
+    }
+
+    /// A worktree at `path` with `commit` checked out: the one there when
+    /// it already is one of this repository's, at that commit, else a new
+    /// one (whatever was at `path` is removed: it is ours, under `target/`).
+    pub fn worktree(&self, path: &Path, commit: &str) -> Result<(), String> {
+        if self.is_worktree_at(path, commit) {
+            return Ok(());
+        }
+        if path.exists() {
+            std::fs::remove_dir_all(path)
+                .map_err(|error| format!("could not remove {}: {error}", path.display()))?;
+        }
+        // Forget worktrees whose directories are gone, so the path is free.
+        git(&self.root, &["worktree", "prune"])?;
+        let path_text = path.to_string_lossy();
+        git(
+            &self.root,
+            &["worktree", "add", "--force", "--detach", &path_text, commit],
+        )
+        .map(drop)
+    }
+
+    fn is_worktree_at(&self, path: &Path, commit: &str) -> bool {
+        let common = |directory: &Path| {
+            git(
+                directory,
+                &["rev-parse", "--path-format=absolute", "--git-common-dir"],
+            )
+            .ok()
+            .and_then(|dir| std::fs::canonicalize(dir).ok())
+        };
+        path.join(".git").exists()
+            && common(path).is_some()
+            && common(path) == common(&self.root)
+            && git(path, &["rev-parse", "HEAD"]).ok().as_deref() == Some(commit)
+    }
+}
+
+/// Runs `git ARGUMENTS` in `directory`: its trimmed stdout, or its stderr.
+fn git(directory: &Path, arguments: &[&str]) -> Result<String, String> {
+    let output = Command::new("git")
+        .arg("-C")
+        .arg(directory)
+        .args(arguments)
+        .output()
+        .map_err(|error| format!("could not run git: {error}"))?;
+    if output.status.success() {
+        Ok(String::from_utf8_lossy(&output.stdout).trim().to_string())
+    } else {
+        Err(format!(
+            "git {} failed: {}",
+            arguments.join(" "),
+            String::from_utf8_lossy(&output.stderr).trim()
+        ))
+    }
+}

@@ -1,0 +1,103 @@
+//! `cargo faster --against REV`: every function registered with
+//! `#[faster::track]` in the current code, compared with the function of
+//! the same name at revision `REV`, paired in time across two long-lived
+//! processes (see `faster_runtime::revision`).
+//!
+//! Modules: `options` (the command line), `git` (the base commit and its
+//! worktree), `build` (both revisions' test binaries, the base's cached by
+//! commit), `discover` (which binaries serve tracked functions). The
+//! comparison itself, and every output, is the runtime's
+//! (`faster_runtime::harness::run_against`).
+
+mod build;
+mod discover;
+mod git;
+mod options;
+
+use build::{Base, Cargo};
+use faster_runtime::harness::{Against, COULD_NOT_RUN, Revision, run_against};
+use options::{Options, USAGE};
+use std::path::Path;
+use std::process::ExitCode;
+
+/// The exit code of a bad command line.
+const USAGE_ERROR: u8 = 2;
+
+fn main() -> ExitCode {
+    let mut arguments: Vec<String> = std::env::args().skip(1).collect();
+    // Run as `cargo faster ...`, cargo passes the subcommand's name first.
+    if arguments.first().map(String::as_str) == Some("faster") {
+        arguments.remove(0);
+    }
+    let options = match options::parse(&arguments) {
+        Ok(options) => options,
+        Err(message) => {
+            eprintln!("cargo faster: {message}\n\n{USAGE}");
+            return ExitCode::from(USAGE_ERROR);
+        }
+    };
+    if options.help {
+        println!("{USAGE}");
+        return ExitCode::SUCCESS;
+    }
+    match run(&options) {
+        Ok(code) => ExitCode::from(code),
+        Err(message) => {
+            eprintln!("cargo faster: {message}");
+            ExitCode::from(COULD_NOT_RUN)
+        }
+    }
+}
+
+/// Builds both revisions and compares them; the exit code, or why it could
+/// not.
+fn run(options: &Options) -> Result<u8, String> {
+    let directory = std::env::current_dir()
+        .map_err(|error| format!("cannot read the current directory: {error}"))?;
+    let cargo = Cargo {
+        program: std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()),
+        profile: options.profile.clone(),
+        flags: options.cargo_flags.clone(),
+        manifest_path: options.manifest_path.clone(),
+    };
+    let workspace = cargo.workspace(&directory)?;
+    let repository = git::Repository::of(&directory)?;
+    let commit = repository.commit(&options.against)?;
+    let base_name = format!("{} ({})", options.against, &commit[..7.min(commit.len())]);
+
+    let current = cargo.test_binaries(&directory, options.manifest_path.as_deref(), None, None)?;
+    let base = Base {
+        repository: &repository,
+        commit: &commit,
+        name: &base_name,
+        workspace: &workspace,
+    }
+    .test_binaries(&cargo, &directory)?;
+
+    let against = Against {
+        base: Revision {
+            name: base_name,
+            servers: discover::servers(&base)?,
+        },
+        current: Revision {
+            name: "the current code".into(),
+            servers: discover::servers(&current)?,
+        },
+        accept_changes: options.accept_changes,
+        output: workspace.target.join("faster"),
+    };
+    if against.current.servers.is_empty() && against.base.servers.is_empty() {
+        return Err(nothing_tracked(&directory));
+    }
+    Ok(run_against(&against, &options.harness))
+}
+
+fn nothing_tracked(directory: &Path) -> String {
+    format!(
+        "no test binary built in {} has a function tracked with #[faster::track] in either \
+         revision: annotate the functions to guard, such as\n  \
+         #[cfg_attr(test, faster::track(inputs = parse_inputs))]\n  pub fn parse(line: &str) -> \
+         Vec<u32> {{ ... }}",
+        directory.display()
+    )
+}

@@ -1,0 +1,346 @@
+//! `cargo faster --against` for real: a fixture git repository in a
+//! temporary directory, two commits of a small library that tracks
+//! functions with `#[faster::track]`, built by real cargo (offline, from
+//! what this workspace's build has fetched) and compared by the real
+//! binary. Between the commits one function keeps its behaviour, one
+//! returns something else on input 1, one is removed and one added. The
+//! runs: the first builds the base; the second, with the change accepted,
+//! builds nothing and writes JUnit and the job summary; the third measures
+//! one function in two pairs of processes.
+//!
+//! Timing is not what is tested here (every function says `expect =
+//! report`): the accuracy suite measures it (`accuracy --revisions`).
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// A fixture repository, removed when dropped.
+struct Fixture {
+    root: PathBuf,
+}
+
+impl Drop for Fixture {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.root);
+    }
+}
+
+const MANIFEST: &str = r#"[package]
+name = "fixture"
+version = "0.0.0"
+edition = "2024"
+publish = false
+
+[dependencies]
+faster-test = { path = "FASTER", default-features = false }
+
+[workspace]
+"#;
+
+const BASE: &str = r#"
+#[cfg_attr(test, faster::track(inputs = numbers, expect = report, max_time = "200ms"))]
+pub fn kept(n: &u64) -> u64 {
+    (0..*n).fold(0, |total, i| std::hint::black_box(total ^ i))
+}
+
+#[cfg_attr(test, faster::track(inputs = numbers, expect = report, max_time = "200ms"))]
+pub fn behaves(n: &u64) -> u64 {
+    n * 3
+}
+
+#[cfg_attr(test, faster::track(inputs = numbers, expect = report, max_time = "200ms"))]
+pub fn removed(n: &u64) -> u64 {
+    n + 1
+}
+
+#[cfg(test)]
+fn numbers() -> Vec<u64> {
+    vec![100, 1_000]
+}
+"#;
+
+/// The second commit: `behaves` changes on input 1, `removed` goes,
+/// `added` comes.
+fn head() -> String {
+    BASE.replace(
+        "    n * 3\n",
+        "    if *n == 1_000 { n * 3 + 1 } else { n * 3 }\n",
+    )
+    .replace(
+        "pub fn removed(n: &u64) -> u64 {\n    n + 1",
+        "pub fn added(n: &u64) -> u64 {\n    n + 2",
+    )
+}
+
+impl Fixture {
+    /// The repository with its two commits, the second checked out.
+    fn new(tag: &str) -> Fixture {
+        let root =
+            std::env::temp_dir().join(format!("cargo-faster-fixture-{tag}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&root);
+        std::fs::create_dir_all(root.join("src")).unwrap();
+        let fixture = Fixture { root };
+        let faster = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
+        fixture.write(
+            "Cargo.toml",
+            &MANIFEST.replace("FASTER", &faster.to_string_lossy()),
+        );
+        fixture.write(".gitignore", "/target\n/Cargo.lock\n");
+        fixture.git(&["init", "--quiet", "--initial-branch=main"]);
+        fixture.write("src/lib.rs", BASE);
+        fixture.commit("base");
+        fixture.write("src/lib.rs", &head());
+        fixture.commit("head");
+        fixture
+    }
+
+    fn write(&self, path: &str, text: &str) {
+        std::fs::write(self.root.join(path), text).unwrap();
+    }
+
+    /// `git ARGUMENTS` in the fixture, with a fixed author and date: the
+    /// same fixture has the same commits in every run. Its output.
+    fn git(&self, arguments: &[&str]) -> String {
+        let output = Command::new("git")
+            .arg("-C")
+            .arg(&self.root)
+            .args([
+                "-c",
+                "user.name=fixture",
+                "-c",
+                "user.email=fixture@example.com",
+            ])
+            .args(["-c", "commit.gpgsign=false"])
+            .args(arguments)
+            .env("GIT_AUTHOR_DATE", "2026-01-01T00:00:00Z")
+            .env("GIT_COMMITTER_DATE", "2026-01-01T00:00:00Z")
+            .output()
+            .unwrap();
+        assert!(output.status.success(), "git {arguments:?}");
+        String::from_utf8(output.stdout).unwrap().trim().to_string()
+    }
+
+    fn commit(&self, message: &str) {
+        self.git(&["add", "--all"]);
+        self.git(&["commit", "--quiet", "--message", message]);
+    }
+
+    /// `cargo faster ARGUMENTS` in the fixture, with `environment`.
+    fn cargo_faster(&self, arguments: &[&str], environment: &[(&str, &Path)]) -> Ran {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_cargo-faster"));
+        command
+            .arg("faster")
+            .args(arguments)
+            .current_dir(&self.root)
+            .env("CARGO", env!("CARGO"))
+            .env("CARGO_TARGET_DIR", target())
+            .env("CARGO_NET_OFFLINE", "true")
+            .env("CARGO_TERM_COLOR", "never")
+            .env_remove("GITHUB_STEP_SUMMARY");
+        for (name, _) in std::env::vars_os() {
+            if name.to_string_lossy().starts_with("FASTER_") {
+                command.env_remove(&name);
+            }
+        }
+        command.envs(environment.iter().copied());
+        let Output {
+            status,
+            stdout,
+            stderr,
+        } = command.output().unwrap();
+        Ran {
+            code: status.code(),
+            stdout: String::from_utf8_lossy(&stdout).into_owned(),
+            stderr: String::from_utf8_lossy(&stderr).into_owned(),
+        }
+    }
+}
+
+/// The fixture's target directory: kept between runs, so only the first
+/// one builds `faster` for it.
+fn target() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .unwrap()
+        .join("target/revisions-fixture")
+}
+
+struct Ran {
+    code: Option<i32>,
+    stdout: String,
+    stderr: String,
+}
+
+impl Ran {
+    /// The JSON documents of `--format json`, by name.
+    fn documents(&self) -> Vec<(String, serde_json::Value)> {
+        self.stdout
+            .lines()
+            .map(|line| {
+                let document: serde_json::Value = serde_json::from_str(line)
+                    .unwrap_or_else(|error| panic!("{error}: {line}\n{}", self.stderr));
+                (document["name"].as_str().unwrap().to_string(), document)
+            })
+            .collect()
+    }
+}
+
+#[test]
+fn one_revision_against_another_built_once() {
+    let fixture = Fixture::new("main");
+    // Start from an empty cache for the base commit (the fixture's commits
+    // are the same in every run, and the target directory stays).
+    let base_commit = fixture.git(&["rev-parse", "HEAD~1"]);
+    let _ = std::fs::remove_dir_all(target().join("faster/base").join(&base_commit[..12]));
+
+    let first = fixture.cargo_faster(&["--against", "HEAD~1", "--format", "json"], &[]);
+    assert!(
+        first
+            .stderr
+            .contains("cargo faster: building the base revision HEAD~1"),
+        "{}",
+        first.stderr
+    );
+    assert_eq!(first.code, Some(101), "{}\n{}", first.stdout, first.stderr);
+    let documents = first.documents();
+    let names: Vec<&str> = documents.iter().map(|(name, _)| name.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "fixture::added",
+            "fixture::behaves",
+            "fixture::kept",
+            "fixture::removed"
+        ]
+    );
+    let by_name = |wanted: &str| &documents.iter().find(|(name, _)| name == wanted).unwrap().1;
+    // Kept: measured and reported, the base as the original.
+    let kept = by_name("fixture::kept");
+    assert_eq!(kept["status"], "passed");
+    assert_eq!(kept["result"]["expect"], "report");
+    assert_eq!(kept["result"]["outputs_checked"], true);
+    assert!(kept["result"]["speedup"].as_f64().unwrap() > 0.0);
+    assert_eq!(
+        kept["label"],
+        format!("fixture::kept vs HEAD~1 ({})", &base_commit[..7])
+    );
+    // Behaves: a failure naming the input and both outputs.
+    let behaves = by_name("fixture::behaves");
+    assert_eq!(behaves["status"], "error");
+    let error = behaves["error"].as_str().unwrap();
+    assert!(
+        error.starts_with("the output changed since the base revision for input 1"),
+        "{error}"
+    );
+    assert!(
+        error.contains("base:    3000") && error.contains("current: 3001"),
+        "{error}"
+    );
+    // One side only: reported, not failed.
+    for (name, only_in) in [
+        ("fixture::removed", "only in the base revision"),
+        ("fixture::added", "only in the current code"),
+    ] {
+        assert_eq!(by_name(name)["status"], "skipped");
+        assert_eq!(by_name(name)["error"], only_in);
+    }
+
+    // Again, the change accepted, with JUnit and the job summary: nothing to
+    // build, every function in every output.
+    let junit = fixture.root.join("junit.xml");
+    let step_summary = fixture.root.join("summary.md");
+    let second = fixture.cargo_faster(
+        &[
+            "--against",
+            "HEAD~1",
+            "--accept-changes",
+            "--junit",
+            &junit.to_string_lossy(),
+        ],
+        &[("GITHUB_STEP_SUMMARY", &step_summary)],
+    );
+    assert_eq!(second.code, Some(0), "{}\n{}", second.stdout, second.stderr);
+    assert!(
+        second.stderr.contains("is built already"),
+        "{}",
+        second.stderr
+    );
+    assert!(!second.stderr.contains("Compiling"), "{}", second.stderr);
+    assert!(
+        second
+            .stdout
+            .contains("the output changed since the base revision for input 1 (accepted"),
+        "{}",
+        second.stdout
+    );
+    assert!(
+        second.stdout.contains("2 passed, 2 skipped"),
+        "{}",
+        second.stdout
+    );
+    let junit = std::fs::read_to_string(junit).unwrap();
+    assert!(
+        junit.contains("tests=\"4\" failures=\"0\" errors=\"0\" skipped=\"2\""),
+        "{junit}"
+    );
+    let summary = std::fs::read_to_string(step_summary).unwrap();
+    for row in [
+        "| `fixture::added` | | | | ⏭️ not compared: only in the current code |",
+        "| `fixture::removed` | | | | ⏭️ not compared: only in the base revision |",
+    ] {
+        assert!(summary.contains(row), "{summary}");
+    }
+    for measured in ["| `fixture::behaves` |", "| `fixture::kept` |"] {
+        let row = summary
+            .lines()
+            .find(|line| line.starts_with(measured))
+            .unwrap();
+        assert!(row.contains(" ns |") || row.contains(" µs |"), "{row}");
+    }
+
+    // Replicated in fresh pairs of children, one function selected.
+    let replicated = fixture.cargo_faster(
+        &[
+            "--against",
+            "HEAD~1",
+            "--processes",
+            "2",
+            "--format",
+            "json",
+            "--exact",
+            "fixture::kept",
+        ],
+        &[],
+    );
+    assert_eq!(replicated.code, Some(0), "{}", replicated.stderr);
+    let documents = replicated.documents();
+    assert_eq!(documents.len(), 1, "{}", replicated.stdout);
+    let result = &documents[0].1["result"];
+    let processes = result["processes"].as_array().unwrap();
+    assert_eq!(processes.len(), 2, "{result}");
+    let rounds: u64 = processes
+        .iter()
+        .map(|p| p["rounds"].as_u64().unwrap())
+        .sum();
+    assert_eq!(result["rounds"].as_u64(), Some(rounds));
+}
+
+#[test]
+fn a_revision_that_names_no_commit_is_a_clear_error() {
+    let fixture = Fixture::new("no-commit");
+    let ran = fixture.cargo_faster(&["--against", "no-such-branch"], &[]);
+    assert_eq!(ran.code, Some(1), "{}", ran.stderr);
+    assert!(
+        ran.stderr
+            .contains("`no-such-branch` names no commit here; fetch it first"),
+        "{}",
+        ran.stderr
+    );
+    let ran = fixture.cargo_faster(&[], &[]);
+    assert_eq!(ran.code, Some(2));
+    assert!(
+        ran.stderr.contains("--against origin/main"),
+        "{}",
+        ran.stderr
+    );
+}

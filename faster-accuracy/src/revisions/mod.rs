@@ -1,0 +1,239 @@
+//! The figures of issue 17: `cargo faster --against` on a fixture git
+//! repository whose commits are known.
+//!
+//! ```text
+//! accuracy --revisions [--runs 20] [--keep]
+//! ```
+//!
+//! The fixture, made in a temporary directory with its own target
+//! directory (so the first build is a cold one), is a library with two
+//! tracked functions, `slowed` and `unchanged`, each a dependent chain of
+//! 2 000 and 20 000 steps on its two inputs. Three commits: the base; a
+//! comment added (nothing measured changes); `slowed` running 1.1·n steps
+//! (the extra tenth continues the chain from its result, which it still
+//! returns, so its outputs stay the same). The real `cargo-faster` binary
+//! compares the comment commit against the base, and the slowdown against
+//! the comment commit, `--runs` times each after one run that builds, in a
+//! quiet machine and under the suite's time-varying background load.
+//!
+//! Targets: against the comment, no failure and no `faster` or `slower`
+//! verdict; against the slowdown, `slowed` fails every time with a speedup
+//! within 1% of 1/1.1 and `unchanged` never fails.
+
+mod fixture;
+mod tally;
+
+use crate::load::{self, BackgroundLoad};
+use crate::machine;
+use faster_runtime::stats::median;
+use fixture::Fixture;
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitCode};
+use std::time::{Duration, Instant};
+use tally::Tally;
+
+/// What the command line asked for.
+struct Settings {
+    runs: usize,
+    keep: bool,
+}
+
+fn settings(arguments: &[String]) -> Result<Settings, String> {
+    let mut settings = Settings {
+        runs: 20,
+        keep: false,
+    };
+    let mut arguments = arguments.iter();
+    while let Some(argument) = arguments.next() {
+        match argument.as_str() {
+            "--revisions" => {}
+            "--runs" => {
+                settings.runs = arguments
+                    .next()
+                    .and_then(|value| value.parse().ok())
+                    .filter(|runs| *runs > 0)
+                    .ok_or("--runs takes a whole number above 0")?;
+            }
+            "--keep" => settings.keep = true,
+            other => return Err(format!("unknown argument {other} (see revisions.rs)")),
+        }
+    }
+    Ok(settings)
+}
+
+/// `accuracy --revisions`.
+pub fn revisions(arguments: &[String]) -> ExitCode {
+    match settings(arguments).and_then(|settings| run(&settings)) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("accuracy: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run(settings: &Settings) -> Result<(), String> {
+    let started = Instant::now();
+    let cargo_faster = build_cargo_faster()?;
+    let fixture = Fixture::create(settings.keep)?;
+    println!(
+        "faster accuracy suite: comparisons across revisions, {}",
+        machine::now_utc()
+    );
+    println!(
+        "machine: {}, {} cores; load average {} at the start",
+        machine::cpu_model(),
+        machine::cores(),
+        machine::load_average()
+    );
+    println!(
+        "fixture: {} (target {}); {} runs per phase after one that builds; cargo faster \
+         --against REV --format json, defaults otherwise",
+        fixture.root.display(),
+        fixture.target.display(),
+        settings.runs
+    );
+
+    let phases = [
+        Phase {
+            name: "comment",
+            checkout: &fixture.commits[1],
+            against: &fixture.commits[0],
+            slowed_truth: 1.0,
+        },
+        Phase {
+            name: "slowdown",
+            checkout: &fixture.commits[2],
+            against: &fixture.commits[1],
+            slowed_truth: 1.0 / 1.1,
+        },
+    ];
+    for phase in &phases {
+        fixture.git(&["checkout", "--quiet", phase.checkout])?;
+        let built = fixture.cargo_faster(&cargo_faster, phase.against)?;
+        println!(
+            "{}: the run that builds took {:.1} s ({}; this side {})",
+            phase.name,
+            built.wall.as_secs_f64(),
+            built.base_build.as_deref().unwrap_or("the base was cached"),
+            if phase.name == "comment" {
+                "built cold, with its dependencies"
+            } else {
+                "rebuilt the fixture crate only"
+            }
+        );
+    }
+
+    println!();
+    println!("{}", Tally::HEADER);
+    let mut missed = Vec::new();
+    for noise in ["quiet", "load"] {
+        let load = (noise == "load").then(|| {
+            let load = BackgroundLoad::start(load::buffer_bytes());
+            std::thread::sleep(Duration::from_secs(1));
+            load
+        });
+        for phase in &phases {
+            missed.extend(measure(
+                &fixture,
+                &cargo_faster,
+                phase,
+                noise,
+                settings.runs,
+            )?);
+        }
+        drop(load);
+    }
+    println!();
+    if missed.is_empty() {
+        println!("every target met");
+    } else {
+        println!("targets missed:\n  {}", missed.join("\n  "));
+    }
+    println!(
+        "\nfinished in {:.0} s; load average {} at the end",
+        started.elapsed().as_secs_f64(),
+        machine::load_average()
+    );
+    Ok(())
+}
+
+/// `runs` runs of `phase`, every base cached: prints a row per function and
+/// returns the targets missed.
+fn measure(
+    fixture: &Fixture,
+    cargo_faster: &Path,
+    phase: &Phase,
+    noise: &str,
+    runs: usize,
+) -> Result<Vec<String>, String> {
+    fixture.git(&["checkout", "--quiet", phase.checkout])?;
+    let mut tallies = [
+        Tally::new("fixture::slowed"),
+        Tally::new("fixture::unchanged"),
+    ];
+    let mut walls = Vec::new();
+    let mut exits = 0;
+    for _ in 0..runs {
+        let ran = fixture.cargo_faster(cargo_faster, phase.against)?;
+        if ran.base_build.is_some() {
+            return Err(format!("{}: the base was built again", phase.name));
+        }
+        walls.push(ran.wall.as_secs_f64());
+        exits += usize::from(ran.code != Some(0));
+        for tally in &mut tallies {
+            tally.add(&ran.functions);
+        }
+    }
+    let mut missed = Vec::new();
+    for tally in &tallies {
+        let truth = if tally.name.ends_with("slowed") {
+            phase.slowed_truth
+        } else {
+            1.0
+        };
+        let row = tally.row(phase.name, noise, truth, exits, median(&walls));
+        println!("{row}");
+        missed.extend(tally.misses(phase.name, noise, truth));
+    }
+    Ok(missed)
+}
+
+/// One comparison the issue judges: check `checkout` out, compare it
+/// against `against`.
+struct Phase<'a> {
+    name: &'static str,
+    checkout: &'a str,
+    against: &'a str,
+    /// The true speedup of `slowed` (base time / current time).
+    slowed_truth: f64,
+}
+
+/// Builds the `cargo-faster` binary next to this one and returns its path.
+fn build_cargo_faster() -> Result<PathBuf, String> {
+    let workspace = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("a parent");
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let status = Command::new(cargo)
+        .args([
+            "build",
+            "--release",
+            "--quiet",
+            "-p",
+            "cargo-faster",
+            "--manifest-path",
+        ])
+        .arg(workspace.join("Cargo.toml"))
+        .status()
+        .map_err(|error| format!("could not run cargo: {error}"))?;
+    if !status.success() {
+        return Err("building cargo-faster failed".into());
+    }
+    let here = std::env::current_exe().map_err(|error| error.to_string())?;
+    let binary = here.with_file_name(format!("cargo-faster{}", std::env::consts::EXE_SUFFIX));
+    binary
+        .exists()
+        .then_some(binary)
+        .ok_or_else(|| format!("no cargo-faster next to {}", here.display()))
+}

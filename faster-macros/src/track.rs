@@ -1,0 +1,284 @@
+//! `#[faster::track]`: registers one function, with the inputs to call it
+//! on, for comparisons with itself at another git revision (`cargo faster
+//! --against REV`). Reads its options, accepts the signatures
+//! `#[faster::compare]` accepts (but generic ones), and writes the function
+//! unchanged, a registered `Tracked` descriptor and a `#[test]` that checks
+//! the function runs on every input (and serves it, when `cargo faster`
+//! starts the test binary to).
+
+use crate::attr::{self, Expect, InputsOption};
+use crate::expand::{call_closure, settings};
+use crate::validate::{self, Candidate};
+use proc_macro2::{Span, TokenStream};
+use quote::{ToTokens, format_ident, quote};
+use std::time::Duration;
+use syn::ext::IdentExt;
+use syn::parse::{ParseStream, Parser};
+use syn::{Expr, Ident, ItemFn, LitStr, Token};
+
+/// The options, in the order the README documents them.
+const OPTION_NAMES: [&str; 5] = ["inputs", "name", "expect", "noise_floor", "max_time"];
+
+/// Options of `#[faster::compare]` that mean nothing here.
+const COMPARE_ONLY: [&str; 6] = ["original", "check", "flops", "bytes", "types", "processes"];
+
+/// The parsed `#[faster::track(...)]` options.
+#[derive(Default)]
+struct Options {
+    inputs: Option<InputsOption>,
+    name: Option<LitStr>,
+    expect: Option<Expect>,
+    noise_floor: Option<f64>,
+    max_time: Option<Duration>,
+}
+
+/// The attribute's expansion, or the function unchanged followed by the
+/// errors.
+pub(crate) fn track(args: TokenStream, item: TokenStream) -> TokenStream {
+    match try_track(args, item.clone()) {
+        Ok(expansion) => expansion,
+        Err(errors) => {
+            let mut unchanged = item;
+            unchanged.extend(errors.to_compile_error());
+            unchanged
+        }
+    }
+}
+
+fn try_track(args: TokenStream, item: TokenStream) -> syn::Result<TokenStream> {
+    let function: ItemFn = syn::parse2(item).map_err(|error| {
+        syn::Error::new(
+            error.span(),
+            "`#[faster::track]` goes on a function: \
+             `#[faster::track(inputs = parse_inputs)] fn parse(...) { ... }`",
+        )
+    })?;
+    let options = (|input: ParseStream| parse_options(input)).parse2(args);
+    // A function may also carry a `#[faster::compare]`: what that attribute
+    // accepts, this one does too.
+    let mut bare = function.clone();
+    bare.attrs
+        .retain(|attribute| !validate::is_compare_attribute(attribute));
+    let candidate = validate::signature(&bare).map_err(for_track);
+    let (options, candidate) = match (options, candidate) {
+        (Ok(options), Ok(candidate)) => (options, candidate),
+        (Err(mut errors), Err(more)) => {
+            errors.combine(more);
+            return Err(errors);
+        }
+        (Err(errors), _) | (_, Err(errors)) => return Err(errors),
+    };
+    if let Some(param) = candidate.type_params.first() {
+        return Err(syn::Error::new_spanned(
+            param,
+            format!(
+                "`#[faster::track]` needs concrete types, and `{}` is generic over `{}`: track a \
+                 wrapper at the type you care about, such as `fn {}_u64(...) {{ {}::<u64>(...) }}`",
+                candidate.ident, param.ident, candidate.ident, candidate.ident
+            ),
+        ));
+    }
+    inputs_match(&options, &candidate)?;
+    Ok(expansion(&function, &options, &candidate))
+}
+
+/// The shared signature checks speak of `#[faster::compare]`; here they
+/// are about this attribute.
+fn for_track(errors: syn::Error) -> syn::Error {
+    errors
+        .into_iter()
+        .map(|error| {
+            let message = error
+                .to_string()
+                .replace("#[faster::compare]", "#[faster::track]")
+                .replace("cannot be compared", "cannot be tracked");
+            syn::Error::new(error.span(), message)
+        })
+        .reduce(|mut all, error| {
+            all.combine(error);
+            all
+        })
+        .expect("an error holds at least one message")
+}
+
+fn parse_options(input: ParseStream) -> syn::Result<Options> {
+    let mut options = Options::default();
+    let mut seen: Vec<String> = Vec::new();
+    let mut errors: Option<syn::Error> = None;
+    while !input.is_empty() {
+        let key = Ident::parse_any(input)?;
+        let key_name = key.unraw().to_string();
+        if !input.peek(Token![=]) {
+            return Err(syn::Error::new(
+                key.span(),
+                format!("`{key_name}` needs a value: write `{key_name} = ...`"),
+            ));
+        }
+        input.parse::<Token![=]>()?;
+        let value: Expr = input.parse()?;
+        let set = if seen.contains(&key_name) {
+            Err(syn::Error::new(
+                key.span(),
+                format!("`{key_name}` is given twice: keep only one `{key_name} = ...`"),
+            ))
+        } else {
+            set_option(&mut options, &key, &key_name, value)
+        };
+        if let Err(error) = set {
+            match &mut errors {
+                Some(errors) => errors.combine(error),
+                None => errors = Some(error),
+            }
+        }
+        seen.push(key_name);
+        if input.is_empty() {
+            break;
+        }
+        input.parse::<Token![,]>()?;
+    }
+    errors.map_or(Ok(options), Err)
+}
+
+fn set_option(options: &mut Options, key: &Ident, key_name: &str, value: Expr) -> syn::Result<()> {
+    match key_name {
+        "inputs" => {
+            options.inputs = Some(InputsOption {
+                key: key.clone(),
+                path: attr::function_path(key_name, value)?,
+            });
+        }
+        "name" => options.name = Some(attr::name(value)?),
+        "expect" => options.expect = Some(attr::expect(value)?),
+        "noise_floor" => options.noise_floor = Some(attr::noise_floor(value)?),
+        "max_time" => options.max_time = Some(attr::max_time(value)?),
+        _ => return Err(unknown_option(key, key_name)),
+    }
+    Ok(())
+}
+
+fn unknown_option(key: &Ident, key_name: &str) -> syn::Error {
+    let valid = OPTION_NAMES.map(|name| format!("`{name}`")).join(", ");
+    let message = if COMPARE_ONLY.contains(&key_name) {
+        format!(
+            "`{key_name}` is an option of `#[faster::compare]`; `#[faster::track]` compares the \
+             function with itself at another revision\nthe options are {valid}"
+        )
+    } else if let Some(option) = attr::closest(key_name, &OPTION_NAMES) {
+        format!("unknown option `{key_name}`: did you mean `{option}`?\nthe options are {valid}")
+    } else {
+        format!("unknown option `{key_name}`\nthe options are {valid}")
+    };
+    syn::Error::new(key.span(), message)
+}
+
+/// `inputs` is required exactly when the function takes parameters.
+fn inputs_match(options: &Options, candidate: &Candidate) -> syn::Result<()> {
+    let ident = &candidate.ident;
+    match (&options.inputs, candidate.params.is_empty()) {
+        (Some(inputs), true) => Err(syn::Error::new_spanned(
+            inputs.to_option_tokens(),
+            format!(
+                "`{ident}` takes no parameters, so there are no inputs to give it: remove `{}`",
+                inputs.as_written()
+            ),
+        )),
+        (None, false) => Err(syn::Error::new(
+            Span::call_site(),
+            format!(
+                "`{ident}` takes parameters, so tracking it needs inputs to call it with: add \
+                 `inputs = {ident}_inputs` and write `fn {ident}_inputs() -> Vec<...>` returning \
+                 the cases to try, one argument (or one tuple of arguments) per item"
+            ),
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// The function, unchanged; its descriptor, registered; and its test.
+fn expansion(function: &ItemFn, options: &Options, candidate: &Candidate) -> TokenStream {
+    let bare_ident = candidate.ident.unraw();
+    let descriptor = format_ident!("__FASTER_TRACK_{}", bare_ident);
+    let test = format_ident!("faster_track_{}", bare_ident);
+    let name = match &options.name {
+        Some(name) => name.to_token_stream(),
+        None => {
+            let tail = format!("::{bare_ident}");
+            quote!(::core::concat!(::core::module_path!(), #tail))
+        }
+    };
+    let test_suffix = format!("::{test}");
+    let settings = settings(options.expect, options.noise_floor, options.max_time, None);
+    let open = open_closure(options, candidate);
+    quote! {
+        #function
+
+        #[doc(hidden)]
+        #[allow(non_upper_case_globals, clippy::needless_update)]
+        const #descriptor: ::faster::__private::Tracked = ::faster::__private::Tracked {
+            name: #name,
+            test: ::core::concat!(::core::module_path!(), #test_suffix),
+            file: ::core::file!(),
+            line: ::core::line!(),
+            settings: #settings,
+            debug_build: ::core::cfg!(debug_assertions),
+            open: #open,
+        };
+
+        ::faster::__private::inventory::submit! { #descriptor }
+
+        #[::core::prelude::v1::test]
+        fn #test() {
+            ::faster::__private::run_tracked_test(&#descriptor)
+        }
+    }
+}
+
+/// The descriptor's `open`: a non-capturing closure that collects the
+/// inputs and hands them to the runtime with the function and the closures
+/// that digest and render an input and an output.
+fn open_closure(options: &Options, candidate: &Candidate) -> TokenStream {
+    let inputs = Ident::new("inputs", Span::mixed_site());
+    let collect = match &options.inputs {
+        Some(given) => {
+            let path = &given.path;
+            quote!(let #inputs = ::faster::__private::collect_inputs(#path)?;)
+        }
+        None => quote!(let #inputs = ::faster::__private::collect_inputs(|| [()])?;),
+    };
+    let ident = &candidate.ident;
+    let call = call_closure(
+        quote!(#ident),
+        ident.span(),
+        options.inputs.as_ref(),
+        candidate,
+    );
+    let describe = describe_closure();
+    let entry = if candidate.consumes_inputs() {
+        quote!(track_by_value)
+    } else {
+        quote!(track_by_ref)
+    };
+    quote! {
+        || -> ::faster::__private::Opened {
+            #collect
+            ::faster::__private::#entry(#inputs, #call, #describe, #describe)
+        }
+    }
+}
+
+/// `|value| Described { digest, shown }`: the value's digest (by `Hash`,
+/// else by `Debug`, else none) and its rendering (by `Debug`, else a
+/// placeholder), chosen by its type.
+fn describe_closure() -> TokenStream {
+    let value = Ident::new("value", Span::mixed_site());
+    quote! {
+        |#value| {
+            use ::faster::__private::{DigestDebug as _, DigestHash as _, DigestNone as _};
+            use ::faster::__private::{ShowAny as _, ShowDebug as _};
+            ::faster::__private::Described {
+                digest: (&&&::faster::__private::Digest(#value)).digest(),
+                shown: (&&::faster::__private::Shown(#value)).show(),
+            }
+        }
+    }
+}

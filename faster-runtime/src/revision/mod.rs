@@ -1,0 +1,16 @@
+//! Comparisons across git revisions (`cargo faster --against REV`): every
+//! function registered with `#[faster::track]` in the current code against
+//! the function of the same name at a base revision, each revision's build
+//! serving its own functions from a long-lived child process, paired in
+//! time by the parent.
+//!
+//! `protocol` is what crosses the pipe, `serve` the child's side, `child`
+//! the parent's handle on a child, and `compare` one function: matched by
+//! name, checked by the digests of its outputs, measured by the engine's
+//! sampler with each batch timed by the child of its revision. The run
+//! around them (building, outputs, exit code) is `harness::against`'s.
+
+pub mod child;
+pub mod compare;
+pub mod protocol;
+pub mod serve;

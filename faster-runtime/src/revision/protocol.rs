@@ -1,0 +1,224 @@
+//! The protocol between `cargo faster` (the parent) and a process serving
+//! one revision's tracked functions (a child): JSON, one message per line.
+//!
+//! The parent writes [`Request`]s to the child's stdin; the child answers
+//! each with one [`Response`] on its stdout, on a line of its own that
+//! starts with [`MARKER`], so that what else reaches stdout (libtest's
+//! `running 1 test`, a `println!` in user code) is told apart and skipped.
+//!
+//! ```text
+//! → {"op":"list"}
+//! ← faster-serve: {"listing":{"protocol":1,"timer":"monotonic clock",...,"functions":[...]}}
+//! → {"op":"time","function":"demo::parse","input":0,"batch":4096}
+//! ← faster-serve: {"nanos":81234.0}
+//! → {"op":"quit"}
+//! ```
+//!
+//! The child times each batch with its own timer and hands back only the
+//! nanoseconds it measured: the pipe is never inside a measurement.
+
+use crate::engine::tracked::Probe;
+use crate::time::Calibration;
+use serde::{Deserialize, Serialize};
+
+/// The protocol's version; a child answering with another is refused.
+pub const PROTOCOL: u32 = 1;
+
+/// Set to `1` in a child's environment: serve the tracked functions on
+/// stdin and stdout instead of testing them.
+pub const SERVE_VARIABLE: &str = "FASTER_SERVE";
+
+/// Starts every response line.
+pub const MARKER: &str = "faster-serve: ";
+
+/// What the parent asks.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "op", rename_all = "snake_case")]
+pub enum Request {
+    /// Every tracked function with the digests of its inputs and outputs.
+    List,
+    /// Time `batch` calls of `function` on its input `input`.
+    Time {
+        /// The tracked function's name.
+        function: String,
+        /// The input's index.
+        input: usize,
+        /// How many calls.
+        batch: u64,
+    },
+    /// End the process.
+    Quit,
+}
+
+/// What the child answers.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Response {
+    /// The answer to [`Request::List`].
+    Listing(Listing),
+    /// The answer to [`Request::Time`]: the batch's nanoseconds.
+    Nanos(f64),
+    /// The request could not be served: user code panicked, an unknown
+    /// function or input, an unreadable request.
+    Failed(String),
+}
+
+/// A child's tracked functions and the timer it measures with.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Listing {
+    /// [`PROTOCOL`] as the child knows it.
+    pub protocol: u32,
+    /// The timer's name.
+    pub timer: String,
+    /// Why the timer asked for was not usable, if it was not.
+    pub timer_fallback: Option<String>,
+    /// The timer's calibration in the child.
+    pub calibration: CalibrationDoc,
+    /// Every tracked function registered in the child, by name.
+    pub functions: Vec<FunctionListing>,
+}
+
+/// [`Calibration`] as it crosses the pipe.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct CalibrationDoc {
+    /// See [`Calibration::reading_cost_ns`].
+    pub reading_cost_ns: f64,
+    /// See [`Calibration::resolution_ns`].
+    pub resolution_ns: f64,
+    /// See [`Calibration::empty_call_ns`].
+    pub empty_call_ns: f64,
+}
+
+impl From<Calibration> for CalibrationDoc {
+    fn from(calibration: Calibration) -> Self {
+        CalibrationDoc {
+            reading_cost_ns: calibration.reading_cost_ns,
+            resolution_ns: calibration.resolution_ns,
+            empty_call_ns: calibration.empty_call_ns,
+        }
+    }
+}
+
+impl From<CalibrationDoc> for Calibration {
+    fn from(doc: CalibrationDoc) -> Self {
+        Calibration {
+            reading_cost_ns: doc.reading_cost_ns,
+            resolution_ns: doc.resolution_ns,
+            empty_call_ns: doc.empty_call_ns,
+        }
+    }
+}
+
+/// One tracked function as a child serves it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FunctionListing {
+    /// Its name, which matches it across revisions.
+    pub name: String,
+    /// Where its attribute is.
+    pub file: String,
+    /// The attribute's line.
+    pub line: u32,
+    /// Whether its crate was built with `debug_assertions`.
+    pub debug_build: bool,
+    /// The attribute's `expect = ...`.
+    pub expect: Option<String>,
+    /// The attribute's `noise_floor = ...`.
+    pub noise_floor: Option<f64>,
+    /// The attribute's `max_time = "..."`, in nanoseconds.
+    pub max_time_ns: Option<u64>,
+    /// Each input, in order, when the inputs function and every call
+    /// succeeded.
+    pub inputs: Vec<Probe>,
+    /// Why it cannot be served otherwise (its inputs function or a call
+    /// panicked, no inputs).
+    pub error: Option<String>,
+}
+
+/// `response` as the line a child writes, starting on a line of its own
+/// (user code may have printed half a line).
+pub fn encode(response: &Response) -> String {
+    let json = serde_json::to_string(response).expect("a response of plain data serializes");
+    format!("\n{MARKER}{json}\n")
+}
+
+/// The response on `line`: `None` for a line that is not one (other output
+/// of the child), an error for one that cannot be read.
+pub fn decode(line: &str) -> Option<Result<Response, String>> {
+    let json = line.strip_prefix(MARKER)?;
+    Some(
+        serde_json::from_str(json)
+            .map_err(|error| format!("an unreadable response ({error}): {json}")),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn requests_and_responses_read_back_as_written() {
+        let time = Request::Time {
+            function: "demo::parse".into(),
+            input: 2,
+            batch: 4_096,
+        };
+        let line = serde_json::to_string(&time).unwrap();
+        assert_eq!(
+            line,
+            r#"{"op":"time","function":"demo::parse","input":2,"batch":4096}"#
+        );
+        assert_eq!(serde_json::from_str::<Request>(&line).unwrap(), time);
+        assert_eq!(
+            serde_json::from_str::<Request>(r#"{"op":"quit"}"#).unwrap(),
+            Request::Quit
+        );
+
+        let listing = Response::Listing(Listing {
+            protocol: PROTOCOL,
+            timer: "monotonic clock".into(),
+            timer_fallback: None,
+            calibration: CalibrationDoc {
+                reading_cost_ns: 21.5,
+                resolution_ns: 1.0,
+                empty_call_ns: 0.3,
+            },
+            functions: vec![FunctionListing {
+                name: "demo::parse".into(),
+                file: "src/lib.rs".into(),
+                line: 12,
+                debug_build: false,
+                expect: Some("not_slower".into()),
+                noise_floor: None,
+                max_time_ns: Some(500_000_000),
+                inputs: vec![Probe {
+                    input_digest: Some(u64::MAX),
+                    input_shown: "\"a,b\"".into(),
+                    output_digest: None,
+                    output_shown: "[1.5]".into(),
+                    output_varies: true,
+                    max_batch: 1 << 20,
+                }],
+                error: None,
+            }],
+        });
+        for response in [
+            listing,
+            Response::Nanos(81_234.5),
+            Response::Failed("x".into()),
+        ] {
+            let encoded = encode(&response);
+            let line = encoded.lines().find(|line| !line.is_empty()).unwrap();
+            assert_eq!(decode(line), Some(Ok(response)));
+        }
+    }
+
+    #[test]
+    fn other_output_is_skipped_and_a_broken_response_is_an_error() {
+        assert_eq!(decode("running 1 test"), None);
+        assert_eq!(decode(""), None);
+        let broken = decode(&format!("{MARKER}{{\"nanos\":"))
+            .unwrap()
+            .unwrap_err();
+        assert!(broken.starts_with("an unreadable response"), "{broken}");
+    }
+}
