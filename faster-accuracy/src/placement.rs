@@ -153,10 +153,10 @@ struct Run {
     budget_stop: bool,
     /// The engine's per-call times of `[original, candidate]`.
     per_call_ns: [f64; 2],
-    /// How many placements the engine took turns in, and how far apart
-    /// they read ([`faster::Placement::spread`]).
+    /// How many placements the engine took turns in, and the lowest and
+    /// highest speedup among them.
     placements: usize,
-    spread: f64,
+    range: (f64, f64),
 }
 
 impl Run {
@@ -164,10 +164,21 @@ impl Run {
         self.ci.0 <= self.reference && self.reference <= self.ci.1
     }
 
+    /// Whether the reference read outside every placement's own figure: a
+    /// state of the loop none of the engine's copies was in.
+    fn reference_beyond_placements(&self) -> bool {
+        self.reference < self.range.0 || self.reference > self.range.1
+    }
+
+    /// How far apart the placements read ([`faster::Placement::spread`]).
+    fn spread(&self) -> f64 {
+        self.range.1 / self.range.0 - 1.0
+    }
+
     /// The run on one marked line.
     fn line(&self) -> String {
         format!(
-            "{MARKER}{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}",
+            "{MARKER}{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}",
             self.case,
             self.reference,
             self.speedup,
@@ -179,7 +190,8 @@ impl Run {
             self.per_call_ns[0],
             self.per_call_ns[1],
             self.placements,
-            self.spread,
+            self.range.0,
+            self.range.1,
         )
     }
 
@@ -202,7 +214,7 @@ impl Run {
             budget_stop: *fields.get(7)? == "true",
             per_call_ns: [number(8)?, number(9)?],
             placements: fields.get(10)?.parse().ok()?,
-            spread: number(11)?,
+            range: (number(11)?, number(12)?),
         })
     }
 }
@@ -278,7 +290,11 @@ pub fn child(key: &str) -> ExitCode {
                 budget_stop: report.stop == faster::Stop::Budget,
                 per_call_ns: [report.original_ns, report.candidate_ns],
                 placements: report.placement.count,
-                spread: report.placement.spread(),
+                // Too few rounds for each placement's figure: the one figure.
+                range: report
+                    .placement
+                    .range()
+                    .unwrap_or((report.speedup, report.speedup)),
             };
             println!("{}", run.line());
         }
@@ -387,12 +403,12 @@ pub fn placement(arguments: &[String]) -> ExitCode {
 /// The table: a row per case.
 fn table(cases: &[Case], runs: &[Run], processes: usize) -> String {
     let mut lines = vec![format!(
-        "{:<10} {:>9} {:>19} {:>27} {:>13} {:>9} {:>9} {:>8} {:>9} {:>6} {:>5} {:>3} {:>17} {:>6}",
+        "{:<10} {:>9} {:>19} {:>27} {:>17} {:>9} {:>9} {:>8} {:>9} {:>6} {:>5} {:>3} {:>17} {:>6}",
         "case",
         "steps",
         "per call",
         "reference: median [min–max]",
-        "CI holds ref",
+        "CI holds ref (*)",
         "processes",
         "med |err|",
         "max|err|",
@@ -407,6 +423,11 @@ fn table(cases: &[Case], runs: &[Run], processes: usize) -> String {
         let of_case: Vec<&Run> = runs.iter().filter(|run| run.case == index).collect();
         lines.push(row(case, &of_case, processes));
     }
+    lines.push(
+        "(*) in brackets, the misses where the reference read beyond every one of the \
+         engine's placements"
+            .into(),
+    );
     lines.join("\n")
 }
 
@@ -434,7 +455,11 @@ fn row(case: &Case, runs: &[&Run], processes: usize) -> String {
         .count();
     let mut errors = of(&|run| (run.speedup / run.reference).ln().abs());
     let widths = of(&|run| (run.ci.1.ln() - run.ci.0.ln()) / 2.0);
-    let mut spreads = of(&|run| run.spread);
+    let mut spreads = of(&|run| run.spread());
+    let beyond = runs
+        .iter()
+        .filter(|run| !run.holds_reference() && run.reference_beyond_placements())
+        .count();
     let seconds = of(&|run| run.seconds);
     let count = |verdict: Verdict| runs.iter().filter(|run| run.verdict == verdict).count();
     let wrong = if original == candidate {
@@ -458,7 +483,7 @@ fn row(case: &Case, runs: &[&Run], processes: usize) -> String {
         counts.iter().map(usize::to_string).collect()
     };
     format!(
-        "{:<10} {:>9} {:>19} {:>27} {:>13} {:>9} {:>8.2}% {:>7.1}% {:>8.2}% {:>6} {:>5} {:>3} {:>17} {:>6.3}{}",
+        "{:<10} {:>9} {:>19} {:>27} {:>17} {:>9} {:>8.2}% {:>7.1}% {:>8.2}% {:>6} {:>5} {:>3} {:>17} {:>6.3}{}",
         name,
         format!("{original} vs {candidate}"),
         format!("{} vs {}", per_call(0), per_call(1)),
@@ -468,7 +493,7 @@ fn row(case: &Case, runs: &[&Run], processes: usize) -> String {
             quantile(&mut references, 0.0),
             quantile(&mut references, 1.0),
         ),
-        format!("{held}/{} runs", runs.len()),
+        format!("{held}/{} runs ({beyond})", runs.len()),
         format!("{processes_held}/{processes}"),
         100.0 * median(&errors),
         100.0 * quantile(&mut errors, 1.0),
@@ -512,7 +537,7 @@ mod tests {
             budget_stop: false,
             per_call_ns: [1.27, 5.05],
             placements: 8,
-            spread: 0.239,
+            range: (0.2502, 0.3101),
         };
         assert_eq!(Run::parse(&run.line(), 7), Some(run));
         assert_eq!(Run::parse("placement-run\t3\tnot a number", 7), None);

@@ -55,12 +55,14 @@ pub struct Config {
     pub systematic_allowance: f64,
     /// Where the shorter function's call (summed over inputs) is under this
     /// time, the rounds take turns in several placements of the measuring
-    /// loop in memory, and the interval covers what another placement would
-    /// measure; at and above it, one loop. At a few nanoseconds a ratio
-    /// belongs to the loop as much as to the functions: measured on this
-    /// project's VM, where a loop lands moved a ≈ 1.3 ns call's ratio by up
-    /// to 30%, and by no more than the statistical noise from ≈ 2.5 ns up
-    /// (`accuracy --placement --spread`). Zero turns placements off.
+    /// loop, and the interval covers what another placement would measure;
+    /// at and above it, one loop, as for every longer call. At a few
+    /// nanoseconds a ratio belongs to the loop as much as to the functions:
+    /// measured on this project's 2-core VM (`accuracy --placement
+    /// --spread`, every run in all eight placements), the placements of a
+    /// ≈ 1.3 ns call read about 20% apart (median of 60 runs), those of
+    /// 4 to 100 ns calls 0.1–0.3%, no more than the statistical noise of
+    /// one placement's own figure. Zero turns placements off.
     pub placement_threshold: Duration,
     /// Shift the stack the measuring loop runs on from round to round, so an
     /// alignment that happens to favour one function is averaged out rather
@@ -95,10 +97,11 @@ impl Default for Config {
     }
 }
 
-/// The default [`Config::placement_threshold`]: four times the longest call
-/// at which the spread between placements was seen (see the README's
-/// "Nanosecond functions"), and five times under the 50 ns from which
-/// nothing may change.
+/// The default [`Config::placement_threshold`]: twice the shortest call at
+/// which the placements measured here agreed (≈ 4–5 ns), three times the
+/// ≈ 3 ns call whose ratio issue 15 saw a placement move, and five times
+/// under the 50 ns from which nothing may change (see the README's
+/// "Nanosecond functions: where the measuring loop lands").
 pub const PLACEMENT_THRESHOLD: Duration = Duration::from_nanos(10);
 
 /// The noise floor on CI runners, whose neighbours are noisier than a desk's.

@@ -166,20 +166,20 @@ pub struct Placement {
 }
 
 impl Placement {
+    /// The lowest and the highest of the placements' speedups; `None`
+    /// where there were too few rounds for each placement's own figure.
+    pub fn range(&self) -> Option<(f64, f64)> {
+        let mut speedups = self.speedups.iter().copied();
+        let first = speedups.next()?;
+        Some(speedups.fold((first, first), |(low, high), speedup| {
+            (low.min(speedup), high.max(speedup))
+        }))
+    }
+
     /// How far apart the placements read: the largest speedup over the
-    /// smallest, minus one (0 for a single loop).
+    /// smallest, minus one (0 for a single loop, or without figures).
     pub fn spread(&self) -> f64 {
-        let (low, high) = self
-            .speedups
-            .iter()
-            .fold((f64::INFINITY, 0.0_f64), |(low, high), &speedup| {
-                (low.min(speedup), high.max(speedup))
-            });
-        if self.speedups.is_empty() {
-            0.0
-        } else {
-            high / low - 1.0
-        }
+        self.range().map_or(0.0, |(low, high)| high / low - 1.0)
     }
 }
 
@@ -287,5 +287,27 @@ pub(crate) mod fixtures {
         report.original_ns = report.inputs.iter().map(|input| input.original_ns).sum();
         report.candidate_ns = report.inputs.iter().map(|input| input.candidate_ns).sum();
         report
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn placements_read_from_their_lowest_to_their_highest() {
+        let placement = |speedups: Vec<f64>| Placement {
+            threshold_ns: 10.0,
+            shorter_call_ns: 1.3,
+            count: 8,
+            speedups,
+        };
+        let apart = placement(vec![0.2502, 0.3101, 0.2500, 0.2503]);
+        assert_eq!(apart.range(), Some((0.2500, 0.3101)));
+        assert!((apart.spread() - (0.3101 / 0.2500 - 1.0)).abs() < 1e-12);
+        // One loop agrees with itself; no figures, no spread either.
+        assert_eq!(placement(vec![1.12]).spread(), 0.0);
+        assert_eq!(placement(vec![]).range(), None);
+        assert_eq!(placement(vec![]).spread(), 0.0);
     }
 }

@@ -124,32 +124,27 @@ fn placement_note(report: &Report) -> Option<String> {
     if placement.count < 2 {
         return None;
     }
-    let (low, high) = placement
-        .speedups
-        .iter()
-        .fold((f64::INFINITY, 0.0_f64), |(low, high), &speedup| {
-            (low.min(speedup), high.max(speedup))
-        });
-    // Ascending in the headline's direction.
-    let (first, last) = if report.speedup < 1.0 {
-        (high, low)
-    } else {
-        (low, high)
-    };
-    let spread = placement.spread();
-    let read = if placement.speedups.is_empty() {
-        "too few rounds to compare them".to_string()
-    } else {
-        format!(
-            "they read {} to {} (a spread of {}), and the interval includes that",
-            Ratio::same_direction(first, report.speedup),
-            Ratio::same_direction(last, report.speedup),
-            if spread < 0.001 {
-                "under 0.1%".to_string()
+    let read = match placement.range() {
+        None => "too few rounds to compare them".to_string(),
+        Some((low, high)) => {
+            // Ascending in the headline's direction.
+            let (first, last) = if report.speedup < 1.0 {
+                (high, low)
             } else {
-                format!("{:.1}%", 100.0 * spread)
-            },
-        )
+                (low, high)
+            };
+            let spread = placement.spread();
+            format!(
+                "they read {} to {} (a spread of {}), and the interval includes that",
+                Ratio::same_direction(first, report.speedup),
+                Ratio::same_direction(last, report.speedup),
+                if spread < 0.001 {
+                    "under 0.1%".to_string()
+                } else {
+                    format!("{:.1}%", 100.0 * spread)
+                },
+            )
+        }
     };
     Some(format!(
         "{} placements of the measuring loop (calls under {}): {read}. At {} a call, \
