@@ -26,20 +26,25 @@ use crate::workloads::{carried_chain, ns_per_step};
 use faster::{Config, Verdict, compare_fns};
 use faster_runtime::engine::probe::{config as probe_config, measure as measure_noise};
 use faster_runtime::engine::replicate::{child_timeout, combine, emit, run_children};
+use faster_runtime::stats::median;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-/// What the command line asked for.
-struct Settings {
-    runs: usize,
-    processes: usize,
-    load: bool,
+/// What the command line asked for (also of `--placement`).
+pub struct Settings {
+    pub runs: usize,
+    pub processes: usize,
+    pub load: bool,
 }
 
-fn settings(arguments: &[String], default_runs: usize) -> Result<Settings, String> {
+fn settings(
+    arguments: &[String],
+    default_runs: usize,
+    default_processes: usize,
+) -> Result<Settings, String> {
     let mut settings = Settings {
         runs: default_runs,
-        processes: 5,
+        processes: default_processes,
         load: false,
     };
     let mut arguments = arguments.iter();
@@ -51,7 +56,7 @@ fn settings(arguments: &[String], default_runs: usize) -> Result<Settings, Strin
                 .ok_or_else(|| format!("{flag} takes a whole number"))
         };
         match argument.as_str() {
-            "--replication" | "--probe-check" | "--layout-check" => {}
+            "--replication" | "--probe-check" | "--layout-check" | "--placement" => {}
             "--runs" => settings.runs = number("--runs")?,
             "--processes" => settings.processes = number("--processes")?.max(2),
             "--load" => settings.load = true,
@@ -66,8 +71,12 @@ fn settings(arguments: &[String], default_runs: usize) -> Result<Settings, Strin
 }
 
 /// The settings, or `None` after saying what is wrong with them.
-fn settings_or_complain(arguments: &[String], default_runs: usize) -> Option<Settings> {
-    settings(arguments, default_runs)
+pub fn settings_or_complain(
+    arguments: &[String],
+    default_runs: usize,
+    default_processes: usize,
+) -> Option<Settings> {
+    settings(arguments, default_runs, default_processes)
         .map_err(|message| eprintln!("accuracy: {message}"))
         .ok()
 }
@@ -95,7 +104,7 @@ pub fn child(key: &str) -> ExitCode {
 
 /// `--replication`.
 pub fn replication(arguments: &[String]) -> ExitCode {
-    let Some(settings) = settings_or_complain(arguments, 200) else {
+    let Some(settings) = settings_or_complain(arguments, 200, 5) else {
         return ExitCode::from(2);
     };
     let _load = settings
@@ -171,8 +180,8 @@ pub fn replication(arguments: &[String]) -> ExitCode {
             } else {
                 "-".into()
             },
-            median(&mut single_seconds),
-            median(&mut replicated_seconds),
+            median(&single_seconds),
+            median(&replicated_seconds),
         );
     }
     ExitCode::SUCCESS
@@ -180,7 +189,7 @@ pub fn replication(arguments: &[String]) -> ExitCode {
 
 /// `--layout-check`.
 pub fn layout_check(arguments: &[String]) -> ExitCode {
-    let Some(settings) = settings_or_complain(arguments, 100) else {
+    let Some(settings) = settings_or_complain(arguments, 100, 5) else {
         return ExitCode::from(2);
     };
     let _load = settings
@@ -227,8 +236,8 @@ pub fn layout_check(arguments: &[String]) -> ExitCode {
                 truth,
                 if randomize_layout { "random" } else { "fixed" },
                 100 * covered / settings.runs.max(1),
-                100.0 * median(&mut errors),
-                100.0 * median(&mut widths),
+                100.0 * median(&errors),
+                100.0 * median(&widths),
             );
         }
     }
@@ -263,7 +272,7 @@ fn truth_of(original: u64, candidate: u64) -> f64 {
 
 /// `--probe-check`.
 pub fn probe_check(arguments: &[String]) -> ExitCode {
-    let Some(settings) = settings_or_complain(arguments, 100) else {
+    let Some(settings) = settings_or_complain(arguments, 100, 5) else {
         return ExitCode::from(2);
     };
     let _load = settings
@@ -284,7 +293,7 @@ pub fn probe_check(arguments: &[String]) -> ExitCode {
         .expect("unit outputs agree");
         observed.push(report.speedup.ln().abs());
     }
-    let predicted_median = median(&mut predicted);
+    let predicted_median = median(&predicted);
     // The probe claims a 99% bound: compare it with the 99th percentile of
     // what A/A runs of its length actually show.
     observed.sort_by(f64::total_cmp);
@@ -304,9 +313,4 @@ pub fn probe_check(arguments: &[String]) -> ExitCode {
         (0.5..=2.0).contains(&(predicted_median / observed_99)),
     );
     ExitCode::SUCCESS
-}
-
-fn median(values: &mut [f64]) -> f64 {
-    values.sort_by(f64::total_cmp);
-    values.get(values.len() / 2).copied().unwrap_or(f64::NAN)
 }

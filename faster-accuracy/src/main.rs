@@ -15,7 +15,8 @@
 //! from earlier runs' CSV files), `machine` (the header), `options`; the
 //! other modes: `environment_checks` (issue 7), `parallel` (a suite under
 //! cargo test and nextest), `revisions` (`cargo faster --against` on a
-//! fixture repository, issue 17).
+//! fixture repository, issue 17), `placement` (nanosecond intervals across
+//! fresh processes, issue 15).
 
 mod environment_checks;
 mod load;
@@ -25,6 +26,7 @@ mod matrix;
 mod options;
 mod output;
 mod parallel;
+mod placement;
 mod reference;
 mod revisions;
 mod runner;
@@ -59,11 +61,17 @@ fn main() -> ExitCode {
     }
     // The issue-7 checks (and the children they start) have their own modes.
     if let Some(key) = faster_runtime::engine::replicate::child_target() {
+        if placement::is_child(&key) {
+            return placement::child(&key);
+        }
         return environment_checks::child(&key);
     }
     let arguments: Vec<String> = std::env::args().skip(1).collect();
     if arguments.iter().any(|argument| argument == "--replication") {
         return environment_checks::replication(&arguments);
+    }
+    if arguments.iter().any(|argument| argument == "--placement") {
+        return placement::placement(&arguments);
     }
     if arguments.iter().any(|argument| argument == "--probe-check") {
         return environment_checks::probe_check(&arguments);

@@ -40,6 +40,10 @@ other modes (checks of the environment features, each with --runs N, --load):
   --probe-check        the noise probe's estimate against the A/A spread of
                        runs of its own length
   --layout-check       coverage and error with layout randomization off and on
+  --placement          in N fresh processes (--processes, default 30), chains
+                       at ≈ 2, 5, 10 and 20 ns per call against each process's
+                       own reference loop; --spread: every run in all the
+                       engine's placements, ≈ 2 to 100 ns, and their spread
   --parallel [--runs N]
                        a suite of comparisons under cargo test and cargo nextest run,
                        several at a time and one at a time

@@ -65,7 +65,7 @@ pub use registry::{Comparison, Tracked, comparisons, tracked};
 pub use report::document::SCHEMA as REPORT_SCHEMA;
 pub use report::environment::{CiRun, Environment};
 pub use report::units::{format_ns, format_rate};
-pub use report::{GpuInfo, InputReport, ProcessSummary, Report};
+pub use report::{GpuInfo, InputReport, Placement, ProcessSummary, Report};
 pub use stats::samples::{Round, Samples, Side, Stop};
 pub use stats::verdict::{Expect, Verdict};
 pub use stats::{Interval, LinearFit, StatsError, batch_means_interval, linear_fit};

@@ -12,8 +12,9 @@
 use faster_runtime::stats::estimate::Estimate;
 use faster_runtime::stats::samples::{self, Round, Samples, Side, Stop};
 use faster_runtime::stats::{
-    StatsError, across_processes, batch_means_interval, block_length, linear_fit, mean, median,
-    minimum, percentile, robust_interval, student_t_quantile, variance, winsorize,
+    StatsError, across_placements, across_processes, batch_means_interval, block_length,
+    linear_fit, mean, median, minimum, percentile, pooled_robust_intervals, robust_interval,
+    student_t_quantile, variance, winsorize,
 };
 use faster_runtime::{Calibration, Clock, ThreadCpuClock, Verdict};
 use proptest::prelude::*;
@@ -315,16 +316,49 @@ proptest! {
         ),
         confidence in prop_oneof![3 => 0.0..1.0f64, 1 => any_float()],
     ) {
-        let result = timed({ let processes = processes.clone(); move || across_processes(&processes, confidence) });
         let valid = !processes.is_empty()
             && confidence > 0.0 && confidence < 1.0
             && processes.iter().all(|&(c, h)| c.is_finite() && h.is_finite() && h >= 0.0);
-        prop_assert_eq!(result.is_ok(), valid, "{:?}", result);
-        if let Ok(interval) = result {
-            let centers: Vec<f64> = processes.iter().map(|&(c, _)| c).collect();
-            let (low, high) = bounds(&centers);
-            prop_assert!(low <= interval.center && interval.center <= high);
-            prop_assert!(interval.half_width >= 0.0, "{interval:?}");
+        // Placements pool the same way and predict a new one: never narrower.
+        let of_mean = timed({ let processes = processes.clone(); move || across_processes(&processes, confidence) });
+        let predicted = timed({ let processes = processes.clone(); move || across_placements(&processes, confidence) });
+        for result in [of_mean, predicted] {
+            prop_assert_eq!(result.is_ok(), valid, "{:?}", result);
+            if let Ok(interval) = result {
+                let centers: Vec<f64> = processes.iter().map(|&(c, _)| c).collect();
+                let (low, high) = bounds(&centers);
+                prop_assert!(low <= interval.center && interval.center <= high);
+                prop_assert!(interval.half_width >= 0.0, "{interval:?}");
+            }
+        }
+        if let (Ok(of_mean), Ok(predicted)) = (of_mean, predicted) {
+            prop_assert!(predicted.half_width >= of_mean.half_width, "{of_mean:?} {predicted:?}");
+        }
+    }
+
+    #[test]
+    fn pooled_series_hold_their_centres_or_say_why_not(
+        series in prop::collection::vec(values(60), 0..6),
+        confidence in prop_oneof![3 => 0.0..1.0f64, 1 => any_float()],
+        cycle in 0..20usize,
+    ) {
+        let result = timed({ let series = series.clone(); move || pooled_robust_intervals(&series, confidence, cycle) });
+        let in_domain = confidence > 0.0 && confidence < 1.0
+            && series.iter().flatten().all(|v| v.is_finite());
+        match result {
+            Ok((own, of_mean)) => {
+                prop_assert!(in_domain && own.len() == series.len());
+                for (interval, values) in own.iter().zip(&series) {
+                    let (low, high) = bounds(values);
+                    prop_assert!(low <= interval.center && interval.center <= high, "{interval:?}");
+                    prop_assert!(interval.half_width >= 0.0 && interval.blocks >= 1, "{interval:?}");
+                }
+                let (low, high) = bounds(&series.concat());
+                prop_assert!(low <= of_mean.center && of_mean.center <= high, "{of_mean:?}");
+                prop_assert!(of_mean.half_width >= 0.0 && of_mean.blocks >= 2, "{of_mean:?}");
+            }
+            Err(StatsError::TooFew { got, .. }) => prop_assert!(in_domain && got == 0),
+            Err(error) => prop_assert!(!in_domain, "{error}"),
         }
     }
 
@@ -365,6 +399,7 @@ proptest! {
         ladder in prop::sample::select(vec![&[][..], &[1][..], samples::LADDER]),
         calibration in (any_float(), any_float(), any_float()),
         systematic in any_float(),
+        placements in 1..=8usize,
     ) {
         let rounds: Vec<Round> = per_call
             .iter()
@@ -373,6 +408,7 @@ proptest! {
                 let size = batch.saturating_mul(samples::ladder_step(ladder, round));
                 Round {
                     original_first: round % 2 == 0,
+                    placement: samples::placement_of(round, &[ladder], placements),
                     batch_sizes: vec![[size, size]],
                     per_call_ns: vec![[original, candidate]],
                 }
@@ -382,6 +418,8 @@ proptest! {
             batch_sizes: vec![[batch, batch]],
             ladders: vec![ladder],
             rounds,
+            placements,
+            shorter_call_ns: 0.0,
             warm_up_rounds: 0,
             stop: Stop::Budget,
             elapsed_ns: 0.0,

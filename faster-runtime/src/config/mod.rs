@@ -53,6 +53,17 @@ pub struct Config {
     /// while the statistical part alone shrinks to ±0.01%. More rounds do not
     /// shrink it; `processes = N` measures that variation directly.
     pub systematic_allowance: f64,
+    /// Where the shorter function's call (summed over inputs) is under this
+    /// time, the rounds take turns in several placements of the measuring
+    /// loop, and the interval covers what another placement would measure;
+    /// at and above it, one loop, as for every longer call. At a few
+    /// nanoseconds a ratio belongs to the loop as much as to the functions:
+    /// measured on this project's 2-core VM (`accuracy --placement
+    /// --spread`, every run in all eight placements), the placements of a
+    /// ≈ 1.3 ns call read about 20% apart (median of 60 runs), those of
+    /// 4 to 100 ns calls 0.1–0.3%, no more than the statistical noise of
+    /// one placement's own figure. Zero turns placements off.
+    pub placement_threshold: Duration,
     /// Shift the stack the measuring loop runs on from round to round, so an
     /// alignment that happens to favour one function is averaged out rather
     /// than baked into the estimate. Off by default (see the README).
@@ -78,12 +89,20 @@ impl Default for Config {
             timer: TimerKind::Wall,
             processes: 1,
             systematic_allowance: 0.005,
+            placement_threshold: PLACEMENT_THRESHOLD,
             randomize_layout: false,
             strict: false,
             enforce_in_debug: false,
         }
     }
 }
+
+/// The default [`Config::placement_threshold`]: twice the shortest call at
+/// which the placements measured here agreed (≈ 4–5 ns), three times the
+/// ≈ 3 ns call whose ratio issue 15 saw a placement move, and five times
+/// under the 50 ns from which nothing may change (see the README's
+/// "Nanosecond functions: where the measuring loop lands").
+pub const PLACEMENT_THRESHOLD: Duration = Duration::from_nanos(10);
 
 /// The noise floor on CI runners, whose neighbours are noisier than a desk's.
 pub const CI_NOISE_FLOOR: f64 = 0.10;

@@ -9,7 +9,7 @@ use super::sampler::{self, Subject};
 use crate::check::{Eq, OutputCheck};
 use crate::config::Config;
 use crate::error::{Error, Phase, guarded};
-use crate::report::{InputReport, Report};
+use crate::report::{InputReport, Placement, Report};
 use crate::stats::estimate::Estimate;
 use crate::stats::samples::Samples;
 use crate::stats::verdict::Verdict;
@@ -297,6 +297,12 @@ pub(crate) fn report_of(
         warnings: Vec::new(),
         load: None,
         processes: Vec::new(),
+        placement: Placement {
+            threshold_ns: config.placement_threshold.as_nanos() as f64,
+            shorter_call_ns: samples.shorter_call_ns,
+            count: samples.placements,
+            speedups: estimate.placement_speedups.clone(),
+        },
         round_log_ratios: samples.log_ratios(),
         round_original_first: samples
             .rounds

@@ -74,23 +74,32 @@ fn budget_too_short(report: &Report, config: &Config, found: &mut Vec<String>) {
     }
 }
 
-/// Samples shorter than the timer needs (batches capped by memory).
+/// Samples shorter than the timer needs (batches capped by memory): one
+/// warning naming the inputs where they are.
 fn samples_too_short(report: &Report, found: &mut Vec<String>) {
     let min_sample_ns = report.calibration.min_sample_ns();
-    for input in &report.inputs {
-        let [original_batch, candidate_batch] = input.batch_sizes;
-        let sample_ns = (input.original_ns * original_batch as f64)
-            .min(input.candidate_ns * candidate_batch as f64);
-        if sample_ns < min_sample_ns / 2.0 {
-            found.push(format!(
-                "input {}: samples last {} against the {} the timer needs to stay under 0.1% of \
-                 them (batches are capped by the memory their outputs or cloned inputs take): \
-                 the timer's cost weighs on the ratio; give the function larger inputs",
-                input.index,
-                format_ns(sample_ns),
-                format_ns(min_sample_ns),
-            ));
-        }
+    let name_inputs = report.inputs.len() > 1;
+    let short: Vec<String> = report
+        .inputs
+        .iter()
+        .filter_map(|input| {
+            let [original_batch, candidate_batch] = input.batch_sizes;
+            let sample_ns = (input.original_ns * original_batch as f64)
+                .min(input.candidate_ns * candidate_batch as f64);
+            (sample_ns < min_sample_ns / 2.0).then(|| match name_inputs {
+                true => format!("{} on input {}", format_ns(sample_ns), input.index),
+                false => format_ns(sample_ns),
+            })
+        })
+        .collect();
+    if !short.is_empty() {
+        found.push(format!(
+            "samples last {} against the {} the timer needs to stay under 0.1% of them (batches \
+             are capped by the memory their outputs or cloned inputs take): the timer's cost \
+             weighs on the ratio; give the function larger inputs",
+            short.join(", "),
+            format_ns(min_sample_ns),
+        ));
     }
 }
 
@@ -124,31 +133,57 @@ fn poor_fits(report: &Report, found: &mut Vec<String>) {
 }
 
 /// A side that costs about what the empty measuring loop costs: one
-/// warning per input, naming the sides.
+/// warning for the whole comparison, naming each side and the inputs where
+/// it does (a warning per input would repeat the same advice).
 fn nothing_measured(report: &Report, found: &mut Vec<String>) {
     let empty_call_ns = report.calibration.empty_call_ns;
     let nothing_ns = (EMPTY_CALL_MARGIN * empty_call_ns).max(MIN_REAL_CALL_NS);
-    for input in &report.inputs {
-        let sides: Vec<String> = [
-            ("original", input.original_ns),
-            ("candidate", input.candidate_ns),
-        ]
+    let sides: Vec<String> = ["original", "candidate"]
         .into_iter()
-        .filter(|&(_, per_call_ns)| per_call_ns <= nothing_ns)
-        .map(|(side, per_call_ns)| format!("the {side} takes {}", format_ns(per_call_ns)))
+        .enumerate()
+        .filter_map(|(side_index, side)| {
+            let free: Vec<(usize, f64)> = report
+                .inputs
+                .iter()
+                .map(|input| {
+                    (
+                        input.index,
+                        [input.original_ns, input.candidate_ns][side_index],
+                    )
+                })
+                .filter(|&(_, per_call_ns)| per_call_ns <= nothing_ns)
+                .collect();
+            let times = match free.len() {
+                0 => return None,
+                // On every input: the range says it without a list.
+                all if all == report.inputs.len() => {
+                    let lowest = free.iter().map(|&(_, ns)| ns).fold(f64::INFINITY, f64::min);
+                    let highest = free.iter().map(|&(_, ns)| ns).fold(0.0, f64::max);
+                    let (low, high) = (format_ns(lowest), format_ns(highest));
+                    if low == high {
+                        low
+                    } else {
+                        format!("{low} to {high}")
+                    }
+                }
+                _ => free
+                    .iter()
+                    .map(|&(index, ns)| format!("{} on input {index}", format_ns(ns)))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            };
+            Some(format!("the {side} takes {times}"))
+        })
         .collect();
-        if !sides.is_empty() {
-            found.push(format!(
-                "input {}: {} per call, about what the measuring loop costs with nothing in it \
-                 ({}): either the compiler optimized the work away (make the result depend on \
-                 the input and return it; faster passes both through black_box), or the work is \
-                 so cheap that the loop around it dominates and the ratio says little about the \
-                 function",
-                input.index,
-                sides.join(" and "),
-                format_ns(empty_call_ns),
-            ));
-        }
+    if !sides.is_empty() {
+        found.push(format!(
+            "{} per call, about what the measuring loop costs with nothing in it ({}): either \
+             the compiler optimized the work away (make the result depend on the input and \
+             return it; faster passes both through black_box), or the work is so cheap that the \
+             loop around it dominates and the ratio says little about the function",
+            sides.join(" and "),
+            format_ns(empty_call_ns),
+        ));
     }
 }
 
@@ -201,6 +236,26 @@ mod tests {
         let mut apart = report(0.485, (0.48, 0.49), Verdict::Slower, Expect::Faster);
         apart.best_speedup = 0.51;
         assert_eq!(reviewed(apart), Vec::<String>::new());
+    }
+
+    #[test]
+    fn free_calls_on_several_inputs_are_one_warning_naming_each() {
+        use crate::report::fixtures::input;
+        let mut free = report(1.0, (0.99, 1.01), Verdict::WithinNoise, Expect::Report);
+        free.inputs = vec![input(0, 0.37, 40.0, 315), input(1, 0.38, 0.36, 315)];
+        for free_input in &mut free.inputs {
+            free_input.batch_sizes = [1 << 20, 1 << 20];
+        }
+        let warnings = reviewed(free);
+        assert_eq!(warnings.len(), 1, "{warnings:?}");
+        assert!(
+            warnings[0].starts_with(
+                "the original takes 0.37 ns to 0.38 ns and the candidate takes 0.36 ns on \
+                 input 1 per call"
+            ),
+            "{}",
+            warnings[0]
+        );
     }
 
     #[test]

@@ -24,6 +24,9 @@ pub struct CpuSnapshot {
     pub steal: u64,
     /// Ticks this process used, all threads.
     pub process: u64,
+    /// Ticks its children used that it has waited for (the processes of a
+    /// replicated comparison): its own work, not another's load.
+    pub children: u64,
     /// Ticks the measuring thread used.
     pub thread: u64,
 }
@@ -141,7 +144,9 @@ pub fn load(start: &CpuSnapshot, end: &CpuSnapshot, cores: usize) -> Option<Load
     }
     let one_core = total / cores.max(1) as f64;
     Some(Load {
-        other_processes: (delta(|s| s.busy) - delta(|s| s.process)).max(0.0) / one_core,
+        other_processes: (delta(|s| s.busy) - delta(|s| s.process) - delta(|s| s.children))
+            .max(0.0)
+            / one_core,
         other_threads: (delta(|s| s.process) - delta(|s| s.thread)).max(0.0) / one_core,
         steal: delta(|s| s.steal) / total,
     })
@@ -158,8 +163,9 @@ fn read_cpu_snapshot() -> Option<CpuSnapshot> {
     parse_snapshot(&stat, &process, &thread)
 }
 
-/// Parses the machine's `cpu` line of `/proc/stat` and the `utime + stime`
-/// of a process's and a thread's `stat` files.
+/// Parses the machine's `cpu` line of `/proc/stat`, the `utime + stime`
+/// of a process's and a thread's `stat` files, and the process's
+/// `cutime + cstime`.
 pub fn parse_snapshot(stat: &str, process_stat: &str, thread_stat: &str) -> Option<CpuSnapshot> {
     let fields: Vec<u64> = stat
         .lines()
@@ -173,20 +179,22 @@ pub fn parse_snapshot(stat: &str, process_stat: &str, thread_stat: &str) -> Opti
         busy: field(0) + field(1) + field(2) + field(5) + field(6),
         idle: field(3) + field(4),
         steal: field(7),
-        process: cpu_ticks(process_stat)?,
-        thread: cpu_ticks(thread_stat)?,
+        process: cpu_ticks(process_stat, 11)?,
+        children: cpu_ticks(process_stat, 13)?,
+        thread: cpu_ticks(thread_stat, 11)?,
     })
 }
 
-/// `utime + stime` of a `/proc/<pid>/stat` line. The command name in
-/// parentheses may contain spaces, so fields are counted after its `)`.
-fn cpu_ticks(stat: &str) -> Option<u64> {
+/// Two consecutive tick counts of a `/proc/<pid>/stat` line, summed, from
+/// `first` counted after the command name: 11 for `utime + stime`, 13 for
+/// `cutime + cstime`. The name in parentheses may contain spaces, so fields
+/// are counted after its `)`.
+fn cpu_ticks(stat: &str, first: usize) -> Option<u64> {
     let after_name = &stat[stat.rfind(')')? + 1..];
     let fields: Vec<&str> = after_name.split_whitespace().collect();
-    // After the name: state is field 3 of the line, utime 14, stime 15.
-    let utime: u64 = fields.get(11)?.parse().ok()?;
-    let stime: u64 = fields.get(12)?.parse().ok()?;
-    Some(utime + stime)
+    // After the name: state is field 3 of the line, utime 14 ... cstime 17.
+    let ticks = |index: usize| fields.get(index)?.parse::<u64>().ok();
+    Some(ticks(first)? + ticks(first + 1)?)
 }
 
 #[cfg(test)]
@@ -204,6 +212,7 @@ mod tests {
         assert_eq!(snapshot.idle, 192_597 + 513);
         assert_eq!(snapshot.steal, 84);
         assert_eq!(snapshot.process, 100);
+        assert_eq!(snapshot.children, 0);
     }
 
     fn snapshot(busy: u64, idle: u64, steal: u64, process: u64, thread: u64) -> CpuSnapshot {
@@ -212,6 +221,7 @@ mod tests {
             idle,
             steal,
             process,
+            children: 0,
             thread,
         }
     }
@@ -239,6 +249,18 @@ mod tests {
         assert_eq!(load.other_threads, 0.3);
         assert_eq!(load.steal, 0.1);
         assert_eq!(super::load(&start, &start, 2), None);
+    }
+
+    #[test]
+    fn the_processes_of_a_replicated_comparison_are_not_another_load() {
+        // A child measured on one core for the whole window, then was
+        // waited for: its ticks are this run's own work.
+        let start = snapshot(0, 100, 0, 0, 0);
+        let end = CpuSnapshot {
+            children: 100,
+            ..snapshot(110, 190, 0, 10, 10)
+        };
+        assert_eq!(load(&start, &end, 2).unwrap().other_processes, 0.0);
     }
 
     #[test]

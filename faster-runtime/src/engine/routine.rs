@@ -1,7 +1,9 @@
 //! How the two functions are called and timed: a `Routine` per side
 //! (borrowing the input, or consuming a clone of it made before the clock
-//! starts), and `Pair`, the two sides over their inputs as the sampler's
-//! [`Subject`]. User code runs here, so panics are caught here.
+//! starts), each timed loop compiled in [`PLACEMENTS`] copies at different
+//! places in memory and of slightly different shapes, and `Pair`, the two
+//! sides over their inputs as the sampler's [`Subject`]. User code runs
+//! here, so panics are caught here.
 
 use super::sampler::{self, Subject};
 use crate::error::{Error, Phase, panic_message};
@@ -18,9 +20,15 @@ pub(crate) trait Routine<I> {
     /// One call, for the output check.
     fn call(&mut self, input: &I) -> Self::Output;
 
-    /// `batch` calls timed on `clock`; outputs are dropped after the clock
-    /// stops, so their destructors are not timed.
-    fn time_batch<C: Clock>(&mut self, clock: &C, input: &I, batch: u64) -> f64;
+    /// `batch` calls timed on `clock` in the copy of the measuring loop at
+    /// placement `PLACEMENT` (see [`PLACEMENTS`]); outputs are dropped after
+    /// the clock stops, so their destructors are not timed.
+    fn time_batch<C: Clock, const PLACEMENT: usize>(
+        &mut self,
+        clock: &C,
+        input: &I,
+        batch: u64,
+    ) -> f64;
 
     /// The largest batch worth preparing (see [`Subject::max_batch`]).
     fn max_batch(&self, input: &I) -> u64;
@@ -37,11 +45,18 @@ impl<I, O, F: FnMut(&I) -> O> Routine<I> for ByRef<F> {
     }
 
     #[inline(never)]
-    fn time_batch<C: Clock>(&mut self, clock: &C, input: &I, batch: u64) -> f64 {
+    fn time_batch<C: Clock, const PLACEMENT: usize>(
+        &mut self,
+        clock: &C,
+        input: &I,
+        batch: u64,
+    ) -> f64 {
+        place::<PLACEMENT>();
         if std::mem::needs_drop::<O>() {
             let mut outputs = Vec::with_capacity(batch as usize);
             let start = clock.now();
             for _ in 0..batch {
+                detour::<PLACEMENT>();
                 outputs.push(black_box((self.0)(black_box(input))));
             }
             let end = clock.now();
@@ -50,6 +65,7 @@ impl<I, O, F: FnMut(&I) -> O> Routine<I> for ByRef<F> {
         } else {
             let start = clock.now();
             for _ in 0..batch {
+                detour::<PLACEMENT>();
                 black_box((self.0)(black_box(input)));
             }
             let end = clock.now();
@@ -77,7 +93,13 @@ impl<I: Clone, O, F: FnMut(I) -> O> Routine<I> for ByValue<F> {
     }
 
     #[inline(never)]
-    fn time_batch<C: Clock>(&mut self, clock: &C, input: &I, batch: u64) -> f64 {
+    fn time_batch<C: Clock, const PLACEMENT: usize>(
+        &mut self,
+        clock: &C,
+        input: &I,
+        batch: u64,
+    ) -> f64 {
+        place::<PLACEMENT>();
         let mut prepared: Vec<I> = (0..batch).map(|_| input.clone()).collect();
         let mut outputs = Vec::with_capacity(if std::mem::needs_drop::<O>() {
             batch as usize
@@ -86,6 +108,7 @@ impl<I: Clone, O, F: FnMut(I) -> O> Routine<I> for ByValue<F> {
         });
         let start = clock.now();
         for owned in prepared.drain(..) {
+            detour::<PLACEMENT>();
             let output = black_box((self.0)(black_box(owned)));
             if std::mem::needs_drop::<O>() {
                 outputs.push(output);
@@ -108,6 +131,86 @@ impl<I: Clone, O, F: FnMut(I) -> O> Routine<I> for ByValue<F> {
     }
 }
 
+/// How many placements of the measuring loop there are: each routine's
+/// timed loop is compiled once per placement. Copy `P` starts its loop
+/// `16 · (P mod 4)` bytes further into a 64-byte line of code than copy 0
+/// (see `place`), so the loop, the call in it and its branches fall
+/// differently on cache lines, fetch blocks and branch-predictor entries;
+/// and copies 4 to 7 take one more jump per call (see `detour`), as a
+/// caller's loop with a little more to do would. Only on x86, where the
+/// assembly below is written; elsewhere there is the one loop.
+pub const PLACEMENTS: usize = if cfg!(any(target_arch = "x86", target_arch = "x86_64")) {
+    8
+} else {
+    1
+};
+
+/// Moves the code after it to placement `P`: aligns to 64 bytes, then pads
+/// `16 · (P mod 4) + 1` bytes of no-ops. The compiler starts loops on
+/// 16-byte boundaries, which the extra byte rounds up to, so the loop of
+/// copy `P` starts `16 · (P mod 4)` bytes (modulo 64) after copy 0's,
+/// whatever code precedes it. It runs before the clock starts, so the few
+/// no-ops are never timed.
+#[inline(always)]
+fn place<const P: usize>() {
+    #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+    // SAFETY: assembler directives that only emit no-op instructions: no
+    // register, memory, stack or flag is read or written.
+    unsafe {
+        std::arch::asm!(
+            ".p2align 6",
+            ".nops {bytes}",
+            bytes = const 16 * (P % 4) + 1,
+            options(nomem, nostack, preserves_flags),
+        );
+    }
+}
+
+/// In the loops of placements 4 to 7, one taken jump per call, to the next
+/// instruction: a loop whose front end has a little more to do. A call so
+/// short that it waits on its loop's front end then costs about a cycle
+/// more — as it did in another loop of the same binary that took no such
+/// jump (measured in `accuracy --placement`: a one-step chain, ≈ 1.3 ns,
+/// read five cycles in all of the engine's plain copies and six in the
+/// suite's reference loop in some processes) — while a call that waits on
+/// its own work does not notice. Copy 0, the loop of every comparison of
+/// longer calls, has none.
+#[inline(always)]
+fn detour<const P: usize>() {
+    #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+    if P >= 4 {
+        // SAFETY: a jump to the instruction after it; no register, memory,
+        // stack or flag is read or written.
+        unsafe {
+            std::arch::asm!("jmp 2f", "2:", options(nomem, nostack, preserves_flags));
+        }
+    }
+}
+
+// `timed_at` has an arm for each of eight copies.
+const _: () = assert!(PLACEMENTS >= 1 && PLACEMENTS <= 8);
+
+/// `routine`'s batch timed in the copy of its loop at `placement` (below
+/// [`PLACEMENTS`]).
+fn timed_at<C: Clock, I, R: Routine<I>>(
+    routine: &mut R,
+    placement: usize,
+    clock: &C,
+    input: &I,
+    batch: u64,
+) -> f64 {
+    match placement {
+        0 => routine.time_batch::<C, 0>(clock, input, batch),
+        1 => routine.time_batch::<C, 1>(clock, input, batch),
+        2 => routine.time_batch::<C, 2>(clock, input, batch),
+        3 => routine.time_batch::<C, 3>(clock, input, batch),
+        4 => routine.time_batch::<C, 4>(clock, input, batch),
+        5 => routine.time_batch::<C, 5>(clock, input, batch),
+        6 => routine.time_batch::<C, 6>(clock, input, batch),
+        _ => routine.time_batch::<C, 7>(clock, input, batch),
+    }
+}
+
 /// At most this many outputs (or prepared inputs) are held at once.
 const MAX_HELD_OUTPUTS: u64 = 1 << 20;
 /// A batch's clones may take this long to make (≈ tens of MB of copying).
@@ -121,6 +224,7 @@ pub(crate) struct Pair<'a, C, I, A, B> {
     pub candidate: B,
     randomize_layout: bool,
     stack_offset: usize,
+    placement: usize,
 }
 
 impl<'a, C, I, A, B> Pair<'a, C, I, A, B> {
@@ -140,6 +244,7 @@ impl<'a, C, I, A, B> Pair<'a, C, I, A, B> {
             candidate,
             randomize_layout,
             stack_offset: 0,
+            placement: 0,
         }
     }
 }
@@ -155,13 +260,15 @@ where
     }
 
     fn time_batch(&mut self, side: Side, input: usize, batch: u64) -> Result<f64, Error> {
-        let (clock, value) = (self.clock, &self.inputs[input]);
+        let (clock, value, placement) = (self.clock, &self.inputs[input], self.placement);
         let mut batch_ns = 0.0;
         let timed = catch_unwind(AssertUnwindSafe(|| {
             at_stack_offset(self.stack_offset, &mut || {
                 batch_ns = match side {
-                    Side::Original => self.original.time_batch(clock, value, batch),
-                    Side::Candidate => self.candidate.time_batch(clock, value, batch),
+                    Side::Original => timed_at(&mut self.original, placement, clock, value, batch),
+                    Side::Candidate => {
+                        timed_at(&mut self.candidate, placement, clock, value, batch)
+                    }
                 }
             })
         }));
@@ -179,7 +286,12 @@ where
             .min(self.candidate.max_batch(value))
     }
 
-    fn begin_round(&mut self, round: usize) {
+    fn placements(&self) -> usize {
+        PLACEMENTS
+    }
+
+    fn begin_round(&mut self, round: usize, placement: usize) {
+        self.placement = placement;
         if self.randomize_layout {
             // A fixed scramble of the round number: every offset recurs, in
             // no order that could line up with the alternation of sides.
@@ -213,4 +325,40 @@ fn padded<const BYTES: usize>(body: &mut dyn FnMut()) {
     let pad = [0_u8; BYTES];
     black_box(&pad);
     body();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::time::SimClock;
+    use std::cell::Cell;
+
+    #[test]
+    fn every_placement_runs_the_whole_batch_in_its_own_loop() {
+        let clock = SimClock::new();
+        let calls = Cell::new(0_u64);
+        let count = |_: &u64| calls.set(calls.get() + 1);
+        let owned_calls = Cell::new(0_u64);
+        let count_owned = |_: u64| owned_calls.set(owned_calls.get() + 1);
+        let mut pair = Pair::new(&clock, &[7_u64], ByRef(count), ByRef(count), false);
+        let mut by_value = Pair::new(
+            &clock,
+            &[7_u64],
+            ByValue(count_owned),
+            ByValue(count_owned),
+            false,
+        );
+        assert_eq!(pair.placements(), PLACEMENTS);
+        for placement in 0..PLACEMENTS {
+            pair.begin_round(placement, placement);
+            by_value.begin_round(placement, placement);
+            let before = (calls.get(), owned_calls.get());
+            for side in [Side::Original, Side::Candidate] {
+                pair.time_batch(side, 0, 1_000).unwrap();
+                by_value.time_batch(side, 0, 10).unwrap();
+            }
+            assert_eq!(calls.get() - before.0, 2_000, "placement {placement}");
+            assert_eq!(owned_calls.get() - before.1, 20, "placement {placement}");
+        }
+    }
 }

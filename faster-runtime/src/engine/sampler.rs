@@ -1,5 +1,6 @@
-//! The measurement loop: batch-size tuning, warm-up, interleaved rounds and
-//! the stop rule.
+//! The measurement loop: batch-size tuning, warm-up, the choice of how many
+//! placements of the measuring loop to take turns in, interleaved rounds
+//! and the stop rule.
 //!
 //! The sampler is generic over its [`Clock`] and over the [`Subject`] it
 //! times, so the same loop runs real functions on the wall clock and modelled
@@ -8,9 +9,8 @@
 use crate::config::Config;
 use crate::error::{Error, Phase};
 use crate::stats;
-use crate::stats::samples::{
-    self, CONFIDENCE, LADDER, LADDER_MIN_BATCH, Round, Samples, Side, Stop,
-};
+use crate::stats::estimate::paired_interval;
+use crate::stats::samples::{self, LADDER, LADDER_MIN_BATCH, Round, Samples, Side, Stop};
 use crate::time::{Calibration, Clock};
 use std::time::Duration;
 
@@ -29,9 +29,20 @@ pub trait Subject {
         MAX_BATCH
     }
 
-    /// Called before each measured round (counting from 0), so a subject can
-    /// vary what should not matter, such as where on the stack it runs.
-    fn begin_round(&mut self, _round: usize) {}
+    /// How many placements of its measuring loop the subject can time in:
+    /// copies of the loop at different places in memory, whose spread the
+    /// interval takes in where calls are short (see
+    /// [`Config::placement_threshold`]). One by default.
+    fn placements(&self) -> usize {
+        1
+    }
+
+    /// Called before each measured round (counting from 0) with the
+    /// placement of the measuring loop to time it in (below
+    /// [`placements`](Subject::placements)), so a subject can vary what
+    /// should not matter: where its loop sits in memory, where on the stack
+    /// it runs.
+    fn begin_round(&mut self, _round: usize, _placement: usize) {}
 }
 
 /// No batch grows past this many calls, whatever the timer.
@@ -68,12 +79,26 @@ pub fn sample<C: Clock, S: Subject>(
     let warm_up = warm_up(subject, &mut pace, &budget, config)?;
     scale_to_settled_times(subject, &mut pace, min_sample_ns);
     let ladders = ladders(subject, &mut pace.batch_sizes);
-    let (rounds, stop) =
-        measure_rounds(subject, &mut pace, &ladders, &budget, &calibration, config)?;
+    let shorter_call_ns = shorter_call_ns(&pace);
+    let placements = if shorter_call_ns < config.placement_threshold.as_nanos() as f64 {
+        subject.placements().max(1)
+    } else {
+        1
+    };
+    let (rounds, stop) = measure_rounds(
+        subject,
+        &mut pace,
+        (&ladders, placements),
+        &budget,
+        &calibration,
+        config,
+    )?;
     Ok(Samples {
         batch_sizes: pace.batch_sizes,
         ladders,
         rounds,
+        placements,
+        shorter_call_ns,
         warm_up_rounds: warm_up.len(),
         stop,
         elapsed_ns: budget.elapsed_ns(),
@@ -184,8 +209,8 @@ fn warm_up<S: Subject, C: Clock>(
     while budget.fits(pace.round_ns(&pace.batch_sizes), max_warm_up_ns) {
         let original_first = warm_up.len().is_multiple_of(2);
         let over = || budget.elapsed_ns() > max_warm_up_ns;
-        let Some(round) = measure_round(subject, pace.batch_sizes.clone(), original_first, &over)?
-        else {
+        let sizes = pace.batch_sizes.clone();
+        let Some(round) = measure_round(subject, sizes, (original_first, 0), &over)? else {
             break;
         };
         pace.observe(&round);
@@ -238,18 +263,26 @@ fn ladders<S: Subject>(subject: &S, batch_sizes: &mut [[u64; 2]]) -> Vec<&'stati
         .collect()
 }
 
+/// The shorter side's per-call time summed over inputs, from the latest
+/// round: a call this short is where the measuring loop's placement in
+/// memory can move the ratio.
+fn shorter_call_ns(pace: &Pace) -> f64 {
+    let side = |side: usize| -> f64 { pace.per_call_ns.iter().map(|times| times[side]).sum() };
+    side(0).min(side(1))
+}
+
 /// The measured rounds, in pairs (one of each order, so both orders always
-/// weigh the same), until the estimate converges or the next pair would end
-/// past the budget.
+/// weigh the same), cycling through each input's `ladders` of batch sizes
+/// and taking turns in `placements` placements of the measuring loop, until
+/// the estimate converges or the next pair would end past the budget.
 fn measure_rounds<S: Subject, C: Clock>(
     subject: &mut S,
     pace: &mut Pace,
-    ladders: &[&'static [u64]],
+    (ladders, placements): (&[&'static [u64]], usize),
     budget: &Budget<'_, C>,
     calibration: &Calibration,
     config: &Config,
 ) -> Result<(Vec<Round>, Stop), Error> {
-    let cycle = samples::cycle_length(ladders);
     let mut rounds: Vec<Round> = Vec::new();
     let mut next_check = config.min_rounds;
     loop {
@@ -260,7 +293,8 @@ fn measure_rounds<S: Subject, C: Clock>(
                 subject.input_count(),
                 samples::max_overhead_ns(calibration),
             );
-            if converged(&samples::log_ratios(&rounds, &overheads), cycle, config) {
+            let log_ratios = samples::log_ratios(&rounds, &overheads);
+            if converged(&log_ratios, &rounds, (ladders, placements), config) {
                 return Ok((rounds, Stop::Converged));
             }
         }
@@ -275,10 +309,12 @@ fn measure_rounds<S: Subject, C: Clock>(
         // not merely the timer's few readings on top of them.
         let limit_ns = budget.total_ns + pair_ns / 2.0;
         for round in [first, first + 1] {
-            subject.begin_round(round);
+            let placement = samples::placement_of(round, ladders, placements);
+            subject.begin_round(round, placement);
             let over = || budget.elapsed_ns() > limit_ns;
             let sizes = ladder_sizes(&pace.batch_sizes, ladders, round);
-            match measure_round(subject, sizes, round.is_multiple_of(2), &over)? {
+            let original_first = round.is_multiple_of(2);
+            match measure_round(subject, sizes, (original_first, placement), &over)? {
                 Some(measured) => {
                     pace.observe(&measured);
                     rounds.push(measured);
@@ -319,13 +355,14 @@ fn ladder_sizes(batch_sizes: &[[u64; 2]], ladders: &[&[u64]], round: usize) -> V
         .collect()
 }
 
-/// One round over every input, the original first or second in each pair;
-/// `None` when `over()` says the budget ran out after one of its batch pairs
-/// (the round is then abandoned).
+/// One round over every input in `placement` (recorded, the subject having
+/// been told), the original first or second in each pair; `None` when
+/// `over()` says the budget ran out after one of its batch pairs (the round
+/// is then abandoned).
 fn measure_round<S: Subject>(
     subject: &mut S,
     batch_sizes: Vec<[u64; 2]>,
-    original_first: bool,
+    (original_first, placement): (bool, usize),
     over: &dyn Fn() -> bool,
 ) -> Result<Option<Round>, Error> {
     let mut per_call_ns = Vec::with_capacity(batch_sizes.len());
@@ -366,6 +403,7 @@ fn measure_round<S: Subject>(
     }
     Ok(Some(Round {
         original_first,
+        placement,
         batch_sizes,
         per_call_ns,
     }))
@@ -400,13 +438,25 @@ fn settled(warm_up: &[Round]) -> bool {
 /// The width must rest on at least [`MIN_BLOCKS`] blocks: a variance from
 /// fewer is itself so uncertain that stopping when it happens to be small
 /// would make the reported interval too narrow.
-fn converged(log_ratios: &[f64], cycle: usize, config: &Config) -> bool {
-    let Ok(interval) = stats::robust_interval(log_ratios, CONFIDENCE, cycle) else {
+fn converged(
+    log_ratios: &[f64],
+    rounds: &[Round],
+    (ladders, placements): (&[&'static [u64]], usize),
+    config: &Config,
+) -> bool {
+    let Ok(intervals) = paired_interval(
+        log_ratios,
+        rounds,
+        samples::cycle_length(ladders),
+        placements,
+        config.systematic_allowance,
+    ) else {
         return false;
     };
     // Precision is the statistical part (more rounds cannot shrink the
-    // systematic one); a clear verdict is judged on the interval reported.
-    let reported = interval.with_systematic(config.systematic_allowance);
+    // systematic one, nor the spread between placements); a clear verdict is
+    // judged on the interval reported.
+    let (interval, reported) = (intervals.statistical, intervals.reported);
     let floor = config.noise_floor.ln_1p();
     let decided = reported.low() >= floor || reported.high() <= -floor;
     interval.blocks >= MIN_BLOCKS
@@ -415,7 +465,8 @@ fn converged(log_ratios: &[f64], cycle: usize, config: &Config) -> bool {
 }
 
 /// The fewest batch-means blocks a convergence stop may rest on (32 rounds
-/// at a fixed batch size, 128 on the ladder).
+/// at a fixed batch size, 128 on the ladder; with eight placements, two
+/// blocks of each, pooled: as many degrees of freedom from as many rounds).
 pub const MIN_BLOCKS: usize = 8;
 
 /// The next round count at which to test convergence: every round pair at
@@ -652,6 +703,105 @@ mod tests {
                 .contains("the timer read 0 ns for a batch"),
             "{error}"
         );
+    }
+
+    /// A 1.25 ns original against a 5 ns candidate whose loop runs slower in
+    /// one of eight placements, as measured at a few nanoseconds: the
+    /// placement, not the functions, sets the ratio there.
+    struct Placed {
+        clock: SimClock,
+        placement: usize,
+        placements_seen: Vec<usize>,
+    }
+
+    impl Subject for Placed {
+        fn input_count(&self) -> usize {
+            1
+        }
+        fn placements(&self) -> usize {
+            8
+        }
+        fn begin_round(&mut self, _round: usize, placement: usize) {
+            self.placement = placement;
+            self.placements_seen.push(placement);
+        }
+        fn time_batch(&mut self, side: Side, _input: usize, batch: u64) -> Result<f64, Error> {
+            let per_call_ns = match (side, self.placement) {
+                (Side::Original, 2) => 1.5,
+                (Side::Original, _) => 1.25,
+                (Side::Candidate, _) => 5.0,
+            };
+            let start = self.clock.now();
+            self.clock.advance(per_call_ns * batch as f64);
+            Ok(self.clock.nanos_between(start, self.clock.now()))
+        }
+    }
+
+    fn run_placed(config: &Config) -> (Samples, Placed) {
+        let clock = SimClock::with_reading_cost(20.0);
+        let mut subject = Placed {
+            clock: clock.clone(),
+            placement: 0,
+            placements_seen: Vec::new(),
+        };
+        let samples = sample(&clock, calibrate(&clock), &mut subject, config).unwrap();
+        (samples, subject)
+    }
+
+    #[test]
+    fn short_calls_take_turns_in_every_placement_and_the_interval_covers_them() {
+        let (samples, subject) = run_placed(&Config::default());
+        assert_eq!(samples.placements, 8);
+        assert!(
+            (samples.shorter_call_ns - 1.25).abs() < 0.01,
+            "{}",
+            samples.shorter_call_ns
+        );
+        // Turns of a whole ladder cycle (8 rounds), every placement in order.
+        let expected: Vec<usize> = (0..samples.rounds.len())
+            .map(|round| (round / 8) % 8)
+            .collect();
+        assert_eq!(subject.placements_seen, expected);
+        let recorded: Vec<usize> = samples.rounds.iter().map(|round| round.placement).collect();
+        assert_eq!(recorded, expected);
+        // Blocks of each placement's own ladder cycles, pooled: 8 degrees
+        // of freedom from about as few rounds as one loop needs (128).
+        assert!(
+            (120..=136).contains(&samples.rounds.len()),
+            "{}",
+            samples.rounds.len()
+        );
+        // Placement 2 reads 0.30, the others 0.25: the interval holds both.
+        let estimate = crate::stats::estimate::Estimate::from_samples(&samples, 0.005);
+        let (low, high) = estimate.ci;
+        assert!(low < 0.25 && 0.30 < high, "{:?}", estimate.ci);
+        assert_eq!(estimate.placement_speedups.len(), 8);
+        assert!((estimate.placement_speedups[2] - 0.30).abs() < 1e-3);
+        assert!((estimate.placement_speedups[0] - 0.25).abs() < 1e-3);
+    }
+
+    #[test]
+    fn calls_at_the_threshold_and_above_keep_the_one_loop() {
+        let config = Config {
+            placement_threshold: Duration::from_nanos(1),
+            ..Config::default()
+        };
+        let (samples, subject) = run_placed(&config);
+        assert_eq!(samples.placements, 1);
+        assert!(
+            subject
+                .placements_seen
+                .iter()
+                .all(|&placement| placement == 0)
+        );
+        // The one loop is placement 0's: exactly 0.25.
+        let estimate = crate::stats::estimate::Estimate::from_samples(&samples, 0.005);
+        assert!(
+            (estimate.speedup - 0.25).abs() < 1e-6,
+            "{}",
+            estimate.speedup
+        );
+        assert_eq!(estimate.placement_speedups.len(), 1);
     }
 
     #[test]

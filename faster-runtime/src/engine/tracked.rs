@@ -110,13 +110,17 @@ where
             )));
         };
         let routine = &mut self.routine;
-        catch_unwind(AssertUnwindSafe(|| routine.time_batch(timer, value, batch))).map_err(
-            |payload| Error::Panicked {
-                during: Phase::Function,
-                input: Some(input),
-                message: panic_message(payload),
-            },
-        )
+        // The one loop, placement 0: across revisions each side runs in a
+        // binary of its own, whose copies of the loop are not the other's,
+        // so taking turns among them would compare nothing like for like.
+        catch_unwind(AssertUnwindSafe(|| {
+            routine.time_batch::<Timer, 0>(timer, value, batch)
+        }))
+        .map_err(|payload| Error::Panicked {
+            during: Phase::Function,
+            input: Some(input),
+            message: panic_message(payload),
+        })
     }
 }
 

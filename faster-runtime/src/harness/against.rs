@@ -129,6 +129,9 @@ pub fn run_against(against: &Against, cli: &Cli) -> u8 {
         outcomes: &outcomes,
         filtered_out: total - selected.len(),
         elapsed: started.elapsed(),
+        // The two revisions' servers work all through the run, and are not
+        // another's load; each comparison says its own.
+        load: None,
     };
     run.outputs.end(&summary);
     if summary.failed() == 0 { 0 } else { FAILED }

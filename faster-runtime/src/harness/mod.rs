@@ -10,7 +10,7 @@ mod lock;
 mod run;
 
 use crate::config::Settings;
-use crate::engine::replicate;
+use crate::engine::{guard, replicate};
 use crate::output::files::{ReportFiles, output_dir, target_folder};
 use crate::output::github::{StepSummary, binary_of_test};
 use crate::output::json::JsonLines;
@@ -172,6 +172,7 @@ fn run_all(
 
     let mut outputs = outputs(cli, to);
     let started = Instant::now();
+    let at_start = guard::snapshot();
     let binary = binary_of_test();
     let tests: Vec<&str> = selected.iter().map(|c| c.test_name()).collect();
     outputs.begin(&Run {
@@ -194,6 +195,7 @@ fn run_all(
         outcomes: &outcomes,
         filtered_out: registered.len() - selected.len(),
         elapsed: started.elapsed(),
+        load: guard::load_between(&at_start, &guard::snapshot()),
     };
     outputs.end(&summary);
     if summary.failed() == 0 { 0 } else { FAILED }

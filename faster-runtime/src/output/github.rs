@@ -93,7 +93,7 @@ impl Output for StepSummary {
         for outcome in summary.outcomes {
             text.push_str(&row(outcome));
         }
-        let load = notices::load(summary.outcomes);
+        let load = notices::load(summary.outcomes, summary.load);
         if !load.is_empty() {
             text.push('\n');
             text.push_str(&quoted(&load));

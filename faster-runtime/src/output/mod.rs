@@ -19,7 +19,7 @@ pub mod plot;
 pub mod style;
 pub mod terminal;
 
-use crate::report::{Environment, Outcome, Status};
+use crate::report::{Environment, Load, Outcome, Status};
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -55,6 +55,10 @@ pub struct Summary<'a> {
     pub filtered_out: usize,
     /// Wall time of the whole run.
     pub elapsed: Duration,
+    /// The machine's other load from the run's start to its end, where that
+    /// can be told: the notices fall back on it when the comparisons were
+    /// each too short to tell their own.
+    pub load: Option<Load>,
 }
 
 impl Summary<'_> {

@@ -56,15 +56,10 @@ impl LoadKind {
         (amount > threshold).then_some(amount)
     }
 
-    /// The notice, for the largest `amount` seen in `seen` of `out_of`
-    /// comparisons.
-    fn notice(self, amount: f64, seen: usize, out_of: usize) -> String {
+    /// The notice for the largest `amount` seen `during` the measurements
+    /// (e.g. "while measuring 2 of 5 comparisons").
+    fn notice(self, amount: f64, during: &str) -> String {
         let percent = 100.0 * amount;
-        let during = if out_of == 1 {
-            "while measuring".to_string()
-        } else {
-            format!("while measuring {seen} of {out_of} comparisons")
-        };
         match self {
             LoadKind::OtherProcesses => format!(
                 "{during}, other processes kept up to {percent:.0}% of a core busy: pairing \
@@ -83,8 +78,9 @@ impl LoadKind {
 }
 
 /// What load the run's comparisons saw, each kind said once, with how many
-/// comparisons saw it.
-pub fn load(outcomes: &[Outcome]) -> Vec<String> {
+/// comparisons saw it. Comparisons too short to tell their own load (under
+/// 200 ms of measuring) leave it to the load over the `whole_run`.
+pub fn load(outcomes: &[Outcome], whole_run: Option<Load>) -> Vec<String> {
     let loads: Vec<Load> = outcomes
         .iter()
         .filter_map(|outcome| outcome.result.as_ref().ok()?.load)
@@ -93,15 +89,25 @@ pub fn load(outcomes: &[Outcome]) -> Vec<String> {
         .into_iter()
         .filter_map(|kind| {
             let amounts: Vec<f64> = loads.iter().filter_map(|load| kind.of(load)).collect();
-            let largest = amounts
-                .iter()
-                .copied()
-                .fold(None, |max: Option<f64>, amount| {
-                    Some(max.map_or(amount, |max| max.max(amount)))
-                })?;
-            Some(kind.notice(largest, amounts.len(), outcomes.len()))
+            let largest = amounts.iter().copied().reduce(f64::max);
+            match (largest, whole_run.and_then(|load| kind.of(&load))) {
+                (Some(largest), _) => Some(kind.notice(largest, &during(amounts.len(), outcomes))),
+                (None, Some(over_run)) if loads.len() < outcomes.len() => {
+                    Some(kind.notice(over_run, "during the run"))
+                }
+                _ => None,
+            }
         })
         .collect()
+}
+
+/// "while measuring 2 of 5 comparisons", or for a single comparison "while
+/// measuring".
+fn during(seen: usize, outcomes: &[Outcome]) -> String {
+    match outcomes.len() {
+        1 => "while measuring".to_string(),
+        out_of => format!("while measuring {seen} of {out_of} comparisons"),
+    }
 }
 
 /// The kinds of load one report shows, with their notices, for a harness
@@ -109,7 +115,7 @@ pub fn load(outcomes: &[Outcome]) -> Vec<String> {
 pub fn load_of_one(load: Option<Load>) -> Vec<(LoadKind, String)> {
     LoadKind::ALL
         .into_iter()
-        .filter_map(|kind| Some((kind, kind.notice(kind.of(&load?)?, 1, 1))))
+        .filter_map(|kind| Some((kind, kind.notice(kind.of(&load?)?, "while measuring"))))
         .collect()
 }
 
@@ -145,7 +151,7 @@ mod tests {
             outcome(busy(0.1)),
             outcome(None),
         ];
-        let notices = load(&outcomes);
+        let notices = load(&outcomes, busy(0.2));
         assert_eq!(notices.len(), 1, "{notices:?}");
         assert!(
             notices[0].starts_with(
@@ -154,13 +160,31 @@ mod tests {
             "{}",
             notices[0]
         );
-        assert!(load(&[outcome(busy(0.1))]).is_empty());
+        assert!(load(&[outcome(busy(0.1))], None).is_empty());
         let steal = Load {
             steal: 0.2,
             ..Load::default()
         };
         assert_eq!(load_of_one(Some(steal)).len(), 1);
         assert!(load_of_one(None).is_empty());
+    }
+
+    #[test]
+    fn comparisons_too_short_to_tell_their_load_fall_back_on_the_whole_run() {
+        let spinning = Load {
+            other_processes: 1.0,
+            ..Load::default()
+        };
+        let notices = load(&[outcome(None), outcome(None)], Some(spinning));
+        assert_eq!(notices.len(), 1, "{notices:?}");
+        assert!(
+            notices[0].starts_with("during the run, other processes kept up to 100%"),
+            "{}",
+            notices[0]
+        );
+        // Comparisons that each told their own load are not second-guessed.
+        let quiet = Some(Load::default());
+        assert!(load(&[outcome(quiet)], Some(spinning)).is_empty());
     }
 
     #[test]

@@ -9,7 +9,7 @@
 
 use super::environment::{Environment, utc_now};
 use super::outcome::Outcome;
-use super::{GpuInfo, InputReport, Load, ProcessSummary, Report};
+use super::{GpuInfo, InputReport, Load, Placement, ProcessSummary, Report};
 use crate::stats::LinearFit;
 use crate::stats::samples::{CONFIDENCE, Stop};
 use crate::stats::verdict::{Expect, Verdict};
@@ -73,6 +73,7 @@ struct ResultDoc {
     round_log_ratios: Vec<f64>,
     round_original_first: Vec<bool>,
     processes: Vec<ProcessDoc>,
+    placement: PlacementDoc,
     load: Option<LoadDoc>,
     warnings: Vec<String>,
     gpu: Option<GpuDoc>,
@@ -107,6 +108,19 @@ impl GpuDoc {
             cache_flush_bytes: self.cache_flush_bytes,
         }
     }
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct PlacementDoc {
+    threshold_ns: f64,
+    #[serde(deserialize_with = "nullable::number")]
+    shorter_call_ns: f64,
+    count: usize,
+    #[serde(deserialize_with = "nullable::numbers")]
+    speedups: Vec<f64>,
+    /// Derived from `speedups`; written for readers, not read back.
+    #[serde(deserialize_with = "nullable::number")]
+    spread: f64,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -331,6 +345,13 @@ impl ResultDoc {
                     rounds: process.rounds,
                 })
                 .collect(),
+            placement: PlacementDoc {
+                threshold_ns: report.placement.threshold_ns,
+                shorter_call_ns: report.placement.shorter_call_ns,
+                count: report.placement.count,
+                speedups: report.placement.speedups.clone(),
+                spread: report.placement.spread(),
+            },
             load: report.load.map(|load| LoadDoc {
                 other_processes: load.other_processes,
                 other_threads: load.other_threads,
@@ -379,6 +400,12 @@ impl ResultDoc {
                     rounds: process.rounds,
                 })
                 .collect(),
+            placement: Placement {
+                threshold_ns: self.placement.threshold_ns,
+                shorter_call_ns: self.placement.shorter_call_ns,
+                count: self.placement.count,
+                speedups: self.placement.speedups,
+            },
             round_log_ratios: self.round_log_ratios,
             round_original_first: self.round_original_first,
             warm_up_rounds: self.warm_up_rounds,

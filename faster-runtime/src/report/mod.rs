@@ -77,6 +77,10 @@ pub struct Report {
     /// With `processes = N`: each process's own figures, this one first
     /// (empty for a comparison measured in one process).
     pub processes: Vec<ProcessSummary>,
+    /// How the measuring loop was placed in memory: in several placements
+    /// for short calls, whose spread the interval includes (with
+    /// `processes = N`, the measuring process's).
+    pub placement: Placement,
     /// Each measured round's `ln(original / candidate)`, in time order: the
     /// data the estimate and its interval are computed from (overhead
     /// cleared where the batch size varied).
@@ -170,6 +174,41 @@ impl Load {
     }
 }
 
+/// Where the measuring loop ran: the choice between one loop and several
+/// placements of it, what it rested on, and what each placement read.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Placement {
+    /// Under this per-call time the rounds take turns in several placements
+    /// ([`Config::placement_threshold`](crate::Config)).
+    pub threshold_ns: f64,
+    /// The shorter function's per-call time summed over inputs, as the
+    /// warm-up measured it: what was set against the threshold.
+    pub shorter_call_ns: f64,
+    /// How many placements the rounds took turns in (1: the single loop).
+    pub count: usize,
+    /// Each placement's own paired speedup, in placement order; empty where
+    /// there were too few rounds for an interval.
+    pub speedups: Vec<f64>,
+}
+
+impl Placement {
+    /// The lowest and the highest of the placements' speedups; `None`
+    /// where there were too few rounds for each placement's own figure.
+    pub fn range(&self) -> Option<(f64, f64)> {
+        let mut speedups = self.speedups.iter().copied();
+        let first = speedups.next()?;
+        Some(speedups.fold((first, first), |(low, high), speedup| {
+            (low.min(speedup), high.max(speedup))
+        }))
+    }
+
+    /// How far apart the placements read: the largest speedup over the
+    /// smallest, minus one (0 for a single loop, or without figures).
+    pub fn spread(&self) -> f64 {
+        self.range().map_or(0.0, |(low, high)| high / low - 1.0)
+    }
+}
+
 /// One process's own figures in a comparison replicated across processes.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct ProcessSummary {
@@ -221,6 +260,12 @@ pub(crate) mod fixtures {
             warnings: vec![],
             load: None,
             processes: vec![],
+            placement: Placement {
+                threshold_ns: 10.0,
+                shorter_call_ns: 29_204.0,
+                count: 1,
+                speedups: vec![speedup],
+            },
             round_log_ratios: (0..rounds)
                 .map(|round| speedup.ln() + 0.001 * (round % 3) as f64)
                 .collect(),
@@ -269,5 +314,27 @@ pub(crate) mod fixtures {
         report.original_ns = report.inputs.iter().map(|input| input.original_ns).sum();
         report.candidate_ns = report.inputs.iter().map(|input| input.candidate_ns).sum();
         report
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn placements_read_from_their_lowest_to_their_highest() {
+        let placement = |speedups: Vec<f64>| Placement {
+            threshold_ns: 10.0,
+            shorter_call_ns: 1.3,
+            count: 8,
+            speedups,
+        };
+        let apart = placement(vec![0.2502, 0.3101, 0.2500, 0.2503]);
+        assert_eq!(apart.range(), Some((0.2500, 0.3101)));
+        assert!((apart.spread() - (0.3101 / 0.2500 - 1.0)).abs() < 1e-12);
+        // One loop agrees with itself; no figures, no spread either.
+        assert_eq!(placement(vec![1.12]).spread(), 0.0);
+        assert_eq!(placement(vec![]).range(), None);
+        assert_eq!(placement(vec![]).spread(), 0.0);
     }
 }

@@ -1,9 +1,10 @@
 //! The figures of one comparison, computed from its samples: the paired
-//! estimate the verdict rests on, the codeflash "best of N" figure, and
-//! Paoloni's per-call times where the batch size varied.
+//! estimate the verdict rests on and its interval (across placements of the
+//! measuring loop where there were several), the codeflash "best of N"
+//! figure, and Paoloni's per-call times where the batch size varied.
 
-use super::samples::{self, CONFIDENCE, Samples, Side};
-use crate::stats::{self, LinearFit};
+use super::samples::{self, CONFIDENCE, Round, Samples, Side};
+use crate::stats::{self, Interval, LinearFit, StatsError};
 
 /// The numbers a report is made of.
 #[derive(Debug, Clone, PartialEq)]
@@ -14,6 +15,9 @@ pub struct Estimate {
     pub speedup: f64,
     /// Its 99% interval; `(0, ∞)` when there were too few rounds for one.
     pub ci: (f64, f64),
+    /// Each placement of the measuring loop's own speedup, in placement
+    /// order (one: the single loop); empty without an interval.
+    pub placement_speedups: Vec<f64>,
     /// The same estimate from plain per-call times (batch time / size), to
     /// show what clearing the overhead changed.
     pub uncorrected_speedup: f64,
@@ -55,18 +59,33 @@ impl Estimate {
         let original_ns: f64 = per_input.iter().map(|input| input.original_ns).sum();
         let candidate_ns: f64 = per_input.iter().map(|input| input.candidate_ns).sum();
         let log_ratios = samples::log_ratios(&samples.rounds, &overheads);
-        let (speedup, ci) =
-            match stats::robust_interval(&log_ratios, CONFIDENCE, samples.cycle_length()) {
-                Ok(interval) => (
-                    interval.center.exp(),
-                    interval.with_systematic(systematic).exp_bounds(),
-                ),
-                // Too few rounds for an interval: no bound on the ratio.
-                Err(_) => (stats::median(&log_ratios).exp(), (0.0, f64::INFINITY)),
-            };
+        let (speedup, ci, placement_speedups) = match paired_interval(
+            &log_ratios,
+            &samples.rounds,
+            samples.cycle_length(),
+            samples.placements,
+            systematic,
+        ) {
+            Ok(interval) => (
+                interval.reported.center.exp(),
+                interval.reported.exp_bounds(),
+                interval
+                    .placements
+                    .iter()
+                    .map(|center| center.exp())
+                    .collect(),
+            ),
+            // Too few rounds for an interval: no bound on the ratio.
+            Err(_) => (
+                stats::median(&log_ratios).exp(),
+                (0.0, f64::INFINITY),
+                Vec::new(),
+            ),
+        };
         Estimate {
             speedup,
             ci,
+            placement_speedups,
             uncorrected_speedup: robust_mean(&samples.uncorrected_log_ratios()).exp(),
             best_speedup: original_ns / candidate_ns,
             original_ns,
@@ -74,6 +93,81 @@ impl Estimate {
             per_input,
         }
     }
+}
+
+/// The paired estimate's intervals, in log space.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PairedInterval {
+    /// The statistical interval, which more rounds narrow: batch means over
+    /// every round, or with several placements, within each placement's
+    /// rounds, pooled ([`stats::pooled_robust_intervals`]).
+    pub statistical: Interval,
+    /// The interval reported and judged: the statistical one widened by the
+    /// systematic allowance; with several placements, what another placement
+    /// would measure ([`stats::across_placements`] of their own intervals,
+    /// each so widened), its centre the mean of theirs.
+    pub reported: Interval,
+    /// Each placement's own estimate, in placement order (one entry for a
+    /// single loop).
+    pub placements: Vec<f64>,
+}
+
+/// The intervals of the paired estimate from each round's log ratio (in
+/// time order, one per round of `rounds`), the rounds taking turns in
+/// `placements` placements of the measuring loop, `ladder_cycle` rounds at a
+/// time.
+///
+/// With one placement, the reported interval is the robust interval over
+/// every round widened by `systematic` in quadrature. With several, each
+/// placement's own rounds give its interval, so widened, and the reported
+/// one is the interval of another placement's figure across them: where
+/// placements agree it is about one placement's width, and where the loop's
+/// placement moves the ratio it covers that spread.
+///
+/// Errors where the rounds, or one placement's rounds, are too few for an
+/// interval.
+pub fn paired_interval(
+    log_ratios: &[f64],
+    rounds: &[Round],
+    cycle: usize,
+    placements: usize,
+    systematic: f64,
+) -> Result<PairedInterval, StatsError> {
+    if placements <= 1 {
+        let statistical = stats::robust_interval(log_ratios, CONFIDENCE, cycle)?;
+        return Ok(PairedInterval {
+            statistical,
+            reported: statistical.with_systematic(systematic),
+            placements: vec![statistical.center],
+        });
+    }
+    let series: Vec<Vec<f64>> = (0..placements)
+        .map(|placement| {
+            log_ratios
+                .iter()
+                .zip(rounds)
+                .filter(|(_, round)| round.placement == placement)
+                .map(|(&log_ratio, _)| log_ratio)
+                .collect()
+        })
+        .collect();
+    let (own, statistical) = stats::pooled_robust_intervals(&series, CONFIDENCE, cycle)?;
+    let claimed: Vec<(f64, f64)> = own
+        .iter()
+        .map(|interval| {
+            let widened = interval.with_systematic(systematic);
+            (widened.center, widened.half_width)
+        })
+        .collect();
+    let reported = Interval {
+        blocks: statistical.blocks,
+        ..stats::across_placements(&claimed, CONFIDENCE)?
+    };
+    Ok(PairedInterval {
+        statistical,
+        reported,
+        placements: own.iter().map(|interval| interval.center).collect(),
+    })
 }
 
 fn input_estimate(samples: &Samples, input: usize, overhead_ns: f64) -> InputEstimate {
@@ -124,6 +218,8 @@ mod tests {
             batch_sizes: rounds[0].batch_sizes.clone(),
             ladders,
             rounds,
+            placements: 1,
+            shorter_call_ns: 0.0,
             warm_up_rounds: 0,
             stop: Stop::Converged,
             elapsed_ns: 0.0,
@@ -141,6 +237,7 @@ mod tests {
         let rounds: Vec<Round> = (0..8)
             .map(|i: usize| Round {
                 original_first: i.is_multiple_of(2),
+                placement: 0,
                 batch_sizes: vec![[10, 10], [100, 100]],
                 per_call_ns: vec![[1_000.0 + i as f64, 500.0], [100.0, 100.0 - i as f64]],
             })
@@ -171,6 +268,7 @@ mod tests {
                 let batch = 200 * samples::ladder_step(samples::LADDER, round);
                 Round {
                     original_first: round.is_multiple_of(2),
+                    placement: 0,
                     batch_sizes: vec![[batch, batch]],
                     per_call_ns: vec![[2.5, 2.0].map(|ns: f64| ns + 50.0 / batch as f64)],
                 }

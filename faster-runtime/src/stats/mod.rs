@@ -33,8 +33,8 @@ pub mod samples;
 pub mod verdict;
 
 pub use interval::{
-    Interval, PRIOR_DEGREES_OF_FREEDOM, WINSORIZE_SIGMAS, across_processes, batch_means_interval,
-    block_length, robust_interval, winsorize,
+    Interval, PRIOR_DEGREES_OF_FREEDOM, WINSORIZE_SIGMAS, across_placements, across_processes,
+    batch_means_interval, block_length, pooled_robust_intervals, robust_interval, winsorize,
 };
 pub use quantile::student_t_quantile;
 

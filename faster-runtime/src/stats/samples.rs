@@ -40,6 +40,9 @@ impl From<Side> for Phase {
 pub struct Round {
     /// Whether the original ran first in each of this round's pairs.
     pub original_first: bool,
+    /// Which placement of the measuring loop timed both sides' batches (0
+    /// where there is one; see [`placement_of`]).
+    pub placement: usize,
     /// Per input, the calls in the batches of `[original, candidate]`: each
     /// side's own, so both samples last about as long.
     pub batch_sizes: Vec<[u64; 2]>,
@@ -95,6 +98,12 @@ pub struct Samples {
     pub ladders: Vec<&'static [u64]>,
     /// The measured rounds, in time order.
     pub rounds: Vec<Round>,
+    /// How many placements of the measuring loop the rounds took turns in
+    /// (1: the single loop).
+    pub placements: usize,
+    /// The shorter side's per-call time summed over inputs, as the warm-up
+    /// left it: what the number of placements was chosen by.
+    pub shorter_call_ns: f64,
     /// Rounds spent warming up (not in `rounds`).
     pub warm_up_rounds: usize,
     /// Why measuring stopped.
@@ -116,9 +125,24 @@ pub const LADDER: &[u64] = &[1, 2, 3, 4];
 pub const LADDER_MIN_BATCH: u64 = 64;
 
 /// Rounds after which the measurement pattern repeats: both orders, at every
-/// size of the longest ladder.
+/// size of the longest ladder. It is also how long one placement of the
+/// measuring loop keeps its turn ([`placement_of`]).
 pub fn cycle_length(ladders: &[&[u64]]) -> usize {
-    2 * ladders.iter().map(|ladder| ladder.len()).max().unwrap_or(1)
+    // An empty ladder is one size (see `ladder_step`).
+    2 * ladders
+        .iter()
+        .map(|ladder| ladder.len())
+        .max()
+        .unwrap_or(1)
+        .max(1)
+}
+
+/// The placement of the measuring loop in round `round`: each of
+/// `placements` in turn for a whole [`cycle_length`], so every placement
+/// sees both orders at every batch size and its own ratio is as balanced
+/// as the whole run's.
+pub fn placement_of(round: usize, ladders: &[&[u64]], placements: usize) -> usize {
+    (round / cycle_length(ladders)) % placements.max(1)
 }
 
 /// The multiplier of round `round` on `ladder`: each size for one round of
@@ -256,6 +280,7 @@ mod tests {
                 let batch = base * ladder_step(LADDER, round);
                 Round {
                     original_first: round.is_multiple_of(2),
+                    placement: 0,
                     batch_sizes: vec![[batch, batch]],
                     per_call_ns: vec![
                         per_call.map(|ns| (ns * batch as f64 + overhead) / batch as f64),
@@ -297,6 +322,7 @@ mod tests {
         let rounds: Vec<Round> = (0..4)
             .map(|round: usize| Round {
                 original_first: round.is_multiple_of(2),
+                placement: 0,
                 batch_sizes: vec![[8, 10]],
                 per_call_ns: vec![[100.0, 80.0]],
             })
@@ -310,6 +336,7 @@ mod tests {
         // The original batches 10 calls, the candidate 40: equal sample times.
         let round = Round {
             original_first: true,
+            placement: 0,
             batch_sizes: vec![[10, 40]],
             per_call_ns: vec![[(400.0 + 50.0) / 10.0, (400.0 + 50.0) / 40.0]],
         };
@@ -323,5 +350,29 @@ mod tests {
         assert_eq!(steps, vec![1, 1, 2, 2, 3, 3, 4, 4, 1, 1]);
         assert_eq!(cycle_length(&[LADDER, &[1]]), 8);
         assert_eq!(cycle_length(&[&[1]]), 2);
+        assert_eq!(cycle_length(&[&[]]), 2);
+    }
+
+    #[test]
+    fn each_placement_keeps_its_turn_for_a_whole_ladder_cycle() {
+        let ladders: [&[u64]; 1] = [LADDER];
+        let turns: Vec<usize> = (0..40)
+            .map(|round| placement_of(round, &ladders, 4))
+            .collect();
+        assert_eq!(&turns[..9], &[0, 0, 0, 0, 0, 0, 0, 0, 1]);
+        assert_eq!((turns[31], turns[32]), (3, 0));
+        // Within a turn, both orders at each size, as in the whole run.
+        for placement in 0..4 {
+            let steps: Vec<(u64, bool)> = (0..64)
+                .filter(|&round| placement_of(round, &ladders, 4) == placement)
+                .map(|round| (ladder_step(LADDER, round), round % 2 == 0))
+                .collect();
+            for size in LADDER {
+                for first in [true, false] {
+                    assert_eq!(steps.iter().filter(|&&s| s == (*size, first)).count(), 2);
+                }
+            }
+        }
+        assert_eq!(placement_of(17, &[&[1]], 1), 0);
     }
 }

@@ -146,7 +146,7 @@ impl<W: Write> Output for Terminal<W> {
             text.push_str(&table(summary.outcomes, self.style));
             text.push('\n');
         }
-        let load = notices::load(summary.outcomes);
+        let load = notices::load(summary.outcomes, summary.load);
         if !load.is_empty() {
             text.push_str(&warning_lines(&load, self.style));
             text.push('\n');

@@ -1,5 +1,6 @@
 //! One comparison's report as text: the heading, the runtime line, the
-//! speedup with its interval and the verdict, the per-process figures, a
+//! speedup with its interval and the verdict, the per-process figures, the
+//! placements of the measuring loop and what a nanosecond figure means, a
 //! per-input table with rates, and the warnings, within 80 columns. Also
 //! `Display` for [`Report`], which prints exactly this without colour.
 
@@ -26,6 +27,7 @@ impl fmt::Display for Report {
 ///   ⏱️ Runtime: 405 µs → 44.0 µs (best of 68 runs)
 ///   8.95x faster [99% CI 8.78x – 9.11x]  ✓ faster (noise floor 5%)
 ///   5 processes: 8.951x 8.902x ...            (with `processes = N`)
+///   8 placements of the measuring loop ...    (for calls under 10 ns)
 ///     input  original  candidate        speedup
 ///     0       3.79 µs    1.86 µs   2.04x faster
 ///     ...
@@ -100,6 +102,11 @@ pub fn render(report: &Report, style: Style) -> String {
             let _ = writeln!(out, "{line}");
         }
     }
+    if let Some(note) = placement_note(report) {
+        for line in wrap(&note, "  ", "    ") {
+            let _ = writeln!(out, "{line}");
+        }
+    }
 
     let throughput = report
         .inputs
@@ -131,6 +138,46 @@ fn gpu_line(report: &Report) -> Option<String> {
     Some(format!(
         "{}, {}, {}; timed by {}, {flush}",
         gpu.adapter, gpu.backend, gpu.device_type, report.timer
+    ))
+}
+
+/// Where the rounds took turns in several placements of the measuring loop:
+/// how far apart the placements read, that the interval includes it, and
+/// what a figure for calls this short is a figure of.
+fn placement_note(report: &Report) -> Option<String> {
+    let placement = &report.placement;
+    if placement.count < 2 {
+        return None;
+    }
+    let read = match placement.range() {
+        None => "too few rounds to compare them".to_string(),
+        Some((low, high)) => {
+            // Ascending in the headline's direction.
+            let (first, last) = if report.speedup < 1.0 {
+                (high, low)
+            } else {
+                (low, high)
+            };
+            let spread = placement.spread();
+            format!(
+                "they read {} to {} (a spread of {}), and the interval includes that",
+                Ratio::same_direction(first, report.speedup),
+                Ratio::same_direction(last, report.speedup),
+                if spread < 0.001 {
+                    "under 0.1%".to_string()
+                } else {
+                    format!("{:.1}%", 100.0 * spread)
+                },
+            )
+        }
+    };
+    Some(format!(
+        "{} placements of the measuring loop (calls under {}): {read}. At {} a call, \
+         the figure is the cost of a call in a measuring loop; inlined into a caller, \
+         a function this short may cost more or less",
+        placement.count,
+        format_ns(placement.threshold_ns),
+        format_ns(placement.shorter_call_ns),
     ))
 }
 
@@ -290,6 +337,34 @@ mod tests {
             text.contains("✗ slower (expected faster; noise floor 5%)"),
             "{text}"
         );
+    }
+
+    #[test]
+    fn short_calls_say_where_the_loop_ran_and_what_the_figure_means() {
+        let mut short = report(0.2609, (0.2231, 0.3050), Verdict::Slower, Expect::Report);
+        short.placement.count = 8;
+        short.placement.shorter_call_ns = 1.27;
+        short.placement.speedups = vec![
+            0.2502, 0.2503, 0.3101, 0.2502, 0.2502, 0.2503, 0.2502, 0.2502,
+        ];
+        let text = short.to_string();
+        let joined = text.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(
+            joined.contains(
+                "8 placements of the measuring loop (calls under 10.0 ns): they read 3.22x \
+                 slower to 4.00x slower (a spread of 23.9%), and the interval includes that. \
+                 At 1.27 ns a call, the figure is the cost of a call in a measuring loop; \
+                 inlined into a caller, a function this short may cost more or less"
+            ),
+            "{text}"
+        );
+        assert!(
+            text.lines().all(|line| display_width(line) <= WIDTH),
+            "{text}"
+        );
+        // One loop: nothing to say.
+        let long = report(1.1236, (1.1012, 1.1441), Verdict::Faster, Expect::Faster);
+        assert!(!long.to_string().contains("placements"));
     }
 
     #[test]

@@ -1,0 +1,561 @@
+//! `--placement` (issue 15): does a nanosecond interval hold in every
+//! process, or only in the one it was measured in?
+//!
+//! ```text
+//! accuracy --placement [--spread] [--processes 30] [--runs 2] [--load]
+//! ```
+//!
+//! At a few nanoseconds per call a ratio belongs to the measuring loop as
+//! much as to the functions: where the loop (and the call's target) landed
+//! in memory moves it by tens of percent. So this mode starts `--processes`
+//! fresh processes of this binary, one at a time; each compares dependent
+//! chains with the engine, `--runs` times per case, and measures each case's
+//! reference in the same process with the suite's own loop
+//! (`reference.rs`), half before the engine's runs and half after.
+//!
+//! By default the cases are the issue's: ≈ 2, 5, 10 and 20 ns per call
+//! (identical functions, 2x, 4x and 0.25x), with `Config::default()`. Per
+//! case it prints how often the engine's 99% interval held that process's
+//! reference, how far the reference itself moved from process to process,
+//! false verdicts on identical functions, reversals, the spread between the
+//! engine's placements, and time per comparison.
+//!
+//! `--spread` measures what the placement threshold is chosen by: 4x and
+//! 2x pairs at ≈ 2, 5, 10, 20, 50 and 100 ns per call, every run in all the
+//! engine's placements whatever its length, and how far apart they read.
+
+use crate::environment_checks::{Settings, settings_or_complain};
+use crate::load::{self, BackgroundLoad};
+use crate::reference::{self, Reference};
+use crate::summary::{median, quantile};
+use crate::workloads::{carried_chain, ns_per_step};
+use faster::{Config, Report, Verdict, compare_fns, format_ns};
+use faster_runtime::engine::replicate::CHILD_VARIABLE;
+use std::process::{Command, ExitCode};
+use std::time::{Duration, Instant};
+
+/// Which cases, measured how.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Mode {
+    /// The issue's cases with the engine's defaults.
+    Judged,
+    /// Every run in every placement, over a wider range of scales.
+    Spread,
+}
+
+impl Mode {
+    fn name(self) -> &'static str {
+        match self {
+            Mode::Judged => "judged",
+            Mode::Spread => "spread",
+        }
+    }
+
+    /// The scales, in nanoseconds per call of the shorter side.
+    fn scales_ns(self) -> &'static [u64] {
+        match self {
+            Mode::Judged => &[2, 5, 10, 20],
+            Mode::Spread => &[2, 5, 10, 20, 50, 100],
+        }
+    }
+
+    /// The ratios built at each scale, as multiples of the shorter side's
+    /// steps: `[original, candidate]`.
+    fn ratios(self) -> &'static [(&'static str, [u64; 2])] {
+        match self {
+            Mode::Judged => &[
+                ("1.00", [1, 1]),
+                ("2.00", [2, 1]),
+                ("4.00", [4, 1]),
+                ("0.25", [1, 4]),
+            ],
+            Mode::Spread => &[("2.00", [2, 1]), ("0.25", [1, 4])],
+        }
+    }
+
+    /// The engine's settings: the defaults, or every placement always.
+    fn config(self) -> Config {
+        match self {
+            Mode::Judged => Config::default(),
+            Mode::Spread => Config {
+                placement_threshold: Duration::MAX,
+                ..Config::default()
+            },
+        }
+    }
+
+    /// Every case, from the shorter side's steps at each scale (see
+    /// [`Mode::base_steps`]).
+    fn cases(self, base_steps: &[u64]) -> Vec<Case> {
+        self.scales_ns()
+            .iter()
+            .zip(base_steps)
+            .flat_map(|(scale, &base)| {
+                self.ratios()
+                    .iter()
+                    .map(move |(ratio, [original, candidate])| Case {
+                        name: format!("{scale}ns/{ratio}"),
+                        original: original * base,
+                        candidate: candidate * base,
+                    })
+            })
+            .collect()
+    }
+
+    /// The steps of the shorter side at each scale: a call of the chain
+    /// costs about its steps times a step's time (the call itself adds
+    /// little to a dependent chain), rounded down, so the smallest scale is
+    /// the one-step chain, the shortest call there is and the one placement
+    /// moves most.
+    fn base_steps(self, step_ns: f64) -> Vec<u64> {
+        self.scales_ns()
+            .iter()
+            .map(|&scale| ((scale as f64 / step_ns) as u64).max(1))
+            .collect()
+    }
+}
+
+/// One case: its name (`5ns/4.00`) and the chains' steps.
+#[derive(Debug, Clone, PartialEq)]
+struct Case {
+    name: String,
+    original: u64,
+    candidate: u64,
+}
+
+/// The reference of each case in each process: long enough that its median
+/// is known within about 0.1% at 2 ns per call.
+const REFERENCE_TIME: Duration = Duration::from_millis(600);
+
+/// The child's key: `placement/MODE/RUNS/STEPS...`, the shorter side's
+/// steps at each scale.
+const KEY_PREFIX: &str = "placement/";
+
+/// Starts every line a child reports a run on.
+const MARKER: &str = "placement-run\t";
+
+/// Whether `key` (a child's [`CHILD_VARIABLE`]) asks for this mode's child.
+pub fn is_child(key: &str) -> bool {
+    key.starts_with(KEY_PREFIX)
+}
+
+/// One engine run of one case in one process, with that process's
+/// reference.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Run {
+    case: usize,
+    process: usize,
+    reference: f64,
+    speedup: f64,
+    ci: (f64, f64),
+    verdict: Verdict,
+    seconds: f64,
+    budget_stop: bool,
+    /// The engine's per-call times of `[original, candidate]`.
+    per_call_ns: [f64; 2],
+    /// How many placements the engine took turns in, and the lowest and
+    /// highest speedup among them.
+    placements: usize,
+    range: (f64, f64),
+}
+
+impl Run {
+    fn holds_reference(&self) -> bool {
+        self.ci.0 <= self.reference && self.reference <= self.ci.1
+    }
+
+    /// Whether the reference read outside every placement's own figure: a
+    /// state of the loop none of the engine's copies was in.
+    fn reference_beyond_placements(&self) -> bool {
+        self.reference < self.range.0 || self.reference > self.range.1
+    }
+
+    /// How far apart the placements read ([`faster::Placement::spread`]).
+    fn spread(&self) -> f64 {
+        self.range.1 / self.range.0 - 1.0
+    }
+
+    /// The run on one marked line.
+    fn line(&self) -> String {
+        format!(
+            "{MARKER}{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}",
+            self.case,
+            self.reference,
+            self.speedup,
+            self.ci.0,
+            self.ci.1,
+            verdict_code(self.verdict),
+            self.seconds,
+            self.budget_stop,
+            self.per_call_ns[0],
+            self.per_call_ns[1],
+            self.placements,
+            self.range.0,
+            self.range.1,
+        )
+    }
+
+    /// A marked line of process `process`, as [`Run::line`] wrote it.
+    fn parse(line: &str, process: usize) -> Option<Run> {
+        let fields: Vec<&str> = line.strip_prefix(MARKER)?.split('\t').collect();
+        let number = |index: usize| fields.get(index)?.parse::<f64>().ok();
+        Some(Run {
+            case: fields.first()?.parse().ok()?,
+            process,
+            reference: number(1)?,
+            speedup: number(2)?,
+            ci: (number(3)?, number(4)?),
+            verdict: match *fields.get(5)? {
+                "F" => Verdict::Faster,
+                "S" => Verdict::Slower,
+                _ => Verdict::WithinNoise,
+            },
+            seconds: number(6)?,
+            budget_stop: *fields.get(7)? == "true",
+            per_call_ns: [number(8)?, number(9)?],
+            placements: fields.get(10)?.parse().ok()?,
+            range: (number(11)?, number(12)?),
+        })
+    }
+}
+
+fn verdict_code(verdict: Verdict) -> &'static str {
+    match verdict {
+        Verdict::Faster => "F",
+        Verdict::WithinNoise => "N",
+        Verdict::Slower => "S",
+    }
+}
+
+/// The child's part: every case, each engine run on one marked line.
+pub fn child(key: &str) -> ExitCode {
+    let mut parts = key.strip_prefix(KEY_PREFIX).unwrap_or_default().split('/');
+    let mode = match parts.next() {
+        Some("judged") => Mode::Judged,
+        Some("spread") => Mode::Spread,
+        _ => {
+            eprintln!("accuracy: `{key}` names no placement mode");
+            return ExitCode::from(2);
+        }
+    };
+    let numbers: Vec<u64> = parts.filter_map(|part| part.parse().ok()).collect();
+    let [runs, ref base @ ..] = numbers[..] else {
+        eprintln!("accuracy: a placement child needs a key like `placement/judged/2/1/3/7/15`");
+        return ExitCode::from(2);
+    };
+    if base.len() != mode.scales_ns().len() {
+        eprintln!("accuracy: `{key}` needs steps for each scale");
+        return ExitCode::from(2);
+    }
+    let config = mode.config();
+    for (
+        case,
+        Case {
+            name,
+            original,
+            candidate,
+        },
+    ) in mode.cases(base).into_iter().enumerate()
+    {
+        let mut reference = Reference::new(
+            &[()],
+            carried_chain(original),
+            carried_chain(candidate),
+            reference::BATCH,
+        );
+        reference.extend(REFERENCE_TIME / 2);
+        let reports: Vec<Report> = (0..runs)
+            .map(|_| {
+                compare_fns(
+                    &name,
+                    &[()],
+                    carried_chain(original),
+                    carried_chain(candidate),
+                    &config,
+                )
+                .expect("unit outputs agree")
+            })
+            .collect();
+        reference.extend(REFERENCE_TIME / 2);
+        let truth = reference.truth().ratio;
+        for report in reports {
+            let run = Run {
+                case,
+                process: 0,
+                reference: truth,
+                speedup: report.speedup,
+                ci: report.ci,
+                verdict: report.verdict,
+                seconds: report.elapsed.as_secs_f64(),
+                budget_stop: report.stop == faster::Stop::Budget,
+                per_call_ns: [report.original_ns, report.candidate_ns],
+                placements: report.placement.count,
+                // Too few rounds for each placement's figure: the one figure.
+                range: report
+                    .placement
+                    .range()
+                    .unwrap_or((report.speedup, report.speedup)),
+            };
+            println!("{}", run.line());
+        }
+    }
+    ExitCode::SUCCESS
+}
+
+/// One fresh process's runs.
+fn run_process(
+    process: usize,
+    mode: Mode,
+    settings: &Settings,
+    base_steps: &[u64],
+) -> Result<Vec<Run>, String> {
+    let executable = std::env::current_exe().map_err(|error| error.to_string())?;
+    let steps: Vec<String> = base_steps.iter().map(u64::to_string).collect();
+    let key = format!(
+        "{KEY_PREFIX}{}/{}/{}",
+        mode.name(),
+        settings.runs,
+        steps.join("/")
+    );
+    let expected = mode.scales_ns().len() * mode.ratios().len() * settings.runs;
+    let output = Command::new(executable)
+        .env(CHILD_VARIABLE, key)
+        .output()
+        .map_err(|error| format!("process {process} could not start: {error}"))?;
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let runs: Vec<Run> = stdout
+        .lines()
+        .filter_map(|line| Run::parse(line, process))
+        .collect();
+    if !output.status.success() || runs.len() != expected {
+        return Err(format!(
+            "process {process} ended with {} after {} of {expected} runs: {}",
+            output.status,
+            runs.len(),
+            String::from_utf8_lossy(&output.stderr).trim()
+        ));
+    }
+    Ok(runs)
+}
+
+/// `--placement`.
+pub fn placement(arguments: &[String]) -> ExitCode {
+    let mode = if arguments.iter().any(|argument| argument == "--spread") {
+        Mode::Spread
+    } else {
+        Mode::Judged
+    };
+    let rest: Vec<String> = arguments
+        .iter()
+        .filter(|argument| *argument != "--spread")
+        .cloned()
+        .collect();
+    let Some(settings) = settings_or_complain(&rest, 2, 30) else {
+        return ExitCode::from(2);
+    };
+    let _load = settings
+        .load
+        .then(|| BackgroundLoad::start(load::buffer_bytes()));
+    let started = Instant::now();
+    let step_ns = ns_per_step();
+    let base_steps = mode.base_steps(step_ns);
+    println!(
+        "placement ({}): {} fresh processes, {} engine runs per case in each, a {:?} reference \
+         per case and process, {}; {:.3} ns per chain step; {}; load average {} at the start",
+        mode.name(),
+        settings.processes,
+        settings.runs,
+        REFERENCE_TIME,
+        if settings.load {
+            "under the background load"
+        } else {
+            "quiet"
+        },
+        step_ns,
+        match mode {
+            Mode::Judged => "Config::default()".to_string(),
+            Mode::Spread => "every run in every placement".to_string(),
+        },
+        crate::machine::load_average(),
+    );
+    let mut runs = Vec::new();
+    for process in 1..=settings.processes {
+        match run_process(process, mode, &settings, &base_steps) {
+            Ok(more) => runs.extend(more),
+            Err(message) => {
+                eprintln!("accuracy: {message}");
+                return ExitCode::FAILURE;
+            }
+        }
+    }
+    println!(
+        "{}",
+        table(&mode.cases(&base_steps), &runs, settings.processes)
+    );
+    println!(
+        "finished in {:.0} s; load average {} at the end",
+        started.elapsed().as_secs_f64(),
+        crate::machine::load_average()
+    );
+    ExitCode::SUCCESS
+}
+
+/// The table: a row per case.
+fn table(cases: &[Case], runs: &[Run], processes: usize) -> String {
+    let mut lines = vec![format!(
+        "{:<10} {:>9} {:>19} {:>27} {:>17} {:>9} {:>9} {:>8} {:>9} {:>6} {:>5} {:>3} {:>17} {:>6}",
+        "case",
+        "steps",
+        "per call",
+        "reference: median [min–max]",
+        "CI holds ref (*)",
+        "processes",
+        "med |err|",
+        "max|err|",
+        "med ±CI",
+        "F/N/S",
+        "wrong",
+        "pl.",
+        "spread: med / max",
+        "time s"
+    )];
+    for (index, case) in cases.iter().enumerate() {
+        let of_case: Vec<&Run> = runs.iter().filter(|run| run.case == index).collect();
+        lines.push(row(case, &of_case, processes));
+    }
+    lines.push(
+        "(*) in brackets, the misses where the reference read beyond every one of the \
+         engine's placements"
+            .into(),
+    );
+    lines.join("\n")
+}
+
+/// One case's figures over every process.
+fn row(case: &Case, runs: &[&Run], processes: usize) -> String {
+    let Case {
+        name,
+        original,
+        candidate,
+    } = case;
+    let of =
+        |figure: &dyn Fn(&Run) -> f64| -> Vec<f64> { runs.iter().map(|run| figure(run)).collect() };
+    // One reference per process (every run of a process shares it).
+    let mut references: Vec<f64> = (1..=processes)
+        .filter_map(|process| runs.iter().find(|run| run.process == process))
+        .map(|run| run.reference)
+        .collect();
+    let held = runs.iter().filter(|run| run.holds_reference()).count();
+    let processes_held = (1..=processes)
+        .filter(|&process| {
+            runs.iter()
+                .filter(|run| run.process == process)
+                .all(|run| run.holds_reference())
+        })
+        .count();
+    let mut errors = of(&|run| (run.speedup / run.reference).ln().abs());
+    let widths = of(&|run| (run.ci.1.ln() - run.ci.0.ln()) / 2.0);
+    let mut spreads = of(&|run| run.spread());
+    let beyond = runs
+        .iter()
+        .filter(|run| !run.holds_reference() && run.reference_beyond_placements())
+        .count();
+    let seconds = of(&|run| run.seconds);
+    let count = |verdict: Verdict| runs.iter().filter(|run| run.verdict == verdict).count();
+    let wrong = if original == candidate {
+        runs.iter()
+            .filter(|run| run.verdict != Verdict::WithinNoise)
+            .count()
+    } else {
+        let reversed = if original > candidate {
+            Verdict::Slower
+        } else {
+            Verdict::Faster
+        };
+        runs.iter().filter(|run| run.verdict == reversed).count()
+    };
+    let budget_stops = runs.iter().filter(|run| run.budget_stop).count();
+    let per_call = |side: usize| format_ns(median(&of(&|run| run.per_call_ns[side])));
+    let placements: Vec<String> = {
+        let mut counts: Vec<usize> = runs.iter().map(|run| run.placements).collect();
+        counts.sort_unstable();
+        counts.dedup();
+        counts.iter().map(usize::to_string).collect()
+    };
+    format!(
+        "{:<10} {:>9} {:>19} {:>27} {:>17} {:>9} {:>8.2}% {:>7.1}% {:>8.2}% {:>6} {:>5} {:>3} {:>17} {:>6.3}{}",
+        name,
+        format!("{original} vs {candidate}"),
+        format!("{} vs {}", per_call(0), per_call(1)),
+        format!(
+            "{:.4} [{:.4}–{:.4}]",
+            median(&references),
+            quantile(&mut references, 0.0),
+            quantile(&mut references, 1.0),
+        ),
+        format!("{held}/{} runs ({beyond})", runs.len()),
+        format!("{processes_held}/{processes}"),
+        100.0 * median(&errors),
+        100.0 * quantile(&mut errors, 1.0),
+        100.0 * median(&widths),
+        format!(
+            "{}/{}/{}",
+            count(Verdict::Faster),
+            count(Verdict::WithinNoise),
+            count(Verdict::Slower)
+        ),
+        wrong,
+        placements.join(","),
+        format!(
+            "{:.2}% / {:.1}%",
+            100.0 * median(&spreads),
+            100.0 * quantile(&mut spreads, 1.0)
+        ),
+        median(&seconds),
+        if budget_stops > 0 {
+            format!(" ({budget_stops} on the budget)")
+        } else {
+            String::new()
+        },
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_run_survives_its_marked_line() {
+        let run = Run {
+            case: 3,
+            process: 7,
+            reference: 0.2502,
+            speedup: 0.2611,
+            ci: (0.2231, 0.3050),
+            verdict: Verdict::Slower,
+            seconds: 0.041,
+            budget_stop: false,
+            per_call_ns: [1.27, 5.05],
+            placements: 8,
+            range: (0.2502, 0.3101),
+        };
+        assert_eq!(Run::parse(&run.line(), 7), Some(run));
+        assert_eq!(Run::parse("placement-run\t3\tnot a number", 7), None);
+    }
+
+    #[test]
+    fn scales_start_at_the_one_step_chain() {
+        assert_eq!(Mode::Judged.base_steps(1.28), vec![1, 3, 7, 15]);
+        let cases = Mode::Judged.cases(&[1, 3, 7, 15]);
+        assert_eq!(cases.len(), 16);
+        assert_eq!(
+            cases[3],
+            Case {
+                name: "2ns/0.25".into(),
+                original: 1,
+                candidate: 4
+            }
+        );
+        assert_eq!(Mode::Spread.base_steps(1.28), vec![1, 3, 7, 15, 39, 78]);
+    }
+}

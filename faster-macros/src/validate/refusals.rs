@@ -1,0 +1,220 @@
+//! The signatures the attribute refuses, and what each refusal shows the
+//! user to write instead: generics it cannot instantiate, parameter and
+//! return types it cannot pass, and a free-function wrapper for a method.
+
+use super::{Errors, OwnedForm};
+use crate::attr::tokens_as_written;
+use quote::{ToTokens, quote};
+use syn::{
+    FnArg, GenericArgument, GenericParam, Ident, Lifetime, Pat, PathArguments, ReturnType,
+    Signature, Type, TypeReference, WherePredicate,
+};
+
+/// Type parameters are instantiated by `types = [...]` (see
+/// [`types_match`]); const parameters cannot be, and lifetime bounds cannot
+/// be expressed in the pointer type's `for<'a> fn(...)`.
+pub(super) fn check_generics(sig: &Signature, errors: &mut Errors) {
+    for param in &sig.generics.params {
+        match param {
+            GenericParam::Const(constant) => errors.push(syn::Error::new_spanned(
+                constant,
+                format!(
+                    "`#[faster::compare]` needs concrete values for const parameters, and `{}` \
+                     is generic over `{}`: write a wrapper that calls it with a value, such as \
+                     `fn {ident}_8(...) {{ {ident}::<8>(...) }}`, and annotate the wrapper",
+                    sig.ident,
+                    constant.ident,
+                    ident = sig.ident
+                ),
+            )),
+            GenericParam::Lifetime(lifetime) if !lifetime.bounds.is_empty() => {
+                errors.push(syn::Error::new_spanned(
+                    lifetime,
+                    "lifetime bounds are not supported: write the signature with unbounded \
+                     lifetimes (or elided ones) in a wrapper and annotate it",
+                ));
+            }
+            GenericParam::Lifetime(_) | GenericParam::Type(_) => {}
+        }
+    }
+    if let Some(where_clause) = &sig.generics.where_clause {
+        for predicate in &where_clause.predicates {
+            if let WherePredicate::Lifetime(bound) = predicate {
+                errors.push(syn::Error::new_spanned(
+                    bound,
+                    "lifetime bounds are not supported: write the signature with unbounded \
+                     lifetimes (or elided ones) in a wrapper and annotate it",
+                ));
+            }
+        }
+    }
+}
+
+pub(super) fn unsupported_parameter_type(
+    ty: &Type,
+    pat: &Pat,
+    function: &Ident,
+) -> Option<syn::Error> {
+    if let Some(Type::ImplTrait(impl_trait)) = find_type(ty, &|ty| matches!(ty, Type::ImplTrait(_)))
+    {
+        let bounds = tokens_as_written(impl_trait.bounds.to_token_stream());
+        let with_param = tokens_as_written(ty.to_token_stream()).replacen(
+            &tokens_as_written(impl_trait.to_token_stream()),
+            "T",
+            1,
+        );
+        let name = tokens_as_written(pat.to_token_stream());
+        return Some(syn::Error::new_spanned(
+            impl_trait,
+            format!(
+                "`impl Trait` parameters make `{function}` generic over a type that cannot be \
+                 named: write a type parameter instead, `fn {function}<T: {bounds}>({name}: \
+                 {with_param})`, and add `types = [...]` listing the types to compare it at; or \
+                 annotate a wrapper with a concrete parameter type"
+            ),
+        ));
+    }
+    // `&mut T` itself is fine (taken apart below); a `&mut` inside another
+    // type cannot be made from an input case.
+    let inner = match ty {
+        Type::Reference(reference) => &*reference.elem,
+        other => other,
+    };
+    let is_mut_reference =
+        |ty: &Type| matches!(ty, Type::Reference(reference) if reference.mutability.is_some());
+    if let Some(Type::Reference(reference)) = find_type(inner, &is_mut_reference) {
+        let TypeReference {
+            and_token,
+            mutability,
+            elem,
+            ..
+        } = reference;
+        return Some(syn::Error::new_spanned(
+            quote!(#and_token #mutability),
+            format!(
+                "a `&mut` inside another type cannot be made from an input case: take the value \
+                 itself by `&mut` (`{}: &mut {}`) or by value",
+                tokens_as_written(pat.to_token_stream()),
+                tokens_as_written(elem.to_token_stream()),
+            ),
+        ));
+    }
+    None
+}
+
+pub(super) fn unsupported_return_type(output: &Type) -> Option<syn::Error> {
+    if let Some(impl_trait) = find_type(output, &|ty| matches!(ty, Type::ImplTrait(_))) {
+        return Some(syn::Error::new_spanned(
+            impl_trait,
+            "`impl Trait` return types cannot be compared: the original and the candidate \
+             return different hidden types; return a concrete type (for an iterator, collect it \
+             into a `Vec`)",
+        ));
+    }
+    let borrows = |ty: &Type| match ty {
+        Type::Reference(reference) => !is_static(reference.lifetime.as_ref()),
+        Type::Path(path) => path.path.segments.iter().any(|segment| {
+            matches!(&segment.arguments, PathArguments::AngleBracketed(arguments)
+                if arguments.args.iter().any(|argument| matches!(argument,
+                    GenericArgument::Lifetime(lifetime) if !is_static(Some(lifetime)))))
+        }),
+        _ => false,
+    };
+    find_type(output, &borrows).map(|borrowed| {
+        syn::Error::new_spanned(
+            borrowed,
+            "the output borrows from the input, and outputs must outlive the call to be \
+             compared: return an owned value (such as `.to_vec()`, `.to_owned()` or an index) \
+             from a wrapper and annotate the wrapper",
+        )
+    })
+}
+
+pub(super) fn is_static(lifetime: Option<&Lifetime>) -> bool {
+    lifetime.is_some_and(|lifetime| lifetime.ident == "static")
+}
+
+/// The first type inside `ty` (itself included, outermost first) that
+/// `wanted` accepts.
+pub(super) fn find_type<'a>(ty: &'a Type, wanted: &dyn Fn(&Type) -> bool) -> Option<&'a Type> {
+    if wanted(ty) {
+        return Some(ty);
+    }
+    match ty {
+        Type::Array(array) => find_type(&array.elem, wanted),
+        Type::Group(group) => find_type(&group.elem, wanted),
+        Type::Paren(paren) => find_type(&paren.elem, wanted),
+        Type::Ptr(pointer) => find_type(&pointer.elem, wanted),
+        Type::Reference(reference) => find_type(&reference.elem, wanted),
+        Type::Slice(slice) => find_type(&slice.elem, wanted),
+        Type::Tuple(tuple) => tuple.elems.iter().find_map(|elem| find_type(elem, wanted)),
+        Type::Path(path) => path
+            .path
+            .segments
+            .iter()
+            .filter_map(|segment| match &segment.arguments {
+                PathArguments::AngleBracketed(arguments) => Some(arguments),
+                _ => None,
+            })
+            .flat_map(|arguments| &arguments.args)
+            .find_map(|argument| match argument {
+                GenericArgument::Type(ty) => find_type(ty, wanted),
+                _ => None,
+            }),
+        _ => None,
+    }
+}
+
+/// The owned type an input case holds for a parameter, for examples:
+/// `Vec<u64>` for `&[u64]`, `String` for `&str`, `T` for `&T` and for `T`.
+pub(super) fn owned_form(ty: &Type) -> String {
+    match OwnedForm::of(ty) {
+        OwnedForm::Vec(elem) => format!("Vec<{}>", tokens_as_written(elem.to_token_stream())),
+        OwnedForm::String => "String".to_string(),
+        OwnedForm::Same(ty) => tokens_as_written(ty.to_token_stream()),
+    }
+}
+
+/// A free function calling the method, as an example in errors:
+/// `fn mean(value: &YourType) -> f64 { value.mean() }`.
+pub(super) fn method_wrapper_example(sig: &Signature) -> String {
+    let (params, arguments) = named_parameters(sig);
+    let params: Vec<String> = std::iter::once("value: &YourType".to_string())
+        .chain(params)
+        .collect();
+    format!(
+        "fn {ident}({}){} {{ value.{ident}({}) }}",
+        params.join(", "),
+        output_as_written(&sig.output),
+        arguments.join(", "),
+        ident = sig.ident
+    )
+}
+
+/// The typed parameters as `name: Type`, and their names for a call.
+pub(super) fn named_parameters(sig: &Signature) -> (Vec<String>, Vec<String>) {
+    let mut params = Vec::new();
+    let mut arguments = Vec::new();
+    for (position, input) in sig.inputs.iter().enumerate() {
+        if let FnArg::Typed(typed) = input {
+            let name = match &*typed.pat {
+                Pat::Ident(pat) => pat.ident.to_string(),
+                _ => format!("arg{position}"),
+            };
+            params.push(format!(
+                "{name}: {}",
+                tokens_as_written(typed.ty.to_token_stream())
+            ));
+            arguments.push(name);
+        }
+    }
+    (params, arguments)
+}
+
+/// ` -> T` as written, or nothing for unit.
+pub(super) fn output_as_written(output: &ReturnType) -> String {
+    match output {
+        ReturnType::Default => String::new(),
+        ReturnType::Type(_, ty) => format!(" -> {}", tokens_as_written(ty.to_token_stream())),
+    }
+}
