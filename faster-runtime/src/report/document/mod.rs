@@ -7,15 +7,18 @@
 //! JSON has no infinity or NaN: such a figure is written as `null` and read
 //! back as NaN (the interval's unbounded high end as infinity).
 
+mod values;
+
 use super::environment::{Environment, utc_now};
 use super::outcome::Outcome;
 use super::{GpuInfo, InputReport, Load, Placement, ProcessSummary, Report};
 use crate::stats::LinearFit;
-use crate::stats::samples::{CONFIDENCE, Stop};
-use crate::stats::verdict::{Expect, Verdict};
+use crate::stats::samples::CONFIDENCE;
+use crate::stats::verdict::Expect;
 use crate::time::Calibration;
 use serde::{Deserialize, Serialize};
 use std::time::Duration;
+use values::{nullable, parse_stop, parse_verdict, stop_name, verdict_name};
 
 /// The schema identifier every document carries. A change that removes or
 /// retypes a field gets a new version; new fields do not.
@@ -468,63 +471,13 @@ impl InputDoc {
     }
 }
 
-fn verdict_name(verdict: Verdict) -> &'static str {
-    match verdict {
-        Verdict::Faster => "faster",
-        Verdict::Slower => "slower",
-        Verdict::WithinNoise => "within_noise",
-    }
-}
-
-fn parse_verdict(name: &str) -> Result<Verdict, String> {
-    [Verdict::Faster, Verdict::Slower, Verdict::WithinNoise]
-        .into_iter()
-        .find(|verdict| verdict_name(*verdict) == name)
-        .ok_or_else(|| format!("unknown verdict `{name}`"))
-}
-
-fn stop_name(stop: Stop) -> &'static str {
-    match stop {
-        Stop::Converged => "converged",
-        Stop::Budget => "budget",
-    }
-}
-
-fn parse_stop(name: &str) -> Result<Stop, String> {
-    [Stop::Converged, Stop::Budget]
-        .into_iter()
-        .find(|stop| stop_name(*stop) == name)
-        .ok_or_else(|| format!("unknown stop `{name}`"))
-}
-
-/// Reading back the figures JSON wrote as `null`: NaN.
-mod nullable {
-    use serde::{Deserialize, Deserializer};
-
-    pub fn number<'de, D: Deserializer<'de>>(deserializer: D) -> Result<f64, D::Error> {
-        Ok(Option::<f64>::deserialize(deserializer)?.unwrap_or(f64::NAN))
-    }
-
-    pub fn numbers<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Vec<f64>, D::Error> {
-        let values = Vec::<Option<f64>>::deserialize(deserializer)?;
-        Ok(values.into_iter().map(|v| v.unwrap_or(f64::NAN)).collect())
-    }
-
-    pub fn pairs<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Vec<[f64; 2]>, D::Error> {
-        let values = Vec::<[Option<f64>; 2]>::deserialize(deserializer)?;
-        Ok(values
-            .into_iter()
-            .map(|pair| pair.map(|v| v.unwrap_or(f64::NAN)))
-            .collect())
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::error::Error;
     use crate::report::fixtures::{report, three_inputs};
     use crate::report::outcome::Source;
+    use crate::stats::verdict::Verdict;
 
     fn outcome(result: Result<Report, Error>) -> Outcome {
         Outcome {
