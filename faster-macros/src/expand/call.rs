@@ -1,0 +1,300 @@
+//! One side's call as a closure over an input case: taking the case apart
+//! into arguments, the probes that word a mismatch between the cases and
+//! the parameters, the call itself (through the `Fn` traits or a pointer),
+//! and what a by-value call hands back.
+
+use crate::attr::InputsOption;
+use crate::validate::{Candidate, OwnedForm, Param, Passing};
+use proc_macro2::{Delimiter, Group, Literal, Span, TokenStream, TokenTree};
+use quote::{ToTokens, quote, quote_spanned};
+use syn::spanned::Spanned;
+use syn::{Ident, ReturnType, Type};
+
+/// One side's call as a closure over an input case:
+/// `|input| { let arguments: &[u64] = input; callee(&path).call::<_, &[u64],
+/// u64>(arguments) }`, each argument passed through the check of its
+/// parameter (see below). The call is spanned `at_path`, where an error
+/// about the function belongs (its locals keep mixed-site hygiene:
+/// `original = arguments` still names the user's function).
+///
+/// `call` (in the runtime) reads `path`'s parameters and output off its `Fn`
+/// implementation and requires them to be the candidate's, which are named
+/// here: when the original has another signature, the one error is at
+/// `path`, and says which types differ. The candidate goes through the same
+/// shape so both sides cost the same; in an optimized build `call` inlines
+/// to a direct call. A candidate that does not implement the `Fn` traits
+/// (`unsafe`, `extern`, `#[target_feature]`, more than 12 parameters) is
+/// called, with the original, through a pointer of its type instead,
+/// `let function: fn(&[u64]) -> u64 = path;`, and rustc words a mismatch.
+///
+/// Several parameters are taken apart with the runtime's `arguments`, whose
+/// error says so when the input case is not a tuple of that many. Each
+/// argument goes through `Fit`, whose error says so when an input case of a
+/// plain type (`Vec<u32>` for `&[u64]`) cannot be the argument. Both are
+/// spanned at `inputs = ...`: a mismatch between the input cases and the
+/// parameters is the user's to fix there.
+///
+/// When a parameter is taken by value or by `&mut`, the closure consumes
+/// its own clone of the case and returns `(compared, kept)`: `compared` is
+/// the output, or with `&mut` parameters the arguments after the call (after
+/// the output, when it is not `()`); `kept` holds the fields the call only
+/// borrowed, so that they are dropped after the clock stops, not inside the
+/// timed region.
+pub(crate) fn call_closure(
+    path: TokenStream,
+    at_path: Span,
+    inputs: Option<&InputsOption>,
+    candidate: &Candidate,
+) -> TokenStream {
+    let inputs_span = inputs.map_or_else(Span::call_site, |given| given.path.span());
+    let at_inputs = Span::mixed_site().located_at(inputs_span);
+    let by_value = candidate.consumes_inputs();
+    // By value, each call receives its own clone of the case; by reference,
+    // a borrow of the case.
+    let stem = if by_value { "owned" } else { "input" };
+    let case = Ident::new(stem, at_inputs);
+    let params = &candidate.params;
+    let bindings: Vec<Ident> = match params.len() {
+        1 => vec![case.clone()],
+        count => (0..count)
+            .map(|position| Ident::new(&format!("{stem}{position}"), at_inputs))
+            .collect(),
+    };
+    let param_types: Vec<Type> = params
+        .iter()
+        .map(|param| candidate.without_lifetimes(&param.ty))
+        .collect();
+    let params_type = match param_types.as_slice() {
+        [single] => quote!(#single),
+        several => quote!((#(#several),*)),
+    };
+
+    let (pattern, mut setup) = pattern(candidate, &case, &bindings, &params_type, at_inputs);
+
+    let mut checked = false;
+    let arguments: Vec<TokenStream> = params
+        .iter()
+        .zip(&bindings)
+        .zip(&param_types)
+        .map(|((param, binding), param_type)| {
+            let (argument, fitted) = argument(param, binding, param_type, by_value, at_inputs);
+            checked |= fitted;
+            argument
+        })
+        .collect();
+    if checked {
+        setup = quote! {
+            use ::faster::__private::{FitMatching as _, FitOther as _, FitPlain as _};
+            #setup
+        };
+    }
+
+    let mut call = if candidate.calls_through_fn_traits() {
+        let output_type = match &candidate.output {
+            ReturnType::Default => quote!(()),
+            ReturnType::Type(_, ty) => candidate.without_lifetimes(ty).to_token_stream(),
+        };
+        // rustc blames a parameter or output mismatch on the argument and
+        // the turbofish: both are spanned at `path`, where it belongs.
+        let arguments = match arguments.as_slice() {
+            [] => quote_spanned!(at_path=> ()),
+            several => {
+                let value = match several {
+                    [single] => single.clone(),
+                    several => quote!((#(#several),*)),
+                };
+                // Bound to a local of the parameters' type, so that each
+                // argument coerces to its parameter (`&Vec<u64>` to
+                // `&[u64]`), as in any call.
+                let local = Ident::new("arguments", Span::mixed_site().located_at(at_path));
+                let params_type = respan(params_type.clone(), at_inputs);
+                setup.extend(quote_spanned!(at_inputs=> let #local: #params_type = #value;));
+                quote!(#local)
+            }
+        };
+        let params_type = respan(params_type, at_path);
+        let output_type = respan(output_type, at_path);
+        quote_spanned! {at_path=>
+            ::faster::__private::callee(&#path).call::<_, #params_type, #output_type>(#arguments)
+        }
+    } else {
+        let function = Ident::new("function", Span::mixed_site());
+        let pointer_type = pointer_type(candidate);
+        setup.extend(quote!(let #function: #pointer_type = #path;));
+        quote_spanned!(at_inputs=> #function(#(#arguments),*))
+    };
+    if candidate.unsafety {
+        // The annotation on an `unsafe fn` vouches that every input case
+        // meets its safety contract (see the attribute's documentation).
+        call = quote!(unsafe { #call });
+    }
+    let body = if by_value {
+        consumed(candidate, &bindings, call)
+    } else {
+        call
+    };
+    quote! {
+        |#pattern| {
+            #setup
+            #body
+        }
+    }
+}
+
+/// The closure's parameter pattern for the case, and the statements that
+/// take a case of several parameters apart into one binding each.
+fn pattern(
+    candidate: &Candidate,
+    case: &Ident,
+    bindings: &[Ident],
+    params_type: &TokenStream,
+    at_inputs: Span,
+) -> (TokenStream, TokenStream) {
+    let mut setup = TokenStream::new();
+    let pattern = match candidate.params.as_slice() {
+        [] => quote!(_),
+        [param] if param.passing == Passing::Mutable => quote_spanned!(at_inputs=> mut #case),
+        [_] => quote!(#case),
+        several => {
+            let count = Literal::usize_unsuffixed(several.len());
+            let take_apart = if candidate.consumes_inputs() {
+                quote_spanned!(at_inputs=> arguments)
+            } else {
+                quote_spanned!(at_inputs=> arguments_ref)
+            };
+            setup.extend(quote_spanned! {at_inputs=>
+                let #case = ::faster::__private::#take_apart::<#count, #params_type, _, _>(#case);
+            });
+            for (position, (param, binding)) in several.iter().zip(bindings).enumerate() {
+                let field = Literal::usize_unsuffixed(position);
+                setup.extend(match (param.passing, candidate.consumes_inputs()) {
+                    (Passing::Mutable, _) => {
+                        quote_spanned!(at_inputs=> let mut #binding = #case.#field;)
+                    }
+                    (_, true) => quote_spanned!(at_inputs=> let #binding = #case.#field;),
+                    (_, false) => quote_spanned!(at_inputs=> let #binding = &#case.#field;),
+                });
+            }
+            quote!(#case)
+        }
+    };
+    (pattern, setup)
+}
+
+/// The body of a closure that consumed its own clone of the case: the call,
+/// then `(compared, kept)` as [`call_closure`] describes.
+fn consumed(candidate: &Candidate, bindings: &[Ident], call: TokenStream) -> TokenStream {
+    let kept = candidate
+        .params
+        .iter()
+        .zip(bindings)
+        .filter(|(param, _)| param.passing == Passing::Shared)
+        .map(|(_, binding)| binding);
+    let kept = quote!((#(#kept,)*));
+    let mutated: Vec<&Ident> = candidate
+        .mutated()
+        .map(|(position, _)| &bindings[position])
+        .collect();
+    let output = Ident::new("output", Span::mixed_site());
+    match (candidate.returns_value(), mutated.as_slice()) {
+        (_, []) => quote!((#call, #kept)),
+        (false, [one]) => quote!({ #call; (#one, #kept) }),
+        (false, several) => quote!({ #call; ((#(#several),*), #kept) }),
+        (true, several) => quote! {{
+            let #output = #call;
+            ((#output, #(#several),*), #kept)
+        }},
+    }
+}
+
+/// One argument of the call: the value handed over, wrapped (when the
+/// parameter's type can be read) in the `Fit` probe that makes a mismatch
+/// between the input case and the parameter an error in our words; and
+/// whether it was wrapped.
+fn argument(
+    param: &Param,
+    binding: &Ident,
+    param_type: &Type,
+    by_value: bool,
+    at_inputs: Span,
+) -> (TokenStream, bool) {
+    // The value handed over, and a borrow of it to read its type from.
+    let (value, borrowed) = match (param.passing, by_value) {
+        // A borrow of the case's field already.
+        (Passing::Shared, false) => (quote!(#binding), quote!(#binding)),
+        // The owned case's field, lent to a by-reference parameter.
+        (Passing::Shared, true) => (
+            quote_spanned!(at_inputs=> &#binding),
+            quote_spanned!(at_inputs=> &#binding),
+        ),
+        (Passing::Mutable, _) => (
+            quote_spanned!(at_inputs=> &mut #binding),
+            quote_spanned!(at_inputs=> &#binding),
+        ),
+        (Passing::Owned, _) => (quote!(#binding), quote_spanned!(at_inputs=> &#binding)),
+    };
+    if param.takes_dyn() {
+        // A reference to a type coerces to `&dyn Trait` without
+        // borrowing as it: the call's coercion alone can judge.
+        return (value, false);
+    }
+    let mode = match param.passing {
+        Passing::Shared => quote_spanned!(at_inputs=> ByRef),
+        Passing::Mutable => quote_spanned!(at_inputs=> ByMut),
+        Passing::Owned => quote_spanned!(at_inputs=> ByValue),
+    };
+    let owned = match OwnedForm::of(param_type) {
+        OwnedForm::Vec(element) => quote!(::faster::__private::Vec<#element>),
+        OwnedForm::String => quote!(::faster::__private::String),
+        OwnedForm::Same(owned) => quote!(#owned),
+    };
+    let fitted = quote_spanned! {at_inputs=>
+        (&&&::faster::__private::Fit::<_, ::faster::__private::#mode, #param_type, #owned>
+            ::of(#borrowed)).faster_argument(#value)
+    };
+    (fitted, true)
+}
+
+/// `tokens`, every one of them (inside groups too) spanned at `span`.
+fn respan(tokens: TokenStream, span: Span) -> TokenStream {
+    tokens
+        .into_iter()
+        .map(|token| match token {
+            TokenTree::Group(group) => {
+                let mut respanned = Group::new(group.delimiter(), respan(group.stream(), span));
+                respanned.set_span(span);
+                TokenTree::Group(respanned)
+            }
+            mut other => {
+                other.set_span(span);
+                other
+            }
+        })
+        .collect()
+}
+
+/// The candidate's signature as a function pointer type,
+/// `for<'a> unsafe extern "C" fn(&'a str) -> usize`, spanned over the
+/// candidate's signature so a mismatch error shows it as the expected type.
+fn pointer_type(candidate: &Candidate) -> TokenStream {
+    let abi = &candidate.abi;
+    let parameters = candidate.params.iter().map(|param| &param.ty);
+    let output = &candidate.output;
+    let lifetimes = &candidate.lifetimes;
+    let signature_span = candidate.ident.span();
+    let binder = if lifetimes.is_empty() {
+        TokenStream::new()
+    } else {
+        quote_spanned!(signature_span=> for<#(#lifetimes),*>)
+    };
+    let unsafety = if candidate.unsafety {
+        quote_spanned!(signature_span=> unsafe)
+    } else {
+        TokenStream::new()
+    };
+    let mut parenthesized = Group::new(Delimiter::Parenthesis, quote!(#(#parameters),*));
+    parenthesized.set_span(signature_span);
+    let fn_keyword = quote_spanned!(signature_span=> fn);
+    let parenthesized = TokenTree::Group(parenthesized);
+    quote!(#binder #unsafety #abi #fn_keyword #parenthesized #output)
+}
