@@ -342,15 +342,7 @@ fn run_closure(
             }
         }
     };
-    let throughput = if options.flops.is_none() && options.bytes.is_none() {
-        TokenStream::new()
-    } else {
-        let flops = count_function(options.flops.as_ref(), candidate);
-        let bytes = count_function(options.bytes.as_ref(), candidate);
-        quote! {
-            let #result = ::faster::__private::with_throughput(#result, &#inputs, #flops, #bytes);
-        }
-    };
+    let throughput = throughput(options, candidate, &result, &inputs);
     // A function without parameters has one input, `()`: nothing to show.
     let finish = if candidate.params.is_empty() {
         quote!(#result)
@@ -372,6 +364,24 @@ fn run_closure(
             #throughput
             #finish
         }
+    }
+}
+
+/// The statement that adds the `flops` and `bytes` counts to the result,
+/// when either is given.
+fn throughput(
+    options: &Options,
+    candidate: &Candidate,
+    result: &Ident,
+    inputs: &Ident,
+) -> TokenStream {
+    if options.flops.is_none() && options.bytes.is_none() {
+        return TokenStream::new();
+    }
+    let flops = count_function(options.flops.as_ref(), candidate);
+    let bytes = count_function(options.bytes.as_ref(), candidate);
+    quote! {
+        let #result = ::faster::__private::with_throughput(#result, &#inputs, #flops, #bytes);
     }
 }
 
