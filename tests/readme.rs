@@ -9,7 +9,9 @@ fn every_install_line_names_our_package() {
     let mut install_lines = 0;
     for (number, line) in README.lines().enumerate() {
         let line = line.trim().trim_start_matches('`');
-        let declares_faster = line.starts_with("faster ") || line.starts_with("faster=");
+        let declares_faster = line
+            .strip_prefix("faster")
+            .is_some_and(|rest| rest.trim_start().starts_with('='));
         assert!(
             !declares_faster,
             "README.md:{}: `{line}` declares the package `faster`, an unrelated crate on \
@@ -24,7 +26,10 @@ fn every_install_line_names_our_package() {
                 number + 1
             );
         }
-        if line.starts_with("faster-test") {
+        let declares_ours = line
+            .strip_prefix("faster-test")
+            .is_some_and(|rest| rest.trim_start().starts_with('='));
+        if declares_ours {
             install_lines += 1;
             assert!(
                 line.contains("\"0.1\"") || line.contains("version = \"0.1\""),
