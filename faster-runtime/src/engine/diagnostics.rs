@@ -46,21 +46,45 @@ pub fn review(report: &mut Report, config: &Config) {
 }
 
 /// The best-of figure and the paired estimate on different sides of a
-/// verdict's threshold: the runtime line then reads otherwise than the
-/// verdict, and the reader must know which one counts and why. (Where both
-/// fall on the same side, a disagreement in size changes nothing the user
-/// should do.)
+/// verdict's threshold, for the whole comparison or for one of several
+/// inputs: the runtime line (or the input's row) then reads otherwise than
+/// the verdict, and the reader must know which one counts and why. (Where
+/// both fall on the same side, a disagreement in size changes nothing the
+/// user should do.)
 fn estimates_disagree(report: &Report, config: &Config, found: &mut Vec<String>) {
     let judged = |figure: f64| Verdict::from_interval((figure, figure), config.noise_floor);
+    let mut disagreements = Vec::new();
     if judged(report.best_speedup) != judged(report.speedup) {
-        found.push(format!(
-            "the best-of-{} times read {} but the paired estimate reads {}: timings vary from \
-             call to call (a noisy machine, or work that varies, such as allocation); the verdict \
-             rests on the paired estimate, which compares the two functions in rounds run back to \
-             back rather than each one's luckiest run",
+        disagreements.push(format!(
+            "the best-of-{} times read {} but the paired estimate reads {}",
             report.rounds,
             Ratio::same_direction(report.best_speedup, report.speedup),
             Ratio(report.speedup, None),
+        ));
+    }
+    // With one input, its row is the headline's.
+    if report.inputs.len() > 1 {
+        for input in &report.inputs {
+            let times = input.original_ns / input.candidate_ns;
+            if judged(times) != judged(input.speedup) {
+                disagreements.push(format!(
+                    "input {}'s times read {} but its paired estimate reads {}",
+                    input
+                        .label
+                        .clone()
+                        .unwrap_or_else(|| input.index.to_string()),
+                    Ratio::same_direction(times, input.speedup),
+                    Ratio(input.speedup, None),
+                ));
+            }
+        }
+    }
+    if !disagreements.is_empty() {
+        found.push(format!(
+            "{}: timings vary from call to call (a noisy machine, or work that varies, such as \
+             allocation); the verdict rests on the paired estimate, which compares the two \
+             functions in rounds run back to back rather than each one's luckiest run",
+            disagreements.join("; "),
         ));
     }
 }
@@ -236,6 +260,28 @@ mod tests {
         let mut apart = report(0.485, (0.48, 0.49), Verdict::Slower, Expect::Faster);
         apart.best_speedup = 0.51;
         assert_eq!(reviewed(apart), Vec::<String>::new());
+    }
+
+    #[test]
+    fn an_input_whose_row_reads_otherwise_than_its_estimate_is_said() {
+        use crate::report::fixtures::input;
+        let mut split = report(0.87, (0.85, 0.89), Verdict::Slower, Expect::Faster);
+        split.inputs = vec![
+            input(0, 3_240.0, 3_530.0, 315),
+            input(1, 10_500.0, 10_400.0, 315),
+        ];
+        split.inputs[1].speedup = 1.0 / 1.19;
+        split.inputs[1].label = Some("192×192".into());
+        let warnings = reviewed(split);
+        assert_eq!(warnings.len(), 1, "{warnings:?}");
+        assert!(
+            warnings[0].starts_with(
+                "input 192×192's times read 0.99x slower but its paired estimate reads 1.19x \
+                 slower: timings vary"
+            ),
+            "{}",
+            warnings[0]
+        );
     }
 
     #[test]
