@@ -218,12 +218,25 @@ fn too_wide_to_decide(report: &Report, config: &Config, found: &mut Vec<String>)
         && report.stop == Stop::Budget
         && high / low > (1.0 + config.noise_floor).powi(2)
     {
-        found.push(format!(
-            "the interval is wider than the noise floor ({}) on both sides: too noisy to decide \
-             within max_time = {:?}; raise max_time or run on a quieter machine",
-            format_percent(config.noise_floor),
-            config.max_time,
-        ));
+        let placements_apart = report.placement.spread();
+        found.push(if placements_apart > config.noise_floor {
+            // The width is where the loop lands, which no budget narrows.
+            format!(
+                "the interval is wider than the noise floor ({}) on both sides because the \
+                 measuring loop's placements alone read {} apart: at this per-call time no \
+                 budget decides it; compare a larger piece of work per call (such as the loop \
+                 that calls this function)",
+                format_percent(config.noise_floor),
+                format_percent(placements_apart),
+            )
+        } else {
+            format!(
+                "the interval is wider than the noise floor ({}) on both sides: too noisy to \
+                 decide within max_time = {:?}; raise max_time or run on a quieter machine",
+                format_percent(config.noise_floor),
+                config.max_time,
+            )
+        });
     }
 }
 
@@ -281,6 +294,21 @@ mod tests {
             ),
             "{}",
             warnings[0]
+        );
+    }
+
+    #[test]
+    fn an_interval_widened_by_placements_says_no_budget_decides_it() {
+        let mut placed = report(1.6, (1.05, 2.4), Verdict::WithinNoise, Expect::Faster);
+        placed.stop = Stop::Budget;
+        placed.placement.count = 8;
+        placed.placement.speedups = vec![1.3, 1.5, 1.7, 1.95];
+        let warnings = reviewed(placed);
+        assert!(
+            warnings
+                .iter()
+                .any(|w| w.contains("placements alone read 50% apart") && !w.contains("max_time")),
+            "{warnings:?}"
         );
     }
 
