@@ -27,10 +27,11 @@
 use crate::environment_checks::{Settings, settings_or_complain};
 use crate::load::{self, BackgroundLoad};
 use crate::reference::{self, Reference};
-use crate::summary::{median, quantile};
+use crate::summary::quantile;
 use crate::workloads::{carried_chain, ns_per_step};
 use faster::{Config, Report, Verdict, compare_fns, format_ns};
 use faster_runtime::engine::replicate::CHILD_VARIABLE;
+use faster_runtime::stats::median;
 use std::process::{Command, ExitCode};
 use std::time::{Duration, Instant};
 

@@ -23,8 +23,8 @@
 //! cost, one reading per batch, then adds the same share to both sides and
 //! cancels in the ratio.
 
-use crate::summary::median;
 use crate::timing::{calls_for, fastest_per_call_ns, time_calls};
+use faster_runtime::stats::median;
 use std::time::{Duration, Instant};
 
 /// The measured true speedup of one cell.

@@ -5,6 +5,7 @@
 use crate::matrix::{Cell, Workload};
 use crate::reference::Truth;
 use faster::Verdict;
+use faster_runtime::stats::median;
 
 /// One method's conclusion in one run.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -257,8 +258,6 @@ pub fn quantile(values: &mut [f64], q: f64) -> f64 {
     let rank = (q * values.len() as f64).ceil() as usize;
     values[rank.clamp(1, values.len()) - 1]
 }
-
-pub use faster_runtime::stats::median;
 
 #[cfg(test)]
 mod tests {
