@@ -3,7 +3,6 @@
 //! targets, and the CSV and Markdown files.
 
 use crate::summary::{CellResult, Outcome, Summary, Tally, Timing, shortfalls};
-use faster::Verdict;
 use std::fmt::Write as _;
 use std::fs::File;
 use std::io::{self, BufWriter, Write};
@@ -392,16 +391,8 @@ fn outcome_fields(outcome: &Outcome) -> [String; 4] {
         format!("{:.6}", outcome.speedup),
         format!("{:.6}", outcome.ci.0),
         format!("{:.6}", outcome.ci.1),
-        verdict_name(outcome.verdict).to_string(),
+        outcome.verdict.name().to_string(),
     ]
-}
-
-fn verdict_name(verdict: Verdict) -> &'static str {
-    match verdict {
-        Verdict::Faster => "faster",
-        Verdict::Slower => "slower",
-        Verdict::WithinNoise => "within_noise",
-    }
 }
 
 /// `-0.0012` → `-0.12%`, `0.0012` → `+0.12%`.

@@ -14,7 +14,7 @@
 //! threads alike take in turn; what that costs shows in the wall time.
 
 use crate::workloads::ns_per_step;
-use faster::format_ns;
+use faster::{Verdict, format_ns};
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode, Stdio};
 use std::time::{Duration, Instant};
@@ -247,11 +247,11 @@ fn measure(fixture: &Path, runner: &Runner, cases: &[Case], runs: usize) -> Tall
                     tally.errors.push((speedup / truth - 1.0).abs());
                     tally.speedups[index].push(speedup);
                     let identical = case.original == case.candidate;
-                    if identical && verdict != "within_noise" {
+                    if identical && verdict != Verdict::WithinNoise.name() {
                         tally.false_verdicts += 1;
                     }
-                    let wrong_way = (truth > 1.0 && verdict == "slower")
-                        || (truth < 1.0 && verdict == "faster");
+                    let wrong_way = (truth > 1.0 && verdict == Verdict::Slower.name())
+                        || (truth < 1.0 && verdict == Verdict::Faster.name());
                     if !identical && wrong_way {
                         tally.reversals += 1;
                     }

@@ -47,6 +47,20 @@ pub enum Verdict {
 }
 
 impl Verdict {
+    /// The verdict's name in the JSON document and in CSV files:
+    /// `faster`, `slower` or `within_noise`.
+    ///
+    /// ```
+    /// assert_eq!(faster::Verdict::WithinNoise.name(), "within_noise");
+    /// ```
+    pub fn name(self) -> &'static str {
+        match self {
+            Verdict::Faster => "faster",
+            Verdict::Slower => "slower",
+            Verdict::WithinNoise => "within_noise",
+        }
+    }
+
     /// Judges a speedup interval `(low, high)` (original time / candidate
     /// time) against the relative `noise_floor`.
     ///

@@ -18,7 +18,7 @@ use crate::stats::verdict::Expect;
 use crate::time::Calibration;
 use serde::{Deserialize, Serialize};
 use std::time::Duration;
-use values::{nullable, parse_stop, parse_verdict, stop_name, verdict_name};
+use values::{nullable, parse_stop, parse_verdict, stop_name};
 
 /// The schema identifier every document carries. A change that removes or
 /// retypes a field gets a new version; new fields do not.
@@ -309,7 +309,7 @@ impl ResultDoc {
         };
         let [original, candidate] = Rates::pair(report.flop_rates(), report.byte_rates());
         ResultDoc {
-            verdict: verdict_name(report.verdict).into(),
+            verdict: report.verdict.name().into(),
             expect: report.expect.as_str().into(),
             passed: report.passed(),
             noise_floor: report.noise_floor,

@@ -5,18 +5,10 @@
 use crate::stats::samples::Stop;
 use crate::stats::verdict::Verdict;
 
-pub(super) fn verdict_name(verdict: Verdict) -> &'static str {
-    match verdict {
-        Verdict::Faster => "faster",
-        Verdict::Slower => "slower",
-        Verdict::WithinNoise => "within_noise",
-    }
-}
-
 pub(super) fn parse_verdict(name: &str) -> Result<Verdict, String> {
     [Verdict::Faster, Verdict::Slower, Verdict::WithinNoise]
         .into_iter()
-        .find(|verdict| verdict_name(*verdict) == name)
+        .find(|verdict| verdict.name() == name)
         .ok_or_else(|| format!("unknown verdict `{name}`"))
 }
 
