@@ -41,7 +41,7 @@ use output::Csv;
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
-use summary::Summary;
+use summary::{CellResult, Summary};
 
 /// Each walk buffer and the load's buffer are twice the last-level cache,
 /// within these bounds.
@@ -146,61 +146,9 @@ fn run(options: &options::Options, cells: &[matrix::Cell]) -> std::io::Result<()
         config: config.clone(),
     };
 
-    println!("faster accuracy suite, {}", machine::now_utc());
-    println!(
-        "machine: {}, {} cores, last-level cache {}; load average {} at the start",
-        machine::cpu_model(),
-        machine::cores(),
-        llc.map_or("unknown".to_string(), |bytes| format!(
-            "{} MiB",
-            bytes >> 20
-        )),
-        machine::load_average(),
-    );
-    println!(
-        "engine: Config::default() (noise floor {}%, budget {:?}, target ±{}%, at least {} rounds); timer reading {:.1} ns",
-        100.0 * config.noise_floor,
-        config.max_time,
-        100.0 * config.target_precision,
-        config.min_rounds,
-        faster::calibrate(&faster::WallClock).reading_cost_ns,
-    );
-    println!(
-        "runs: {} per cell, {} per identical-function cell; reference {:?} per cell in batches of {:?} per side; filter: {}",
-        settings.runs,
-        settings.identical_runs,
-        settings.reference,
-        settings.reference_batch,
-        if options.filters.is_empty() {
-            "none".to_string()
-        } else {
-            options.filters.join(", ")
-        },
-    );
+    print_header(options, &settings, llc);
 
-    let needs_walk = cells
-        .iter()
-        .any(|cell| matches!(cell.scale.workload, Workload::Memory { .. }));
-    let mut machine = runner::Machine::probe(buffer_bytes, needs_walk);
-    println!(
-        "workloads: a chain step {:.3} ns; walk {} per load over {} MiB{}",
-        machine.step_ns,
-        if needs_walk {
-            format_ns(machine.walk_line_ns())
-        } else {
-            "(not run)".to_string()
-        },
-        buffer_bytes >> 20,
-        if cells.iter().any(|cell| cell.noise == Noise::Load) {
-            format!(
-                "; load: one thread, busy fraction 0–100% over a {:?} sine, streaming {} MiB",
-                load::PERIOD,
-                buffer_bytes >> 20
-            )
-        } else {
-            String::new()
-        },
-    );
+    let mut machine = probe_machine(cells, buffer_bytes);
     println!(
         "columns: bias = median of estimate / truth − 1; err = |estimate / truth − 1|; ±CI = median half-width of the 99% interval; \
          cover = the interval holds the truth; cov~ = it meets the truth ± ±ref; F/N/S = faster / within noise / slower; \
@@ -270,15 +218,84 @@ fn run(options: &options::Options, cells: &[matrix::Cell]) -> std::io::Result<()
         machine::load_average()
     );
     if let Some(path) = &options.markdown {
-        let rows: Vec<markdown::Row> = results
-            .iter()
-            .map(|(result, summary)| {
-                markdown::row(output::CELL_COLUMNS, output::cell_fields(result, summary))
-            })
-            .collect();
-        std::fs::write(path, markdown::markdown(&rows))?;
+        write_markdown(path, &results)?;
     }
     Ok(())
+}
+
+/// `--markdown`: the README's tables of this run's cells.
+fn write_markdown(path: &str, results: &[(CellResult, Summary)]) -> std::io::Result<()> {
+    let rows: Vec<markdown::Row> = results
+        .iter()
+        .map(|(result, summary)| {
+            markdown::row(output::CELL_COLUMNS, output::cell_fields(result, summary))
+        })
+        .collect();
+    std::fs::write(path, markdown::markdown(&rows))
+}
+
+/// The header's first lines: when, the machine, the engine's settings and
+/// the runs asked for.
+fn print_header(options: &options::Options, settings: &runner::Settings, llc: Option<usize>) {
+    println!("faster accuracy suite, {}", machine::now_utc());
+    println!(
+        "machine: {}, {} cores, last-level cache {}; load average {} at the start",
+        machine::cpu_model(),
+        machine::cores(),
+        llc.map_or("unknown".to_string(), |bytes| format!(
+            "{} MiB",
+            bytes >> 20
+        )),
+        machine::load_average(),
+    );
+    println!(
+        "engine: Config::default() (noise floor {}%, budget {:?}, target ±{}%, at least {} rounds); timer reading {:.1} ns",
+        100.0 * settings.config.noise_floor,
+        settings.config.max_time,
+        100.0 * settings.config.target_precision,
+        settings.config.min_rounds,
+        faster::calibrate(&faster::WallClock).reading_cost_ns,
+    );
+    println!(
+        "runs: {} per cell, {} per identical-function cell; reference {:?} per cell in batches of {:?} per side; filter: {}",
+        settings.runs,
+        settings.identical_runs,
+        settings.reference,
+        settings.reference_batch,
+        if options.filters.is_empty() {
+            "none".to_string()
+        } else {
+            options.filters.join(", ")
+        },
+    );
+}
+
+/// Measures the workloads' costs on this machine, and says them.
+fn probe_machine(cells: &[matrix::Cell], buffer_bytes: usize) -> runner::Machine {
+    let needs_walk = cells
+        .iter()
+        .any(|cell| matches!(cell.scale.workload, Workload::Memory { .. }));
+    let machine = runner::Machine::probe(buffer_bytes, needs_walk);
+    println!(
+        "workloads: a chain step {:.3} ns; walk {} per load over {} MiB{}",
+        machine.step_ns,
+        if needs_walk {
+            format_ns(machine.walk_line_ns())
+        } else {
+            "(not run)".to_string()
+        },
+        buffer_bytes >> 20,
+        if cells.iter().any(|cell| cell.noise == Noise::Load) {
+            format!(
+                "; load: one thread, busy fraction 0–100% over a {:?} sine, streaming {} MiB",
+                load::PERIOD,
+                buffer_bytes >> 20
+            )
+        } else {
+            String::new()
+        },
+    );
+    machine
 }
 
 /// `--combine`: the Markdown tables and the missed targets of earlier runs'
