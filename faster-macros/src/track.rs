@@ -78,7 +78,12 @@ fn try_track(args: TokenStream, item: TokenStream) -> syn::Result<TokenStream> {
             ),
         ));
     }
-    inputs_match(&options, &candidate)?;
+    validate::inputs_match(
+        options.inputs.as_ref(),
+        &candidate,
+        Span::call_site(),
+        "tracking it",
+    )?;
     Ok(expansion(&function, &options, &candidate))
 }
 
@@ -169,29 +174,6 @@ fn unknown_option(key: &Ident, key_name: &str) -> syn::Error {
         format!("unknown option `{key_name}`\nthe options are {valid}")
     };
     syn::Error::new(key.span(), message)
-}
-
-/// `inputs` is required exactly when the function takes parameters.
-fn inputs_match(options: &Options, candidate: &Candidate) -> syn::Result<()> {
-    let ident = &candidate.ident;
-    match (&options.inputs, candidate.params.is_empty()) {
-        (Some(inputs), true) => Err(syn::Error::new_spanned(
-            inputs.to_option_tokens(),
-            format!(
-                "`{ident}` takes no parameters, so there are no inputs to give it: remove `{}`",
-                inputs.as_written()
-            ),
-        )),
-        (None, false) => Err(syn::Error::new(
-            Span::call_site(),
-            format!(
-                "`{ident}` takes parameters, so tracking it needs inputs to call it with: add \
-                 `inputs = {ident}_inputs` and write `fn {ident}_inputs() -> Vec<...>` returning \
-                 the cases to try, one argument (or one tuple of arguments) per item"
-            ),
-        )),
-        _ => Ok(()),
-    }
 }
 
 /// The function, unchanged; its descriptor, registered; and its test.

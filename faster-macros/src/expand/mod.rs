@@ -57,7 +57,12 @@ fn try_compare(args: TokenStream, item: TokenStream) -> syn::Result<TokenStream>
     let mut errors: Option<syn::Error> = None;
     for check in [
         validate::types_match(&options, &candidate),
-        validate::inputs_match(&options, &candidate, attribute),
+        validate::inputs_match(
+            options.inputs.as_ref(),
+            &candidate,
+            attribute,
+            "the comparison",
+        ),
         validate::no_self_paths(&options, &candidate),
         distinct_test_names(&options),
     ] {

@@ -8,7 +8,7 @@
 
 mod refusals;
 
-use crate::attr::{Options, tokens_as_written};
+use crate::attr::{InputsOption, Options, tokens_as_written};
 use proc_macro2::Span;
 use quote::ToTokens;
 use refusals::{
@@ -346,14 +346,17 @@ pub(crate) fn types_match(options: &Options, candidate: &Candidate) -> syn::Resu
     }
 }
 
-/// `inputs` is required exactly when the candidate takes parameters.
+/// `inputs` is required exactly when the function takes parameters; a
+/// missing one is said at the `attribute`, as what `purpose` needs
+/// ("the comparison", "tracking it").
 pub(crate) fn inputs_match(
-    options: &Options,
+    inputs: Option<&InputsOption>,
     candidate: &Candidate,
     attribute: Span,
+    purpose: &str,
 ) -> syn::Result<()> {
     let ident = &candidate.ident;
-    match (&options.inputs, candidate.params.is_empty()) {
+    match (inputs, candidate.params.is_empty()) {
         (Some(inputs), true) => Err(syn::Error::new_spanned(
             inputs.to_option_tokens(),
             format!(
@@ -381,8 +384,8 @@ pub(crate) fn inputs_match(
             Err(syn::Error::new(
                 attribute,
                 format!(
-                    "`{ident}` takes parameters, so the comparison needs inputs to call it with: \
-                     add `inputs = {ident}_inputs` and write \
+                    "`{ident}` takes parameters, so {purpose} needs inputs to call it with: add \
+                     `inputs = {ident}_inputs` and write \
                      `fn {ident}_inputs() -> Vec<{item}>` returning the cases to try, {per_item}",
                 ),
             ))
