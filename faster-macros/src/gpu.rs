@@ -6,7 +6,7 @@
 //! comparison cannot use.
 
 use crate::attr::{Check, Options, tokens_as_written};
-use crate::expand::{comparison_settings, registration};
+use crate::expand::{comparison_settings, expansion_or_errors, registration};
 use proc_macro2::{Span, TokenStream, TokenTree};
 use quote::{ToTokens, format_ident, quote, quote_spanned};
 use syn::ext::IdentExt;
@@ -21,14 +21,7 @@ const SHAPE: &str = "`#[faster::compare_gpu]` goes on a kernel's record function
 /// The attribute's expansion, or the function unchanged followed by the
 /// errors.
 pub(crate) fn compare_gpu(args: TokenStream, item: TokenStream) -> TokenStream {
-    match try_compare_gpu(args, item.clone()) {
-        Ok(expansion) => expansion,
-        Err(errors) => {
-            let mut unchanged = item;
-            unchanged.extend(errors.to_compile_error());
-            unchanged
-        }
-    }
+    expansion_or_errors(item, |item| try_compare_gpu(args, item))
 }
 
 fn try_compare_gpu(args: TokenStream, item: TokenStream) -> syn::Result<TokenStream> {

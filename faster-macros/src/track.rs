@@ -7,7 +7,7 @@
 //! starts the test binary to).
 
 use crate::attr::{self, Expect, InputsOption};
-use crate::expand::{call_closure, settings};
+use crate::expand::{call_closure, expansion_or_errors, settings};
 use crate::validate::{self, Candidate};
 use proc_macro2::{Span, TokenStream};
 use quote::{ToTokens, format_ident, quote};
@@ -35,14 +35,7 @@ struct Options {
 /// The attribute's expansion, or the function unchanged followed by the
 /// errors.
 pub(crate) fn track(args: TokenStream, item: TokenStream) -> TokenStream {
-    match try_track(args, item.clone()) {
-        Ok(expansion) => expansion,
-        Err(errors) => {
-            let mut unchanged = item;
-            unchanged.extend(errors.to_compile_error());
-            unchanged
-        }
-    }
+    expansion_or_errors(item, |item| try_track(args, item))
 }
 
 fn try_track(args: TokenStream, item: TokenStream) -> syn::Result<TokenStream> {

@@ -21,9 +21,19 @@ use syn::spanned::Spanned;
 use syn::{ExprPath, Ident, ItemFn, ReturnType, Type};
 
 /// The attribute's expansion, or the function unchanged followed by the
-/// errors (so that its callers do not pile further errors on top).
+/// errors.
 pub(crate) fn compare(args: TokenStream, item: TokenStream) -> TokenStream {
-    match try_compare(args, item.clone()) {
+    expansion_or_errors(item, |item| try_compare(args, item))
+}
+
+/// What each of the crate's attributes writes: `expand(item)`, or, where
+/// the attribute is misused, the item unchanged followed by the errors (so
+/// that the code calling the function does not pile further errors on top).
+pub(crate) fn expansion_or_errors(
+    item: TokenStream,
+    expand: impl FnOnce(TokenStream) -> syn::Result<TokenStream>,
+) -> TokenStream {
+    match expand(item.clone()) {
         Ok(expansion) => expansion,
         Err(errors) => {
             let mut unchanged = item;
