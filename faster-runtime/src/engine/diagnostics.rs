@@ -69,10 +69,7 @@ fn estimates_disagree(report: &Report, config: &Config, found: &mut Vec<String>)
             if judged(times) != judged(input.speedup) {
                 disagreements.push(format!(
                     "input {}'s times read {} but its paired estimate reads {}",
-                    input
-                        .label
-                        .clone()
-                        .unwrap_or_else(|| input.index.to_string()),
+                    input.name(),
                     Ratio::same_direction(times, input.speedup),
                     Ratio(input.speedup, None),
                 ));

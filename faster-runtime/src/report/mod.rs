@@ -151,6 +151,14 @@ pub struct InputReport {
     pub round_ns: Vec<[f64; 2]>,
 }
 
+impl InputReport {
+    /// How tables and warnings name the input: its label, or its index
+    /// where it has none.
+    pub fn name(&self) -> String {
+        self.label.clone().unwrap_or_else(|| self.index.to_string())
+    }
+}
+
 /// The other work the machine did while a comparison was measured.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct Load {

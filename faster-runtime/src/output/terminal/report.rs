@@ -200,10 +200,7 @@ fn input_table(report: &Report, style: Style, out: &mut String) {
         .inputs
         .iter()
         .map(|input| Row {
-            label: input
-                .label
-                .clone()
-                .unwrap_or_else(|| input.index.to_string()),
+            label: input.name(),
             original: input.original_ns,
             candidate: input.candidate_ns,
             speedup: input.speedup,
