@@ -7,6 +7,7 @@
 //! places it there), and it changes over seconds: the drift that makes a
 //! sequential measurement of A, then B, disagree with itself.
 
+use faster_runtime::report::environment::last_level_cache_bytes;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread::JoinHandle;
@@ -54,7 +55,7 @@ impl Drop for BackgroundLoad {
 /// The load's buffer as the suite sizes it: twice the last-level cache,
 /// within the suite's bounds.
 pub fn buffer_bytes() -> usize {
-    let llc = crate::machine::last_level_cache_bytes().unwrap_or(crate::ASSUMED_LLC);
+    let llc = last_level_cache_bytes().map_or(crate::ASSUMED_LLC, |bytes| bytes as usize);
     (2 * llc).clamp(crate::MIN_BUFFER, crate::MAX_BUFFER)
 }
 

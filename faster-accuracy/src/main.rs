@@ -36,6 +36,7 @@ mod timing;
 mod workloads;
 
 use faster::{Config, format_ns};
+use faster_runtime::report::environment::last_level_cache_bytes;
 use matrix::{Noise, Workload};
 use output::Csv;
 use std::io::{IsTerminal, Write};
@@ -134,7 +135,7 @@ fn main() -> ExitCode {
 fn run(options: &options::Options, cells: &[matrix::Cell]) -> std::io::Result<()> {
     let started = Instant::now();
     let config = Config::default();
-    let llc = machine::last_level_cache_bytes();
+    let llc = last_level_cache_bytes();
     let buffer_bytes = load::buffer_bytes();
     let settings = runner::Settings {
         runs: options.runs,
@@ -236,7 +237,7 @@ fn write_markdown(path: &str, results: &[(CellResult, Summary)]) -> std::io::Res
 
 /// The header's first lines: when, the machine, the engine's settings and
 /// the runs asked for.
-fn print_header(options: &options::Options, settings: &runner::Settings, llc: Option<usize>) {
+fn print_header(options: &options::Options, settings: &runner::Settings, llc: Option<u64>) {
     println!("faster accuracy suite, {}", machine::now_utc());
     println!(
         "machine: {}, {} cores, last-level cache {}; load average {} at the start",

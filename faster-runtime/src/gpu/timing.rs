@@ -7,6 +7,7 @@
 use super::device::Gpu;
 use super::input::map_and_read;
 use crate::error::Error;
+use crate::report::environment::last_level_cache_bytes;
 use crate::stats::percentile;
 use crate::time::{Calibration, WallClock, calibrate};
 use std::time::Instant;
@@ -259,40 +260,8 @@ pub fn time_pass(
 fn flush_bytes(gpu: &Gpu) -> u64 {
     const GPU_FLUSH: u64 = 256 << 20;
     let wanted = match gpu.adapter().device_type {
-        wgpu::DeviceType::Cpu => cpu_last_level_cache().map_or(GPU_FLUSH, |bytes| 2 * bytes),
+        wgpu::DeviceType::Cpu => last_level_cache_bytes().map_or(GPU_FLUSH, |bytes| 2 * bytes),
         _ => GPU_FLUSH,
     };
     wanted.min(gpu.device().limits().max_buffer_size) / 4 * 4
-}
-
-/// The largest CPU cache, from Linux's sysfs; `None` elsewhere.
-fn cpu_last_level_cache() -> Option<u64> {
-    let caches = std::fs::read_dir("/sys/devices/system/cpu/cpu0/cache").ok()?;
-    caches
-        .filter_map(|entry| std::fs::read_to_string(entry.ok()?.path().join("size")).ok())
-        .filter_map(|size| parse_cache_size(size.trim()))
-        .max()
-}
-
-/// `32768K` → 33 554 432; sysfs also writes `M`.
-fn parse_cache_size(text: &str) -> Option<u64> {
-    let (digits, unit) = text.split_at(text.find(|c: char| !c.is_ascii_digit())?);
-    let scale = match unit {
-        "K" => 1 << 10,
-        "M" => 1 << 20,
-        _ => return None,
-    };
-    Some(digits.parse::<u64>().ok()? * scale)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn cache_sizes_read_as_sysfs_writes_them() {
-        assert_eq!(parse_cache_size("32768K"), Some(32 << 20));
-        assert_eq!(parse_cache_size("2M"), Some(2 << 20));
-        assert_eq!(parse_cache_size("512"), None);
-    }
 }

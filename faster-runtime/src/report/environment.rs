@@ -194,6 +194,40 @@ fn cpu_model(cpuinfo: &str) -> Option<String> {
         .find_map(field)
 }
 
+/// The last-level cache's size in bytes: that of cpu0's deepest cache
+/// level, from Linux's sysfs; `None` elsewhere, or where it cannot be read.
+pub fn last_level_cache_bytes() -> Option<u64> {
+    let mut deepest: Option<(u32, u64)> = None;
+    for index in 0..8 {
+        let dir = format!("/sys/devices/system/cpu/cpu0/cache/index{index}");
+        let read = |file: &str| std::fs::read_to_string(format!("{dir}/{file}")).ok();
+        let (Some(level), Some(size)) = (read("level"), read("size")) else {
+            continue;
+        };
+        let (Ok(level), Some(bytes)) = (level.trim().parse::<u32>(), parse_cache_size(size.trim()))
+        else {
+            continue;
+        };
+        if deepest.is_none_or(|(deepest_level, _)| level > deepest_level) {
+            deepest = Some((level, bytes));
+        }
+    }
+    deepest.map(|(_, bytes)| bytes)
+}
+
+/// A cache size as sysfs writes it (`32768K`; `M` and `G` also read), in
+/// bytes.
+fn parse_cache_size(text: &str) -> Option<u64> {
+    let (digits, unit) = text.split_at(text.find(|c: char| !c.is_ascii_digit())?);
+    let scale = match unit {
+        "K" => 1 << 10,
+        "M" => 1 << 20,
+        "G" => 1 << 30,
+        _ => return None,
+    };
+    Some(digits.parse::<u64>().ok()? * scale)
+}
+
 /// `PRETTY_NAME` from `/etc/os-release`, unquoted.
 fn pretty_name(os_release: &str) -> Option<String> {
     os_release.lines().find_map(|line| {
@@ -325,6 +359,16 @@ fn rfc3339(seconds: u64) -> String {
 mod tests {
     use super::*;
     use std::collections::HashMap;
+
+    #[test]
+    fn cache_sizes_read_as_sysfs_writes_them() {
+        assert_eq!(parse_cache_size("32768K"), Some(32 << 20));
+        assert_eq!(parse_cache_size("307200K"), Some(300 << 20));
+        assert_eq!(parse_cache_size("48K"), Some(48 << 10));
+        assert_eq!(parse_cache_size("2M"), Some(2 << 20));
+        assert_eq!(parse_cache_size("512"), None);
+        assert_eq!(parse_cache_size("lots"), None);
+    }
 
     fn vars(pairs: &[(&str, &str)]) -> impl Fn(&str) -> Option<String> {
         let map: HashMap<String, String> = pairs
