@@ -41,9 +41,7 @@ impl Gpu {
     /// adapter has them, timestamp queries. An error says why there is none
     /// (and what to install when the machine has no adapter at all).
     pub fn new() -> Result<Gpu, Error> {
-        let instance =
-            wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
-        let adapter = choose_adapter(&instance)?;
+        let adapter = choose_adapter(&instance())?;
         let timestamps = adapter.features() & wgpu::Features::TIMESTAMP_QUERY;
         let (device, queue) = block_on(adapter.request_device(&wgpu::DeviceDescriptor {
             label: Some("faster"),
@@ -135,12 +133,16 @@ impl Gpu {
 /// Every adapter this machine has, on every backend wgpu was built with;
 /// empty where there is none (no GPU and no software driver).
 pub fn adapters() -> Vec<wgpu::AdapterInfo> {
-    let instance =
-        wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
-    block_on(instance.enumerate_adapters(wgpu::Backends::all()))
+    block_on(instance().enumerate_adapters(wgpu::Backends::all()))
         .iter()
         .map(wgpu::Adapter::get_info)
         .collect()
+}
+
+/// A wgpu instance for compute only (no window), its backends chosen by
+/// `WGPU_BACKEND` as in wgpu's own examples.
+fn instance() -> wgpu::Instance {
+    wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env())
 }
 
 /// `WGPU_ADAPTER_NAME`'s adapter when it is set (an error naming those
