@@ -5,10 +5,10 @@
 //! here what differs: the record function's shape and the options a kernel
 //! comparison cannot use.
 
-use crate::attr::{Check, Options, tokens_as_written};
-use crate::expand::{comparison_settings, expansion_or_errors, registration};
+use crate::attr::{Check, Options};
+use crate::expand::{Names, check_tokens, expansion_or_errors, registration};
 use proc_macro2::{Span, TokenStream, TokenTree};
-use quote::{ToTokens, format_ident, quote, quote_spanned};
+use quote::{ToTokens, quote, quote_spanned};
 use syn::ext::IdentExt;
 use syn::spanned::Spanned;
 use syn::{Expr, ExprLit, FnArg, Ident, ItemFn, Lit, ReturnType, Type};
@@ -173,24 +173,9 @@ fn expansion(
     cache_flush: bool,
 ) -> TokenStream {
     let ident = &function.sig.ident;
-    let bare_ident = ident.unraw();
-    let descriptor = format_ident!("__FASTER_{}", bare_ident);
-    let test = format_ident!("faster_{}", bare_ident);
-    let original_as_written = tokens_as_written(options.original.to_token_stream());
-    let display_name = options
-        .name
-        .as_ref()
-        .map_or_else(|| bare_ident.to_string(), |name| name.value());
-    let label = format!("{display_name} vs {original_as_written}");
-    let run = run_closure(options, params, &label, ident, cache_flush);
-    let registered = registration(
-        &descriptor,
-        &test,
-        &label,
-        &original_as_written,
-        &comparison_settings(options),
-        &run,
-    );
+    let names = Names::of(options, ident, None);
+    let run = run_closure(options, params, &names.label, ident, cache_flush);
+    let registered = registration(&names, options, &run);
     quote! {
         #function
         #registered
@@ -220,18 +205,8 @@ fn run_closure(
         .path;
     let at_cases = Span::mixed_site().located_at(cases.span());
     let make_cases = quote_spanned!(at_cases=> || #cases(#gpu));
-    let check = match options.check {
-        Check::Eq => quote!(::faster::__private::Eq),
-        Check::Skip => quote!(::faster::__private::Skip),
-        Check::Approx { rel, abs } => {
-            let (rel, abs) = (
-                proc_macro2::Literal::f64_suffixed(rel),
-                proc_macro2::Literal::f64_suffixed(abs),
-            );
-            quote!(::faster::__private::Approx { rel: #rel, abs: #abs })
-        }
-        Check::With(_) => unreachable!("`kernel_options` refuses check functions"),
-    };
+    // `kernel_options` has refused a check function.
+    let check = check_tokens(&options.check, Span::call_site());
     let original = record_closure(options.original.to_token_stream(), params);
     let candidate = record_closure(candidate.to_token_stream(), params);
     let count = |path: Option<&syn::ExprPath>| match path {
@@ -282,6 +257,7 @@ fn record_closure(path: TokenStream, [pass_type, case_type]: &[Type; 2]) -> Toke
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::attr::tokens_as_written;
     use quote::quote;
 
     fn error_of(args: TokenStream, item: TokenStream) -> String {

@@ -151,21 +151,7 @@ fn distinct_test_names(options: &Options) -> syn::Result<()> {
 /// `concrete` is the type this one instantiates the candidate at, for a
 /// generic candidate (which `candidate` already has substituted).
 fn comparison(options: &Options, candidate: &Candidate, concrete: Option<&Type>) -> TokenStream {
-    let bare_ident = candidate.ident.unraw();
-    let suffix = concrete.map_or_else(String::new, |ty| format!("_{}", type_suffix(ty)));
-    let descriptor = format_ident!("__FASTER_{}{}", bare_ident, suffix);
-    let test = format_ident!("faster_{}{}", bare_ident, suffix);
-    let concrete_written = concrete.map(|ty| tokens_as_written(ty.to_token_stream()));
-
-    let original_as_written = tokens_as_written(options.original.to_token_stream());
-    let display_name = match (&options.name, &concrete_written) {
-        (Some(name), Some(ty)) => format!("{} ({ty})", name.value()),
-        (Some(name), None) => name.value(),
-        (None, Some(ty)) => format!("{bare_ident}::<{ty}>"),
-        (None, None) => bare_ident.to_string(),
-    };
-    let label = format!("{display_name} vs {original_as_written}");
-    let settings = comparison_settings(options);
+    let names = Names::of(options, &candidate.ident, concrete);
     let ident = &candidate.ident;
     let candidate_path = match concrete {
         Some(ty) => quote!(#ident::<#ty>),
@@ -175,27 +161,68 @@ fn comparison(options: &Options, candidate: &Candidate, concrete: Option<&Type>)
     // at the type in `types = [...]`, where the path names it; calling it
     // there, with that very span, keeps the report to one.
     let candidate_span = concrete.map_or_else(|| candidate.ident.span(), Spanned::span);
-    let run = run_closure(options, candidate, &label, (candidate_path, candidate_span));
-    registration(
-        &descriptor,
-        &test,
-        &label,
-        &original_as_written,
-        &settings,
-        &run,
-    )
+    let run = run_closure(
+        options,
+        candidate,
+        &names.label,
+        (candidate_path, candidate_span),
+    );
+    registration(&names, options, &run)
 }
 
-/// The descriptor named `descriptor`, its registration and the test `test`
-/// that runs it: the same for every kind of comparison, whatever its `run`.
-pub(crate) fn registration(
-    descriptor: &Ident,
-    test: &Ident,
-    label: &str,
-    original_as_written: &str,
-    settings: &TokenStream,
-    run: &TokenStream,
-) -> TokenStream {
+/// The names one comparison goes by, for `compare` and `compare_gpu` alike.
+pub(crate) struct Names {
+    /// The registered descriptor's constant.
+    descriptor: Ident,
+    /// The generated test: `faster_<fn>`, or `faster_<fn>_<type>` for a
+    /// generic candidate, the names the README, `--list` and `--exact` use.
+    test: Ident,
+    /// The original's path as the user wrote it.
+    original_as_written: String,
+    /// The report's heading: `sum_fast vs sum_naive`, `name = ...` in
+    /// place of the candidate's name where given.
+    pub label: String,
+}
+
+impl Names {
+    /// The names of the comparison of the candidate `ident`, instantiated
+    /// at `concrete` where it is generic.
+    pub(crate) fn of(options: &Options, ident: &Ident, concrete: Option<&Type>) -> Names {
+        let bare_ident = ident.unraw();
+        let suffix = concrete.map_or_else(String::new, |ty| format!("_{}", type_suffix(ty)));
+        let concrete_written = concrete.map(|ty| tokens_as_written(ty.to_token_stream()));
+        let original_as_written = tokens_as_written(options.original.to_token_stream());
+        let display_name = match (&options.name, &concrete_written) {
+            (Some(name), Some(ty)) => format!("{} ({ty})", name.value()),
+            (Some(name), None) => name.value(),
+            (None, Some(ty)) => format!("{bare_ident}::<{ty}>"),
+            (None, None) => bare_ident.to_string(),
+        };
+        Names {
+            descriptor: format_ident!("__FASTER_{}{}", bare_ident, suffix),
+            test: format_ident!("faster_{}{}", bare_ident, suffix),
+            label: format!("{display_name} vs {original_as_written}"),
+            original_as_written,
+        }
+    }
+}
+
+/// The descriptor `names` name, with the settings `options` set, its
+/// registration and the test that runs it: the same for every kind of
+/// comparison, whatever its `run`.
+pub(crate) fn registration(names: &Names, options: &Options, run: &TokenStream) -> TokenStream {
+    let Names {
+        descriptor,
+        test,
+        original_as_written,
+        label,
+    } = names;
+    let settings = settings(
+        options.expect,
+        options.noise_floor,
+        options.max_time,
+        options.processes,
+    );
     let test_suffix = format!("::{test}");
     quote! {
         #[doc(hidden)]
@@ -222,16 +249,6 @@ pub(crate) fn registration(
             ::faster::__private::run_test(&#descriptor)
         }
     }
-}
-
-/// The settings a comparison's attribute (`compare` or `compare_gpu`) sets.
-pub(crate) fn comparison_settings(options: &Options) -> TokenStream {
-    settings(
-        options.expect,
-        options.noise_floor,
-        options.max_time,
-        options.processes,
-    )
 }
 
 /// The options the attribute sets; the others come from `Settings::NONE`,
@@ -475,6 +492,13 @@ fn check_expression(check: &Check, candidate: &Candidate) -> TokenStream {
             },
         ),
     };
+    check_tokens(check, span)
+}
+
+/// The runtime's check for `eq`, `approx(...)` or `skip`, spanned at
+/// `span`. A check function is no value: `compare` calls it through an
+/// entry point of its own, and `compare_gpu` refuses it.
+pub(crate) fn check_tokens(check: &Check, span: Span) -> TokenStream {
     match check {
         Check::Eq => quote_spanned!(span=> ::faster::__private::Eq),
         Check::Skip => quote_spanned!(span=> ::faster::__private::Skip),
@@ -482,6 +506,6 @@ fn check_expression(check: &Check, candidate: &Candidate) -> TokenStream {
             let (rel, abs) = (Literal::f64_suffixed(*rel), Literal::f64_suffixed(*abs));
             quote_spanned!(span=> ::faster::__private::Approx { rel: #rel, abs: #abs })
         }
-        Check::With(_) => unreachable!("a check function has its own entry point"),
+        Check::With(_) => unreachable!("a check function is no value of the runtime's"),
     }
 }
