@@ -185,7 +185,7 @@ impl Run {
             self.speedup,
             self.ci.0,
             self.ci.1,
-            verdict_code(self.verdict),
+            self.verdict.name(),
             self.seconds,
             self.budget_stop,
             self.per_call_ns[0],
@@ -200,31 +200,22 @@ impl Run {
     fn parse(line: &str, process: usize) -> Option<Run> {
         let fields: Vec<&str> = line.strip_prefix(MARKER)?.split('\t').collect();
         let number = |index: usize| fields.get(index)?.parse::<f64>().ok();
+        let verdict_name = *fields.get(5)?;
         Some(Run {
             case: fields.first()?.parse().ok()?,
             process,
             reference: number(1)?,
             speedup: number(2)?,
             ci: (number(3)?, number(4)?),
-            verdict: match *fields.get(5)? {
-                "F" => Verdict::Faster,
-                "S" => Verdict::Slower,
-                _ => Verdict::WithinNoise,
-            },
+            verdict: [Verdict::Faster, Verdict::Slower, Verdict::WithinNoise]
+                .into_iter()
+                .find(|verdict| verdict.name() == verdict_name)?,
             seconds: number(6)?,
             budget_stop: *fields.get(7)? == "true",
             per_call_ns: [number(8)?, number(9)?],
             placements: fields.get(10)?.parse().ok()?,
             range: (number(11)?, number(12)?),
         })
-    }
-}
-
-fn verdict_code(verdict: Verdict) -> &'static str {
-    match verdict {
-        Verdict::Faster => "F",
-        Verdict::WithinNoise => "N",
-        Verdict::Slower => "S",
     }
 }
 
