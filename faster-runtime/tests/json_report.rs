@@ -163,6 +163,26 @@ fn the_schema_file_names_the_version_the_runtime_writes() {
     assert_eq!(schema()["properties"]["schema"]["const"], REPORT_SCHEMA);
 }
 
+#[test]
+fn the_schema_is_identified_by_our_repository_where_the_file_is() {
+    // Not docs.rs/faster, another crate's: this package's repository, at the
+    // file's own path in it.
+    let id = schema()["$id"]
+        .as_str()
+        .expect("the schema has an $id")
+        .to_string();
+    let in_repository = "faster-runtime/schema/report-v1.schema.json";
+    assert_eq!(
+        id,
+        format!("{}/raw/main/{in_repository}", env!("CARGO_PKG_REPOSITORY"))
+    );
+    let workspace = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    assert_eq!(
+        std::fs::read_to_string(workspace.join(in_repository)).unwrap(),
+        SCHEMA_TEXT
+    );
+}
+
 #[cfg(feature = "plots")]
 #[test]
 fn the_plot_is_an_svg_with_text_and_the_data() {
