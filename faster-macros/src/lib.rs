@@ -53,7 +53,7 @@ use proc_macro::TokenStream;
 /// | `original = path` | the function it replaces, with the same signature | required |
 /// | `inputs = path` | a `fn() -> impl IntoIterator<Item = T>`; each item is one input case | required exactly when the function has parameters |
 /// | `expect = faster \| not_slower \| report` | `faster`: faster by at least the noise floor; `not_slower`: fails only when slower by at least the floor; `report`: never fails on timing | `faster` |
-/// | `noise_floor = 0.05` | the smallest relative difference that counts, a fraction between 0 and 1 | the run's (5%, 10% on CI) |
+/// | `noise_floor = 0.05` | the smallest relative difference that counts, a fraction above 0 (1.0: at least 2x) | the run's (5%, 10% on CI) |
 /// | `check = eq \| approx(REL) \| approx(REL, ABS) \| path \| skip` | how outputs are compared before timing (below) | `eq` |
 /// | `max_time = "3s"` | time budget for this pair: `"750us"`, `"500ms"`, `"1.5s"`, `"2m"` | the run's (3 s) |
 /// | `processes = 3` | measure in this many fresh processes, from 1 to 100 | the run's (1) |

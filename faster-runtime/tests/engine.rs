@@ -50,6 +50,15 @@ impl Noisy {
 }
 
 fn compare(seed: u64, original_ns: f64, candidate_ns: f64) -> faster_runtime::Report {
+    compare_with(seed, original_ns, candidate_ns, &Config::default())
+}
+
+fn compare_with(
+    seed: u64,
+    original_ns: f64,
+    candidate_ns: f64,
+    config: &Config,
+) -> faster_runtime::Report {
     // Per-call noise of 5% and one call in 2 000 hit by 20 µs.
     let model = Noisy::new(seed, 0.05, 5e-4, 20_000.0);
     compare_fns_with_clock(
@@ -58,7 +67,7 @@ fn compare(seed: u64, original_ns: f64, candidate_ns: f64) -> faster_runtime::Re
         &[()],
         model.function(original_ns),
         model.function(candidate_ns),
-        &Config::default(),
+        config,
     )
     .unwrap()
 }
@@ -101,6 +110,36 @@ fn identical_functions_are_within_noise_and_the_interval_holds_one() {
         covered >= 95,
         "the 99% interval held the truth in {covered} of 100 runs"
     );
+}
+
+#[test]
+fn a_floor_of_100_percent_asks_for_at_least_2x() {
+    let config = Config {
+        noise_floor: 1.0,
+        ..Config::default()
+    };
+    for seed in 0..5 {
+        // 1.5x faster is within a 100% floor, and the report says which floor.
+        let report = compare_with(seed, 1_500.0, 1_000.0, &config);
+        assert_eq!(report.verdict, Verdict::WithinNoise, "{report}");
+        assert!(!report.passed(), "{report}");
+        assert!(
+            report
+                .to_string()
+                .contains("✗ within noise (expected faster; noise floor 100%)"),
+            "{report}"
+        );
+        let report = compare_with(seed, 2_500.0, 1_000.0, &config);
+        assert_eq!(report.verdict, Verdict::Faster, "{report}");
+        assert!(
+            report.to_string().contains("✓ faster (noise floor 100%)"),
+            "{report}"
+        );
+        // Slower beyond 2x the other way.
+        let report = compare_with(seed, 400.0, 1_000.0, &config);
+        assert_eq!(report.verdict, Verdict::Slower, "{report}");
+        assert_eq!(report.stop, Stop::Converged, "{report}");
+    }
 }
 
 #[test]

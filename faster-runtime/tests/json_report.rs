@@ -116,6 +116,17 @@ fn an_unbounded_interval_is_null_not_infinity() {
 }
 
 #[test]
+fn a_noise_floor_of_one_or_more_conforms() {
+    // 1.0 asks for at least 2x, 3.0 for at least 4x: floors, not errors.
+    for floor in [1.0, 3.0] {
+        let mut report = report();
+        report.noise_floor = floor;
+        let document = validate(&report.to_json());
+        assert_eq!(document["result"]["noise_floor"], floor);
+    }
+}
+
+#[test]
 fn the_checker_refuses_documents_that_break_the_schema() {
     let good: Value = serde_json::from_str(&report().to_json()).unwrap();
     assert!(violations(&schema(), &good).is_empty());

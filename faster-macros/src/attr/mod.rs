@@ -71,7 +71,7 @@ pub(crate) struct Options {
     pub inputs: Option<InputsOption>,
     /// `expect = ...`; `None` leaves it to the run's default.
     pub expect: Option<Expect>,
-    /// `noise_floor = 0.05`, as a fraction in (0, 1).
+    /// `noise_floor = 0.05`, as a fraction above 0 (1.0: at least 2x).
     pub noise_floor: Option<f64>,
     /// `check = ...`; `eq` when absent.
     pub check: Check,
@@ -721,21 +721,20 @@ mod tests {
             error.contains("write `noise_floor = 0.05` for 5%"),
             "{error}"
         );
-        let error = error_of(quote!(original = f, noise_floor = 10.0));
-        assert!(
-            error.contains("write `noise_floor = 0.1` for 10%"),
-            "{error}"
-        );
-        let error = error_of(quote!(original = f, noise_floor = 1.0));
-        assert!(
-            error.contains("write `noise_floor = 0.01` for 1%"),
-            "{error}"
-        );
+        // A float of 1 or more asks for a multiple: 1.0 for at least 2x.
+        for (floor, value) in [
+            (quote!(1.0), 1.0),
+            (quote!(10.0), 10.0),
+            (quote!(1.5e3), 1500.0),
+        ] {
+            let options = parse(quote!(original = f, noise_floor = #floor)).unwrap();
+            assert_eq!(options.noise_floor, Some(value));
+        }
         for bad in [
             quote!(0.0),
             quote!(-0.05),
             quote!(250),
-            quote!(100.0),
+            quote!(1e999),
             quote!(f),
         ] {
             let error = error_of(quote!(original = f, noise_floor = #bad));

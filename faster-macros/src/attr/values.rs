@@ -298,8 +298,7 @@ pub(crate) fn noise_floor(value: Expr) -> syn::Result<f64> {
                     percent as f64 / 100.0
                 )
             } else {
-                "`noise_floor` is a fraction between 0 and 1: write a fraction such as 0.05 for 5%"
-                    .to_string()
+                NOT_A_FLOOR.to_string()
             };
             return Err(syn::Error::new(int.span(), message));
         }
@@ -310,23 +309,17 @@ pub(crate) fn noise_floor(value: Expr) -> syn::Result<f64> {
             ));
         }
     };
-    if fraction > 0.0 && fraction < 1.0 {
+    // As the runtime's: any finite fraction above 0 (1.0 asks for at least 2x).
+    if fraction > 0.0 && fraction.is_finite() {
         Ok(fraction)
-    } else if (1.0..100.0).contains(&fraction) {
-        Err(syn::Error::new(
-            span,
-            format!(
-                "`noise_floor` is a fraction, not a percentage: write `noise_floor = {}` for {fraction}%",
-                fraction / 100.0
-            ),
-        ))
     } else {
-        Err(syn::Error::new(
-            span,
-            "`noise_floor` is a fraction between 0 and 1: write a fraction such as 0.05 for 5%",
-        ))
+        Err(syn::Error::new(span, NOT_A_FLOOR))
     }
 }
+
+/// What a `noise_floor` that is not a fraction above 0 is told.
+const NOT_A_FLOOR: &str = "`noise_floor` is a fraction above 0: write a fraction such as 0.05 for 5% \
+     (1.0 for at least 2x)";
 
 pub(crate) fn max_time(value: Expr) -> syn::Result<Duration> {
     match value {

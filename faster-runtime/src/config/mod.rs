@@ -27,7 +27,8 @@ use std::time::Duration;
 /// ```
 #[derive(Debug, Clone, PartialEq)]
 pub struct Config {
-    /// The smallest relative difference that counts (0.05 = 5%).
+    /// The smallest relative difference that counts (0.05 = 5%; 1.0: the
+    /// candidate must be at least 2x faster). Any finite fraction above 0.
     pub noise_floor: f64,
     /// The time budget for measuring this pair, warm-up included.
     pub max_time: Duration,
@@ -141,9 +142,9 @@ impl Config {
     /// Checks that every setting is in range.
     pub fn validate(&self) -> Result<(), Error> {
         let invalid = |reason: String| Err(Error::InvalidConfig(reason));
-        if !(self.noise_floor > 0.0 && self.noise_floor < 1.0) {
+        if !usable_noise_floor(self.noise_floor) {
             return invalid(format!(
-                "noise_floor is {}, but must be between 0 and 1 (0.05 = 5%)",
+                "noise_floor is {}, but must be a fraction above 0 (0.05 = 5%; 1.0 = at least 2x)",
                 self.noise_floor
             ));
         }
@@ -175,19 +176,27 @@ impl Config {
     }
 }
 
-/// Parses a noise floor given as a fraction in (0, 1), e.g. `0.05`.
+/// Parses a noise floor given as a fraction above 0, e.g. `0.05` (5%), or
+/// `1.0` (the candidate must be at least 2x faster).
 pub fn parse_noise_floor(text: &str) -> Result<f64, String> {
     let floor: f64 = text
         .trim()
         .parse()
         .map_err(|_| format!("`{text}` is not a number; write a fraction such as 0.05 for 5%"))?;
-    if floor > 0.0 && floor < 1.0 {
+    if usable_noise_floor(floor) {
         Ok(floor)
     } else {
         Err(format!(
-            "`{text}` is out of range; write a fraction between 0 and 1, such as 0.05 for 5%"
+            "`{text}` is out of range; write a fraction above 0, such as 0.05 for 5% (1.0 for \
+             at least 2x)"
         ))
     }
+}
+
+/// Whether `floor` can be a noise floor: a finite fraction above 0. There
+/// is no upper bound: 1.0 asks for at least 2x, 3.0 for at least 4x.
+fn usable_noise_floor(floor: f64) -> bool {
+    floor > 0.0 && floor.is_finite()
 }
 
 /// Parses a process count for replication: a whole number from 1 to 100.
@@ -255,10 +264,40 @@ mod tests {
     fn validation_rejects_out_of_range_settings() {
         let mut config = Config::default();
         assert!(config.validate().is_ok());
-        config.noise_floor = 1.5;
-        assert!(config.validate().is_err());
+        for unusable in [0.0, -0.05, f64::NAN, f64::INFINITY] {
+            config.noise_floor = unusable;
+            let error = config.validate().unwrap_err().to_string();
+            assert!(error.contains("a fraction above 0"), "{unusable}: {error}");
+        }
         config.noise_floor = 0.05;
         config.max_time = Duration::ZERO;
         assert!(config.validate().is_err());
+    }
+
+    #[test]
+    fn a_floor_of_one_or_more_asks_for_a_multiple() {
+        for floor in [1.0, 1.5, 3.0] {
+            let config = Config {
+                noise_floor: floor,
+                ..Config::default()
+            };
+            assert!(config.validate().is_ok(), "{floor}");
+        }
+        assert_eq!(parse_noise_floor("1.0"), Ok(1.0));
+        assert_eq!(parse_noise_floor("2"), Ok(2.0));
+        assert_eq!(parse_noise_floor(" 0.05 "), Ok(0.05));
+        for unusable in ["0", "-0.1", "NaN", "inf", "-inf"] {
+            let error = parse_noise_floor(unusable).unwrap_err();
+            assert!(
+                error.starts_with(&format!(
+                    "`{unusable}` is out of range; write a fraction above 0"
+                )),
+                "{error}"
+            );
+        }
+        assert_eq!(
+            parse_noise_floor("5%").unwrap_err(),
+            "`5%` is not a number; write a fraction such as 0.05 for 5%"
+        );
     }
 }

@@ -212,6 +212,20 @@ mod tests {
     fn bad_variables_are_clear_errors() {
         let error = from(&[("FASTER_NOISE_FLOOR", "5%")]).unwrap_err();
         assert!(error.to_string().contains("FASTER_NOISE_FLOOR"), "{error}");
+        for unusable in ["-0.05", "NaN", "inf"] {
+            let error = from(&[("FASTER_NOISE_FLOOR", unusable)]).unwrap_err();
+            assert!(
+                error
+                    .to_string()
+                    .contains(&format!("FASTER_NOISE_FLOOR: `{unusable}` is out of range")),
+                "{error}"
+            );
+        }
+        // 1.0 asks for at least 2x: a floor, not an error.
+        assert_eq!(
+            from(&[("FASTER_NOISE_FLOOR", "1.0")]).unwrap().noise_floor,
+            Some(1.0)
+        );
         let error = from(&[("FASTER_MAX_TIME", "3 parsecs")]).unwrap_err();
         assert!(error.to_string().contains("FASTER_MAX_TIME"), "{error}");
         let error = from(&[("FASTER_TIMER", "sundial")]).unwrap_err();
