@@ -99,23 +99,20 @@ fn help_succeeds_and_a_bad_flag_is_a_usage_error() {
     );
     assert!(help.success(), "{}", help.output);
     assert!(help.output.contains("--processes N"), "{}", help.output);
-    let bad = cargo(
-        "exit_codes",
-        &["test"],
-        &[
-            "--release",
-            "--test",
-            "main_statement",
-            "--",
-            "--frobnicate",
-        ],
-    );
-    assert_eq!(bad.code, Some(2), "{}", bad.output);
-    assert!(
-        bad.output.contains("unknown flag --frobnicate"),
-        "{}",
-        bad.output
-    );
+    // An unknown flag, and a value that cannot be used, which names its flag.
+    for (flags, expected) in [
+        (&["--frobnicate"][..], "faster: unknown flag --frobnicate"),
+        (
+            &["--noise-floor", "abc"],
+            "faster: --noise-floor: `abc` is not a number; write a fraction such as 0.05 for 5%",
+        ),
+    ] {
+        let mut arguments = vec!["--release", "--test", "main_statement", "--"];
+        arguments.extend(flags);
+        let bad = cargo("exit_codes", &["test"], &arguments);
+        assert_eq!(bad.code, Some(2), "{}", bad.output);
+        assert!(bad.output.contains(expected), "{}", bad.output);
+    }
 }
 
 /// Whether `cargo nextest` is installed: the suite must not require it.

@@ -36,7 +36,7 @@ impl Format {
             "bench" => Ok(Format::Bench),
             "junit" => Ok(Format::Junit),
             other => Err(format!(
-                "--format {other} is not supported; use pretty, terse, json, bench or junit"
+                "`{other}` is not a format; use pretty, terse, json, bench or junit"
             )),
         }
     }
@@ -125,13 +125,17 @@ impl Cli {
                 "--quick" => quick = true,
                 "--help" | "-h" => cli.help = true,
                 "--skip" => cli.skips.push(value()?),
-                "--max-time" => settings.max_time = Some(parse_duration(&value()?)?),
-                "--noise-floor" => settings.noise_floor = Some(parse_noise_floor(&value()?)?),
-                "--timer" => settings.timer = Some(TimerKind::parse(&value()?)?),
-                "--processes" => settings.processes = Some(parse_processes(&value()?)?),
-                "--format" => cli.format = Some(Format::parse(&value()?)?),
+                "--max-time" => settings.max_time = Some(flag_value(flag, value, parse_duration)?),
+                "--noise-floor" => {
+                    settings.noise_floor = Some(flag_value(flag, value, parse_noise_floor)?);
+                }
+                "--timer" => settings.timer = Some(flag_value(flag, value, TimerKind::parse)?),
+                "--processes" => {
+                    settings.processes = Some(flag_value(flag, value, parse_processes)?);
+                }
+                "--format" => cli.format = Some(flag_value(flag, value, Format::parse)?),
                 "--junit" => cli.junit = Some(PathBuf::from(value()?)),
-                "--color" => cli.color = ColorChoice::parse(&value()?)?,
+                "--color" => cli.color = flag_value(flag, value, ColorChoice::parse)?,
                 // libtest's quiet mode is its terse format.
                 "--quiet" | "-q" => quiet = true,
                 // Flags cargo, libtest and nextest pass, which change nothing here.
@@ -183,6 +187,17 @@ impl Cli {
             && (self.filters.is_empty() || self.filters.iter().any(matches))
             && !self.skips.iter().any(matches)
     }
+}
+
+/// The value of `flag` (from `value`) read by `parse`, naming the flag in
+/// the error as the environment's variables name themselves:
+/// `--noise-floor: \`abc\` is not a number; ...`.
+fn flag_value<T>(
+    flag: &str,
+    value: impl FnOnce() -> Result<String, String>,
+    parse: impl FnOnce(&str) -> Result<T, String>,
+) -> Result<T, String> {
+    parse(&value()?).map_err(|reason| format!("{flag}: {reason}"))
 }
 
 /// `FASTER_FORMAT`, when set.
@@ -356,16 +371,6 @@ mod tests {
             ColorChoice::Always
         );
         assert_eq!(parse(&["--color=never"]).unwrap().color, ColorChoice::Never);
-        assert!(
-            parse(&["--format", "xml"])
-                .unwrap_err()
-                .contains("pretty, terse, json, bench or junit")
-        );
-        assert!(
-            parse(&["--color", "maybe"])
-                .unwrap_err()
-                .contains("auto, always or never")
-        );
     }
 
     #[test]
@@ -385,7 +390,7 @@ mod tests {
         assert_eq!(parse(&[]).unwrap().with_env(env("")).unwrap().format, None);
         let error = parse(&[]).unwrap().with_env(env("yaml")).unwrap_err();
         assert!(
-            error.starts_with("FASTER_FORMAT: --format yaml is not supported"),
+            error.starts_with("FASTER_FORMAT: `yaml` is not a format"),
             "{error}"
         );
     }
@@ -431,11 +436,63 @@ mod tests {
             parse(&["--max-time"]).unwrap_err(),
             "--max-time needs a value"
         );
-        assert!(
-            parse(&["--noise-floor", "5"])
-                .unwrap_err()
-                .contains("between 0 and 1")
+    }
+
+    #[test]
+    fn a_bad_value_names_its_flag() {
+        let cases = [
+            (
+                &["--noise-floor", "abc"][..],
+                "--noise-floor: `abc` is not a number; write a fraction such as 0.05 for 5%",
+            ),
+            (
+                &["--noise-floor=-0.1"],
+                "--noise-floor: `-0.1` is out of range; write a fraction above 0",
+            ),
+            (
+                &["--max-time", "5"],
+                "--max-time: `5` has no known unit; write e.g. \"500ms\" or \"3s\"",
+            ),
+            (
+                &["--timer", "sundial"],
+                "--timer: unknown timer `sundial`; use wall, cycles or thread-cpu",
+            ),
+            (
+                &["--processes", "0"],
+                "--processes: `0` is not a process count; write a whole number from 1 to 100",
+            ),
+            (
+                &["--format", "xml"],
+                "--format: `xml` is not a format; use pretty, terse, json, bench or junit",
+            ),
+            (
+                &["--color=maybe"],
+                "--color: `maybe` is not a colour choice; use auto, always or never",
+            ),
+        ];
+        for (arguments, expected) in cases {
+            let error = parse(arguments).unwrap_err();
+            assert!(error.starts_with(expected), "{arguments:?}: {error}");
+        }
+    }
+
+    #[test]
+    fn a_noise_floor_of_one_or_more_is_a_multiple_and_accepted() {
+        assert_eq!(
+            parse(&["--noise-floor", "1.0"])
+                .unwrap()
+                .settings
+                .noise_floor,
+            Some(1.0)
         );
+        assert_eq!(
+            parse(&["--noise-floor=5"]).unwrap().settings.noise_floor,
+            Some(5.0)
+        );
+        for unusable in ["0", "NaN", "inf"] {
+            let error = parse(&["--noise-floor", unusable]).unwrap_err();
+            assert!(error.contains("out of range"), "{unusable}: {error}");
+        }
     }
 
     #[test]

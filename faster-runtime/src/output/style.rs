@@ -34,7 +34,7 @@ impl ColorChoice {
             "always" => Ok(ColorChoice::Always),
             "never" => Ok(ColorChoice::Never),
             other => Err(format!(
-                "--color {other} is not supported; use auto, always or never"
+                "`{other}` is not a colour choice; use auto, always or never"
             )),
         }
     }
@@ -292,8 +292,8 @@ mod tests {
 
     #[test]
     fn wrapping_keeps_lines_within_80_columns_with_a_hanging_indent() {
-        let text = "the best-of-68 figure (1.20x) and the paired estimate (1.10x) disagree by more \
-                    than half the noise floor: timings vary from call to call";
+        let text = "the best-of-68 times read 20% faster but the paired estimate reads 10% \
+                    faster: timings vary from call to call";
         let lines = wrap(text, "  ⚠ ", "    ");
         assert!(lines.len() > 1);
         assert!(lines[0].starts_with("  ⚠ the best-of-68"));
