@@ -10,7 +10,7 @@
 
 use crate::config::Config;
 use crate::report::Report;
-use crate::report::units::{Ratio, format_ns, format_percent};
+use crate::report::units::{format_change, format_ns, format_percent};
 use crate::stats::samples::Stop;
 use crate::stats::verdict::Verdict;
 
@@ -45,33 +45,39 @@ pub fn review(report: &mut Report, config: &Config) {
     report.warnings.extend(found);
 }
 
-/// The best-of figure and the paired estimate on different sides of a
-/// verdict's threshold, for the whole comparison or for one of several
-/// inputs: the runtime line (or the input's row) then reads otherwise than
-/// the verdict, and the reader must know which one counts and why. (Where
-/// both fall on the same side, a disagreement in size changes nothing the
-/// user should do.)
+/// The best-of times and the paired estimate apart, for the whole
+/// comparison or for one of several inputs: further apart than the noise
+/// floor (what the user counts as a difference), or on different sides of
+/// a verdict's threshold. The runtime line (or the input's row) then reads
+/// otherwise than the ratio beside it, and the reader must know which one
+/// the verdict used and why. Closer than that, the two differ as a minimum
+/// and a mean of the same times do, which changes nothing the user should
+/// do.
 fn estimates_disagree(report: &Report, config: &Config, found: &mut Vec<String>) {
-    let judged = |figure: f64| Verdict::from_interval((figure, figure), config.noise_floor);
+    let floor = config.noise_floor;
+    let judged = |figure: f64| Verdict::from_interval((figure, figure), floor);
+    let apart = |times: f64, paired: f64| {
+        (times / paired).ln().abs() > floor.ln_1p() || judged(times) != judged(paired)
+    };
     let mut disagreements = Vec::new();
-    if judged(report.best_speedup) != judged(report.speedup) {
+    if apart(report.best_speedup, report.speedup) {
         disagreements.push(format!(
             "the best-of-{} times read {} but the paired estimate reads {}",
             report.rounds,
-            Ratio::same_direction(report.best_speedup, report.speedup),
-            Ratio(report.speedup, None),
+            format_change(report.best_speedup),
+            format_change(report.speedup),
         ));
     }
     // With one input, its row is the headline's.
     if report.inputs.len() > 1 {
         for input in &report.inputs {
             let times = input.original_ns / input.candidate_ns;
-            if judged(times) != judged(input.speedup) {
+            if apart(times, input.speedup) {
                 disagreements.push(format!(
-                    "input {}'s times read {} but its paired estimate reads {}",
+                    "input {}'s best-of times read {} but its paired estimate reads {}",
                     input.name(),
-                    Ratio::same_direction(times, input.speedup),
-                    Ratio(input.speedup, None),
+                    format_change(times),
+                    format_change(input.speedup),
                 ));
             }
         }
@@ -255,21 +261,59 @@ mod tests {
     }
 
     #[test]
-    fn estimates_that_judge_differently_are_said_in_the_headline_direction() {
+    fn estimates_that_judge_differently_are_said_each_in_its_own_direction() {
         let mut slower = report(0.94, (0.93, 0.95), Verdict::Slower, Expect::Faster);
         slower.best_speedup = 1.01;
         let warnings = reviewed(slower);
         assert_eq!(warnings.len(), 1, "{warnings:?}");
         assert!(
-            warnings[0]
-                .contains("times read 0.99x slower but the paired estimate reads 1.06x slower"),
+            warnings[0].starts_with(
+                "the best-of-315 times read 1% faster but the paired estimate reads 6.4% slower: \
+                 timings vary"
+            ),
             "{}",
             warnings[0]
         );
-        // Apart in size but on the same side: nothing the user should do.
-        let mut apart = report(0.485, (0.48, 0.49), Verdict::Slower, Expect::Faster);
-        apart.best_speedup = 0.51;
-        assert_eq!(reviewed(apart), Vec::<String>::new());
+        assert!(
+            warnings[0].contains("the verdict rests on the paired estimate"),
+            "{}",
+            warnings[0]
+        );
+    }
+
+    #[test]
+    fn estimates_further_apart_than_the_floor_are_said_on_the_same_side_too() {
+        // The issue's row: 8.99 µs → 2.25 µs reads 4x, the paired estimate 2.95x.
+        let mut apart = report(2.95, (2.9, 3.0), Verdict::Faster, Expect::Faster);
+        apart.best_speedup = 8.99 / 2.25;
+        let warnings = reviewed(apart);
+        assert_eq!(warnings.len(), 1, "{warnings:?}");
+        assert!(
+            warnings[0].starts_with(
+                "the best-of-315 times read 4.00x faster but the paired estimate reads 2.95x \
+                 faster"
+            ),
+            "{}",
+            warnings[0]
+        );
+        // Within the floor (4% apart at 5%) and on the same side: a minimum
+        // and a mean of the same times, nothing to say.
+        let mut close = report(9.33, (9.15, 9.50), Verdict::Faster, Expect::Faster);
+        close.best_speedup = 8.98;
+        assert_eq!(reviewed(close), Vec::<String>::new());
+        // Slower on both sides, 5% apart at a 5% floor: not past it.
+        let mut slower = report(0.485, (0.48, 0.49), Verdict::Slower, Expect::Faster);
+        slower.best_speedup = 0.485 * 1.049;
+        assert_eq!(reviewed(slower), Vec::<String>::new());
+        // At a floor of 100%, 35% apart on the same side is within it.
+        let mut wide = report(2.95, (2.9, 3.0), Verdict::Faster, Expect::Faster);
+        wide.best_speedup = 3.99;
+        let config = Config {
+            noise_floor: 1.0,
+            ..Config::default()
+        };
+        review(&mut wide, &config);
+        assert_eq!(wide.warnings, Vec::<String>::new());
     }
 
     #[test]
@@ -286,7 +330,7 @@ mod tests {
         assert_eq!(warnings.len(), 1, "{warnings:?}");
         assert!(
             warnings[0].starts_with(
-                "input 192×192's times read 0.99x slower but its paired estimate reads 1.19x \
+                "input 192×192's best-of times read 1% faster but its paired estimate reads 19% \
                  slower: timings vary"
             ),
             "{}",

@@ -251,7 +251,9 @@ fn the_job_summary_gets_one_table_with_a_row_per_comparison() {
     assert_eq!(summary.matches("### faster: ").count(), 1, "{summary}");
     assert!(summary.contains("— 2 comparisons, 1 failed"), "{summary}");
     assert!(
-        summary.contains("| comparison | original | candidate | speedup [99% CI] | verdict |"),
+        summary.contains(
+            "| comparison | best-of original | best-of candidate | paired speedup [99% CI] | verdict |"
+        ),
         "{summary}"
     );
     assert!(summary.contains("| `dup::faster_has_duplicate_sorted` | 405 µs | 44.0 µs | 8.95x faster [8.78x – 9.11x] | ✅ faster |"), "{summary}");

@@ -134,7 +134,7 @@ fn quoted(notices: &[String]) -> String {
 }
 
 /// The header of the table.
-const TABLE_HEADER: &str = "| comparison | original | candidate | speedup [99% CI] | verdict |\n\
+const TABLE_HEADER: &str = "| comparison | best-of original | best-of candidate | paired speedup [99% CI] | verdict |\n\
      | :-- | --: | --: | :-- | :-- |\n";
 
 /// One row of the table.

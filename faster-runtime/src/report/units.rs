@@ -1,6 +1,7 @@
 //! The units figures are written in, the same in every output: durations
-//! (`32.8 µs`), percentages, rates (`2.15 GFLOP/s`) and speedups with their
-//! direction (`1.25x faster`, `2.06x slower`).
+//! (`32.8 µs`), percentages, rates (`2.15 GFLOP/s`), speedups with their
+//! direction (`1.25x faster`, `2.06x slower`) and, in warnings, the same
+//! said as a change (`28% faster`, `6.4% slower`).
 
 use std::fmt;
 
@@ -26,14 +27,11 @@ pub fn format_ns(nanos: f64) -> String {
     format!("{value:.decimals$} {unit}")
 }
 
-/// A fraction as a percentage without needless decimals: `5%`, `2.5%`.
+/// A fraction as a percentage to one decimal, without a needless one:
+/// `5%`, `2.5%`, `100%` (0.996 too: `.0` is dropped after rounding).
 pub fn format_percent(fraction: f64) -> String {
-    let percent = fraction * 100.0;
-    if (percent - percent.round()).abs() < 1e-9 {
-        format!("{percent:.0}%")
-    } else {
-        format!("{percent:.1}%")
-    }
+    let percent = format!("{:.1}", fraction * 100.0);
+    format!("{}%", percent.strip_suffix(".0").unwrap_or(&percent))
 }
 
 /// A rate in the SI prefix that keeps the column's largest value under a
@@ -85,50 +83,36 @@ pub fn format_bytes(bytes: u64) -> String {
     }
 }
 
+/// A speedup said as a change in plain words, for warnings and notes: the
+/// candidate's time against the original's in percent under 2x (`28%
+/// faster`, `6.4% slower`: it takes 6.4% longer), in times from 2x on
+/// (`3.99x faster`, `2.10x slower`), and `no different` where it rounds to
+/// no change. Each figure reads in its own direction, so two figures in
+/// one sentence never contradict their words.
+pub fn format_change(speedup: f64) -> String {
+    let (factor, direction) = if speedup >= 1.0 {
+        (speedup, "faster")
+    } else {
+        (1.0 / speedup, "slower")
+    };
+    if factor >= 2.0 {
+        return format!("{factor:.2}x {direction}");
+    }
+    match format_percent(factor - 1.0).as_str() {
+        "0%" => "no different".to_string(),
+        percent => format!("{percent} {direction}"),
+    }
+}
+
 /// A speedup as people say it: `1.25x faster`, `1.25x slower`, with the
 /// interval in the same direction; three decimals when the interval is too
 /// narrow for two, and no direction for a ratio that rounds to one.
 pub struct Ratio(pub f64, pub Option<(f64, f64)>);
 
-impl Ratio {
-    /// `value` written in the direction of `headline` — as slower where the
-    /// headline is, even where `value` itself falls on the other side of
-    /// one — so every figure on a line reads the same way.
-    pub fn same_direction(value: f64, headline: f64) -> impl fmt::Display {
-        Directed {
-            speedup: value,
-            ci: None,
-            slower: headline < 1.0,
-        }
-    }
-}
-
 impl fmt::Display for Ratio {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let Ratio(speedup, ci) = *self;
-        Directed {
-            speedup,
-            ci,
-            slower: speedup < 1.0,
-        }
-        .fmt(f)
-    }
-}
-
-/// A speedup and its interval written as `faster` or `slower` by choice.
-struct Directed {
-    speedup: f64,
-    ci: Option<(f64, f64)>,
-    slower: bool,
-}
-
-impl fmt::Display for Directed {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let Directed {
-            speedup,
-            ci,
-            slower,
-        } = *self;
+        let slower = speedup < 1.0;
         let turn = |ratio: f64| if slower { 1.0 / ratio } else { ratio };
         let interval = ci.map(|(low, high)| {
             if slower {
@@ -177,6 +161,9 @@ mod tests {
         assert_eq!(format_ns(2.25e9), "2.25 s");
         assert_eq!(format_percent(0.05), "5%");
         assert_eq!(format_percent(0.025), "2.5%");
+        assert_eq!(format_percent(1.0), "100%");
+        assert_eq!(format_percent(0.009_96), "1%");
+        assert_eq!(format_percent(0.283_4), "28.3%");
     }
 
     #[test]
@@ -204,19 +191,19 @@ mod tests {
             Ratio(1.0, Some((0.0, f64::INFINITY))).to_string(),
             "1.00x [99% CI: too few rounds]"
         );
-        // A figure beside a headline reads in the headline's direction, even
-        // where it falls on the other side of one.
-        assert_eq!(
-            Ratio::same_direction(0.51, 0.485).to_string(),
-            "1.96x slower"
-        );
-        assert_eq!(
-            Ratio::same_direction(1.02, 0.97).to_string(),
-            "0.98x slower"
-        );
-        assert_eq!(
-            Ratio::same_direction(0.97, 1.02).to_string(),
-            "0.97x faster"
-        );
+    }
+
+    #[test]
+    fn changes_read_in_plain_words_each_in_its_own_direction() {
+        assert_eq!(format_change(1.28), "28% faster");
+        // 0.94 of the speed: the candidate takes 6.4% longer.
+        assert_eq!(format_change(0.94), "6.4% slower");
+        assert_eq!(format_change(1.0 / 1.028), "2.8% slower");
+        assert_eq!(format_change(1.0 / 1.05), "5% slower");
+        assert_eq!(format_change(3.99), "3.99x faster");
+        assert_eq!(format_change(0.476), "2.10x slower");
+        assert_eq!(format_change(2.0), "2.00x faster");
+        assert_eq!(format_change(1.0002), "no different");
+        assert_eq!(format_change(0.9998), "no different");
     }
 }

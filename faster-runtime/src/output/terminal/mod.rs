@@ -9,6 +9,7 @@
 //! its panic message ([`failure_message`]), where libtest shows failures.
 
 mod columns;
+mod inputs;
 mod report;
 mod summary;
 

@@ -11,8 +11,8 @@ use std::fmt::Write as _;
 ///
 /// ```text
 /// faster: 3 comparisons: 2 passed, 1 failed
-///   comparison            runtime              speedup       verdict
-///   has_duplicate_sorted  405 µs → 44.0 µs     8.95x faster  ✓ faster
+///   comparison            best-of runtime   paired speedup  verdict
+///   has_duplicate_sorted  405 µs → 44.0 µs  8.95x faster    ✓ faster
 ///   sum_unrolled          ✗ error: the candidate returns a different result…
 /// ```
 pub fn table(outcomes: &[Outcome], style: Style) -> String {
@@ -49,7 +49,9 @@ pub fn table(outcomes: &[Outcome], style: Style) -> String {
             row
         })
         .collect();
-    let header = ["comparison", "runtime", "speedup", "verdict"].map(String::from);
+    // The times are each function's best, the speedup the paired estimate:
+    // the header says so, since the two may read apart on one line.
+    let header = ["comparison", "best-of runtime", "paired speedup", "verdict"].map(String::from);
     let columns = Columns::fit(&header, &rows, 2, 12, false);
     let _ = writeln!(
         out,
@@ -210,7 +212,11 @@ mod tests {
             "{text}"
         );
         assert!(
-            text.contains("405 µs → 44.0 µs   8.95x faster  ✓ faster"),
+            text.contains("best-of runtime    paired speedup  verdict\n"),
+            "{text}"
+        );
+        assert!(
+            text.contains("405 µs → 44.0 µs   8.95x faster    ✓ faster"),
             "{text}"
         );
     }
