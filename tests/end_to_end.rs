@@ -114,6 +114,19 @@ fn a_wrong_candidate_fails_naming_the_input_and_both_outputs() {
         input_line.ends_with(" more)]") && input_line.len() < 300,
         "the input is not cut: {input_line}"
     );
+    // libtest's `panicked at` names the user's attribute, as the message's
+    // `see` does, not the runtime's `run_test`.
+    let see = failure
+        .split("(see ")
+        .nth(1)
+        .and_then(|rest| rest.split(')').next())
+        .unwrap_or_else(|| panic!("no `see FILE:LINE`:\n{failure}"));
+    assert!(see.starts_with("src/lib.rs:"), "{failure}");
+    assert!(
+        failure.contains(&format!(" panicked at {see}:")),
+        "the panic is not located at the attribute ({see}):\n{failure}"
+    );
+    assert!(!failure.contains("faster-runtime/src"), "{failure}");
     // One wrong candidate does not take the other comparisons down with it.
     assert!(
         output.contains("test faster_has_duplicate_sorted ... ok"),

@@ -125,6 +125,10 @@ pub(crate) fn registration(names: &Names, options: &Options, run: &TokenStream) 
 
         #[::core::prelude::v1::test]
         fn #test() {
+            // `run_test` is `#[track_caller]` and this call has the
+            // attribute's span (the call site): a failure's `panicked at`
+            // is the attribute in the user's file, the line `line!()`
+            // above names, not the runtime.
             ::faster::__private::run_test(&#descriptor)
         }
     }

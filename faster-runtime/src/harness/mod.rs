@@ -243,9 +243,18 @@ const NOTHING_REGISTERED: &str = "faster: no comparison is registered in this bi
 /// row of GitHub's job summary, and panics when outputs differ, user code
 /// panics, or (in an optimized build, or with `FASTER_ENFORCE=1`) the
 /// verdict misses the expectation.
+///
+/// `#[track_caller]`: its panics point at the generated test's call, which
+/// the expansion places on the user's attribute, not at this file. So no
+/// panic here may come from inside a closure (which has no caller to
+/// track): each is written at this function's own level.
 #[doc(hidden)]
+#[track_caller]
 pub fn run_test(comparison: &Comparison) {
-    let environment = Settings::from_env().unwrap_or_else(|error| panic!("faster: {error}"));
+    let environment = match Settings::from_env() {
+        Ok(environment) => environment,
+        Err(error) => panic!("faster: {error}"),
+    };
     let run_wide = RunWide {
         environment,
         ..RunWide::default()
@@ -254,8 +263,11 @@ pub fn run_test(comparison: &Comparison) {
         run_as_child(comparison, &run_wide);
         return;
     }
-    let (color, format) = cli::libtest_display(std::env::args(), |name| std::env::var(name).ok())
-        .unwrap_or_else(|error| panic!("faster: {error}"));
+    let (color, format) =
+        match cli::libtest_display(std::env::args(), |name| std::env::var(name).ok()) {
+            Ok(display) => display,
+            Err(error) => panic!("faster: {error}"),
+        };
     let style = color.for_stdout();
     let mut outputs = Outputs::new();
     outputs.add(ReportFiles::new(
@@ -301,11 +313,16 @@ pub fn run_test(comparison: &Comparison) {
 /// calls it twice on each, panicking with the error when the inputs
 /// function or a call panics or there are no inputs. Started by `cargo
 /// faster` to serve (see `revision::protocol`), it serves every tracked
-/// function of this binary on stdin and stdout instead.
+/// function of this binary on stdin and stdout instead. `#[track_caller]`
+/// as [`run_test`], and for the same reason.
 #[doc(hidden)]
+#[track_caller]
 pub fn run_tracked_test(tracked: &Tracked) {
     if serve::requested() {
-        let settings = Settings::from_env().unwrap_or_else(|error| panic!("faster: {error}"));
+        let settings = match Settings::from_env() {
+            Ok(settings) => settings,
+            Err(error) => panic!("faster: {error}"),
+        };
         let served = serve::serve(
             &registry::tracked(),
             &settings,
