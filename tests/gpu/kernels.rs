@@ -9,7 +9,8 @@
 //!   the steps, and bit for bit the same result. The true ratio is 2 minus
 //!   what a dispatch costs besides its loop.
 //! - `scale`: `y = x · 0.1 · 3` against `y = x · 0.3`, which round
-//!   differently: equal within `approx(1e-6)`, not by `eq`.
+//!   differently: equal within `approx(1e-6)`, not by `eq`; and two wrong
+//!   ones, which write -1 to element 100 or never write it.
 
 use faster::gpu::{Gpu, GpuInput, wgpu};
 use wgpu::util::DeviceExt;
@@ -115,6 +116,11 @@ fn in_one_step(@builtin(global_invocation_id) id: vec3<u32>) {
 fn off_by_one_element(@builtin(global_invocation_id) id: vec3<u32>) {
     if (id.x < arrayLength(&y)) { y[id.x] = select(x[id.x] * factors[2], -1.0, id.x == 100u); }
 }
+
+@compute @workgroup_size(64)
+fn skips_one_element(@builtin(global_invocation_id) id: vec3<u32>) {
+    if (id.x < arrayLength(&y) && id.x != 100u) { y[id.x] = x[id.x] * factors[2]; }
+}
 "#;
 
 /// A `scale` kernel bound to its case's buffers.
@@ -128,6 +134,8 @@ pub struct Scale {
     pub in_two_steps: Kernel,
     pub in_one_step: Kernel,
     pub off_by_one_element: Kernel,
+    /// `in_one_step`, but element 100 is never written.
+    pub skips_one_element: Kernel,
     output: wgpu::Buffer,
     workgroups: u32,
 }
@@ -174,6 +182,7 @@ pub fn scale(gpu: &Gpu, elements: u32, output_usage: wgpu::BufferUsages) -> Scal
         in_two_steps: kernel("in_two_steps"),
         in_one_step: kernel("in_one_step"),
         off_by_one_element: kernel("off_by_one_element"),
+        skips_one_element: kernel("skips_one_element"),
         output,
         workgroups: elements / 64,
     }

@@ -10,6 +10,7 @@
 //! target would, and read its output, files and exit code.
 
 mod attribute;
+mod checks;
 mod kernels;
 #[path = "../../faster-runtime/tests/support/schema.rs"]
 mod schema;
@@ -18,7 +19,7 @@ use faster::gpu::{
     GPU_TIMESTAMPS, Gpu, KernelOptions, WALL_AROUND_SUBMIT, adapters, compare_kernels, wgpu,
 };
 use faster::{Config, Error, Phase, Report};
-use kernels::{Busy, Scale, busy, busy_once, busy_twice, scale, scale_with};
+use kernels::{Busy, busy, busy_once, busy_twice};
 use libtest_mimic::{Arguments, Completion, Failed, Trial};
 use std::time::Duration;
 
@@ -56,10 +57,11 @@ fn main() {
     #[allow(unused_mut)] // Pushed to on Linux.
     let mut tests: Vec<(&str, Test)> = tests![
         a_comparison_is_timed_on_gpu_timestamps_and_names_the_gpu,
-        outputs_are_read_back_and_compared_before_timing,
-        eq_sees_rounding_that_approx_forgives,
-        a_kernel_that_writes_nothing_is_caught,
-        an_output_that_cannot_be_read_back_is_refused,
+        checks::outputs_are_read_back_and_compared_before_timing,
+        checks::eq_sees_rounding_that_approx_forgives,
+        checks::a_kernel_that_writes_nothing_is_caught,
+        checks::an_element_a_kernel_never_wrote_is_named_as_the_fill,
+        checks::an_output_that_cannot_be_read_back_is_refused,
         a_panicking_record_function_is_reported,
         commands_wgpu_rejects_are_reported,
         a_budget_shorter_than_one_round_is_an_error,
@@ -155,113 +157,6 @@ fn a_comparison_is_timed_on_gpu_timestamps_and_names_the_gpu() -> Result<(), Fai
     })?;
     valid_document(&report.to_json())?;
     Ok(())
-}
-
-fn outputs_are_read_back_and_compared_before_timing() -> Result<(), Failed> {
-    let gpu = gpu()?;
-    let cases = [scale(gpu, 1_024, copy_both())];
-    let options = KernelOptions::approx(1e-6, 0.0);
-    let error = compare_kernels(
-        gpu,
-        "scale: one element wrong",
-        &cases,
-        |pass, case: &Scale| scale_with(pass, case, &case.in_one_step),
-        |pass, case: &Scale| scale_with(pass, case, &case.off_by_one_element),
-        &options,
-        &quick(),
-    )
-    .err()
-    .ok_or("a wrong element passed the check")?;
-    let message = error.to_string();
-    ensure(matches!(error, Error::Mismatch { input: 0, .. }), || {
-        message.clone()
-    })?;
-    ensure(
-        message.contains("first difference at [100]: 30.000002 vs -1.0, not within approx(1e-6)"),
-        || message.clone(),
-    )
-}
-
-fn eq_sees_rounding_that_approx_forgives() -> Result<(), Failed> {
-    let gpu = gpu()?;
-    let cases = [scale(gpu, 1_024, copy_both())];
-    let two_steps =
-        |pass: &mut wgpu::ComputePass<'_>, case: &Scale| scale_with(pass, case, &case.in_two_steps);
-    let one_step =
-        |pass: &mut wgpu::ComputePass<'_>, case: &Scale| scale_with(pass, case, &case.in_one_step);
-    let exact = KernelOptions::default();
-    let error = compare_kernels(
-        gpu,
-        "scale: eq",
-        &cases,
-        two_steps,
-        one_step,
-        &exact,
-        &quick(),
-    )
-    .err()
-    .ok_or("x·0.1·3 and x·0.3 compared equal: they round differently")?;
-    ensure(error.to_string().contains("first difference at ["), || {
-        error.to_string()
-    })?;
-    let close = KernelOptions::approx(1e-6, 0.0);
-    let report = compare_kernels(
-        gpu,
-        "scale: approx",
-        &cases,
-        two_steps,
-        one_step,
-        &close,
-        &quick(),
-    )?;
-    ensure(report.outputs_checked, || report.to_string())
-}
-
-fn a_kernel_that_writes_nothing_is_caught() -> Result<(), Failed> {
-    let gpu = gpu()?;
-    let cases = busy_cases(gpu);
-    let error = compare_kernels(
-        gpu,
-        "busy: nothing",
-        &cases,
-        busy_twice,
-        |_, _| {},
-        &KernelOptions::default(),
-        &quick(),
-    )
-    .err()
-    .ok_or("a kernel that writes nothing passed the check")?;
-    ensure(matches!(error, Error::Mismatch { input: 0, .. }), || {
-        error.to_string()
-    })?;
-    // The output is filled with 0xFF bytes before each checked run.
-    ensure(
-        error.to_string().contains("first difference at [0]: ")
-            && error.to_string().contains(" vs 4294967295"),
-        || error.to_string(),
-    )
-}
-
-fn an_output_that_cannot_be_read_back_is_refused() -> Result<(), Failed> {
-    let gpu = gpu()?;
-    let cases = [scale(gpu, 1_024, wgpu::BufferUsages::COPY_DST)];
-    let kernel =
-        |pass: &mut wgpu::ComputePass<'_>, case: &Scale| scale_with(pass, case, &case.in_one_step);
-    let error = compare_kernels(
-        gpu,
-        "scale",
-        &cases,
-        kernel,
-        kernel,
-        &KernelOptions::default(),
-        &quick(),
-    )
-    .err()
-    .ok_or("an output without COPY_SRC was accepted")?;
-    ensure(
-        matches!(&error, Error::Gpu(reason) if reason.contains("input 0") && reason.contains("COPY_SRC")),
-        || error.to_string(),
-    )
 }
 
 fn a_panicking_record_function_is_reported() -> Result<(), Failed> {

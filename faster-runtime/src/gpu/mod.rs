@@ -66,7 +66,7 @@ use crate::error::{Error, Phase, guarded};
 use crate::report::Report;
 use crate::stats::samples::Side;
 use crate::time::WallClock;
-use input::{fill_sentinel, output_problem, read_back};
+use input::{Output, fill_sentinel, output_problem, read_back, unwritten_note};
 use std::time::{Duration, Instant};
 use subject::{Kernels, in_context};
 use timing::PassTimer;
@@ -151,7 +151,8 @@ pub const WARM_UP_LIMIT: Duration = Duration::from_millis(500);
 /// A panic in a record function is [`Error::Panicked`]; commands wgpu
 /// rejects, or a device that fails, are [`Error::Gpu`]; different outputs
 /// are [`Error::Mismatch`], naming the case, both outputs around the first
-/// difference, and its index and values.
+/// difference, and its index and values, and the first element either
+/// kernel left unwritten (still holding the buffer's `0xFF` fill).
 pub fn compare_kernels<I, K, A, B>(
     gpu: &Gpu,
     name: &str,
@@ -273,20 +274,23 @@ where
             output(Side::Original, original)?,
             output(Side::Candidate, candidate)?,
         );
-        if let Err((original, candidate)) = check.verify(&original, &candidate) {
+        if let Err((original_shown, mut candidate_shown)) =
+            check.verify(&original.elements, &candidate.elements)
+        {
+            candidate_shown.push_str(&unwritten_note(&original, &candidate));
             return Err(Error::Mismatch {
                 input: index,
                 input_debug: case.label(),
-                original,
-                candidate,
+                original: original_shown,
+                candidate: candidate_shown,
             });
         }
     }
     Ok(round)
 }
 
-/// What one kernel leaves in `case`'s output buffer after one run, and how
-/// long the run took.
+/// What one kernel leaves in `case`'s output buffer after one run (filled
+/// before it), and how long the run took.
 fn output_of<I: GpuInput>(
     gpu: &Gpu,
     timer: &PassTimer<'_>,
@@ -294,7 +298,7 @@ fn output_of<I: GpuInput>(
     index: usize,
     case: &I,
     record: &mut dyn FnMut(&mut wgpu::ComputePass<'_>, &I),
-) -> Result<(Vec<I::Element>, Duration), Error> {
+) -> Result<(Output<I::Element>, Duration), Error> {
     let output = case.output();
     if let Some(problem) = output_problem(output) {
         return Err(Error::Gpu(format!("input {index}: {problem}")));
