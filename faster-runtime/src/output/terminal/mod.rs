@@ -10,6 +10,7 @@
 
 mod columns;
 mod report;
+mod scope;
 mod summary;
 
 pub use report::{render, verdict_line};
