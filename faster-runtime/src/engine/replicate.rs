@@ -81,30 +81,42 @@ pub fn measure(
         return measure_here(config);
     }
     let started = Instant::now();
-    let budget = config.max_time / config.processes as u32;
-    let most = config.processes.max(MOST_PROCESSES);
+    let budget = budget_share(config);
     let mut reports: Vec<Report> = Vec::new();
-    while reports.len() < most {
+    while !enough(config, &reports, started.elapsed()) {
         reports.push(replica(Replica {
             index: reports.len() as u32 + 1,
             budget,
             timeout: child_timeout(budget),
         })?);
-        if reports.len() < config.processes {
-            continue;
-        }
-        let settled = interval_over(&summaries(&reports))
-            .is_some_and(|interval| Verdict::settled(interval.exp_bounds(), config.noise_floor));
-        let per_process = started.elapsed() / reports.len() as u32;
-        if settled || started.elapsed() + per_process > config.max_time {
-            break;
-        }
     }
     let mut reports = reports.into_iter();
     let first = reports.next().expect("at least one process measured");
     let mut combined = combine(first, reports.collect());
     combined.elapsed = started.elapsed();
     Ok(combined)
+}
+
+/// Each process's share of `config.max_time`: the whole budget covers the
+/// least count of processes, `config.processes`.
+pub fn budget_share(config: &Config) -> Duration {
+    config.max_time / config.processes.max(1) as u32
+}
+
+/// Whether a comparison measured in `reports` (one per process, `elapsed`
+/// spent on them) has enough processes: at least `config.processes`, and
+/// then as soon as the verdict is settled (its interval clear of both
+/// thresholds, see [`Verdict::settled`]), one more process like the
+/// average would overrun the budget, or [`MOST_PROCESSES`] ran.
+pub fn enough(config: &Config, reports: &[Report], elapsed: Duration) -> bool {
+    let count = reports.len();
+    if count < config.processes.max(1) {
+        return false;
+    }
+    let settled = interval_over(&summaries(reports))
+        .is_some_and(|interval| Verdict::settled(interval.exp_bounds(), config.noise_floor));
+    let per_process = elapsed / count as u32;
+    settled || elapsed + per_process > config.max_time || count >= config.processes.max(MOST_PROCESSES)
 }
 
 /// Each report's own figures, as a process of a replicated comparison.

@@ -161,8 +161,11 @@ impl Material {
 }
 
 /// Replaces `dir` with a fresh one holding hard links to the files of
-/// `arguments` that rustc deletes after the link (its temporary folder's
-/// files and the object files), and returns the material naming them.
+/// `arguments` that may not stay as they are — those rustc deletes after
+/// the link (its temporary folder's files, the object files) and those the
+/// next build may overwrite (every file of the build's profile folder, such
+/// as `deps/*.rlib`) — and returns the material naming them. The
+/// toolchain's and the system's libraries stay where they are.
 fn kept(
     linker: &str,
     arguments: &[String],
@@ -209,6 +212,41 @@ fn in_rustc_temporary_folder(path: &Path) -> bool {
             && name.starts_with("rustc")
             && name[5..].chars().all(|c| c.is_ascii_alphanumeric())
     })
+}
+
+impl Material {
+    /// This material for a copy of its binary at `copy`, whose folder is
+    /// `dir`: the kept files linked into `dir`, and the copy's identity.
+    pub fn copied(&self, from_dir: &Path, dir: &Path, copy: &Path) -> Result<Material, String> {
+        let identity = Identity::of(copy).ok_or("the copy cannot be read")?;
+        let failed = |error: std::io::Error| format!("{}: {error}", dir.display());
+        let _ = std::fs::remove_dir_all(dir);
+        std::fs::create_dir_all(dir).map_err(failed)?;
+        link_tree(&from_dir.join("inputs"), &dir.join("inputs")).map_err(failed)?;
+        let (from, to) = (from_dir.to_string_lossy(), dir.to_string_lossy());
+        let arguments = self
+            .arguments
+            .iter()
+            .map(|argument| match argument.strip_prefix(from.as_ref()) {
+                Some(rest) => format!("{to}{rest}"),
+                None => argument.clone(),
+            })
+            .collect();
+        let material = Material {
+            arguments,
+            identity,
+            ..self.clone()
+        };
+        let record = Record::Kept {
+            format: FORMAT,
+            material: material.clone(),
+        };
+        write_atomically(&dir.join(FILE), |out| {
+            serde_json::to_writer_pretty(out, &record).map_err(Into::into)
+        })
+        .map_err(failed)?;
+        Ok(material)
+    }
 }
 
 /// Hard-links the file `from` to `to` (copies it where it cannot), or, for

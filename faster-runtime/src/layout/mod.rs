@@ -111,6 +111,15 @@ impl Layouts {
         Err(reason)
     }
 
+    /// Keeps these layouts' material for `copy`, a copy of this binary made
+    /// to outlive it (the next build overwrites the binary and its
+    /// material): the kept files are linked again beside the copy.
+    pub fn keep_for_copy(&self, copy: &Path) -> Result<Layouts, String> {
+        let dir = own_dir(copy);
+        let material = self.material.copied(&self.dir, &dir, copy)?;
+        Ok(Layouts { dir, material })
+    }
+
     /// The binary in layout `seed` (from 1): relinked now where this build
     /// has not made it yet, else the one made before.
     pub fn binary(&self, seed: u32) -> Result<PathBuf, Unavailable> {
