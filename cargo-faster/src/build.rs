@@ -9,6 +9,7 @@
 //! what changed. When `build.json` matches, nothing is built at all.
 
 use crate::git::Repository;
+use faster_runtime::layout::Layouts;
 use faster_runtime::output::files::write_atomically;
 use serde_json::{Value, json};
 use std::ffi::OsString;
@@ -28,6 +29,10 @@ pub struct Cargo {
     pub flags: Vec<String>,
     /// `--manifest-path`, as given.
     pub manifest_path: Option<PathBuf>,
+    /// The linker both revisions are linked with (`faster-link`, so each
+    /// binary can be relinked in other layouts) and the variable that sets
+    /// it for the host (`CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_LINKER`).
+    pub linker: Option<(String, PathBuf)>,
 }
 
 /// The current workspace: where it is and where cargo builds.
@@ -111,6 +116,9 @@ impl Cargo {
         if let Some(rustc) = rustc {
             command.env("RUSTC", rustc);
         }
+        if let Some((variable, linker)) = &self.linker {
+            command.env(variable, linker);
+        }
         let output = command
             .stderr(Stdio::inherit())
             .output()
@@ -142,6 +150,27 @@ fn executables(messages: &str) -> Vec<Executable> {
             })
         })
         .collect()
+}
+
+/// `faster-link`, beside this program (`cargo install` puts both in one
+/// place), with the variable that makes cargo link the host's binaries with
+/// it; `None` where it is missing, or off Linux, where layouts do not vary.
+pub fn layout_linker(version: &str) -> Option<(String, PathBuf)> {
+    if !cfg!(target_os = "linux") {
+        return None;
+    }
+    let linker = std::env::current_exe()
+        .ok()?
+        .with_file_name(format!("faster-link{}", std::env::consts::EXE_SUFFIX));
+    let host = version
+        .lines()
+        .find_map(|line| line.strip_prefix("host: "))?
+        .trim();
+    let variable = format!(
+        "CARGO_TARGET_{}_LINKER",
+        host.to_uppercase().replace(['-', '.'], "_")
+    );
+    linker.is_file().then_some((variable, linker))
 }
 
 /// The compiler cargo uses here, by path (so the base revision is built by
@@ -204,6 +233,7 @@ impl Base<'_> {
             "profile": cargo.profile,
             "flags": cargo.flags,
             "manifest_path": cargo.manifest_path,
+            "linker": cargo.linker.as_ref().map(|(_, linker)| linker),
         });
         if let Some(cached) = cached(&build_dir, &key) {
             eprintln!(
@@ -299,6 +329,11 @@ fn keep(built: &[Executable], build_dir: &Path, key: &Value) -> Result<Vec<Execu
         let copy = bin.join(file_name);
         std::fs::copy(&executable.path, &copy)
             .map_err(|error| format!("could not copy {}: {error}", executable.path.display()))?;
+        // What relinking it in other layouts needs goes with it (a binary
+        // not linked through faster-link has nothing to keep).
+        if let Ok(layouts) = Layouts::of_executable(&executable.path) {
+            layouts.keep_for_copy(&copy)?;
+        }
         kept.push(Executable {
             path: copy,
             directory: executable.directory.clone(),

@@ -54,18 +54,29 @@ fn main() -> ExitCode {
 fn run(options: &Options) -> Result<u8, String> {
     let directory = std::env::current_dir()
         .map_err(|error| format!("cannot read the current directory: {error}"))?;
+    let (_, version) = build::toolchain(&directory)?;
     let cargo = Cargo {
         program: std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()),
         profile: options.profile.clone(),
         flags: options.cargo_flags.clone(),
         manifest_path: options.manifest_path.clone(),
+        linker: build::layout_linker(&version),
     };
     let workspace = cargo.workspace(&directory)?;
     let repository = git::Repository::of(&directory)?;
     let commit = repository.commit(&options.against)?;
     let base_name = format!("{} ({})", options.against, &commit[..7.min(commit.len())]);
 
-    let current = cargo.test_binaries(&directory, options.manifest_path.as_deref(), None, None)?;
+    // Both revisions are linked through faster-link, in target directories
+    // of ours: linked another way, the project's own target directory would
+    // be rebuilt whole on the next `cargo test`, since cargo rebuilds
+    // everything it links when the linker changes.
+    let current = cargo.test_binaries(
+        &directory,
+        options.manifest_path.as_deref(),
+        Some(&workspace.target.join("faster").join("current")),
+        None,
+    )?;
     let base = Base {
         repository: &repository,
         commit: &commit,

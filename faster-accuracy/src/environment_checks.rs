@@ -25,7 +25,7 @@ use crate::reference;
 use crate::workloads::{carried_chain, ns_per_step};
 use faster::{Config, Verdict, compare_fns};
 use faster_runtime::engine::probe::{config as probe_config, measure as measure_noise};
-use faster_runtime::engine::replicate::{child_timeout, combine, emit, run_children};
+use faster_runtime::engine::replicate::{Replica, child_timeout, combine, emit, run_replica};
 use faster_runtime::stats::median;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -150,13 +150,19 @@ pub fn replication(arguments: &[String]) -> ExitCode {
             )
             .expect("unit outputs agree");
             single_seconds.push(started.elapsed().as_secs_f64());
-            let children = run_children(
-                &key,
-                &arguments,
-                settings.processes - 1,
-                child_timeout(Config::default().max_time),
-            )
-            .unwrap_or_else(|error| panic!("{error}"));
+            let executable = std::env::current_exe().expect("this binary's path");
+            let children: Vec<_> = (2..=settings.processes as u32)
+                .map(|index| {
+                    let budget = Config::default().max_time;
+                    let replica = Replica {
+                        index,
+                        budget,
+                        timeout: child_timeout(budget),
+                    };
+                    run_replica(&executable, &arguments, &key, replica)
+                        .unwrap_or_else(|error| panic!("{error}"))
+                })
+                .collect();
             replicated_seconds.push(started.elapsed().as_secs_f64());
             let ci = combine(report.clone(), children).ci;
             single += usize::from(report.ci.0 <= truth && truth <= report.ci.1);

@@ -37,6 +37,7 @@ pub mod error;
 #[cfg(feature = "gpu")]
 pub mod gpu;
 pub mod harness;
+pub mod layout;
 pub mod output;
 pub mod registry;
 pub mod report;
@@ -65,7 +66,7 @@ pub use registry::{Comparison, Tracked, comparisons, tracked};
 pub use report::document::SCHEMA as REPORT_SCHEMA;
 pub use report::environment::{CiRun, Environment};
 pub use report::units::{format_ns, format_rate};
-pub use report::{GpuInfo, InputReport, Placement, ProcessSummary, Report};
+pub use report::{GpuInfo, InputReport, Placement, ProcessSummary, Report, Scope};
 pub use stats::samples::{Round, Samples, Side, Stop};
 pub use stats::verdict::{Expect, Verdict};
 pub use stats::{Interval, LinearFit, StatsError, batch_means_interval, linear_fit};

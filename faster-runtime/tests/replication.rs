@@ -2,7 +2,7 @@
 //! the child. Tests named `child_*` do nothing unless `FASTER_CHILD` names
 //! them, so in a normal run they pass at once.
 
-use faster_runtime::engine::replicate::{child_target, emit, run_children};
+use faster_runtime::engine::replicate::{Replica, child_target, emit, run_replica};
 use faster_runtime::{Config, Error, compare_fns};
 use std::time::{Duration, Instant};
 
@@ -42,6 +42,23 @@ fn child_crashes() {
     }
 }
 
+/// Process `index` of the comparison `test` (a `child_*` test), stopped
+/// after `timeout`.
+fn replica(test: &str, index: u32, timeout: Duration) -> Result<faster_runtime::Report, Error> {
+    let executable = std::env::current_exe().unwrap();
+    let replica = Replica {
+        index,
+        budget: Duration::from_millis(100),
+        timeout,
+    };
+    run_replica(
+        &executable,
+        &arguments(&format!("child_{test}")),
+        test,
+        replica,
+    )
+}
+
 fn arguments(test: &str) -> Vec<String> {
     vec![
         test.into(),
@@ -53,15 +70,8 @@ fn arguments(test: &str) -> Vec<String> {
 
 #[test]
 fn children_hand_back_their_reports() {
-    let reports = run_children(
-        "measures",
-        &arguments("child_measures"),
-        2,
-        Duration::from_secs(60),
-    )
-    .unwrap();
-    assert_eq!(reports.len(), 2);
-    for report in &reports {
+    for index in 1..=2 {
+        let report = replica("measures", index, Duration::from_secs(60)).unwrap();
         assert!(
             report.speedup.is_finite() && report.speedup > 0.0,
             "{report:?}"
@@ -75,20 +85,13 @@ fn children_hand_back_their_reports() {
 #[test]
 fn a_hanging_child_is_stopped_and_named() {
     let started = Instant::now();
-    let error = run_children(
-        "hangs",
-        &arguments("child_hangs"),
-        1,
-        Duration::from_secs(1),
-    )
-    .unwrap_err();
+    let error = replica("hangs", 2, Duration::from_secs(1)).unwrap_err();
     assert!(
         started.elapsed() < Duration::from_secs(20),
         "took {:?}",
         started.elapsed()
     );
     match error {
-        // Process 1 is the parent; the first child is process 2.
         Error::Replication {
             process: 2,
             message,
@@ -99,13 +102,7 @@ fn a_hanging_child_is_stopped_and_named() {
 
 #[test]
 fn a_crashing_child_is_named_with_its_last_output() {
-    let error = run_children(
-        "crashes",
-        &arguments("child_crashes"),
-        1,
-        Duration::from_secs(60),
-    )
-    .unwrap_err();
+    let error = replica("crashes", 2, Duration::from_secs(60)).unwrap_err();
     let message = error.to_string();
     assert!(
         message.starts_with("process 2 of the replicated comparison failed"),

@@ -43,9 +43,19 @@ pub struct Config {
     pub max_warm_up: Duration,
     /// The timing source.
     pub timer: TimerKind,
-    /// Measure in this many fresh processes and judge the spread between
-    /// them (1: measure in this process only). See `processes = N`.
+    /// Measure a registered comparison in at least this many fresh
+    /// processes, each in a layout of the binary of its own where
+    /// [`layouts`](Config::layouts) can be varied, and judge the spread
+    /// between them; more follow while the verdict is undecided and the
+    /// budget lasts. 1 measures in this process only. (A
+    /// [`compare_fns`](crate::compare_fns) call always measures in its own
+    /// process: its closures cannot be run again elsewhere.)
     pub processes: usize,
+    /// Run each process in a layout of the binary of its own (the same code
+    /// linked in another order), where the binary was linked through
+    /// `faster-link`, so the verdict is about the code and not about one
+    /// link's luck. `FASTER_LAYOUTS=off` turns it off.
+    pub layouts: bool,
     /// A half-width added in quadrature to every interval (0.005 = ±0.5%),
     /// for what no measurement inside one process can see: where code and
     /// data landed in memory, how long the timed batches were. Measured by
@@ -88,7 +98,8 @@ impl Default for Config {
             target_precision: 0.01,
             max_warm_up: Duration::from_millis(50),
             timer: TimerKind::Wall,
-            processes: 1,
+            processes: 4,
+            layouts: true,
             systematic_allowance: 0.005,
             placement_threshold: PLACEMENT_THRESHOLD,
             randomize_layout: false,
@@ -123,6 +134,7 @@ impl Config {
             noise_floor,
             max_time,
             processes,
+            layouts,
             timer,
             randomize_layout,
             strict,
@@ -132,6 +144,7 @@ impl Config {
         self.noise_floor = noise_floor.unwrap_or(self.noise_floor);
         self.max_time = max_time.unwrap_or(self.max_time);
         self.processes = processes.unwrap_or(self.processes);
+        self.layouts = layouts.unwrap_or(self.layouts);
         self.timer = timer.unwrap_or(self.timer);
         self.randomize_layout = randomize_layout.unwrap_or(self.randomize_layout);
         self.strict = strict.unwrap_or(self.strict);
@@ -205,6 +218,17 @@ pub fn parse_processes(text: &str) -> Result<usize, String> {
         Ok(count @ 1..=MAX_PROCESSES) => Ok(count),
         _ => Err(format!(
             "`{text}` is not a process count; write a whole number from 1 to {MAX_PROCESSES}"
+        )),
+    }
+}
+
+/// Parses a switch: `on`, `1`, `true` or `yes`; `off`, `0`, `false` or `no`.
+pub fn parse_switch(text: &str) -> Result<bool, String> {
+    match text.trim() {
+        "on" | "1" | "true" | "yes" => Ok(true),
+        "off" | "0" | "false" | "no" => Ok(false),
+        _ => Err(format!(
+            "`{text}` is neither on nor off; write `on` or `off`"
         )),
     }
 }

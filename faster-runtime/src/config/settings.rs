@@ -8,7 +8,9 @@
 //! that order with [`Settings::overwrite`], then applies the result with
 //! [`Config::with`].
 
-use super::{CI_NOISE_FLOOR, Config, parse_duration, parse_noise_floor, parse_processes};
+use super::{
+    CI_NOISE_FLOOR, Config, parse_duration, parse_noise_floor, parse_processes, parse_switch,
+};
 use crate::error::Error;
 use crate::stats::verdict::Expect;
 use crate::time::TimerKind;
@@ -39,6 +41,8 @@ pub struct Settings {
     pub max_time: Option<Duration>,
     /// `processes = N`, `--processes`, `FASTER_PROCESSES`
     pub processes: Option<usize>,
+    /// `FASTER_LAYOUTS` (`on` or `off`)
+    pub layouts: Option<bool>,
     /// `--timer`, `FASTER_TIMER`
     pub timer: Option<TimerKind>,
     /// `FASTER_RANDOMIZE_LAYOUT`
@@ -58,6 +62,7 @@ impl Settings {
         noise_floor: None,
         max_time: None,
         processes: None,
+        layouts: None,
         timer: None,
         randomize_layout: None,
         strict: None,
@@ -72,6 +77,7 @@ impl Settings {
             noise_floor: stronger.noise_floor.or(self.noise_floor),
             max_time: stronger.max_time.or(self.max_time),
             processes: stronger.processes.or(self.processes),
+            layouts: stronger.layouts.or(self.layouts),
             timer: stronger.timer.or(self.timer),
             randomize_layout: stronger.randomize_layout.or(self.randomize_layout),
             strict: stronger.strict.or(self.strict),
@@ -88,7 +94,7 @@ impl Settings {
     /// `GITHUB_ACTIONS` is set, overwritten by `FASTER_NOISE_FLOOR` (a
     /// fraction, e.g. `0.03`), `FASTER_MAX_TIME` (e.g. `500ms`),
     /// `FASTER_TIMER` (`wall`, `cycles` or `thread-cpu`), `FASTER_PROCESSES`
-    /// (a count), and the switches `FASTER_RANDOMIZE_LAYOUT`,
+    /// (a count), `FASTER_LAYOUTS` (`on` or `off`), and the switches `FASTER_RANDOMIZE_LAYOUT`,
     /// `FASTER_STRICT` and `FASTER_ENFORCE` (`1`, `true` or `yes`). An empty
     /// variable counts as unset.
     pub fn from_vars(var: impl Fn(&str) -> Option<String>) -> Result<Settings, Error> {
@@ -105,6 +111,7 @@ impl Settings {
             noise_floor: parsed(&var, "FASTER_NOISE_FLOOR", parse_noise_floor)?,
             max_time: parsed(&var, "FASTER_MAX_TIME", parse_duration)?,
             processes: parsed(&var, "FASTER_PROCESSES", parse_processes)?,
+            layouts: parsed(&var, "FASTER_LAYOUTS", parse_switch)?,
             timer: parsed(&var, "FASTER_TIMER", TimerKind::parse)?,
             randomize_layout: switch("FASTER_RANDOMIZE_LAYOUT"),
             strict: switch("FASTER_STRICT"),

@@ -297,6 +297,7 @@ pub(crate) fn report_of(
         warnings: Vec::new(),
         load: None,
         processes: Vec::new(),
+        scope: None,
         placement: Placement {
             threshold_ns: config.placement_threshold.as_nanos() as f64,
             shorter_call_ns: samples.shorter_call_ns,

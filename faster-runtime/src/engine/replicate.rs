@@ -1,20 +1,32 @@
-//! Replication across processes: measure the same comparison in N fresh
-//! processes and judge the spread between them.
+//! Replication across processes: measure the same comparison in several
+//! fresh processes and judge the spread between them.
 //!
 //! Within one process, paired rounds cancel drift, but some effects are
-//! fixed for a process's lifetime: where code and data landed in memory, which
-//! core it runs on. An interval built inside one process shrinks below that
-//! variation. With `processes = N`, the comparison re-executes its own test
-//! binary (one child at a time); each child measures once and hands back its
-//! report as a `faster/report/v1` document on one marked line of its output,
-//! and says nothing else: no files, no summary, no report of its own. The
-//! children run first: user code that kills its process (a stack overflow
-//! aborts it) then kills a child, which the parent reports as this
-//! comparison's failure, instead of the parent and every comparison after
-//! it. The parent measures last, as process 1, and combines all of them
-//! ([`combine`]): the interval comes from the spread between the processes
-//! (see [`stats::across_processes`]), and every round of every process is
-//! kept, so the counts in every output agree with the data.
+//! fixed for a process's lifetime, and others for a binary's: where the
+//! linker put each function (a hot loop's fetch blocks and cache lines, the
+//! branch predictor's entries) moves real functions by 5–40% from one link
+//! to the next, and where heap and stack landed moves them a little from
+//! one process to the next. An interval built inside one process shrinks
+//! below both. So a registered comparison is measured in child processes of
+//! its own binary, each in a layout of that binary of its own where the
+//! harness can relink it (see `crate::layout`), and the interval is over
+//! the processes ([`stats::across_processes`]): the verdict is about the
+//! code, not one link.
+//!
+//! It adapts: after `config.processes` children (four by default) it stops
+//! once the verdict is settled — the interval clear of both thresholds —
+//! and otherwise starts more, up to [`MOST_PROCESSES`] or the budget. A pair
+//! that reads the same in every layout costs four short processes; one
+//! whose speed hangs on placement gets as many as the budget allows.
+//!
+//! Each child measures once and hands back its report as a
+//! `faster/report/v1` document on one marked line of its output, and says
+//! nothing else: no files, no summary, no report of its own. User code that
+//! kills its process (a stack overflow aborts it) kills a child, which the
+//! parent reports as this comparison's failure, instead of the parent and
+//! every comparison after it. The parent combines them ([`combine`]),
+//! keeping every round of every process, so the counts in every output
+//! agree with the data.
 
 use crate::config::Config;
 use crate::error::Error;
@@ -23,6 +35,7 @@ use crate::stats::samples::{CONFIDENCE, Stop};
 use crate::stats::verdict::Verdict;
 use crate::stats::{self, Interval};
 use std::io::{Read, Write};
+use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -30,37 +43,100 @@ use std::time::{Duration, Instant};
 /// run.
 pub const CHILD_VARIABLE: &str = "FASTER_CHILD";
 
+/// Set in a child's environment to its share of the comparison's budget,
+/// in nanoseconds: stronger than the attribute's own `max_time`, which is
+/// the whole comparison's.
+pub const BUDGET_VARIABLE: &str = "FASTER_CHILD_BUDGET_NS";
+
 /// Starts the line that carries a child's report on its standard output.
 const MARKER: &str = "faster-child-report: ";
 
-/// Measures with `measure_once` as `config` says: once here, or — with
-/// `config.processes` above one — in `config.processes − 1` children
-/// started with `child_arguments` (the command line that makes this binary
-/// run exactly this comparison again), then here, combined.
+/// The most processes a comparison starts while its verdict is undecided
+/// (more where `config.processes` asks for more).
+pub const MOST_PROCESSES: usize = 32;
+
+/// One process to start: which (from 1), its share of the budget, and how
+/// long it may run before it is stopped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Replica {
+    /// Its number, from 1: also the layout it runs in, where layouts vary.
+    pub index: u32,
+    /// How long its one measurement may take.
+    pub budget: Duration,
+    /// How long the process may take in all ([`child_timeout`] of its
+    /// budget).
+    pub timeout: Duration,
+}
+
+/// Measures as `config` says: with `measure_here` in this process where
+/// `config.processes` is 1, else in processes `replica` starts, at least
+/// `config.processes` of them and more while the verdict is not settled
+/// and the budget lasts, combined.
 pub fn measure(
-    test: &str,
     config: &Config,
-    measure_once: impl Fn(&Config) -> Result<Report, Error>,
-    child_arguments: impl FnOnce() -> Vec<String>,
+    measure_here: impl FnOnce(&Config) -> Result<Report, Error>,
+    mut replica: impl FnMut(Replica) -> Result<Report, Error>,
 ) -> Result<Report, Error> {
     if config.processes <= 1 {
-        return measure_once(config);
+        return measure_here(config);
     }
     let started = Instant::now();
-    let children = run_children(
-        test,
-        &child_arguments(),
-        config.processes - 1,
-        child_timeout(config.max_time),
-    )?;
-    let children_elapsed = started.elapsed();
-    let mut combined = combine(measure_once(config)?, children);
-    combined.elapsed += children_elapsed;
+    let budget = budget_share(config);
+    let mut reports: Vec<Report> = Vec::new();
+    while !enough(config, &reports, started.elapsed()) {
+        reports.push(replica(Replica {
+            index: reports.len() as u32 + 1,
+            budget,
+            timeout: child_timeout(budget),
+        })?);
+    }
+    let mut reports = reports.into_iter();
+    let first = reports.next().expect("at least one process measured");
+    let mut combined = combine(first, reports.collect());
+    combined.elapsed = started.elapsed();
     Ok(combined)
 }
 
-/// `parent`'s report combined with its children's: the speedup and
-/// interval over the processes' own estimates ([`stats::across_processes`]),
+/// Each process's share of `config.max_time`: the whole budget covers the
+/// least count of processes, `config.processes`.
+pub fn budget_share(config: &Config) -> Duration {
+    config.max_time / config.processes.max(1) as u32
+}
+
+/// Whether a comparison measured in `reports` (one per process, `elapsed`
+/// spent on them) has enough processes: at least `config.processes`, and
+/// then as soon as the verdict is settled (its interval clear of both
+/// thresholds, see [`Verdict::settled`]), one more process like the
+/// average would overrun the budget, or [`MOST_PROCESSES`] ran.
+pub fn enough(config: &Config, reports: &[Report], elapsed: Duration) -> bool {
+    let count = reports.len();
+    if count < config.processes.max(1) {
+        return false;
+    }
+    let settled = interval_over(&summaries(reports))
+        .is_some_and(|interval| Verdict::settled(interval.exp_bounds(), config.noise_floor));
+    let per_process = elapsed / count as u32;
+    settled
+        || elapsed + per_process > config.max_time
+        || count >= config.processes.max(MOST_PROCESSES)
+}
+
+/// Each report's own figures, as a process of a replicated comparison.
+fn summaries<'a>(reports: impl IntoIterator<Item = &'a Report>) -> Vec<ProcessSummary> {
+    reports
+        .into_iter()
+        .map(|report| ProcessSummary {
+            speedup: report.speedup,
+            ci: report.ci,
+            rounds: report.rounds,
+            layout: None,
+        })
+        .collect()
+}
+
+/// `parent`'s report (the first process's) combined with the others': the
+/// speedup and interval over the processes' own estimates
+/// ([`stats::across_processes`]),
 /// the verdict judged again, per-call times and the best-of figure the
 /// fastest of any process (the best of all their rounds), every process's
 /// rounds appended in order, and the children's observations (other load,
@@ -70,14 +146,7 @@ pub fn combine(mut parent: Report, children: Vec<Report>) -> Report {
     let geometric_mean = |values: &mut dyn Iterator<Item = f64>| {
         stats::mean(&values.map(f64::ln).collect::<Vec<_>>()).exp()
     };
-    let processes: Vec<ProcessSummary> = all
-        .iter()
-        .map(|report| ProcessSummary {
-            speedup: report.speedup,
-            ci: report.ci,
-            rounds: report.rounds,
-        })
-        .collect();
+    let processes = summaries(all.iter().copied());
     let uncorrected_speedup = geometric_mean(&mut all.iter().map(|r| r.uncorrected_speedup));
     let input_speedups: Vec<f64> = (0..parent.inputs.len())
         .map(|input| {
@@ -112,7 +181,8 @@ pub fn combine(mut parent: Report, children: Vec<Report>) -> Report {
 }
 
 /// The interval over the processes' own estimates and half-widths.
-/// `None` where a process has no interval of its own (too few rounds).
+/// `None` where a process has no interval of its own (too few rounds), or
+/// there is one process only.
 fn interval_over(processes: &[ProcessSummary]) -> Option<Interval> {
     let estimates: Vec<(f64, f64)> = processes
         .iter()
@@ -202,50 +272,53 @@ pub fn child_timeout(max_time: Duration) -> Duration {
     2 * max_time + Duration::from_secs(30)
 }
 
-/// Runs `processes` children of this very binary, one at a time, each with
-/// `arguments` and [`CHILD_VARIABLE`] set to `test`, and collects their
-/// reports.
-pub fn run_children(
-    test: &str,
+/// Runs one child: `executable` (this binary, or a layout of it) with
+/// `arguments`, [`CHILD_VARIABLE`] set to `test` and its share of the
+/// budget, waited for up to its timeout, and reads its report.
+pub fn run_replica(
+    executable: &Path,
     arguments: &[String],
-    processes: usize,
-    timeout: Duration,
-) -> Result<Vec<Report>, Error> {
-    let executable = std::env::current_exe().map_err(|error| Error::Replication {
-        process: 0,
-        message: format!("cannot find this test binary to re-run it: {error}"),
-    })?;
-    (1..=processes)
-        .map(|child| {
-            // Process 1 is the parent.
-            let failed = |message: String| Error::Replication {
-                process: child + 1,
-                message,
-            };
-            let (status, stdout, stderr) =
-                run_child(&executable, arguments, test, timeout).map_err(failed)?;
-            match parse(&stdout) {
-                Some(Ok(report)) => Ok(report),
-                Some(Err(message)) => Err(failed(message)),
-                None => Err(failed(format!(
-                    "exited with {status} without a result; its last output:\n{}",
-                    tail(&format!("{stdout}{stderr}"), 12)
-                ))),
-            }
-        })
-        .collect()
+    test: &str,
+    replica: Replica,
+) -> Result<Report, Error> {
+    let failed = |message: String| Error::Replication {
+        process: replica.index as usize,
+        message,
+    };
+    let (status, stdout, stderr) =
+        run_child(executable, arguments, test, replica).map_err(failed)?;
+    match parse(&stdout) {
+        Some(Ok(report)) => Ok(report),
+        Some(Err(message)) => Err(failed(message)),
+        None => Err(failed(format!(
+            "exited with {status} without a result; its last output:\n{}",
+            tail(&format!("{stdout}{stderr}"), 12)
+        ))),
+    }
 }
 
-/// One child, waited for up to `timeout`: its exit status and its output.
+/// The budget a child was given ([`BUDGET_VARIABLE`]), if it is one.
+pub fn child_budget() -> Option<Duration> {
+    std::env::var(BUDGET_VARIABLE)
+        .ok()
+        .and_then(|nanos| nanos.parse().ok())
+        .map(Duration::from_nanos)
+}
+
+/// One child as `replica` says, waited for up to its timeout: its exit
+/// status and its output.
 fn run_child(
-    executable: &std::path::Path,
+    executable: &Path,
     arguments: &[String],
     test: &str,
-    timeout: Duration,
+    Replica {
+        budget, timeout, ..
+    }: Replica,
 ) -> Result<(std::process::ExitStatus, String, String), String> {
     let mut child = Command::new(executable)
         .args(arguments)
         .env(CHILD_VARIABLE, test)
+        .env(BUDGET_VARIABLE, budget.as_nanos().to_string())
         .env("FASTER_PROCESSES", "1")
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
@@ -344,16 +417,108 @@ mod tests {
     }
 
     #[test]
-    fn two_processes_that_agree_on_a_large_speedup_decide_it() {
-        // The case `processes = 2` failed on with a t on one degree of
-        // freedom: a 4x speedup read [0.87x – 19.85x].
-        let combined = combine(process(4.0, 0.01), vec![process(4.12, 0.01)]);
+    fn four_processes_that_agree_on_a_large_speedup_decide_it() {
+        let combined = combine(
+            process(4.0, 0.01),
+            [4.12, 4.05, 4.08]
+                .map(|speedup| process(speedup, 0.01))
+                .into(),
+        );
         assert_eq!(combined.verdict, Verdict::Faster, "{:?}", combined.ci);
         assert!(
-            combined.ci.0 > 3.7 && combined.ci.1 < 4.4,
+            combined.ci.0 > 3.8 && combined.ci.1 < 4.3,
             "{:?}",
             combined.ci
         );
+    }
+
+    /// Runs [`measure`] with `config` on processes reading `speedups` in
+    /// turn (round and round), and returns how many ran and the result.
+    fn replicated(config: &Config, speedups: &[f64]) -> (usize, Result<Report, Error>) {
+        let mut started = 0;
+        let result = measure(
+            config,
+            |_| panic!("a replicated comparison measures nothing here"),
+            |replica| {
+                assert_eq!(replica.index as usize, started + 1);
+                assert_eq!(replica.budget, config.max_time / config.processes as u32);
+                started += 1;
+                Ok(process(speedups[(started - 1) % speedups.len()], 0.005))
+            },
+        );
+        (started, result)
+    }
+
+    #[test]
+    fn processes_that_agree_settle_the_verdict_at_the_least_count() {
+        let (started, result) = replicated(&Config::default(), &[1.001, 0.999, 1.0, 1.002]);
+        assert_eq!(started, 4);
+        let report = result.unwrap();
+        assert_eq!(report.processes.len(), 4);
+        assert_eq!(report.verdict, Verdict::WithinNoise);
+        assert!(
+            Verdict::settled(report.ci, report.noise_floor),
+            "{:?}",
+            report.ci
+        );
+    }
+
+    #[test]
+    fn layouts_that_disagree_get_more_processes_until_the_verdict_settles() {
+        // Identical work that reads 6% either side of even by layout: four
+        // processes leave the interval across the floor; more narrow it.
+        let (started, result) = replicated(&Config::default(), &[1.06, 0.94, 1.05, 0.95, 1.0]);
+        let report = result.unwrap();
+        assert!(started > 4 && started <= MOST_PROCESSES, "{started}");
+        assert!(Verdict::settled(report.ci, 0.05), "{:?}", report.ci);
+        assert!(report.ci.0 < 1.0 && 1.0 < report.ci.1, "{:?}", report.ci);
+        assert_eq!(report.verdict, Verdict::WithinNoise);
+    }
+
+    #[test]
+    fn an_unsettled_verdict_stops_at_the_budget_or_the_most_processes() {
+        let spent = Config {
+            max_time: Duration::from_nanos(4),
+            ..Config::default()
+        };
+        let (started, _) = replicated(&spent, &[1.06, 0.94]);
+        assert_eq!(
+            started, 4,
+            "the budget is spent: no process beyond the least"
+        );
+        // Processes that always straddle the floor, and a budget that never
+        // ends: the most processes, then a verdict.
+        let (started, result) = replicated(&Config::default(), &[1.20, 0.90]);
+        assert_eq!(started, MOST_PROCESSES);
+        assert_eq!(result.unwrap().processes.len(), MOST_PROCESSES);
+    }
+
+    #[test]
+    fn one_process_measures_here_and_a_failed_process_ends_the_comparison() {
+        let config = Config {
+            processes: 1,
+            ..Config::default()
+        };
+        let report = measure(
+            &config,
+            |_| Ok(process(1.5, 0.01)),
+            |_| panic!("no process is started"),
+        );
+        assert_eq!(report.unwrap().speedup, 1.5);
+        let mut started = 0;
+        let failed = measure(
+            &Config::default(),
+            |_| panic!("nothing is measured here"),
+            |replica| {
+                started += 1;
+                Err(Error::Replication {
+                    process: replica.index as usize,
+                    message: "it crashed".into(),
+                })
+            },
+        );
+        assert_eq!(started, 1);
+        assert!(matches!(failed, Err(Error::Replication { process: 1, .. })));
     }
 
     #[test]

@@ -11,9 +11,10 @@ use crate::config::{Config, Settings};
 use crate::engine::{diagnostics, probe, replicate};
 use crate::error::Error;
 use crate::harness::cli::Cli;
+use crate::layout::Builds;
 use crate::output::style::Progress;
 use crate::output::{Outputs, Run, Summary};
-use crate::report::{Environment, Outcome, Report, Source};
+use crate::report::{Environment, Outcome, Report, Scope, Source};
 use crate::revision::child::{Endpoint, Server, ServerCommand};
 use crate::revision::compare::{self, Across, BASE, CURRENT, Children, Located, Match};
 use crate::revision::protocol::{Listing, PROTOCOL, Request, Response};
@@ -114,16 +115,27 @@ pub fn run_against(against: &Against, cli: &Cli) -> u8 {
             step_summary: step_summary_path(),
         },
     );
+    // The children that listed the functions served this binary as built;
+    // every measuring pair runs in layouts of its own.
+    drop((base.servers, current.servers));
+    let builds_of = |revision: &Revision| -> Vec<Builds> {
+        revision
+            .servers
+            .iter()
+            .map(|command| Builds::of(command.program.clone(), run_config.layouts))
+            .collect()
+    };
+    let _turn = lock_across_processes(&against.output);
     let mut run = Measuring {
         against,
         run_wide: &run_wide,
-        servers: [base.servers, current.servers],
+        builds: [builds_of(&against.base), builds_of(&against.current)],
+        servers: [Vec::new(), Vec::new()],
         listings: [&base.listings, &current.listings],
         outputs,
     };
-    let _turn = lock_across_processes(&against.output);
     let started = Instant::now();
-    let outcomes = run.all(&selected, run_config.processes);
+    let outcomes = run.all(&selected);
     let summary = Summary {
         binary: "cargo faster",
         outcomes: &outcomes,
@@ -201,21 +213,36 @@ impl Started {
     }
 }
 
-/// A run in progress: the children of the base revision and of the
-/// current code, what they serve, and the outputs.
+/// A run in progress: the builds of both revisions, the children serving
+/// them now, what they serve, and the outputs.
 struct Measuring<'a> {
     against: &'a Against,
     run_wide: &'a RunWide,
+    /// Per revision (base, current), per test binary: its layouts, or
+    /// itself.
+    builds: [Vec<Builds>; 2],
     servers: [Vec<Server>; 2],
     listings: [&'a [Listing]; 2],
     outputs: Outputs<'a>,
 }
 
+/// What one function has measured so far: a report per pair of processes,
+/// and the time spent on them.
+struct Measured {
+    reports: Result<Vec<Report>, Error>,
+    elapsed: Duration,
+    done: bool,
+}
+
 impl Measuring<'_> {
-    /// Measures every selected function in `processes` processes, one child
-    /// pair after another, and hands each outcome to the outputs once its
-    /// last process has measured it.
-    fn all(&mut self, selected: &[(&str, Match)], processes: usize) -> Vec<Outcome> {
+    /// Measures every selected function in pairs of fresh children, one
+    /// serving each revision, pair `k` in layout `k` of both revisions'
+    /// binaries where they can be relinked: every function at least
+    /// `config.processes` times, and again in the next pair while its
+    /// verdict is undecided and its budget lasts (the same rule as a
+    /// replicated comparison's, `replicate::enough`). Hands each outcome to
+    /// the outputs once it is done.
+    fn all(&mut self, selected: &[(&str, Match)]) -> Vec<Outcome> {
         let tests: Vec<&str> = selected.iter().map(|(name, _)| *name).collect();
         self.outputs.begin(&Run {
             binary: "cargo faster",
@@ -223,46 +250,106 @@ impl Measuring<'_> {
             environment: Environment::current(),
             debug_build: selected.iter().any(|(_, matched)| !self.enforced(matched)),
         });
-        let mut measured: Vec<Result<Vec<Report>, Error>> =
-            selected.iter().map(|_| Ok(Vec::new())).collect();
-        let mut outcomes = Vec::with_capacity(selected.len());
-        for process in 1..=processes {
-            if process > 1 {
-                // Fresh children: what one process fixes for its lifetime
-                // (where code and data landed) varies between them.
-                let config = self.run_wide.config_with(Settings::NONE);
-                let restarted = (
-                    Started::spawn(&self.against.base, &config),
-                    Started::spawn(&self.against.current, &config),
-                );
-                match restarted {
-                    (Ok(base), Ok(current)) => self.servers = [base, current],
-                    (Err(error), _) | (_, Err(error)) => {
-                        for result in measured.iter_mut().filter(|result| result.is_ok()) {
-                            *result = Err(Error::Revision(error.clone()));
-                        }
-                    }
+        let mut measured: Vec<Measured> = selected
+            .iter()
+            .map(|(_, matched)| Measured {
+                reports: Ok(Vec::new()),
+                elapsed: Duration::ZERO,
+                done: !matches!(matched, Match::Both { .. }),
+            })
+            .collect();
+        let mut pair = 0;
+        while measured.iter().any(|function| !function.done) {
+            pair += 1;
+            if let Err(error) = self.start_pair(pair) {
+                for function in measured.iter_mut().filter(|function| !function.done) {
+                    function.reports = Err(Error::Revision(error.clone()));
+                    function.done = true;
                 }
+                break;
             }
-            for ((name, matched), result) in selected.iter().zip(&mut measured) {
-                if let Match::Both { base, current } = matched
-                    && let Ok(reports) = result
-                {
-                    self.outputs.measuring(name, self.config(*current).max_time);
-                    match self.measure_once(name, *base, *current) {
-                        Ok(report) => reports.push(report),
-                        Err(error) => *result = Err(error),
+            for ((name, matched), function) in selected.iter().zip(&mut measured) {
+                let (Match::Both { base, current }, false) = (matched, function.done) else {
+                    continue;
+                };
+                let config = self.config(*current);
+                self.outputs.measuring(name, config.max_time);
+                let started = Instant::now();
+                let report = self.measure_once(name, *base, *current, &config);
+                function.elapsed += started.elapsed();
+                match (&mut function.reports, report) {
+                    (Ok(reports), Ok(report)) => {
+                        reports.push(report);
+                        function.done = replicate::enough(&config, reports, function.elapsed);
                     }
-                }
-                if process == processes {
-                    let outcome =
-                        self.outcome(name, matched, std::mem::replace(result, Ok(vec![])));
-                    self.outputs.comparison(&outcome);
-                    outcomes.push(outcome);
+                    (reports, Err(error)) => {
+                        *reports = Err(error);
+                        function.done = true;
+                    }
+                    (Err(_), Ok(_)) => function.done = true,
                 }
             }
         }
-        outcomes
+        selected
+            .iter()
+            .zip(measured)
+            .map(|((name, matched), function)| {
+                let outcome = self.outcome(name, matched, function.reports);
+                self.outputs.comparison(&outcome);
+                outcome
+            })
+            .collect()
+    }
+
+    /// Fresh children serving both revisions for pair `pair` (from 1): in
+    /// layout `pair` of each binary where layouts vary.
+    fn start_pair(&mut self, pair: u32) -> Result<(), String> {
+        let config = self.run_wide.config_with(Settings::NONE);
+        let revisions = [&self.against.base, &self.against.current];
+        for ((revision, builds), servers) in revisions
+            .into_iter()
+            .zip(&self.builds)
+            .zip(&mut self.servers)
+        {
+            let commands = revision
+                .servers
+                .iter()
+                .zip(builds)
+                .map(|(command, builds)| {
+                    let program = builds
+                        .binary(pair)
+                        .map_err(|why| format!("{}: {why}", revision.name))?;
+                    Ok(ServerCommand {
+                        program,
+                        ..command.clone()
+                    })
+                })
+                .collect::<Result<Vec<_>, String>>()?;
+            // The old children quit before the new ones start.
+            servers.clear();
+            *servers = Started::spawn(
+                &Revision {
+                    name: revision.name.clone(),
+                    servers: commands,
+                },
+                &config,
+            )?;
+        }
+        Ok(())
+    }
+
+    /// How far a verdict on a function served by these binaries reaches:
+    /// about the code where both revisions' binaries vary in layout.
+    fn scope(&self, base: Located, current: Located) -> Scope {
+        let [base_builds, current_builds] = &self.builds;
+        match (
+            base_builds[base.server].scope(),
+            current_builds[current.server].scope(),
+        ) {
+            (Scope::Layouts, Scope::Layouts) => Scope::Layouts,
+            (Scope::ThisBuild(why), _) => Scope::ThisBuild(format!("at the base revision, {why}")),
+            (_, Scope::ThisBuild(why)) => Scope::ThisBuild(format!("in the current code, {why}")),
+        }
     }
 
     /// One measurement of `name` in the current children.
@@ -271,13 +358,17 @@ impl Measuring<'_> {
         name: &str,
         base: Located,
         current: Located,
+        config: &Config,
     ) -> Result<Report, Error> {
         let [base_listings, current_listings] = self.listings;
         let (base_listing, current_listing) = (
             &base_listings[base.server],
             &current_listings[current.server],
         );
-        let config = self.config(current);
+        let config = Config {
+            max_time: replicate::budget_share(config),
+            ..config.clone()
+        };
         let calibration = worse(
             base_listing.calibration.into(),
             current_listing.calibration.into(),
@@ -320,12 +411,17 @@ impl Measuring<'_> {
         measured: Result<Vec<Report>, Error>,
     ) -> Outcome {
         let (located, result) = match matched {
-            Match::Both { current, .. } => {
+            Match::Both { base, current } => {
                 let config = self.config(*current);
                 let result = measured.map(|reports| {
                     let mut reports = reports.into_iter();
                     let first = reports.next().expect("every process measured it");
                     let mut report = replicate::combine(first, reports.collect());
+                    for (pair, process) in (1..).zip(&mut report.processes) {
+                        process.layout =
+                            (self.scope(*base, *current) == Scope::Layouts).then_some(pair);
+                    }
+                    report.scope = Some(self.scope(*base, *current));
                     diagnostics::review(&mut report, &config);
                     if !current.function.debug_build {
                         probe::judge(&mut report, &probe::probe(), config.strict);

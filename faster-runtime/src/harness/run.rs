@@ -7,10 +7,11 @@ use super::lock::lock_across_processes;
 use crate::config::{Config, Settings, resolve};
 use crate::engine::{diagnostics, probe, replicate};
 use crate::error::Error;
+use crate::layout::Builds;
 use crate::output::files::output_dir;
 use crate::output::{Note, Outputs};
 use crate::registry::Comparison;
-use crate::report::{Outcome, Source};
+use crate::report::{Outcome, Report, Scope, Source};
 
 /// The run-wide settings: the environment's, and the command line's over
 /// them (none under libtest).
@@ -72,14 +73,9 @@ fn outcome(
     enforced: bool,
     child_arguments: impl FnOnce() -> Vec<String>,
 ) -> Outcome {
-    let result = config.validate().and_then(|()| {
-        replicate::measure(
-            comparison.test_name(),
-            config,
-            comparison.run,
-            child_arguments,
-        )
-    });
+    let result = config
+        .validate()
+        .and_then(|()| measure(comparison, config, enforced, child_arguments));
     let result = result.map(|mut report| {
         diagnostics::review(&mut report, config);
         // Unoptimized code says nothing about this machine's noise: the
@@ -104,13 +100,59 @@ fn outcome(
     }
 }
 
+/// Measures `comparison`: in fresh processes of this binary, each in a
+/// layout of its own where it was linked through `faster-link` (see
+/// `crate::layout`), or, in a debug build whose timing is not enforced,
+/// here only.
+fn measure(
+    comparison: &Comparison,
+    config: &Config,
+    enforced: bool,
+    child_arguments: impl FnOnce() -> Vec<String>,
+) -> Result<Report, Error> {
+    if !enforced || config.processes <= 1 {
+        let mut report = (comparison.run)(&Config {
+            processes: 1,
+            ..config.clone()
+        })?;
+        if enforced {
+            report.scope = Some(Scope::ThisBuild(
+                "measured in this process only (processes = 1)".into(),
+            ));
+        }
+        return Ok(report);
+    }
+    let executable = std::env::current_exe().map_err(|error| Error::Replication {
+        process: 0,
+        message: format!("cannot find this test binary to run it again: {error}"),
+    })?;
+    let builds = Builds::of(executable, config.layouts);
+    let arguments = child_arguments();
+    let mut report = replicate::measure(config, comparison.run, |replica| {
+        let binary = builds
+            .binary(replica.index)
+            .map_err(|why| Error::Replication {
+                process: replica.index as usize,
+                message: why.to_string(),
+            })?;
+        replicate::run_replica(&binary, &arguments, comparison.test_name(), replica)
+    })?;
+    for (index, process) in (1..).zip(&mut report.processes) {
+        process.layout = builds.layout(index);
+    }
+    report.scope = Some(builds.scope());
+    Ok(report)
+}
+
 /// The child's side of a replicated comparison: measures once, in this
 /// process only, and hands the report (or the error) to the parent. It
 /// writes no file, no summary, no report of its own.
 pub fn run_as_child(comparison: &Comparison, run_wide: &RunWide) {
+    let config = run_wide.config(comparison);
     let config = Config {
         processes: 1,
-        ..run_wide.config(comparison)
+        max_time: replicate::child_budget().unwrap_or(config.max_time),
+        ..config
     };
     let result = config.validate().and_then(|()| (comparison.run)(&config));
     replicate::emit(&result);

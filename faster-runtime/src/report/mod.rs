@@ -74,9 +74,13 @@ pub struct Report {
     /// What else the machine did while measuring, where it could be told
     /// (measurements of at least 0.2 s, on Linux).
     pub load: Option<Load>,
-    /// With `processes = N`: each process's own figures, this one first
-    /// (empty for a comparison measured in one process).
+    /// Each process's own figures, in the order they ran, where the
+    /// comparison was measured in several (empty for one measured here).
     pub processes: Vec<ProcessSummary>,
+    /// Whether the verdict is about the code or about this build: the
+    /// layouts its processes ran in. `None` where no harness said (a
+    /// [`compare_fns`](crate::compare_fns) report).
+    pub scope: Option<Scope>,
     /// How the measuring loop was placed in memory: in several placements
     /// for short calls, whose spread the interval includes (with
     /// `processes = N`, the measuring process's).
@@ -226,6 +230,21 @@ pub struct ProcessSummary {
     pub ci: (f64, f64),
     /// The rounds it measured (its share of [`Report::rounds`]).
     pub rounds: usize,
+    /// The layout of the binary it ran in (its `--shuffle-sections` seed),
+    /// where layouts were varied.
+    pub layout: Option<u32>,
+}
+
+/// How far a verdict reaches.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Scope {
+    /// Each process ran in a layout of the binary of its own, so the
+    /// interval covers where the linker puts the code: the verdict is about
+    /// the source.
+    Layouts,
+    /// Every process ran this one binary, for the reason given: the verdict
+    /// holds for this build, whose link order may favour either function.
+    ThisBuild(String),
 }
 
 impl Report {
@@ -268,6 +287,7 @@ pub(crate) mod fixtures {
             warnings: vec![],
             load: None,
             processes: vec![],
+            scope: None,
             placement: Placement {
                 threshold_ns: 10.0,
                 shorter_call_ns: 29_204.0,

@@ -142,27 +142,27 @@ fn percentiles_interpolate_between_ranks() {
 }
 
 #[test]
-fn two_agreeing_processes_keep_about_one_process_width() {
-    // Two processes at the same estimate, each claiming ±1%: the prior
-    // (4 degrees of freedom) alone sets the width, t(0.995, 5) = 4.032.
-    let interval = across_processes(&[(0.2, 0.01), (0.2, 0.01)], 0.99).unwrap();
+fn agreeing_processes_keep_their_claimed_width_under_students_t() {
+    // Four processes at one estimate, each claiming ±1%: the spread is
+    // taken as their claimed variance, with t(0.995, 3) = 5.8409.
+    let interval = across_processes(&[(0.2, 0.01); 4], 0.99).unwrap();
     let sigma = 0.01 / 2.575_829;
-    let expected = 4.032_143 * (4.0 * sigma * sigma / 5.0 / 2.0_f64).sqrt();
-    assert!(close(interval.half_width, expected, 1e-6), "{interval:?}");
-    assert!(interval.half_width < 0.01 && interval.half_width > 0.009);
-    assert_eq!((interval.center, interval.blocks), (0.2, 2));
+    assert!(
+        close(interval.half_width, 5.840_909 * sigma / 2.0, 1e-6),
+        "{interval:?}"
+    );
+    assert_eq!((interval.center, interval.blocks), (0.2, 4));
 }
 
 #[test]
 fn disagreeing_processes_widen_the_interval_by_their_spread() {
-    // ±0.1% each, but 20% apart: the interval must cover both.
+    // ±0.1% each, but 20% apart: the interval must cover both, and with two
+    // processes it is as wide as one degree of freedom makes it.
     let interval = across_processes(&[(-0.1, 0.001), (0.1, 0.001)], 0.99).unwrap();
     assert!(
         interval.low() < -0.1 && interval.high() > 0.1,
         "{interval:?}"
     );
-    // Nowhere near the t on one degree of freedom (63.7 standard errors).
-    assert!(interval.half_width < 0.2, "{interval:?}");
     // Many processes: the spread decides, and the width shrinks with √N.
     let processes: Vec<(f64, f64)> = (0..40)
         .map(|i| (if i % 2 == 0 { -0.1 } else { 0.1 }, 0.001))
@@ -172,10 +172,46 @@ fn disagreeing_processes_widen_the_interval_by_their_spread() {
 }
 
 #[test]
-fn processes_without_an_interval_give_none() {
+fn processes_that_each_claim_little_still_cover_the_mean_of_their_layouts() {
+    // Layouts of one binary move a function by several percent, while each
+    // process claims ±0.5%: four to twelve processes, each in a layout
+    // drawn at random (σ = 5% between layouts, 0.2% within), 2 000 times
+    // each. The interval must hold the mean over layouts 99% of the time;
+    // an estimate that weighed the claims as a prior held it about 89% of
+    // the time at four processes.
+    use rand::SeedableRng;
+    use rand_distr::{Distribution, Normal};
+    let mut rng = rand::rngs::StdRng::seed_from_u64(21);
+    let between = Normal::new(0.0, 0.05).unwrap();
+    let within = Normal::new(0.0, 0.002).unwrap();
+    for count in [4, 6, 12] {
+        let trials = 2_000;
+        let held = (0..trials)
+            .filter(|_| {
+                let processes: Vec<(f64, f64)> = (0..count)
+                    .map(|_| {
+                        let layout = between.sample(&mut rng);
+                        (layout + within.sample(&mut rng), 0.005)
+                    })
+                    .collect();
+                let interval = across_processes(&processes, 0.99).unwrap();
+                interval.low() <= 0.0 && 0.0 <= interval.high()
+            })
+            .count();
+        let coverage = held as f64 / trials as f64;
+        assert!(coverage > 0.98, "{count} processes: {coverage}");
+    }
+}
+
+#[test]
+fn processes_need_two_with_an_interval_each() {
     assert!(matches!(
-        across_processes(&[], 0.99),
-        Err(StatsError::TooFew { got: 0, .. })
+        across_processes(&[(0.1, 0.01)], 0.99),
+        Err(StatsError::TooFew {
+            what: "processes",
+            needed: 2,
+            got: 1
+        })
     ));
     assert_eq!(
         across_processes(&[(0.1, 0.01), (0.2, f64::INFINITY)], 0.99),
@@ -257,8 +293,6 @@ fn agreeing_placements_predict_about_one_placement_width() {
         ),
         "{predicted:?}"
     );
-    let mean = across_processes(&placements, 0.99).unwrap();
-    assert!(close(predicted.half_width / mean.half_width, 3.0, 1e-9));
     assert_eq!((predicted.center, predicted.blocks), (0.3, 8));
 }
 
@@ -276,8 +310,6 @@ fn one_placement_apart_is_covered_where_the_mean_of_all_is_not() {
             predicted.exp_bounds()
         );
     }
-    let mean = across_processes(&placements, 0.99).unwrap();
-    assert!(mean.high() < 0.30_f64.ln(), "{:?}", mean.exp_bounds());
     assert!(matches!(
         across_placements(&[], 0.99),
         Err(StatsError::TooFew {

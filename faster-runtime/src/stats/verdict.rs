@@ -81,6 +81,24 @@ impl Verdict {
         }
     }
 
+    /// Whether more measurement could still change the verdict on the
+    /// interval `(low, high)`: `false` while it straddles either threshold
+    /// (`1 + noise_floor` or its inverse), `true` once it lies wholly past
+    /// one or wholly between them.
+    ///
+    /// ```
+    /// use faster::Verdict;
+    /// assert!(Verdict::settled((1.06, 1.10), 0.05));
+    /// assert!(Verdict::settled((0.97, 1.03), 0.05));
+    /// assert!(!Verdict::settled((1.02, 1.10), 0.05));
+    /// assert!(!Verdict::settled((0.90, 0.96), 0.05));
+    /// ```
+    pub fn settled((low, high): (f64, f64), noise_floor: f64) -> bool {
+        let threshold = 1.0 + noise_floor;
+        let straddles = |bound: f64| low < bound && bound < high;
+        !straddles(threshold) && !straddles(1.0 / threshold)
+    }
+
     /// Whether this verdict satisfies the expectation.
     pub fn meets(self, expect: Expect) -> bool {
         match expect {

@@ -11,6 +11,7 @@
 mod columns;
 mod inputs;
 mod report;
+mod scope;
 mod summary;
 
 pub use report::{render, verdict_line};

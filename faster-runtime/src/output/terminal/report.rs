@@ -5,6 +5,7 @@
 //! `Display` for [`Report`], which prints exactly this without colour.
 
 use super::inputs;
+use super::scope::scope_note;
 use crate::output::style::{Style, Tone, WIDTH, display_width, wrap};
 use crate::report::Report;
 use crate::report::units::{Ratio, format_bytes, format_change, format_ns, format_percent};
@@ -24,7 +25,7 @@ impl fmt::Display for Report {
 /// faster: has_duplicate_sorted vs has_duplicate_naive
 ///   ⏱️ Runtime: 405 µs → 44.0 µs (best of 68 runs)
 ///   8.95x faster [99% CI 8.78x – 9.11x]  ✓ faster (noise floor 5%)
-///   5 processes: 8.951x 8.902x ...            (with `processes = N`)
+///   4 layouts of the binary ... read 8.90x to 8.95x ...
 ///   8 placements of the measuring loop ...    (for calls under 10 ns)
 ///     input         best of 68  paired speedup
 ///     0      3.79 µs → 1.86 µs    2.04x faster
@@ -66,31 +67,8 @@ pub fn render(report: &Report, style: Style) -> String {
         let _ = writeln!(out, "    {}", style.paint(judged_tone, &judged));
     }
 
-    if report.processes.len() > 1 {
-        // In the headline's direction, like every figure on the report.
-        let slower = report.speedup < 1.0;
-        let ratios: Vec<String> = report
-            .processes
-            .iter()
-            .map(|process| {
-                let figure = if slower {
-                    1.0 / process.speedup
-                } else {
-                    process.speedup
-                };
-                format!("{figure:.3}x")
-            })
-            .collect();
-        let heading = format!(
-            "  {} processes{}: ",
-            report.processes.len(),
-            if slower { " (slower)" } else { "" }
-        );
-        for line in wrap(
-            &ratios.join(" "),
-            &heading,
-            &" ".repeat(heading.chars().count()),
-        ) {
+    if let Some(note) = scope_note(report) {
+        for line in wrap(&note, "  ", "    ") {
             let _ = writeln!(out, "{line}");
         }
     }

@@ -11,7 +11,7 @@ mod values;
 
 use super::environment::{Environment, utc_now};
 use super::outcome::Outcome;
-use super::{GpuInfo, InputReport, Load, Placement, ProcessSummary, Report};
+use super::{GpuInfo, InputReport, Load, Placement, ProcessSummary, Report, Scope};
 use crate::stats::LinearFit;
 use crate::stats::samples::CONFIDENCE;
 use crate::stats::verdict::Expect;
@@ -76,6 +76,8 @@ struct ResultDoc {
     round_log_ratios: Vec<f64>,
     round_original_first: Vec<bool>,
     processes: Vec<ProcessDoc>,
+    #[serde(default)]
+    scope: Option<ScopeDoc>,
     placement: PlacementDoc,
     load: Option<LoadDoc>,
     warnings: Vec<String>,
@@ -124,6 +126,35 @@ struct PlacementDoc {
     /// Derived from `speedups`; written for readers, not read back.
     #[serde(deserialize_with = "nullable::number")]
     spread: f64,
+}
+
+/// Whether the processes ran in layouts of their own, and why not.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct ScopeDoc {
+    layouts: bool,
+    reason: Option<String>,
+}
+
+impl ScopeDoc {
+    fn of(scope: &Scope) -> ScopeDoc {
+        match scope {
+            Scope::Layouts => ScopeDoc {
+                layouts: true,
+                reason: None,
+            },
+            Scope::ThisBuild(reason) => ScopeDoc {
+                layouts: false,
+                reason: Some(reason.clone()),
+            },
+        }
+    }
+
+    fn into_scope(self) -> Scope {
+        match (self.layouts, self.reason) {
+            (true, _) => Scope::Layouts,
+            (false, reason) => Scope::ThisBuild(reason.unwrap_or_default()),
+        }
+    }
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -233,6 +264,8 @@ struct ProcessDoc {
     speedup: f64,
     ci: IntervalDoc,
     rounds: usize,
+    #[serde(default)]
+    layout: Option<u32>,
 }
 
 impl Document {
@@ -346,8 +379,10 @@ impl ResultDoc {
                     speedup: process.speedup,
                     ci: IntervalDoc::of(process.ci),
                     rounds: process.rounds,
+                    layout: process.layout,
                 })
                 .collect(),
+            scope: report.scope.as_ref().map(ScopeDoc::of),
             placement: PlacementDoc {
                 threshold_ns: report.placement.threshold_ns,
                 shorter_call_ns: report.placement.shorter_call_ns,
@@ -401,8 +436,10 @@ impl ResultDoc {
                     speedup: process.speedup,
                     ci: process.ci.bounds(),
                     rounds: process.rounds,
+                    layout: process.layout,
                 })
                 .collect(),
+            scope: self.scope.map(ScopeDoc::into_scope),
             placement: Placement {
                 threshold_ns: self.placement.threshold_ns,
                 shorter_call_ns: self.placement.shorter_call_ns,
@@ -510,7 +547,9 @@ mod tests {
             speedup: 8.9,
             ci: (8.7, 9.1),
             rounds: 315,
+            layout: Some(3),
         }];
+        original.scope = Some(Scope::ThisBuild("a reason".into()));
         original.gpu = Some(GpuInfo {
             adapter: "llvmpipe (LLVM 15.0.6, 256 bits)".into(),
             backend: "Vulkan".into(),

@@ -1,0 +1,242 @@
+//! Layouts of the binary: the same code linked with its functions in
+//! another order, so a verdict can be about the code and not about where
+//! one link happened to put it.
+//!
+//! Where a hot loop lands (which fetch blocks and cache lines it spans,
+//! which branch-predictor entries it shares) moves real functions by 5–40%
+//! (measured here: two identical copies of a split-and-parse read 0.93x to
+//! 1.07x by link order alone), and any edit anywhere in a crate moves it.
+//! Every process of a replicated comparison therefore runs in a layout of
+//! its own, and the interval covers the spread between them.
+//!
+//! Two sides share the [`material`] this module defines:
+//! - the linker wrapper `faster-link` ([`link_main`], the `cargo-faster`
+//!   package's second binary, set as the linker in `.cargo/config.toml`)
+//!   runs each link as usual and, for a binary that links this runtime,
+//!   keeps what the link needs: the command line and hard links to the
+//!   object files rustc deletes after linking;
+//! - a comparison finds its binary's material ([`Layouts::of_executable`])
+//!   and relinks it with lld's `--shuffle-sections=*=SEED`
+//!   ([`Layouts::binary`]), once per seed: a relink takes about 60 ms for a
+//!   small test binary, and later runs of the same build reuse it.
+//!
+//! Nothing less would do: no stable way lets a dependency add arguments to
+//! a dependent's final link, rustc deletes the final crate's objects once
+//! linked, and rebuilding from inside a running test would need cargo's
+//! lock, which the running `cargo test` holds.
+
+mod link;
+mod material;
+
+pub use link::{LINKER_VARIABLE, link_main};
+pub use material::Material;
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// Where a binary's material is kept: next to it, `<binary>.layouts/`.
+const SUFFIX: &str = ".layouts";
+
+/// A binary that can be relinked in other layouts.
+#[derive(Debug, Clone)]
+pub struct Layouts {
+    /// `<binary>.layouts/`: the material, and the layouts made from it.
+    dir: PathBuf,
+    material: Material,
+}
+
+/// Why a binary's layouts cannot be varied: then its verdicts hold for this
+/// build only, and the report says so with this reason.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Unavailable {
+    /// Not on this platform: lld's `--shuffle-sections` is an ELF option.
+    Platform,
+    /// The binary was not linked through `faster-link`.
+    NotLinkedThrough,
+    /// `faster-link` saw the link but could not keep its material.
+    NotKept(String),
+    /// The binary changed since `faster-link` linked it.
+    Changed,
+    /// Relinking it failed (a linker without `--shuffle-sections`, say).
+    RelinkFailed(String),
+    /// Turned off (`FASTER_LAYOUTS=off`, `--layouts off`).
+    TurnedOff,
+}
+
+impl fmt::Display for Unavailable {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Unavailable::Platform => f.write_str("code layouts are varied on Linux with lld only"),
+            Unavailable::NotLinkedThrough => f.write_str(
+                "this binary was not linked through faster-link (README: \"Verdicts about the \
+                 code: set-up\")",
+            ),
+            Unavailable::NotKept(why) => {
+                write!(f, "faster-link could not keep what relinking needs: {why}")
+            }
+            Unavailable::Changed => f.write_str(
+                "this binary was linked again, not through faster-link, since faster-link last \
+                 linked it",
+            ),
+            Unavailable::RelinkFailed(why) => write!(f, "relinking it failed: {why}"),
+            Unavailable::TurnedOff => f.write_str("layouts are turned off (FASTER_LAYOUTS=off)"),
+        }
+    }
+}
+
+impl Layouts {
+    /// The layouts of `executable`, from the material `faster-link` kept
+    /// when it linked it (next to it, or, for a binary cargo hard-linked
+    /// out of `deps/` under another name, next to the file it links to).
+    pub fn of_executable(executable: &Path) -> Result<Layouts, Unavailable> {
+        if !cfg!(target_os = "linux") {
+            return Err(Unavailable::Platform);
+        }
+        let identity = material::Identity::of(executable).ok_or(Unavailable::NotLinkedThrough)?;
+        let own = own_dir(executable);
+        let mut reason = Unavailable::NotLinkedThrough;
+        for dir in candidates(executable) {
+            match Material::read(&dir) {
+                Some(Ok(material)) if material.identity == identity => {
+                    return Ok(Layouts { dir, material });
+                }
+                Some(Ok(material)) if dir == own || material.identity.same_file(&identity) => {
+                    reason = Unavailable::Changed;
+                }
+                Some(Err(why)) if dir == own => reason = Unavailable::NotKept(why),
+                _ => {}
+            }
+        }
+        Err(reason)
+    }
+
+    /// Keeps these layouts' material for `copy`, a copy of this binary made
+    /// to outlive it (the next build overwrites the binary and its
+    /// material): the kept files are linked again beside the copy.
+    pub fn keep_for_copy(&self, copy: &Path) -> Result<Layouts, String> {
+        let dir = own_dir(copy);
+        let material = self.material.copied(&self.dir, &dir, copy)?;
+        Ok(Layouts { dir, material })
+    }
+
+    /// The binary in layout `seed` (from 1): relinked now where this build
+    /// has not made it yet, else the one made before.
+    pub fn binary(&self, seed: u32) -> Result<PathBuf, Unavailable> {
+        let path = self.dir.join(format!("layout-{seed}"));
+        if path.is_file() {
+            return Ok(path);
+        }
+        let staging = self
+            .dir
+            .join(format!("layout-{seed}.new-{}", std::process::id()));
+        let output = Command::new(&self.material.linker)
+            .args(self.material.relink_arguments(&staging, seed))
+            .current_dir(&self.material.directory)
+            .output()
+            .map_err(|error| {
+                Unavailable::RelinkFailed(format!(
+                    "could not run {}: {error}",
+                    self.material.linker
+                ))
+            })?;
+        if !output.status.success() {
+            let _ = std::fs::remove_file(&staging);
+            return Err(Unavailable::RelinkFailed(last_lines(
+                &String::from_utf8_lossy(&output.stderr),
+                4,
+            )));
+        }
+        std::fs::rename(&staging, &path)
+            .map_err(|error| Unavailable::RelinkFailed(format!("{}: {error}", path.display())))?;
+        Ok(path)
+    }
+}
+
+/// `<executable>.layouts`.
+fn own_dir(executable: &Path) -> PathBuf {
+    let mut dir = executable.as_os_str().to_owned();
+    dir.push(SUFFIX);
+    PathBuf::from(dir)
+}
+
+/// Where the material of `executable` may be: its own folder, then the
+/// folders of binaries cargo may have hard-linked it from (`name-HASH`,
+/// beside it or in `deps/` below it), checked by identity.
+fn candidates(executable: &Path) -> Vec<PathBuf> {
+    let mut found = vec![own_dir(executable)];
+    let (Some(parent), Some(name)) = (executable.parent(), executable.file_name()) else {
+        return found;
+    };
+    let prefix = format!("{}-", name.to_string_lossy().replace('-', "_"));
+    for folder in [parent.to_path_buf(), parent.join("deps")] {
+        let Ok(entries) = std::fs::read_dir(&folder) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let file_name = entry.file_name().to_string_lossy().replace('-', "_");
+            if file_name.starts_with(&prefix) && file_name.ends_with(SUFFIX) {
+                found.push(entry.path());
+            }
+        }
+    }
+    found
+}
+
+/// The last `count` non-blank lines of `text`, on one line each.
+fn last_lines(text: &str, count: usize) -> String {
+    let lines: Vec<&str> = text
+        .lines()
+        .filter(|line| !line.trim().is_empty())
+        .collect();
+    lines[lines.len().saturating_sub(count)..].join("\n")
+}
+
+/// The binaries the processes of one comparison run: layouts of one binary
+/// where it can be relinked, else that binary itself, and what that means
+/// for the verdict ([`Builds::scope`]).
+#[derive(Debug)]
+pub struct Builds {
+    executable: PathBuf,
+    layouts: Result<Layouts, Unavailable>,
+}
+
+impl Builds {
+    /// The builds of `executable`: its layouts where `vary` and it was
+    /// linked through `faster-link` (the first layout is made now, so a
+    /// linker that cannot relink is found before any process runs).
+    pub fn of(executable: PathBuf, vary: bool) -> Builds {
+        let layouts = if vary {
+            Layouts::of_executable(&executable)
+                .and_then(|layouts| layouts.binary(1).map(|_| layouts))
+        } else {
+            Err(Unavailable::TurnedOff)
+        };
+        Builds {
+            executable,
+            layouts,
+        }
+    }
+
+    /// The binary process `index` (from 1) runs: layout `index`, or the
+    /// binary itself where layouts are not varied.
+    pub fn binary(&self, index: u32) -> Result<PathBuf, Unavailable> {
+        match &self.layouts {
+            Ok(layouts) => layouts.binary(index),
+            Err(_) => Ok(self.executable.clone()),
+        }
+    }
+
+    /// The layout process `index` runs in, where layouts are varied.
+    pub fn layout(&self, index: u32) -> Option<u32> {
+        self.layouts.is_ok().then_some(index)
+    }
+
+    /// How far a verdict measured in these builds reaches.
+    pub fn scope(&self) -> crate::report::Scope {
+        match &self.layouts {
+            Ok(_) => crate::report::Scope::Layouts,
+            Err(why) => crate::report::Scope::ThisBuild(why.to_string()),
+        }
+    }
+}

@@ -1,0 +1,91 @@
+//! The line that says how far a verdict reaches: across the layouts of the
+//! binary its processes ran in (about the code), or this build only, and
+//! why.
+
+use crate::report::units::Ratio;
+use crate::report::{Report, Scope};
+use crate::stats::verdict::Verdict;
+
+/// What the processes read and what the verdict is about:
+///
+/// ```text
+/// 9 layouts of the binary (the same code linked in another order, one per
+/// process) read 0.97x to 1.07x (a spread of 10.3%), and the interval
+/// includes that. At this spread only a change beyond about 9.4% is judged.
+/// ```
+pub fn scope_note(report: &Report) -> Option<String> {
+    let read = processes_read(report);
+    let count = report.processes.len();
+    match (&report.scope, read) {
+        (Some(Scope::Layouts), Some(read)) => {
+            let mut note = format!(
+                "{count} layouts of the binary (the same code linked in another order, one per \
+                 process) read {read}, and the interval includes that."
+            );
+            // Said where the spread, not the floor, sets what can be judged.
+            let half_width = (report.ci.1.ln() - report.ci.0.ln()) / 2.0;
+            if report.verdict == Verdict::WithinNoise && half_width >= report.noise_floor / 4.0 {
+                note.push_str(&format!(
+                    " At this spread only a change beyond about {:.1}% is judged.",
+                    100.0 * smallest_judged_change(report)
+                ));
+            }
+            Some(note)
+        }
+        (Some(Scope::ThisBuild(reason)), Some(read)) => Some(format!(
+            "{count} processes of this build read {read}. The verdict holds for this build only: \
+             {reason}."
+        )),
+        (Some(Scope::ThisBuild(reason)), None) => {
+            Some(format!("The verdict holds for this build only: {reason}."))
+        }
+        (Some(Scope::Layouts), None) => None,
+        (None, read) => read.map(|read| format!("{count} processes read {read}.")),
+    }
+}
+
+/// `0.97x to 1.07x slower (a spread of 10.3%)`, ascending in the
+/// headline's direction, where there are several processes.
+fn processes_read(report: &Report) -> Option<String> {
+    if report.processes.len() < 2 {
+        return None;
+    }
+    let slower = report.speedup < 1.0;
+    let directed: Vec<f64> = report
+        .processes
+        .iter()
+        .map(|process| {
+            if slower {
+                1.0 / process.speedup
+            } else {
+                process.speedup
+            }
+        })
+        .collect();
+    let low = directed.iter().copied().fold(f64::INFINITY, f64::min);
+    let high = directed.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    let spread = high / low - 1.0;
+    let decimals = if spread < 0.03 { 3 } else { 2 };
+    let direction = match Ratio(report.speedup, None).to_string() {
+        headline if headline.ends_with("slower") => " slower",
+        headline if headline.ends_with("faster") => " faster",
+        _ => "",
+    };
+    Some(format!(
+        "{low:.decimals$}x to {high:.decimals$}x{direction} (a spread of {})",
+        if spread < 0.001 {
+            "under 0.1%".to_string()
+        } else {
+            format!("{:.1}%", 100.0 * spread)
+        },
+    ))
+}
+
+/// The smallest true change (as a fraction, either way) that an interval as
+/// wide as this one would judge against the floor: the floor plus the
+/// interval's half-width, in log space.
+fn smallest_judged_change(report: &Report) -> f64 {
+    let (low, high) = report.ci;
+    let half_width = (high.ln() - low.ln()) / 2.0;
+    ((1.0 + report.noise_floor).ln() + half_width).exp() - 1.0
+}
