@@ -11,9 +11,12 @@ usage: cargo faster --against REV [OPTIONS] [FILTER...]
 
 Compares every function registered with #[faster::track] in the current code
 with the function of the same name at revision REV (a branch, a tag, a
-commit), both built with the same toolchain and profile, measured in two
-long-lived processes in alternating order. Fails when a function became
-slower beyond the noise floor, or returns something else on some input.
+commit), both built with the same toolchain and profile and linked through
+faster-link, measured in pairs of processes in alternating order, each pair
+in a layout of both binaries of its own (the same code linked in another
+order), so a commit that only moves code elsewhere does not read as a change.
+Fails when a function became slower beyond the noise floor, or returns
+something else on some input.
 
   --against REV              the base revision (required)
   --accept-changes           changed outputs are expected: report them, and measure
@@ -29,7 +32,9 @@ slower beyond the noise floor, or returns something else on some input.
   --list                     list the tracked functions and which revision has them
   --max-time DURATION        budget per function, e.g. 500ms, 3s  [FASTER_MAX_TIME]
   --noise-floor FRACTION     smallest difference that counts, e.g. 0.05  [FASTER_NOISE_FLOOR]
-  --processes N              measure in N fresh pairs of processes  [FASTER_PROCESSES]
+  --processes N              measure in at least N pairs of processes (4), more
+                             while a verdict is undecided  [FASTER_PROCESSES]
+  --layouts on|off           each pair in a layout of its own  [FASTER_LAYOUTS]
   --timer wall|cycles|thread-cpu
                              the timing source of both processes  [FASTER_TIMER]
   --format pretty|terse|json|bench|junit
@@ -40,6 +45,7 @@ slower beyond the noise floor, or returns something else on some input.
 
 The base revision is checked out in a git worktree and built under
 target/faster/base/, once per commit: a second run against it builds nothing.
+The current code is built under target/faster/current/.
 Exit codes: 0 passed, 101 a function failed, 2 a bad command line, 1 could not
 build or run.";
 

@@ -294,7 +294,8 @@ impl Measuring<'_> {
             .iter()
             .zip(measured)
             .map(|((name, matched), function)| {
-                let outcome = self.outcome(name, matched, function.reports);
+                let reports = function.reports.map(|reports| (reports, function.elapsed));
+                let outcome = self.outcome(name, matched, reports);
                 self.outputs.comparison(&outcome);
                 outcome
             })
@@ -408,15 +409,16 @@ impl Measuring<'_> {
         &self,
         name: &str,
         matched: &Match,
-        measured: Result<Vec<Report>, Error>,
+        measured: Result<(Vec<Report>, Duration), Error>,
     ) -> Outcome {
         let (located, result) = match matched {
             Match::Both { base, current } => {
                 let config = self.config(*current);
-                let result = measured.map(|reports| {
+                let result = measured.map(|(reports, elapsed)| {
                     let mut reports = reports.into_iter();
                     let first = reports.next().expect("every process measured it");
                     let mut report = replicate::combine(first, reports.collect());
+                    report.elapsed = elapsed;
                     for (pair, process) in (1..).zip(&mut report.processes) {
                         process.layout =
                             (self.scope(*base, *current) == Scope::Layouts).then_some(pair);

@@ -4,7 +4,7 @@
 //! libtest flags a generated `#[test]` honours (`--color`, `--format`,
 //! `-q`).
 
-use crate::config::{Settings, parse_duration, parse_noise_floor, parse_processes};
+use crate::config::{Settings, parse_duration, parse_noise_floor, parse_processes, parse_switch};
 use crate::output::style::ColorChoice;
 use crate::time::TimerKind;
 use std::path::PathBuf;
@@ -57,7 +57,10 @@ FILTER selects comparisons whose test name contains it (sum::faster_sum_fast).
   --noise-floor FRACTION     smallest difference that counts, e.g. 0.05  [FASTER_NOISE_FLOOR]
   --timer wall|cycles|thread-cpu
                              the timing source  [FASTER_TIMER]
-  --processes N              measure each comparison in N processes  [FASTER_PROCESSES]
+  --processes N              measure each comparison in at least N processes (4;
+                             1: this process only)  [FASTER_PROCESSES]
+  --layouts on|off           run each process in a layout of the binary of its own,
+                             where it was linked through faster-link  [FASTER_LAYOUTS]
   --format pretty|terse|json|bench|junit
                              what to print on stdout  [FASTER_FORMAT]
   --junit PATH               also write a JUnit XML report to PATH
@@ -133,6 +136,7 @@ impl Cli {
                 "--processes" => {
                     settings.processes = Some(flag_value(flag, value, parse_processes)?);
                 }
+                "--layouts" => settings.layouts = Some(flag_value(flag, value, parse_switch)?),
                 "--format" => cli.format = Some(flag_value(flag, value, Format::parse)?),
                 "--junit" => cli.junit = Some(PathBuf::from(value()?)),
                 "--color" => cli.color = flag_value(flag, value, ColorChoice::parse)?,
@@ -272,10 +276,12 @@ mod tests {
             "cycles",
             "--processes",
             "3",
+            "--layouts=off",
             "--junit",
             "out.xml",
         ])
         .unwrap();
+        assert_eq!(cli.settings.layouts, Some(false));
         assert_eq!(cli.settings.timer, Some(TimerKind::Cycles));
         assert_eq!(cli.filters, vec!["sum"]);
         assert!(cli.exact);
@@ -324,6 +330,7 @@ mod tests {
             "--noise-floor",
             "--timer",
             "--processes",
+            "--layouts",
             "--format",
             "--junit",
             "--color",
@@ -339,6 +346,7 @@ mod tests {
                 "--noise-floor" => Some("0.1"),
                 "--timer" => Some("wall"),
                 "--processes" => Some("2"),
+                "--layouts" => Some("off"),
                 "--format" => Some("json"),
                 "--color" => Some("never"),
                 "--skip" | "--junit" => Some("x"),
@@ -456,6 +464,10 @@ mod tests {
             (
                 &["--timer", "sundial"],
                 "--timer: unknown timer `sundial`; use wall, cycles or thread-cpu",
+            ),
+            (
+                &["--layouts", "maybe"],
+                "--layouts: `maybe` is neither on nor off; write `on` or `off`",
             ),
             (
                 &["--processes", "0"],
