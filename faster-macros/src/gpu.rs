@@ -29,7 +29,7 @@ fn try_compare_gpu(args: TokenStream, item: TokenStream) -> syn::Result<TokenStr
     let function: ItemFn =
         syn::parse2(item).map_err(|error| syn::Error::new(error.span(), SHAPE))?;
     let (shared, cache_flush) = split_cache_flush(args)?;
-    let (options, params) = match (
+    let (mut options, params) = match (
         Options::parse(shared, attribute),
         record_function(&function),
     ) {
@@ -41,6 +41,10 @@ fn try_compare_gpu(args: TokenStream, item: TokenStream) -> syn::Result<TokenStr
         (Err(errors), _) | (_, Err(errors)) => return Err(errors),
     };
     kernel_options(&options, attribute)?;
+    // Kernels run on the GPU, where the CPU code's layout does not move
+    // them, and every process would set the device up again: one process
+    // unless the attribute asks for more.
+    options.processes.get_or_insert(1);
     Ok(expansion(&function, &options, &params, cache_flush))
 }
 

@@ -115,7 +115,9 @@ fn measure(
             processes: 1,
             ..config.clone()
         })?;
-        if enforced {
+        // A kernel's time is the GPU's: where the CPU code landed is no
+        // part of it.
+        if enforced && report.gpu.is_none() {
             report.scope = Some(Scope::ThisBuild(
                 "measured in this process only (processes = 1)".into(),
             ));
