@@ -278,14 +278,17 @@ fn a_call_longer_than_the_whole_budget_is_an_error_saying_what_budget_fits() {
         output.contains("test hostile::faster_settle ... FAILED"),
         "{output}"
     );
-    // 300 ms per call against a 200 ms budget: stopped after the check's
-    // two calls, not after a tuning pair, a warm-up round and two rounds.
+    // 300 ms per call against a 200 ms budget shared by four processes:
+    // the first stopped after the check's two calls, not after a tuning
+    // pair, a warm-up round and two rounds, and the message is about the
+    // budget the attribute gave, not one process's share.
     let failure = unwrapped(failure_of("hostile::faster_settle", output));
     assert!(
         failure.contains("one round (each function called once on every input) takes 0.")
-            && failure.contains("do not fit in max_time = \"200ms\"")
+            && failure.contains("do not fit in max_time = \"200ms\" shared by 4 processes")
             && failure.contains("raise max_time to at least \"")
-            && failure.contains("(about ten rounds)"),
+            && failure.contains("(about ten rounds in each process)")
+            && !failure.contains("process 1 of the replicated comparison"),
         "{failure}"
     );
     assert_the_rest_ran(output);
@@ -380,11 +383,11 @@ fn a_stack_overflow_in_a_replicated_comparison_fails_that_comparison_only() {
         output.contains("test hostile::faster_depth ... FAILED"),
         "{output}"
     );
-    // The child process measuring it first aborted; the parent says so and
-    // shows the end of the child's output.
+    // The first process measuring it aborted; the parent says so and shows
+    // the end of its output.
     let failure = failure_of("hostile::faster_depth", output);
     for expected in [
-        "process 2 of the replicated comparison failed: exited with signal: 6 (SIGABRT)",
+        "process 1 of the replicated comparison failed: exited with signal: 6 (SIGABRT)",
         "has overflowed its stack",
     ] {
         assert!(failure.contains(expected), "no {expected:?} in:\n{failure}");

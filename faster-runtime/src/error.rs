@@ -43,6 +43,8 @@ pub enum Error {
         round: Duration,
         /// The time budget.
         max_time: Duration,
+        /// How many processes share it (each gets its part).
+        processes: usize,
     },
     /// The timer cannot measure this pair (a batch read as no time at all).
     Unmeasurable(String),
@@ -137,7 +139,11 @@ impl fmt::Display for Error {
                 message,
             } => write!(f, "{during} panicked: {message}"),
             Error::InvalidConfig(reason) => write!(f, "invalid setting: {reason}"),
-            Error::BudgetTooShort { round, max_time } => write!(
+            Error::BudgetTooShort {
+                round,
+                max_time,
+                processes: 1,
+            } => write!(
                 f,
                 "one round (each function called once on every input) takes {:.2} s, so the two \
                  rounds a ratio needs (one in each order) do not fit in max_time = \"{}\": raise \
@@ -146,6 +152,21 @@ impl fmt::Display for Error {
                 round.as_secs_f64(),
                 seconds(*max_time),
                 seconds(10 * *round),
+            ),
+            Error::BudgetTooShort {
+                round,
+                max_time,
+                processes,
+            } => write!(
+                f,
+                "one round (each function called once on every input) takes {:.2} s, so the two \
+                 rounds a ratio needs (one in each order) do not fit in max_time = \"{}\" shared \
+                 by {processes} processes: raise max_time to at least \"{}\" (about ten rounds \
+                 in each process), measure in one process (processes = 1), or give the \
+                 functions less work per call",
+                round.as_secs_f64(),
+                seconds(*max_time),
+                seconds(10 * *processes as u32 * *round),
             ),
             Error::Unmeasurable(reason) => write!(f, "cannot measure: {reason}"),
             Error::Gpu(reason) => write!(f, "GPU: {reason}"),

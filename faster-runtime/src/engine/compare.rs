@@ -174,6 +174,7 @@ where
         return Err(Error::BudgetTooShort {
             round,
             max_time: config.max_time,
+            processes: 1,
         });
     }
     let clock = pair.clock;

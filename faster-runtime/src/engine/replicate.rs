@@ -34,6 +34,7 @@ use crate::report::{Document, ProcessSummary, Report};
 use crate::stats::samples::{CONFIDENCE, Stop};
 use crate::stats::verdict::Verdict;
 use crate::stats::{self, Interval};
+use serde::{Deserialize, Serialize};
 use std::io::{Read, Write};
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -84,16 +85,31 @@ pub fn measure(
     let budget = budget_share(config);
     let mut reports: Vec<Report> = Vec::new();
     while !enough(config, &reports, started.elapsed()) {
-        reports.push(replica(Replica {
+        let measured = replica(Replica {
             index: reports.len() as u32 + 1,
             budget,
             timeout: child_timeout(budget),
-        })?);
+        });
+        match measured {
+            Ok(report) => reports.push(report),
+            // Said of the whole comparison's budget, which the user set.
+            Err(Error::BudgetTooShort { round, .. }) => {
+                return Err(Error::BudgetTooShort {
+                    round,
+                    max_time: config.max_time,
+                    processes: config.processes,
+                });
+            }
+            Err(error) => return Err(error),
+        }
     }
+    let elapsed = reports.iter().map(|report| report.elapsed).sum();
     let mut reports = reports.into_iter();
     let first = reports.next().expect("at least one process measured");
     let mut combined = combine(first, reports.collect());
-    combined.elapsed = started.elapsed();
+    // The processes' own measuring, not their starts or their inputs'
+    // preparation (which no budget counts).
+    combined.elapsed = elapsed;
     Ok(combined)
 }
 
@@ -240,29 +256,72 @@ pub fn child_target() -> Option<String> {
         .filter(|name| !name.is_empty())
 }
 
+/// A child's error as it travels to the parent: its text, and the round's
+/// length where the budget was too short (which the parent says again for
+/// the whole comparison's budget).
+#[derive(Debug, Serialize, Deserialize)]
+struct ChildError {
+    error: String,
+    budget_too_short_round_ns: Option<u64>,
+}
+
 /// A child's part: prints its report (or its error) on the marked line,
 /// past libtest's capture, for the parent to read.
 pub fn emit(result: &Result<Report, Error>) {
-    let line = match result {
-        Ok(report) => Document::of_report(report).to_line(),
-        Err(error) => serde_json::to_string(&error.to_string()).expect("a string serializes"),
-    };
     let mut stdout = std::io::stdout().lock();
-    let _ = writeln!(stdout, "\n{MARKER}{line}");
+    let _ = writeln!(stdout, "\n{}", marked_line(result));
     let _ = stdout.flush();
 }
 
+/// The line that carries `result` to the parent.
+fn marked_line(result: &Result<Report, Error>) -> String {
+    let line = match result {
+        Ok(report) => Document::of_report(report).to_line(),
+        Err(error) => {
+            let round = match error {
+                Error::BudgetTooShort { round, .. } => Some(round.as_nanos() as u64),
+                _ => None,
+            };
+            serde_json::to_string(&ChildError {
+                error: error.to_string(),
+                budget_too_short_round_ns: round,
+            })
+            .expect("an error of plain data serializes")
+        }
+    };
+    format!("{MARKER}{line}")
+}
+
+/// What a child handed back: its report, or its error.
+#[derive(Debug, PartialEq)]
+pub enum ChildResult {
+    /// Its report.
+    Report(Report),
+    /// Its error's text (a mismatch, a panic, a document that cannot be
+    /// read back).
+    Failed(String),
+    /// One round of the functions takes this long, longer than its budget.
+    BudgetTooShort(Duration),
+}
+
 /// Finds a child's report in its standard output: `None` without a marked
-/// line, `Some(Err)` with the child's error.
-pub fn parse(stdout: &str) -> Option<Result<Report, String>> {
+/// line.
+pub fn parse(stdout: &str) -> Option<ChildResult> {
     let line = stdout.lines().find_map(|line| line.strip_prefix(MARKER))?;
-    if let Ok(error) = serde_json::from_str::<String>(line) {
-        return Some(Err(error));
+    if let Ok(child) = serde_json::from_str::<ChildError>(line) {
+        return Some(match child.budget_too_short_round_ns {
+            Some(round) => ChildResult::BudgetTooShort(Duration::from_nanos(round)),
+            None => ChildResult::Failed(child.error),
+        });
     }
     Some(
-        serde_json::from_str::<Document>(line)
+        match serde_json::from_str::<Document>(line)
             .map_err(|error| format!("its report could not be read: {error}"))
-            .and_then(Document::into_report),
+            .and_then(Document::into_report)
+        {
+            Ok(report) => ChildResult::Report(report),
+            Err(message) => ChildResult::Failed(message),
+        },
     )
 }
 
@@ -288,8 +347,13 @@ pub fn run_replica(
     let (status, stdout, stderr) =
         run_child(executable, arguments, test, replica).map_err(failed)?;
     match parse(&stdout) {
-        Some(Ok(report)) => Ok(report),
-        Some(Err(message)) => Err(failed(message)),
+        Some(ChildResult::Report(report)) => Ok(report),
+        Some(ChildResult::Failed(message)) => Err(failed(message)),
+        Some(ChildResult::BudgetTooShort(round)) => Err(Error::BudgetTooShort {
+            round,
+            max_time: replica.budget,
+            processes: 1,
+        }),
         None => Err(failed(format!(
             "exited with {status} without a result; its last output:\n{}",
             tail(&format!("{stdout}{stderr}"), 12)
@@ -405,15 +469,55 @@ mod tests {
             .unwrap();
         }
         let stdout = String::from_utf8(out).unwrap();
-        let read = parse(&stdout).unwrap().unwrap();
+        let Some(ChildResult::Report(read)) = parse(&stdout) else {
+            panic!("no report in {stdout}");
+        };
         assert_eq!(read.speedup, report.speedup);
         assert_eq!(read.inputs[0].round_ns, report.inputs[0].round_ns);
         assert_eq!(parse("no marker here"), None);
-        let failed = format!(
-            "{MARKER}{}",
-            serde_json::to_string("input 1 differs").unwrap()
+    }
+
+    #[test]
+    fn a_child_error_survives_the_marked_line_and_a_short_budget_keeps_its_round() {
+        let mismatch = Err(Error::NoInputs);
+        assert_eq!(
+            parse(&marked_line(&mismatch)),
+            Some(ChildResult::Failed(Error::NoInputs.to_string()))
         );
-        assert_eq!(parse(&failed), Some(Err("input 1 differs".into())));
+        let short = Err(Error::BudgetTooShort {
+            round: Duration::from_millis(600),
+            max_time: Duration::from_millis(50),
+            processes: 1,
+        });
+        assert_eq!(
+            parse(&marked_line(&short)),
+            Some(ChildResult::BudgetTooShort(Duration::from_millis(600)))
+        );
+    }
+
+    #[test]
+    fn a_budget_too_short_for_one_process_is_said_of_the_whole_comparison() {
+        let error = measure(
+            &Config {
+                max_time: Duration::from_millis(200),
+                ..Config::default()
+            },
+            |_| panic!("nothing is measured here"),
+            |replica| {
+                Err(Error::BudgetTooShort {
+                    round: Duration::from_millis(600),
+                    max_time: replica.budget,
+                    processes: 1,
+                })
+            },
+        )
+        .unwrap_err();
+        let message = error.to_string();
+        assert!(
+            message.contains("do not fit in max_time = \"200ms\" shared by 4 processes")
+                && message.contains("raise max_time to at least \"24s\""),
+            "{message}"
+        );
     }
 
     #[test]

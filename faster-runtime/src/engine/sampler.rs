@@ -340,6 +340,7 @@ fn over_budget(
         return Err(Error::BudgetTooShort {
             round: Duration::from_nanos(round_ns.max(0.0) as u64),
             max_time: config.max_time,
+            processes: 1,
         });
     }
     Ok((rounds, Stop::Budget))
@@ -635,7 +636,10 @@ mod tests {
         let mut subject = Fixed::new(&clock, [5e9, 5e9], 1);
         let error =
             sample(&clock, calibrate(&clock), &mut subject, &Config::default()).unwrap_err();
-        let Error::BudgetTooShort { round, max_time } = error else {
+        let Error::BudgetTooShort {
+            round, max_time, ..
+        } = error
+        else {
             panic!("{error:?}");
         };
         assert_eq!((round.as_secs(), max_time.as_secs()), (10, 3));

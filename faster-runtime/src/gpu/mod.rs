@@ -209,6 +209,7 @@ where
         return Err(Error::BudgetTooShort {
             round,
             max_time: config.max_time,
+            processes: 1,
         });
     }
 
