@@ -5,13 +5,15 @@
 //! ```
 //!
 //! Two pairs: an optimization that must be faster (finding a duplicate by
-//! sorting instead of checking every pair), and a refactor that must not be
-//! slower (a guard against regressions). In a library you would write
-//! `#[cfg_attr(test, faster::compare(...))]` and run `cargo test --release`;
-//! an example has no tests, so here the attribute is unconditional and
-//! `faster::main()` runs every registered comparison.
+//! sorting instead of checking every pair: the README's first example), and
+//! a refactor that must not be slower (a guard against regressions). In a
+//! library you write `#[cfg_attr(test, faster::compare(...))]`, with
+//! `#[cfg(test)]` on what exists only for the comparison, and run
+//! `cargo test --release`; an example has no tests, so here the attribute is
+//! unconditional and `faster::main()` runs every registered comparison.
 
-/// Checks every pair: O(n²).
+/// The version it replaced, kept for the comparison: checks every pair,
+/// O(n²).
 fn has_duplicate_naive(values: &[u32]) -> bool {
     values
         .iter()
@@ -19,15 +21,17 @@ fn has_duplicate_naive(values: &[u32]) -> bool {
         .any(|(i, value)| values[i + 1..].contains(value))
 }
 
-/// Sorts a copy and looks at neighbours: O(n log n).
+/// Whether any value appears twice: sorts a copy, then compares neighbours,
+/// O(n log n).
 #[faster::compare(original = has_duplicate_naive, inputs = duplicate_inputs)]
-fn has_duplicate_sorted(values: &[u32]) -> bool {
+fn has_duplicate(values: &[u32]) -> bool {
     let mut sorted = values.to_vec();
     sorted.sort_unstable();
     sorted.windows(2).any(|pair| pair[0] == pair[1])
 }
 
-/// Distinct values (the worst case for both) and one late duplicate.
+/// Distinct values (nothing to find: the slowest case) and one late
+/// duplicate.
 fn duplicate_inputs() -> Vec<Vec<u32>> {
     let distinct = |n: u32| {
         (0..n)

@@ -3,31 +3,49 @@
 //! Prove, inside `cargo test`, that an optimized function is really faster
 //! than the function it replaces, and keep proving it on every run.
 //!
-//! Annotate the new function with the one it replaces and the inputs to try:
+//! Annotate the new function with the one it replaces and the inputs to try
+//! (what exists only for the comparison is `#[cfg(test)]`: the README's
+//! rule, which keeps the normal build free of it and of warnings):
 //!
 //! ```
-//! fn sum_naive(v: &[u64]) -> u64 {
-//!     v.iter().fold(0, |acc, x| std::hint::black_box(acc + x))
+//! /// Whether any value appears twice: sorts a copy, then compares neighbours.
+//! #[cfg_attr(test, faster::compare(original = has_duplicate_naive, inputs = duplicate_inputs))]
+//! pub fn has_duplicate(values: &[u32]) -> bool {
+//!     let mut sorted = values.to_vec();
+//!     sorted.sort_unstable();
+//!     sorted.windows(2).any(|pair| pair[0] == pair[1])
 //! }
 //!
-//! #[cfg_attr(test, faster::compare(original = sum_naive, inputs = sum_inputs))]
-//! fn sum_fast(v: &[u64]) -> u64 {
-//!     v.iter().sum()
-//! }
-//!
+//! /// The version it replaced, kept for the comparison: checks every pair.
 //! #[cfg(test)]
-//! fn sum_inputs() -> Vec<Vec<u64>> {
-//!     vec![(0..1_000).collect(), (0..100_000).collect()]
+//! fn has_duplicate_naive(values: &[u32]) -> bool {
+//!     values.iter().enumerate().any(|(i, value)| values[i + 1..].contains(value))
 //! }
-//! # fn main() {}
+//!
+//! /// Distinct values (nothing to find: the slowest case) and one late duplicate.
+//! #[cfg(test)]
+//! fn duplicate_inputs() -> Vec<Vec<u32>> {
+//!     let distinct = |n: u32| (0..n).map(|i| i.wrapping_mul(2_654_435_761)).collect::<Vec<_>>();
+//!     let mut late_duplicate = distinct(2_000);
+//!     late_duplicate.push(late_duplicate[1_000]);
+//!     vec![distinct(300), distinct(3_000), late_duplicate]
+//! }
 //! ```
 //!
 //! `cargo test --release` then checks both return the same result on every
 //! input, times them interleaved, and fails the generated test
-//! `faster_sum_fast` unless the candidate is faster beyond the noise floor.
+//! `faster_has_duplicate` unless the candidate is faster beyond the noise
+//! floor.
 //!
 //! The same engine is available without the attribute: [`compare_fns`].
 //! A `harness = false` target runs every registered comparison with [`main`].
+//! [`cargo faster`](https://crates.io/crates/cargo-faster) compares
+//! [`track`]ed functions with themselves at another git revision.
+//!
+//! The [guide] has the depth: [writing comparisons](guide::writing),
+//! [running them](guide::running), [reports](guide::reports), [how it
+//! measures](guide::measuring), [how accurate it is](guide::accuracy)
+//! (measured), and more.
 
 #[cfg(feature = "gpu")]
 pub use faster_macros::compare_gpu;
@@ -52,7 +70,7 @@ pub use faster_runtime::GpuInfo;
 
 /// Two wgpu compute kernels compared on the GPU's own timestamps (the `gpu`
 /// feature): [`compare_kernels`](gpu::compare_kernels) and the types its
-/// cases and options are made of. See the README's "GPU kernels".
+/// cases and options are made of. See the guide's [GPU kernels](crate::guide::gpu).
 #[cfg(feature = "gpu")]
 pub mod gpu {
     pub use faster_runtime::gpu::*;
@@ -111,8 +129,90 @@ pub mod __private {
     pub use faster_runtime::__private::*;
 }
 
-/// The README's Rust examples, compiled and run as doctests so they stay
-/// true to the API.
+/// The README's Rust examples, compiled and run as doctests, as the guide's
+/// are. `tests/docs/` builds both in a library of its own, as a user would,
+/// and runs their comparisons.
 #[cfg(doctest)]
 #[doc = include_str!("../README.md")]
 pub struct ReadmeExamples;
+
+/// Where the guide's links between chapters point in rustdoc. Each chapter
+/// ends with the same labels pointing to its sibling Markdown file, which
+/// GitHub follows; these come first in each module's documentation, and the
+/// first definition of a label is the one Markdown uses. (`tests/docs/`
+/// checks that the two lists agree.)
+macro_rules! guide_links {
+    () => {
+        "
+[writing]: crate::guide::writing
+[running]: crate::guide::running
+[reports]: crate::guide::reports
+[measuring]: crate::guide::measuring
+[environment]: crate::guide::environment
+[hostile]: crate::guide::hostile
+[accuracy]: crate::guide::accuracy
+[revisions]: crate::guide::revisions
+[gpu]: crate::guide::gpu
+[layouts]: crate::guide::layouts
+[repository]: crate::guide::repository
+[files]: crate::guide::reports#report-files
+[formats]: crate::guide::reports#output-formats
+[nextest]: crate::guide::running#nextest-and-cargo-bench
+[placements]: crate::guide::measuring#nanosecond-functions-where-the-measuring-loop-lands
+[timing sources]: crate::guide::measuring#timing-sources
+[nanosecond verdicts in every process]: crate::guide::accuracy#nanosecond-verdicts-in-every-process
+
+"
+    };
+}
+
+// The guide's examples are a user's library code, whose `#[test]`s run where
+// `tests/docs/` builds them; as doctests they only compile.
+#[allow(clippy::test_attr_in_doctest)]
+#[doc = guide_links!()]
+#[doc = include_str!("../guide/README.md")]
+pub mod guide {
+    #[doc = guide_links!()]
+    #[doc = include_str!("../guide/writing.md")]
+    pub mod writing {}
+
+    #[doc = guide_links!()]
+    #[doc = include_str!("../guide/running.md")]
+    pub mod running {}
+
+    #[doc = guide_links!()]
+    #[doc = include_str!("../guide/reports.md")]
+    pub mod reports {}
+
+    #[doc = guide_links!()]
+    #[doc = include_str!("../guide/measuring.md")]
+    pub mod measuring {}
+
+    #[doc = guide_links!()]
+    #[doc = include_str!("../guide/environment.md")]
+    pub mod environment {}
+
+    #[doc = guide_links!()]
+    #[doc = include_str!("../guide/hostile.md")]
+    pub mod hostile {}
+
+    #[doc = guide_links!()]
+    #[doc = include_str!("../guide/accuracy.md")]
+    pub mod accuracy {}
+
+    #[doc = guide_links!()]
+    #[doc = include_str!("../guide/revisions.md")]
+    pub mod revisions {}
+
+    #[doc = guide_links!()]
+    #[doc = include_str!("../guide/gpu.md")]
+    pub mod gpu {}
+
+    #[doc = guide_links!()]
+    #[doc = include_str!("../guide/layouts.md")]
+    pub mod layouts {}
+
+    #[doc = guide_links!()]
+    #[doc = include_str!("../guide/repository.md")]
+    pub mod repository {}
+}

@@ -1,6 +1,7 @@
-//! Runs a real `cargo` on a fixture crate under `tests/fixtures/`, one
-//! child cargo at a time, for the tests that check what a user's own
-//! `cargo test` prints and how it exits.
+//! Runs a real `cargo` on a fixture crate under `tests/fixtures/` (or any
+//! crate of a user's, such as the one `tests/docs/` writes), one child cargo
+//! at a time, for the tests that check what a user's own `cargo test`
+//! prints and how it exits.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -41,20 +42,31 @@ pub fn cargo_with_env(
     arguments: &[&str],
     variables: &[(&str, &str)],
 ) -> Run {
+    let manifest =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("tests/fixtures/{fixture}/Cargo.toml"));
+    cargo_on(&manifest, subcommand, arguments, variables)
+}
+
+/// [`cargo_with_env`] on the crate whose manifest is `manifest`, wherever it
+/// is. The shared target directory is given as `CARGO_TARGET_DIR`, which
+/// every subcommand accepts (`cargo add` takes no `--target-dir`).
+pub fn cargo_on(
+    manifest: &Path,
+    subcommand: &[&str],
+    arguments: &[&str],
+    variables: &[(&str, &str)],
+) -> Run {
     let _one_at_a_time = CHILD_CARGO
         .lock()
         .unwrap_or_else(|poisoned| poisoned.into_inner());
-    let workspace = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let manifest = workspace.join(format!("tests/fixtures/{fixture}/Cargo.toml"));
-    let target_dir: PathBuf = workspace.join("target/fixtures");
+    let target_dir: PathBuf = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/fixtures");
     let mut command = Command::new(env!("CARGO"));
     command
         .args(subcommand)
         .args(["--offline", "--manifest-path"])
-        .arg(&manifest)
-        .arg("--target-dir")
-        .arg(&target_dir)
+        .arg(manifest)
         .args(arguments)
+        .env("CARGO_TARGET_DIR", &target_dir)
         .env("CARGO_TERM_COLOR", "never");
     for (name, _) in std::env::vars_os() {
         let name_text = name.to_string_lossy();

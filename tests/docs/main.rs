@@ -1,0 +1,284 @@
+//! The docs hold what they show. Every Rust example of the README, the
+//! guide (`guide/*.md`) and the crate's own documentation is built in one
+//! library crate of a user's (`target/docs-examples/`), which depends on
+//! this workspace through the README's own install line (`cargo add --dev
+//! faster-test`, given `--path`): `cargo build` and `cargo test --release`
+//! must pass without a single warning, and every verdict the docs print
+//! after an example must be the verdict its comparison reaches. The docs'
+//! links must lead somewhere, in both renderings of the guide (GitHub's
+//! Markdown files, rustdoc's `faster::guide`), and every install line must
+//! name our package.
+
+mod examples;
+mod markdown;
+// Each test binary uses part of the shared support.
+#[allow(dead_code)]
+#[path = "../support/mod.rs"]
+mod support;
+
+use examples::Example;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// The workspace's root.
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Every document a user reads, by its path in the repository: the README
+/// (and cargo-faster's), the guide's chapters, and the crate documentation
+/// of `src/lib.rs` (its `//!` lines, at their own line numbers).
+fn documents() -> BTreeMap<String, String> {
+    let mut documents = BTreeMap::new();
+    let read = |path: &Path| std::fs::read_to_string(path).expect("a document is readable");
+    for readme in ["README.md", "cargo-faster/README.md"] {
+        documents.insert(readme.to_string(), read(&root().join(readme)));
+    }
+    for entry in std::fs::read_dir(root().join("guide")).expect("guide/ exists") {
+        let path = entry.expect("guide/ is readable").path();
+        if path.extension().is_some_and(|extension| extension == "md") {
+            let name = format!("guide/{}", path.file_name().unwrap().to_string_lossy());
+            documents.insert(name, read(&path));
+        }
+    }
+    let crate_docs: String = read(&root().join("src/lib.rs"))
+        .lines()
+        .map(|line| {
+            let doc = line.trim_start().strip_prefix("//!").unwrap_or("");
+            format!("{}\n", doc.strip_prefix(' ').unwrap_or(doc))
+        })
+        .collect();
+    documents.insert("src/lib.rs".to_string(), crate_docs);
+    documents
+}
+
+#[test]
+fn every_rust_example_builds_without_warnings_and_shows_its_verdict() {
+    let documents = documents();
+    let all: Vec<Example> = documents
+        .iter()
+        .flat_map(|(name, text)| examples::examples(name, text))
+        .collect();
+    assert!(
+        all.len() >= 8,
+        "only {} Rust examples were found",
+        all.len()
+    );
+    let with_gpu = cfg!(feature = "gpu");
+    let built: Vec<&Example> = all
+        .iter()
+        .filter(|example| with_gpu || !example.needs_gpu())
+        .collect();
+
+    let scratch = root().join("target/docs-examples");
+    examples::write_crate(&scratch, &examples::crate_files(&built));
+    std::fs::copy(root().join("Cargo.lock"), scratch.join("Cargo.lock"))
+        .expect("the workspace's lock file is copied, so the offline build resolves alike");
+    let manifest = scratch.join("Cargo.toml");
+    add_faster(&manifest, &documents["README.md"]);
+    if with_gpu {
+        add_faster(&manifest, &documents["guide/gpu.md"]);
+    }
+
+    let build = support::cargo_on(&manifest, &["build"], &[], &[]);
+    assert_clean("cargo build", &build);
+    let test = support::cargo_on(&manifest, &["test"], &["--release"], &[]);
+    assert_clean("cargo test --release", &test);
+
+    let reached = examples::reports(&test.output);
+    for example in &built {
+        for (heading, shown) in &example.shown {
+            let verdicts: Vec<&String> = reached
+                .iter()
+                .filter(|(reached_heading, _)| reached_heading == heading)
+                .map(|(_, verdict)| verdict)
+                .collect();
+            assert!(
+                !verdicts.is_empty(),
+                "{}: the docs show `{heading}`, which no comparison printed:\n{}",
+                example.place,
+                test.output
+            );
+            for verdict in verdicts {
+                assert_eq!(
+                    verdict, shown,
+                    "{}: the docs show `{heading}` as {shown}; it was {verdict}:\n{}",
+                    example.place, test.output
+                );
+            }
+        }
+    }
+}
+
+/// Runs the first `cargo add` line of `document` on `manifest`, with the
+/// path of this workspace in place of crates.io.
+fn add_faster(manifest: &Path, document: &str) {
+    let line = markdown::blocks(document)
+        .into_iter()
+        .filter(|block| block.info == "sh")
+        .flat_map(|block| block.code.lines().map(str::to_string).collect::<Vec<_>>())
+        .find(|line| line.starts_with("cargo add "))
+        .expect("the document shows how to add faster-test");
+    let words: Vec<&str> = line.split_whitespace().skip(1).collect();
+    let path = root().to_string_lossy();
+    let mut arguments = words[1..].to_vec();
+    arguments.extend(["--path", path.as_ref()]);
+    let added = support::cargo_on(manifest, &words[..1], &arguments, &[]);
+    assert!(added.success(), "`{line}` failed:\n{}", added.output);
+}
+
+/// Fails unless `run` passed without a warning.
+fn assert_clean(command: &str, run: &support::Run) {
+    assert!(
+        run.success(),
+        "{command} failed on the docs' examples:\n{}",
+        run.output
+    );
+    let warnings: Vec<&str> = run
+        .output
+        .lines()
+        .filter(|line| line.starts_with("warning"))
+        .collect();
+    assert!(
+        warnings.is_empty(),
+        "{command} warns on the docs' examples ({}):\n{}",
+        warnings.join(" | "),
+        run.output
+    );
+}
+
+#[test]
+fn every_link_leads_somewhere() {
+    let documents = documents();
+    let mut broken = Vec::new();
+    // src/lib.rs's links are rustdoc's, which `cargo doc -D warnings` checks.
+    for (name, text) in documents.iter().filter(|(name, _)| name.ends_with(".md")) {
+        let folder = Path::new(name).parent().unwrap_or(Path::new(""));
+        for link in markdown::links(text) {
+            let place = format!("{name}:{}", link.line);
+            if let Some(problem) = dead_end(folder, name, &link.target, &documents) {
+                broken.push(format!("{place}: {} {problem}", link.target));
+            }
+        }
+    }
+    assert!(broken.is_empty(), "broken links:\n{}", broken.join("\n"));
+}
+
+/// What is wrong with `target`, linked from the document `from` in
+/// `folder`, if anything. Links to the repository on GitHub are checked
+/// against the files they name; other web links are not followed.
+fn dead_end(
+    folder: &Path,
+    from: &str,
+    target: &str,
+    documents: &BTreeMap<String, String>,
+) -> Option<String> {
+    const REPOSITORY: &str = "https://github.com/faster-rs/faster";
+    let (file, anchor) = match target.strip_prefix(REPOSITORY) {
+        Some(rest) => {
+            let rest = rest.trim_start_matches("/blob/main/");
+            let (file, anchor) = rest.split_once('#').unwrap_or((rest, ""));
+            let file = if file.is_empty() { "README.md" } else { file };
+            (PathBuf::from(file), anchor)
+        }
+        None if target.contains("://") || target.starts_with("crate::") => return None,
+        None => {
+            let (file, anchor) = target.split_once('#').unwrap_or((target, ""));
+            let file = if file.is_empty() {
+                Path::new(from).to_path_buf()
+            } else {
+                folder.join(file)
+            };
+            (file, anchor)
+        }
+    };
+    if !root().join(&file).exists() {
+        return Some("names no file of the repository".into());
+    }
+    if anchor.is_empty() {
+        return None;
+    }
+    let text = documents.get(&file.to_string_lossy().replace('\\', "/"))?;
+    (!markdown::anchors(text).iter().any(|a| a == anchor))
+        .then(|| format!("names no heading of {}", file.display()))
+}
+
+#[test]
+fn the_guides_links_lead_to_the_same_chapters_in_rustdoc() {
+    let lib = std::fs::read_to_string(root().join("src/lib.rs")).expect("src/lib.rs");
+    let rustdoc: BTreeMap<String, String> = lib
+        .lines()
+        .filter_map(markdown::definition)
+        .filter(|(_, target)| target.starts_with("crate::guide::"))
+        .map(|(label, target)| (label.to_lowercase(), target.to_string()))
+        .collect();
+    let mut github = BTreeMap::new();
+    for (name, text) in documents()
+        .iter()
+        .filter(|(name, _)| name.starts_with("guide/"))
+    {
+        let chapter = name.trim_start_matches("guide/").trim_end_matches(".md");
+        assert!(
+            chapter == "README"
+                || lib.contains(&format!("include_str!(\"../guide/{chapter}.md\")")),
+            "{name} is not a module of `faster::guide` in src/lib.rs"
+        );
+        for link in markdown::links(text) {
+            let Some(label) = link.label else { continue };
+            let Some((file, anchor)) = link.target.split_once(".md") else {
+                continue;
+            };
+            if link.target.contains("://") {
+                continue;
+            }
+            let in_rustdoc = format!("crate::guide::{file}{anchor}");
+            let previous = github.insert(label.clone(), in_rustdoc.clone());
+            assert!(
+                previous.is_none_or(|previous| previous == in_rustdoc),
+                "{name}:{}: [{label}] points elsewhere than in another chapter",
+                link.line
+            );
+        }
+    }
+    assert_eq!(
+        rustdoc, github,
+        "src/lib.rs's guide_links! and the chapters' own link definitions differ"
+    );
+}
+
+#[test]
+fn every_install_line_names_our_package() {
+    let mut install_lines = 0;
+    for (name, text) in documents() {
+        for (number, line) in text.lines().enumerate() {
+            let place = format!("{name}:{}", number + 1);
+            let line = line.trim().trim_start_matches('`');
+            let declares_faster = line
+                .strip_prefix("faster")
+                .is_some_and(|rest| rest.trim_start().starts_with('='));
+            assert!(
+                !declares_faster,
+                "{place}: `{line}` declares the package `faster`, an unrelated crate on \
+                 crates.io: write `faster-test`"
+            );
+            if line.starts_with("cargo add") {
+                install_lines += 1;
+                assert!(
+                    line.contains(" faster-test"),
+                    "{place}: `{line}` does not add `faster-test`"
+                );
+            }
+            let declares_ours = line
+                .strip_prefix("faster-test")
+                .is_some_and(|rest| rest.trim_start().starts_with('='));
+            if declares_ours {
+                install_lines += 1;
+                assert!(
+                    line.contains("\"0.1\"") || line.contains("version = \"0.1\""),
+                    "{place}: `{line}` does not ask for version 0.1"
+                );
+            }
+        }
+    }
+    assert!(install_lines >= 2, "the docs show no install line");
+}
