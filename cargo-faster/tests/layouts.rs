@@ -1,0 +1,198 @@
+//! Layouts of the binary for real: a fixture library linked through the
+//! real `faster-link` by real cargo (offline, from what this workspace's
+//! build has fetched), whose comparisons then run under `cargo test
+//! --release` as a user's do. Each is measured in processes that run in
+//! layouts of their own — the same code relinked with lld's
+//! `--shuffle-sections` — and says so; a copy of the binary that no linker
+//! kept material for says its verdict holds for that build only.
+//!
+//! Timing is not what is tested here (every comparison says `expect =
+//! report`): the accuracy suite measures it (`accuracy --layouts`).
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+const MANIFEST: &str = r#"[package]
+name = "fixture"
+version = "0.0.0"
+edition = "2024"
+publish = false
+
+[dev-dependencies]
+faster-test = { path = "FASTER", default-features = false }
+
+[workspace]
+"#;
+
+const LIBRARY: &str = r#"
+pub fn parse_sum(text: &str) -> u64 {
+    text.split(',').filter_map(|field| field.parse::<u64>().ok()).sum()
+}
+
+#[cfg_attr(test, faster::compare(original = parse_sum, inputs = lines, expect = report, max_time = "400ms"))]
+pub fn parse_sum_again(text: &str) -> u64 {
+    text.split(',').filter_map(|field| field.parse::<u64>().ok()).fold(0, |sum, n| sum + n)
+}
+
+#[cfg(test)]
+fn lines() -> Vec<String> {
+    vec![(0..200).map(|n| n.to_string()).collect::<Vec<_>>().join(",")]
+}
+"#;
+
+/// The fixture crate in a temporary directory, removed when dropped.
+struct Fixture {
+    root: PathBuf,
+}
+
+impl Drop for Fixture {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.root);
+    }
+}
+
+impl Fixture {
+    fn new() -> Fixture {
+        let root = std::env::temp_dir().join(format!("faster-layouts-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&root);
+        std::fs::create_dir_all(root.join("src")).unwrap();
+        let faster = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
+        std::fs::write(
+            root.join("Cargo.toml"),
+            MANIFEST.replace("FASTER", &faster.to_string_lossy()),
+        )
+        .unwrap();
+        std::fs::write(root.join("src/lib.rs"), LIBRARY).unwrap();
+        Fixture { root }
+    }
+
+    /// `cargo ARGUMENTS` in the fixture, linked through `faster-link`:
+    /// its exit status and output.
+    fn cargo(&self, arguments: &[&str]) -> (bool, String) {
+        let output = Command::new(env!("CARGO"))
+            .args(arguments)
+            .current_dir(&self.root)
+            .env("CARGO_TARGET_DIR", target())
+            .env("CARGO_NET_OFFLINE", "true")
+            .env("CARGO_TERM_COLOR", "never")
+            .env(linker_variable(), env!("CARGO_BIN_EXE_faster-link"))
+            .env("FASTER_OUTPUT_DIR", self.root.join("reports"))
+            .output()
+            .unwrap();
+        let text = format!(
+            "{}{}",
+            String::from_utf8_lossy(&output.stdout),
+            String::from_utf8_lossy(&output.stderr)
+        );
+        (output.status.success(), text)
+    }
+}
+
+/// The fixture's target directory: kept between runs, so only the first
+/// one builds `faster` for it.
+fn target() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .unwrap()
+        .join("target/layouts-fixture")
+}
+
+/// `CARGO_TARGET_<HOST>_LINKER`.
+fn linker_variable() -> String {
+    let version = Command::new("rustc").arg("-vV").output().unwrap();
+    let version = String::from_utf8(version.stdout).unwrap();
+    let host = version
+        .lines()
+        .find_map(|line| line.strip_prefix("host: "))
+        .unwrap();
+    format!(
+        "CARGO_TARGET_{}_LINKER",
+        host.to_uppercase().replace('-', "_")
+    )
+}
+
+/// The report file of the fixture's one comparison.
+fn report(fixture: &Fixture) -> serde_json::Value {
+    let path = fixture
+        .root
+        .join("reports/src/fixture.faster_parse_sum_again.json");
+    let text = std::fs::read_to_string(&path)
+        .unwrap_or_else(|error| panic!("{}: {error}", path.display()));
+    serde_json::from_str(&text).unwrap()
+}
+
+#[test]
+#[cfg_attr(
+    not(all(target_os = "linux", target_arch = "x86_64")),
+    ignore = "layouts vary with lld on x86-64 Linux"
+)]
+fn each_process_runs_in_a_layout_of_its_own_and_a_copy_says_it_has_none() {
+    let fixture = Fixture::new();
+    let (passed, output) = fixture.cargo(&["test", "--release"]);
+    assert!(passed, "{output}");
+    assert!(
+        output.contains("layouts of the binary (the same code linked in another order"),
+        "{output}"
+    );
+
+    let result = &report(&fixture)["result"];
+    assert_eq!(result["scope"]["layouts"], true, "{result}");
+    let layouts: Vec<u64> = result["processes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|process| process["layout"].as_u64().unwrap())
+        .collect();
+    assert!(layouts.len() >= 4, "{layouts:?}");
+    assert_eq!(layouts, (1..=layouts.len() as u64).collect::<Vec<_>>());
+
+    // The layouts are the same code in other orders: binaries of about the
+    // same size, none of them byte for byte the binary as linked, nor
+    // another layout.
+    let binary = std::fs::read_dir(target().join("release/deps"))
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .find(|path| {
+            let name = path.file_name().unwrap().to_string_lossy();
+            name.starts_with("fixture-") && path.extension().is_none() && path.is_file()
+        })
+        .expect("the fixture's test binary");
+    let mut folder = binary.clone().into_os_string();
+    folder.push(".layouts");
+    let original = std::fs::read(&binary).unwrap();
+    let mut seen = vec![original.clone()];
+    for layout in &layouts {
+        let relinked = std::fs::read(Path::new(&folder).join(format!("layout-{layout}"))).unwrap();
+        assert!(
+            relinked.len().abs_diff(original.len()) < original.len() / 20,
+            "layout {layout}: {} bytes against {}",
+            relinked.len(),
+            original.len()
+        );
+        assert!(!seen.contains(&relinked), "layout {layout} is not new");
+        seen.push(relinked);
+    }
+
+    // A copy of the binary is none that faster-link linked: its verdict
+    // holds for that build only, and it says so.
+    let copy = fixture.root.join("copied-test-binary");
+    std::fs::copy(&binary, &copy).unwrap();
+    let copied = Command::new(&copy)
+        .args(["faster_parse_sum_again", "--exact", "--nocapture"])
+        .current_dir(&fixture.root)
+        .env("FASTER_OUTPUT_DIR", fixture.root.join("reports"))
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&copied.stdout).replace('\n', " ");
+    let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(copied.status.success(), "{text}");
+    assert!(
+        text.contains("processes of this build read")
+            && text.contains(
+                "The verdict holds for this build only: this binary was not linked through \
+                 faster-link"
+            ),
+        "{text}"
+    );
+    assert_eq!(report(&fixture)["result"]["scope"]["layouts"], false);
+}
