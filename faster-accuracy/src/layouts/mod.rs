@@ -192,10 +192,10 @@ fn measure(settings: &Settings) -> Result<(), String> {
             runs_s: Vec::new(),
         };
         for run in 1..=settings.runs {
-            let judged = run_once(&fixture, &expected, seed)
+            let (judged, wall_s) = run_once(&fixture, &expected, seed)
                 .map_err(|error| format!("build {build}, run {run}: {error}"))?;
-            record.runs_s.push(judged.1);
-            for one in judged.0 {
+            record.runs_s.push(wall_s);
+            for one in judged {
                 let comparison = Comparison {
                     build,
                     run,
@@ -204,7 +204,7 @@ fn measure(settings: &Settings) -> Result<(), String> {
                     measured: one.measured,
                 };
                 if let Some(csv) = csv.as_mut() {
-                    csv.row(table::csv_fields(&comparison, &record, judged.1))
+                    csv.row(table::csv_fields(&comparison, &record, wall_s))
                         .map_err(|error| error.to_string())?;
                 }
                 comparisons.push(comparison);
@@ -338,6 +338,13 @@ fn print_tables(settings: &Settings, comparisons: &[Comparison], builds: &[table
         "\nBuilds (rebuild: cargo test --release --no-run, compile and link; build 1 with the dependencies):\n"
     );
     println!("{}", table::build_table(builds).render(markdown));
+    let mut floors: Vec<String> = comparisons
+        .iter()
+        .map(|comparison| format!("{}%", 100.0 * comparison.measured.noise_floor))
+        .collect();
+    floors.sort();
+    floors.dedup();
+    println!("\nnoise floor of the reports: {}", floors.join(", "));
 }
 
 #[cfg(test)]
@@ -384,6 +391,11 @@ mod tests {
                 .contains("not the faster workspace")
         );
         assert!(faster_workspace(None).is_ok());
+        // Relative to where it runs (cargo runs unit tests in the package).
+        assert_eq!(
+            faster_workspace(Some("..")).unwrap(),
+            faster_workspace(None).unwrap()
+        );
         assert!(
             linker("no-such-linker-here")
                 .unwrap_err()

@@ -21,6 +21,8 @@ pub struct Measured {
     /// The comparison's wall time, output checks included.
     pub elapsed_s: f64,
     pub rounds: usize,
+    /// The floor the verdict was judged against.
+    pub noise_floor: f64,
 }
 
 impl Measured {
@@ -32,6 +34,7 @@ impl Measured {
             passed: report.passed(),
             elapsed_s: report.elapsed.as_secs_f64(),
             rounds: report.rounds,
+            noise_floor: report.noise_floor,
         }
     }
 }
@@ -166,7 +169,7 @@ pub fn judge(
     let failed = failed_tests(stdout);
     if failed.is_none() {
         return Err(format!(
-            "cargo test ran no tests:\n{}",
+            "cargo test ended without libtest's summary (a build error or a crash):\n{}",
             super::fixture::tail(stderr, 30)
         ));
     }
@@ -247,6 +250,7 @@ mod tests {
             passed,
             elapsed_s: 0.5,
             rounds: 100,
+            noise_floor: 0.05,
         }
     }
 
@@ -362,7 +366,7 @@ test result: FAILED. 2 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; 
         assert!(
             error(false, "", reports(Verdict::Faster))
                 .unwrap_err()
-                .contains("ran no tests")
+                .contains("without libtest's summary")
         );
         // The test failed, yet its report says the verdict was met: a panic.
         assert!(

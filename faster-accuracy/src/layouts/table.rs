@@ -238,6 +238,7 @@ pub const CSV_COLUMNS: &[&str] = &[
     "passed",
     "elapsed_s",
     "rounds",
+    "noise_floor",
     "run_wall_s",
     "rebuild_s",
 ];
@@ -260,6 +261,7 @@ pub fn csv_fields(comparison: &Comparison, build: &Build, run_wall_s: f64) -> Ve
         measured.passed.to_string(),
         format!("{:.4}", measured.elapsed_s),
         measured.rounds.to_string(),
+        measured.noise_floor.to_string(),
         format!("{run_wall_s:.2}"),
         format!("{:.2}", build.rebuild_s),
     ]
@@ -284,6 +286,7 @@ mod tests {
                 passed: true,
                 elapsed_s: 0.25,
                 rounds: 40,
+                noise_floor: 0.05,
             },
         }
     }

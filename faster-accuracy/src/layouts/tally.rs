@@ -180,6 +180,7 @@ mod tests {
                 passed: true,
                 elapsed_s: speedup,
                 rounds: 10,
+                noise_floor: 0.05,
             },
         }
     }
