@@ -36,6 +36,17 @@ pub fn load_average() -> String {
         .unwrap_or_else(|| "unknown".to_string())
 }
 
+/// The machine line of a mode's header: the CPU, its cores and the load
+/// average as the mode starts.
+pub fn at_start() -> String {
+    format!(
+        "machine: {}, {} cores; load average {} at the start",
+        cpu_model(),
+        cores(),
+        load_average()
+    )
+}
+
 /// The current UTC time as `YYYY-MM-DD HH:MM UTC`, from the runtime's RFC
 /// 3339 timestamp (`2026-11-22T00:15:37Z`).
 pub fn now_utc() -> String {

@@ -16,9 +16,11 @@
 //! other modes: `environment_checks` (issue 7), `parallel` (a suite under
 //! cargo test and nextest), `revisions` (`cargo faster --against` on a
 //! fixture repository, issue 17), `placement` (nanosecond intervals across
-//! fresh processes, issue 15).
+//! fresh processes, issue 15), `layouts` (real functions across builds that
+//! differ in code layout).
 
 mod environment_checks;
+mod layouts;
 mod load;
 mod machine;
 mod markdown;
@@ -88,6 +90,9 @@ fn main() -> ExitCode {
     }
     if arguments.iter().any(|argument| argument == "--revisions") {
         return revisions::revisions(&arguments);
+    }
+    if arguments.iter().any(|argument| argument == "--layouts") {
+        return layouts::layouts(&arguments);
     }
     let options = match options::parse(std::env::args().skip(1)) {
         Ok(options) => options,

@@ -49,7 +49,18 @@ other modes (checks of the environment features, each with --runs N, --load):
                        several at a time and one at a time
   --revisions          cargo faster --against on a fixture repository with known
                        commits, quiet and under the load (--runs N, default 20;
-                       --keep keeps the fixture)";
+                       --keep keeps the fixture)
+  --layouts            real functions (parsing, UTF-8, search, hashing, sorting,
+                       a tokenizer) against a copy of themselves and against
+                       themselves run twice, in a fixture crate built in
+                       several layouts, under `cargo test --release`:
+                       --builds N (default 5; build k: k unrelated functions
+                       and link order --shuffle-sections=*=k), --runs N per
+                       build (default 4), --faster PATH (the faster workspace
+                       the fixture depends on; default this one), --linker PATH
+                       (every build of the fixture links through it),
+                       --markdown (the tables in Markdown), --csv FILE (every
+                       comparison), --keep (keep the fixture)";
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct Options {

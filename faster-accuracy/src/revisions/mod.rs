@@ -80,12 +80,7 @@ fn run(settings: &Settings) -> Result<(), String> {
         "faster accuracy suite: comparisons across revisions, {}",
         machine::now_utc()
     );
-    println!(
-        "machine: {}, {} cores; load average {} at the start",
-        machine::cpu_model(),
-        machine::cores(),
-        machine::load_average()
-    );
+    println!("{}", machine::at_start());
     println!(
         "fixture: {} (target {}); {} runs per phase after one that builds; cargo faster \
          --against REV --format json, defaults otherwise",

@@ -1,0 +1,407 @@
+//! `accuracy --layouts`: are the verdicts right about real functions when
+//! the code layout changes? A fixture library of real functions (parsing,
+//! UTF-8 scanning, searching, hashing, sorting, tokenizing), each compared
+//! with a copy of itself (identical work: any `faster` or `slower` verdict
+//! is false) and with itself run twice (a known multiple of about 2), is
+//! built several times with other unrelated code and another link order,
+//! and `cargo test --release` — the README's command — runs several times
+//! per build; every comparison's report is read back.
+//!
+//! ```text
+//! accuracy --layouts [--builds 5] [--runs 4] [--faster PATH] [--linker PATH] [--markdown] [--csv FILE] [--keep]
+//! ```
+//!
+//! Build k has k unrelated functions and link order k (lld's
+//! `--shuffle-sections=*=k`, for the test binary only). The fixture depends
+//! on the faster workspace at `--faster` (default: this one) as a user's
+//! crate does, and `--linker` links every build of it (its dependencies
+//! included) through another linker. Modules: `kinds` (the functions and
+//! the fixture's source), `fixture` (the crate on disk, cargo, the symbol
+//! check), `run` (one `cargo test` judged), `tally` (the figures), `table`
+//! (the tables and the CSV row).
+
+mod fixture;
+mod kinds;
+mod run;
+mod table;
+mod tally;
+
+use crate::machine;
+use crate::output::Csv;
+use fixture::{CRATE, Fixture};
+use kinds::KINDS;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Instant;
+use tally::Comparison;
+
+/// What the command line asked for.
+#[derive(Debug, PartialEq)]
+struct Settings {
+    builds: usize,
+    runs: usize,
+    faster: Option<String>,
+    linker: Option<String>,
+    markdown: bool,
+    csv: Option<String>,
+    keep: bool,
+    help: bool,
+}
+
+fn settings(arguments: &[String]) -> Result<Settings, String> {
+    let mut settings = Settings {
+        builds: 5,
+        runs: 4,
+        faster: None,
+        linker: None,
+        markdown: false,
+        csv: None,
+        keep: false,
+        help: false,
+    };
+    let mut arguments = arguments.iter();
+    while let Some(argument) = arguments.next() {
+        let mut value = |name: &str| {
+            arguments
+                .next()
+                .cloned()
+                .ok_or_else(|| format!("{name} needs a value"))
+        };
+        match argument.as_str() {
+            "--layouts" => {}
+            "--builds" => settings.builds = count("--builds", &value("--builds")?)?,
+            "--runs" => settings.runs = count("--runs", &value("--runs")?)?,
+            "--faster" => settings.faster = Some(value("--faster")?),
+            "--linker" => settings.linker = Some(value("--linker")?),
+            "--csv" => settings.csv = Some(value("--csv")?),
+            "--markdown" => settings.markdown = true,
+            "--keep" => settings.keep = true,
+            "--help" | "-h" => settings.help = true,
+            other => {
+                return Err(format!(
+                    "unknown argument `{other}` for --layouts (see --help)"
+                ));
+            }
+        }
+    }
+    Ok(settings)
+}
+
+fn count(name: &str, text: &str) -> Result<usize, String> {
+    text.parse()
+        .ok()
+        .filter(|count| *count > 0)
+        .ok_or_else(|| format!("{name} takes a whole number above 0, not `{text}`"))
+}
+
+/// `accuracy --layouts`.
+pub fn layouts(arguments: &[String]) -> ExitCode {
+    let settings = match settings(arguments) {
+        Ok(settings) => settings,
+        Err(message) => {
+            eprintln!("accuracy: {message}");
+            return ExitCode::from(2);
+        }
+    };
+    if settings.help {
+        println!("{}", crate::options::USAGE);
+        return ExitCode::SUCCESS;
+    }
+    match measure(&settings) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("accuracy --layouts: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// The faster workspace the fixture depends on: `--faster`, or this one.
+fn faster_workspace(given: Option<&str>) -> Result<PathBuf, String> {
+    let path = given.map_or_else(
+        || {
+            Path::new(env!("CARGO_MANIFEST_DIR"))
+                .parent()
+                .expect("the suite lives in the workspace")
+                .to_path_buf()
+        },
+        PathBuf::from,
+    );
+    let path = path
+        .canonicalize()
+        .map_err(|error| format!("--faster {}: {error}", path.display()))?;
+    let manifest = std::fs::read_to_string(path.join("Cargo.toml")).unwrap_or_default();
+    if !manifest.contains("name = \"faster-test\"") {
+        return Err(format!(
+            "--faster {}: not the faster workspace (its Cargo.toml names no package \
+             `faster-test`); give the directory of faster's root Cargo.toml",
+            path.display()
+        ));
+    }
+    Ok(path)
+}
+
+/// `--linker`: a path (made absolute, as cargo runs in the fixture), or a
+/// command found on `PATH`.
+fn linker(given: &str) -> Result<PathBuf, String> {
+    let path = Path::new(given);
+    if given.contains(std::path::MAIN_SEPARATOR) {
+        return path
+            .canonicalize()
+            .map_err(|error| format!("--linker {given}: {error}"));
+    }
+    std::env::var_os("PATH")
+        .iter()
+        .flat_map(std::env::split_paths)
+        .map(|dir| dir.join(path))
+        .find(|candidate| candidate.is_file())
+        .ok_or_else(|| format!("--linker {given}: no such command on PATH; give its path"))
+}
+
+fn measure(settings: &Settings) -> Result<(), String> {
+    let started = Instant::now();
+    let faster = faster_workspace(settings.faster.as_deref())?;
+    let linker = settings.linker.as_deref().map(linker).transpose()?;
+    let fixture = Fixture::create(&faster, linker.as_deref(), settings.keep)?;
+    print_header(settings, &faster, &fixture);
+    let mut csv = settings
+        .csv
+        .as_deref()
+        .map(|path| {
+            Csv::create(path, table::CSV_COLUMNS).map_err(|error| format!("{path}: {error}"))
+        })
+        .transpose()?;
+    let expected = run::expected(KINDS);
+    let mut comparisons: Vec<Comparison> = Vec::new();
+    let mut builds = Vec::new();
+    for build in 1..=settings.builds {
+        let seed = build as u64;
+        let built = fixture.build(build, seed)?;
+        if build > 1 && built.compiled != [CRATE] {
+            return Err(format!(
+                "build {build} compiled {:?}: a new link order must rebuild the fixture only",
+                built.compiled
+            ));
+        }
+        let mut record = table::Build {
+            build,
+            seed,
+            unrelated: build,
+            rebuild_s: built.wall.as_secs_f64(),
+            compiled: built.compiled,
+            runs_s: Vec::new(),
+        };
+        for run in 1..=settings.runs {
+            let (judged, wall_s) = run_once(&fixture, &expected, seed)
+                .map_err(|error| format!("build {build}, run {run}: {error}"))?;
+            record.runs_s.push(wall_s);
+            for one in judged {
+                let comparison = Comparison {
+                    build,
+                    run,
+                    kind: one.kind,
+                    pair: one.pair,
+                    measured: one.measured,
+                };
+                if let Some(csv) = csv.as_mut() {
+                    csv.row(table::csv_fields(&comparison, &record, wall_s))
+                        .map_err(|error| error.to_string())?;
+                }
+                comparisons.push(comparison);
+            }
+        }
+        print_build(&record, &comparisons, &built.test_binary);
+        builds.push(record);
+    }
+    print_tables(settings, &comparisons, &builds);
+    println!(
+        "\nfinished in {:.0} s; load average {} at the end",
+        started.elapsed().as_secs_f64(),
+        machine::load_average()
+    );
+    Ok(())
+}
+
+/// One `cargo test --release` of the built layout: its comparisons and its
+/// wall time in seconds.
+fn run_once(
+    fixture: &Fixture,
+    expected: &[run::Expected],
+    seed: u64,
+) -> Result<(Vec<run::Judged>, f64), String> {
+    fixture.clear_reports()?;
+    let ran = fixture.cargo(&["test", "--release"], seed)?;
+    if ran.code.is_none() {
+        return Err(format!(
+            "cargo test was killed by a signal:\n{}",
+            fixture::tail(&ran.stderr, 30)
+        ));
+    }
+    if ran
+        .stderr
+        .lines()
+        .any(|line| line.trim_start().starts_with("Compiling "))
+    {
+        return Err(
+            "cargo test rebuilt the fixture: the run would not measure the layout built".into(),
+        );
+    }
+    // A run that failed before writing any report is judged on its output.
+    let reports = run::read_reports(&fixture.reports()).or_else(|error| {
+        if ran.success {
+            Err(error)
+        } else {
+            Ok(Vec::new())
+        }
+    })?;
+    let judged = run::judge(expected, ran.success, &ran.stdout, &ran.stderr, reports)?;
+    Ok((judged, ran.wall.as_secs_f64()))
+}
+
+fn print_header(settings: &Settings, faster: &Path, fixture: &Fixture) {
+    println!(
+        "faster accuracy suite: real functions across code layouts, {}",
+        machine::now_utc()
+    );
+    println!("{}", machine::at_start());
+    println!("faster: {}; linker: {}", faster.display(), fixture.linker());
+    println!(
+        "fixture: {} (target {})",
+        fixture.root.display(),
+        fixture.target.display()
+    );
+    println!(
+        "{} builds (build k: k unrelated functions, link order --shuffle-sections=*=k), {} runs of \
+         `cargo test --release` each; default settings (noise floor 5%); identical pairs expect = \
+         report, known multiples expect = faster",
+        settings.builds, settings.runs
+    );
+    for kind in KINDS {
+        println!("  {:<8} {}", kind.name, kind.what);
+    }
+    println!();
+}
+
+/// A line per build, as it ends.
+fn print_build(build: &table::Build, comparisons: &[Comparison], binary: &Path) {
+    let of_build: Vec<Comparison> = comparisons
+        .iter()
+        .filter(|comparison| comparison.build == build.build)
+        .cloned()
+        .collect();
+    let identical = tally::identical(&of_build, None);
+    let multiple = tally::multiple(&of_build, None);
+    let runs: Vec<String> = build.runs_s.iter().map(|s| format!("{s:.1}")).collect();
+    println!(
+        "build {}: built in {:.1} s ({} crates compiled, test binary {}); cargo test {} s; \
+         identical: {} false of {}; multiples: {} of {} not faster",
+        build.build,
+        build.rebuild_s,
+        build.compiled.len(),
+        binary.file_name().unwrap_or_default().to_string_lossy(),
+        runs.join(", "),
+        identical.false_verdicts(),
+        identical.comparisons,
+        multiple.misses(),
+        multiple.comparisons,
+    );
+}
+
+fn print_tables(settings: &Settings, comparisons: &[Comparison], builds: &[table::Build]) {
+    let kinds: Vec<&str> = KINDS.iter().map(|kind| kind.name).collect();
+    let markdown = settings.markdown;
+    println!(
+        "\nIdentical work (copy vs original; any faster or slower verdict is false, judged at the \
+         default 5% floor):\n"
+    );
+    println!(
+        "{}",
+        table::identical_table(comparisons, &kinds).render(markdown)
+    );
+    let all = tally::identical(comparisons, None);
+    if let Some((kind, (low, high))) = tally::widest(comparisons, &kinds) {
+        println!(
+            "\nwidest spread of one kind's build medians: {kind} {low:.2}x – {high:.2}x; \
+             target (DESIGN.md): at most 1 false verdict in 100 comparisons ({} in {} here) and \
+             the interval holding 1.00 in at least 95% ({:.1}% here)",
+            all.false_verdicts(),
+            all.comparisons,
+            100.0 * all.holds_one as f64 / all.comparisons.max(1) as f64,
+        );
+    }
+    println!("\nKnown multiples (once vs twice, true ratio about 2; expect = faster):\n");
+    println!(
+        "{}",
+        table::multiple_table(comparisons, &kinds).render(markdown)
+    );
+    println!(
+        "\nBuilds (rebuild: cargo test --release --no-run, compile and link; build 1 with the dependencies):\n"
+    );
+    println!("{}", table::build_table(builds).render(markdown));
+    let mut floors: Vec<String> = comparisons
+        .iter()
+        .map(|comparison| format!("{}%", 100.0 * comparison.measured.noise_floor))
+        .collect();
+    floors.sort();
+    floors.dedup();
+    println!("\nnoise floor of the reports: {}", floors.join(", "));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(arguments: &[&str]) -> Result<Settings, String> {
+        settings(&arguments.iter().map(|a| a.to_string()).collect::<Vec<_>>())
+    }
+
+    #[test]
+    fn the_command_line() {
+        let defaults = parse(&["--layouts"]).unwrap();
+        assert_eq!((defaults.builds, defaults.runs), (5, 4));
+        assert!(defaults.faster.is_none() && defaults.linker.is_none() && !defaults.markdown);
+        let given = parse(&[
+            "--layouts",
+            "--builds",
+            "10",
+            "--faster",
+            "/f",
+            "--linker",
+            "faster-link",
+            "--markdown",
+            "--csv",
+            "a.csv",
+        ])
+        .unwrap();
+        assert_eq!(given.builds, 10);
+        assert_eq!(given.faster.as_deref(), Some("/f"));
+        assert_eq!(given.linker.as_deref(), Some("faster-link"));
+        assert!(given.markdown);
+        assert_eq!(given.csv.as_deref(), Some("a.csv"));
+        assert!(parse(&["--runs", "0"]).unwrap_err().contains("above 0"));
+        assert!(parse(&["--linker"]).unwrap_err().contains("needs a value"));
+        assert!(parse(&["--frob"]).unwrap_err().contains("unknown argument"));
+    }
+
+    #[test]
+    fn a_wrong_faster_or_linker_is_told_with_the_fix() {
+        assert!(
+            faster_workspace(Some("/"))
+                .unwrap_err()
+                .contains("not the faster workspace")
+        );
+        assert!(faster_workspace(None).is_ok());
+        // Relative to where it runs (cargo runs unit tests in the package).
+        assert_eq!(
+            faster_workspace(Some("..")).unwrap(),
+            faster_workspace(None).unwrap()
+        );
+        assert!(
+            linker("no-such-linker-here")
+                .unwrap_err()
+                .contains("no such command on PATH")
+        );
+        assert!(linker("/no/such/linker").is_err());
+        assert!(linker("sh").is_ok());
+    }
+}
