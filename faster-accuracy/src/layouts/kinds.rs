@@ -185,6 +185,51 @@ pub const KINDS: &[Kind] = &[
     vec![source]
 }",
     },
+    Kind {
+        name: "chain50ns",
+        what: "a dependent xorshift-multiply chain of 30 steps (about 50 ns), which layouts do not move",
+        parameter: "seed: &u64",
+        again: "black_box(seed)",
+        output: "u64",
+        body: "    let mut state = *seed;
+    for _ in 0..black_box(30_u64) {
+        state = (state ^ (state >> 29)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    }
+    state",
+        inputs: "fn inputs() -> Vec<u64> {
+    vec![1]
+}",
+    },
+    Kind {
+        name: "chain1us",
+        what: "the chain of 600 steps (about 1 µs)",
+        parameter: "seed: &u64",
+        again: "black_box(seed)",
+        output: "u64",
+        body: "    let mut state = *seed;
+    for _ in 0..black_box(600_u64) {
+        state = (state ^ (state >> 29)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    }
+    state",
+        inputs: "fn inputs() -> Vec<u64> {
+    vec![1]
+}",
+    },
+    Kind {
+        name: "chain200us",
+        what: "the chain of 120 000 steps (about 200 µs)",
+        parameter: "seed: &u64",
+        again: "black_box(seed)",
+        output: "u64",
+        body: "    let mut state = *seed;
+    for _ in 0..black_box(120_000_u64) {
+        state = (state ^ (state >> 29)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    }
+    state",
+        inputs: "fn inputs() -> Vec<u64> {
+    vec![1]
+}",
+    },
 ];
 
 /// The constant that tells each function's body from the others'.

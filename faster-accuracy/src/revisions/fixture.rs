@@ -20,7 +20,8 @@ faster-test = { path = "FASTER", default-features = false }
 "#;
 
 const BASE: &str = r#"//! A fixture of `accuracy --revisions`: two tracked functions, each a
-//! dependent chain of `case.1` steps.
+//! dependent chain of `case.1` steps, and a split-and-parse whose speed
+//! hangs on where the linker puts it.
 
 use std::hint::black_box;
 
@@ -55,9 +56,24 @@ pub fn unchanged(case: &(u64, u64)) -> u64 {
     chain(case.0, case.1)
 }
 
+/// The sum of the comma-separated numbers (its loop inlined here, as
+/// real code's is: a loop the linker can place well or badly).
+#[cfg_attr(test, faster::track(inputs = lines))]
+pub fn parse_sum(line: &str) -> u64 {
+    line.split(',')
+        .map(|field| field.trim().parse::<u64>().unwrap_or(0))
+        .fold(0, u64::wrapping_add)
+}
+
 #[cfg(test)]
 fn cases() -> Vec<(u64, u64)> {
     vec![(1, 2_000), (2, 20_000)]
+}
+
+#[cfg(test)]
+fn lines() -> Vec<String> {
+    let numbers: Vec<String> = (0..500_u64).map(|n| (n * 7_919 % 100_000).to_string()).collect();
+    vec![numbers.join(",")]
 }
 "#;
 
@@ -69,10 +85,46 @@ fn commented() -> String {
     )
 }
 
-/// The slowdown commit: `slowed` runs a tenth more steps, continuing the
-/// chain from its result, and returns the same.
+/// How many commits add unrelated code.
+pub const UNRELATED_COMMITS: usize = 5;
+
+/// Unrelated commit `k` (from 1): the comment commit with `8·k` helper
+/// functions in a module of their own, which nothing tracked calls (a test
+/// does, so they stay in the binary), placed before the tracked functions
+/// in odd commits and after them in even ones: code that moves everything
+/// else and changes nothing measured.
+fn unrelated(k: usize) -> String {
+    let helpers: String = (0..8 * k)
+        .map(|i| {
+            format!(
+                "    pub fn helper_{i}(values: &[u64]) -> u64 {{\n        \
+                 values.iter().map(|v| v.rotate_left({rotation}) ^ {i}).sum()\n    }}\n",
+                rotation = i % 63 + 1
+            )
+        })
+        .collect();
+    let calls: String = (0..8 * k)
+        .map(|i| format!("        total ^= helpers::helper_{i}(&values);\n"))
+        .collect();
+    let module = format!(
+        "\npub mod helpers {{\n{helpers}}}\n\n#[test]\nfn helpers_run() {{\n    let values: \
+         Vec<u64> = (0..64).collect();\n    let mut total = 0;\n{calls}    \
+         assert_ne!(std::hint::black_box(total), 1);\n}}\n"
+    );
+    let base = commented();
+    let anchor = "/// `steps` dependent xorshift-multiply steps";
+    if k % 2 == 1 {
+        base.replacen(anchor, &format!("{module}\n{anchor}"), 1)
+    } else {
+        format!("{base}{module}")
+    }
+}
+
+/// The slowdown commit: the last unrelated commit with `slowed` running a
+/// tenth more steps, continuing the chain from its result, and returning
+/// the same.
 fn slowed_down() -> String {
-    commented().replace(
+    unrelated(UNRELATED_COMMITS).replace(
         "pub fn slowed(case: &(u64, u64)) -> u64 {\n    chain(case.0, case.1)\n}",
         "pub fn slowed(case: &(u64, u64)) -> u64 {\n    let state = chain(case.0, case.1);\n    \
          black_box(chain(state, case.1 / 10));\n    state\n}",
@@ -85,8 +137,8 @@ pub struct Fixture {
     scratch: PathBuf,
     pub root: PathBuf,
     pub target: PathBuf,
-    /// The base, the comment, the slowdown.
-    pub commits: [String; 3],
+    /// The base, the comment, the unrelated commits, the slowdown.
+    pub commits: Vec<String>,
     keep: bool,
 }
 
@@ -107,7 +159,7 @@ impl Fixture {
             root: scratch.join("repository"),
             target: scratch.join("target"),
             scratch,
-            commits: Default::default(),
+            commits: Vec::new(),
             keep,
         };
         std::fs::create_dir_all(fixture.root.join("src")).map_err(|error| error.to_string())?;
@@ -120,18 +172,19 @@ impl Fixture {
         )?;
         fixture.write(".gitignore", "/Cargo.lock\n")?;
         fixture.git(&["init", "--quiet", "--initial-branch=main"])?;
-        for (index, (source, message)) in [
-            (BASE.to_string(), "base"),
-            (commented(), "a comment"),
-            (slowed_down(), "slowed runs 1.1 n steps"),
-        ]
-        .into_iter()
-        .enumerate()
-        {
+        let mut sources = vec![
+            (BASE.to_string(), "base".to_string()),
+            (commented(), "a comment".to_string()),
+        ];
+        sources.extend(
+            (1..=UNRELATED_COMMITS).map(|k| (unrelated(k), format!("{} unrelated helpers", 8 * k))),
+        );
+        sources.push((slowed_down(), "slowed runs 1.1 n steps".to_string()));
+        for (source, message) in sources {
             fixture.write("src/lib.rs", &source)?;
             fixture.git(&["add", "--all"])?;
-            fixture.git(&["commit", "--quiet", "--message", message])?;
-            fixture.commits[index] = fixture.git(&["rev-parse", "HEAD"])?;
+            fixture.git(&["commit", "--quiet", "--message", &message])?;
+            fixture.commits.push(fixture.git(&["rev-parse", "HEAD"])?);
         }
         Ok(fixture)
     }
@@ -236,6 +289,23 @@ mod tests {
                 .collect()
         };
         assert_eq!(code(&commented()), code(BASE), "only a comment is added");
+        for k in 1..=UNRELATED_COMMITS {
+            let unrelated = unrelated(k);
+            assert_eq!(unrelated.matches("pub fn helper_").count(), 8 * k);
+            // Everything tracked is as it was, in order.
+            let tracked = |source: &str| -> Vec<String> {
+                code(source)
+                    .into_iter()
+                    .filter(|line| !line.contains("helper"))
+                    .collect()
+            };
+            assert!(
+                tracked(&unrelated)
+                    .windows(3)
+                    .any(|window| window[0] == "pub fn slowed(case: &(u64, u64)) -> u64 {"),
+                "{unrelated}"
+            );
+        }
         let slowed = slowed_down();
         assert!(slowed.contains("black_box(chain(state, case.1 / 10));"));
         assert_eq!(

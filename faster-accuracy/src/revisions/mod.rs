@@ -6,19 +6,25 @@
 //! ```
 //!
 //! The fixture, made in a temporary directory with its own target
-//! directory (so the first build is a cold one), is a library with two
-//! tracked functions, `slowed` and `unchanged`, each a dependent chain of
-//! 2 000 and 20 000 steps on its two inputs. Three commits: the base; a
-//! comment added (nothing measured changes); `slowed` running 1.1·n steps
-//! (the extra tenth continues the chain from its result, which it still
-//! returns, so its outputs stay the same). The real `cargo-faster` binary
-//! compares the comment commit against the base, and the slowdown against
-//! the comment commit, `--runs` times each after one run that builds, in a
-//! quiet machine and under the suite's time-varying background load.
+//! directory (so the first build is a cold one), is a library with three
+//! tracked functions: `slowed` and `unchanged`, each a dependent chain of
+//! 2 000 and 20 000 steps on its two inputs (whose speed does not hang on
+//! where the linker puts them), and `parse_sum`, a split-and-parse of 500
+//! numbers (whose speed does). Its commits: the base; a comment added
+//! (nothing measured changes); five commits that each add 8·k unrelated
+//! helper functions in a module of their own, before or after the tracked
+//! ones (everything else moves, nothing measured changes); `slowed` running
+//! 1.1·n steps (the extra tenth continues the chain from its result, which
+//! it still returns, so its outputs stay the same). The real
+//! `cargo-faster` binary compares the comment commit and each unrelated
+//! commit against the base, and the slowdown against the last unrelated
+//! commit, `--runs` times per phase (the unrelated commits share them)
+//! after one run per commit that builds, in a quiet machine and under the
+//! suite's time-varying background load.
 //!
-//! Targets: against the comment, no failure and no `faster` or `slower`
-//! verdict; against the slowdown, `slowed` fails every time with a speedup
-//! within 1% of 1/1.1 and `unchanged` never fails.
+//! Targets: against the comment and the unrelated commits, no failure and
+//! no `faster` or `slower` verdict; against the slowdown, `slowed` fails
+//! every time with a speedup within 1% of 1/1.1 and the others never fail.
 
 mod fixture;
 mod tally;
@@ -89,34 +95,37 @@ fn run(settings: &Settings) -> Result<(), String> {
         settings.runs
     );
 
+    let commits = &fixture.commits;
+    let unrelated = &commits[2..2 + fixture::UNRELATED_COMMITS];
     let phases = [
         Phase {
             name: "comment",
-            checkout: &fixture.commits[1],
-            against: &fixture.commits[0],
+            pairs: vec![(&commits[1], &commits[0])],
+            slowed_truth: 1.0,
+        },
+        Phase {
+            name: "unrelated",
+            pairs: unrelated.iter().map(|commit| (commit, &commits[0])).collect(),
             slowed_truth: 1.0,
         },
         Phase {
             name: "slowdown",
-            checkout: &fixture.commits[2],
-            against: &fixture.commits[1],
+            pairs: vec![(&commits[commits.len() - 1], &commits[commits.len() - 2])],
             slowed_truth: 1.0 / 1.1,
         },
     ];
     for phase in &phases {
-        fixture.git(&["checkout", "--quiet", phase.checkout])?;
-        let built = fixture.cargo_faster(&cargo_faster, phase.against)?;
-        println!(
-            "{}: the run that builds took {:.1} s ({}; this side {})",
-            phase.name,
-            built.wall.as_secs_f64(),
-            built.base_build.as_deref().unwrap_or("the base was cached"),
-            if phase.name == "comment" {
-                "built cold, with its dependencies"
-            } else {
-                "rebuilt the fixture crate only"
-            }
-        );
+        for (checkout, against) in &phase.pairs {
+            fixture.git(&["checkout", "--quiet", checkout])?;
+            let built = fixture.cargo_faster(&cargo_faster, against)?;
+            println!(
+                "{} ({}): the run that builds took {:.1} s ({})",
+                phase.name,
+                &checkout[..7],
+                built.wall.as_secs_f64(),
+                built.base_build.as_deref().unwrap_or("the base was cached"),
+            );
+        }
     }
 
     println!();
@@ -162,15 +171,18 @@ fn measure(
     noise: &str,
     runs: usize,
 ) -> Result<Vec<String>, String> {
-    fixture.git(&["checkout", "--quiet", phase.checkout])?;
     let mut tallies = [
         Tally::new("fixture::slowed"),
         Tally::new("fixture::unchanged"),
+        Tally::new("fixture::parse_sum"),
     ];
     let mut walls = Vec::new();
     let mut exits = 0;
-    for _ in 0..runs {
-        let ran = fixture.cargo_faster(cargo_faster, phase.against)?;
+    for run in 0..runs {
+        // The pairs take turns: each gets its share of the runs.
+        let (checkout, against) = phase.pairs[run % phase.pairs.len()];
+        fixture.git(&["checkout", "--quiet", checkout])?;
+        let ran = fixture.cargo_faster(cargo_faster, against)?;
         if ran.base_build.is_some() {
             return Err(format!("{}: the base was built again", phase.name));
         }
@@ -194,12 +206,11 @@ fn measure(
     Ok(missed)
 }
 
-/// One comparison the issue judges: check `checkout` out, compare it
-/// against `against`.
+/// What the issue judges: check each pair's first commit out, compare it
+/// against its second.
 struct Phase<'a> {
     name: &'static str,
-    checkout: &'a str,
-    against: &'a str,
+    pairs: Vec<(&'a String, &'a String)>,
     /// The true speedup of `slowed` (base time / current time).
     slowed_truth: f64,
 }
