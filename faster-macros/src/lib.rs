@@ -188,9 +188,10 @@ use proc_macro::TokenStream;
 ///
 /// Mistakes are compile errors at the offending token that say what to
 /// write instead: a missing or misspelt option, a value of the wrong kind, a
-/// signature that differs from the original's, `inputs` items that do not
-/// fit the parameters, an output the check cannot compare, a check function
-/// of the wrong type, an unsupported function.
+/// signature that differs from the original's, an `inputs` that is not a
+/// function (a static, a constant), `inputs` items that do not fit the
+/// parameters, an output the check cannot compare, a check function of the
+/// wrong type, an unsupported function.
 #[proc_macro_attribute]
 pub fn compare(args: TokenStream, item: TokenStream) -> TokenStream {
     expand::compare(args.into(), item.into()).into()

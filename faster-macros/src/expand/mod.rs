@@ -11,7 +11,7 @@
 mod call;
 mod registration;
 
-pub(crate) use call::call_closure;
+pub(crate) use call::{call_closure, checked_callee, collected_inputs};
 pub(crate) use registration::{Names, registration, settings};
 
 use registration::distinct_test_names;
@@ -152,8 +152,8 @@ fn run_closure(
 
     let collect = match &options.inputs {
         Some(given) => {
-            let path = &given.path;
-            quote!(let #inputs = ::faster::__private::collect_inputs(#path)?;)
+            let collected = collected_inputs(given, candidate);
+            quote!(let #inputs = #collected?;)
         }
         // Zero parameters: a single input case, the empty tuple.
         None => quote!(let #inputs = [()];),
