@@ -18,8 +18,11 @@
 //!   call where a path goes), `original_not_found`, `bad_values` (floor,
 //!   duration, `expect`, `check`, `name`, `processes`);
 //! - `signature_mismatch` (a parameter's type, an extra parameter, the
-//!   output, an `extern "C"` original), `inputs_mismatch` (an item's type, an
-//!   item that is not a tuple, a tuple's field, a count function's type),
+//!   output, an `extern "C"` original, inputs that fit the original and not
+//!   the candidate: the signatures' error first), `inputs_mismatch` (an
+//!   item's type, an item that is not a tuple, a tuple's field, a count
+//!   function's type), `inputs_not_a_function` (a static, a constant, a
+//!   function with a parameter, for `compare` and `track`),
 //!   `inputs_presence`, `mut_params` (`&mut` mismatches and a `&mut` inside
 //!   another type), `unsafe_original` (a safe candidate for an `unsafe fn`
 //!   original);
@@ -29,7 +32,9 @@
 //!   `check_function_mismatch` (a `check = path` of the wrong type);
 //! - `types_misuse` (generic functions and `types = [...]`),
 //!   `unsupported_signatures` (`async`, `impl Trait`, borrowed outputs,
-//!   lifetime bounds, two attributes), `impl_block` (methods, `Self::`);
+//!   lifetime bounds, two attributes), `impl_block` (a method, associated
+//!   functions, in `cfg_attr`, in a trait's implementation, and
+//!   `#[faster::track]`: one error each, at the attribute);
 //! - `track_misuse` (`#[faster::track]`: an option of `compare`, a misspelt
 //!   option, inputs missing or superfluous, generic and `async` functions, a
 //!   bad value).

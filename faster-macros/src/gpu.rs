@@ -6,7 +6,9 @@
 //! comparison cannot use.
 
 use crate::attr::{Check, Options};
-use crate::expand::{Names, check_tokens, expansion_or_errors, registration};
+use crate::expand::{Names, check_tokens, checked_callee, expansion_or_errors, registration};
+use crate::placement;
+use crate::validate;
 use proc_macro2::{Span, TokenStream, TokenTree};
 use quote::{ToTokens, quote, quote_spanned};
 use syn::ext::IdentExt;
@@ -28,6 +30,12 @@ fn try_compare_gpu(args: TokenStream, item: TokenStream) -> syn::Result<TokenStr
     let attribute = Span::call_site();
     let function: ItemFn =
         syn::parse2(item).map_err(|error| syn::Error::new(error.span(), SHAPE))?;
+    validate::outside_blocks(
+        placement::enclosing(&function.sig.ident),
+        &function,
+        "compare_gpu",
+        &args,
+    )?;
     let (shared, cache_flush) = split_cache_flush(args)?;
     let (mut options, params) = match (
         Options::parse(shared, attribute),
@@ -208,11 +216,27 @@ fn run_closure(
         .expect("`kernel_options` requires `inputs`")
         .path;
     let at_cases = Span::mixed_site().located_at(cases.span());
-    let make_cases = quote_spanned!(at_cases=> || #cases(#gpu));
+    // Through the runtime's `Inputs` probe: anything but a function that
+    // makes the cases is one error at `inputs = ...`, naming the case.
+    let case = match &params[1] {
+        Type::Reference(case) => &*case.elem,
+        other => other,
+    };
+    let collected = quote_spanned! {at_cases=>
+        {
+            use ::faster::__private::{GpuInputsByFunction as _, GpuInputsOther as _};
+            (&&::faster::__private::Inputs::<_, #case>::of(&#cases))
+                .faster_gpu_inputs(#cases, #gpu)
+        }
+    };
     // `kernel_options` has refused a check function.
     let check = check_tokens(&options.check, Span::call_site());
-    let original = record_closure(options.original.to_token_stream(), params);
-    let candidate = record_closure(candidate.to_token_stream(), params);
+    let original = record_closure(
+        options.original.to_token_stream(),
+        options.original.span(),
+        params,
+    );
+    let candidate = record_closure(candidate.to_token_stream(), candidate.span(), params);
     let count = |path: Option<&syn::ExprPath>| match path {
         Some(path) => {
             let at_path = Span::mixed_site().located_at(path.span());
@@ -226,7 +250,7 @@ fn run_closure(
         |#config: &::faster::__private::Config|
          -> ::core::result::Result<::faster::__private::Report, ::faster::__private::Error> {
             let #gpu = ::faster::__private::Gpu::shared()?;
-            let #inputs = ::faster::__private::collect_inputs(#make_cases)?;
+            let #inputs = #collected?;
             let #result = ::faster::__private::gpu_kernels(
                 #label,
                 #gpu,
@@ -242,18 +266,22 @@ fn run_closure(
 }
 
 /// One side as a closure over the pass and a case, calling the record
-/// function through a pointer of the candidate's signature, so that an
-/// original of another signature is one error at its path.
-fn record_closure(path: TokenStream, [pass_type, case_type]: &[Type; 2]) -> TokenStream {
-    let (function, pass, case) = (
-        Ident::new("function", Span::mixed_site()),
+/// function as `#[faster::compare]` calls its functions (see
+/// `expand::checked_callee`), so that an original of another signature is
+/// one error at its path, naming both.
+fn record_closure(path: TokenStream, at_path: Span, params: &[Type; 2]) -> TokenStream {
+    let (pass, case) = (
         Ident::new("pass", Span::mixed_site()),
         Ident::new("case", Span::mixed_site()),
     );
+    let [pass_type, case_type] = params;
+    let (function, callee) =
+        checked_callee(&path, at_path, quote!((#pass_type, #case_type)), quote!(()));
+    let call = quote_spanned!(at_path=> #callee.call((#pass, #case)));
     quote! {
         |#pass, #case| {
-            let #function: fn(#pass_type, #case_type) = #path;
-            #function(#pass, #case)
+            #function
+            #call
         }
     }
 }

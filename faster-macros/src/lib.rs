@@ -4,13 +4,15 @@
 //! runtime.
 //!
 //! `attr` reads the options, `validate` decides which functions can be
-//! compared, `expand` writes the registration and the test; `track` does
-//! the same for `#[faster::track]`, with their pieces; `gpu` for
+//! compared (with `placement`, which tells a function inside an `impl`
+//! block), `expand` writes the registration and the test; `track` does the
+//! same for `#[faster::track]`, with their pieces; `gpu` for
 //! `#[faster::compare_gpu]`.
 
 mod attr;
 mod expand;
 mod gpu;
+mod placement;
 #[cfg(test)]
 mod snapshots;
 mod track;
@@ -188,9 +190,11 @@ use proc_macro::TokenStream;
 ///
 /// Mistakes are compile errors at the offending token that say what to
 /// write instead: a missing or misspelt option, a value of the wrong kind, a
-/// signature that differs from the original's, `inputs` items that do not
-/// fit the parameters, an output the check cannot compare, a check function
-/// of the wrong type, an unsupported function.
+/// signature that differs from the original's, an `inputs` that is not a
+/// function (a static, a constant), `inputs` items that do not fit the
+/// parameters, an output the check cannot compare, a check function of the
+/// wrong type, an unsupported function, the attribute inside an `impl`
+/// block.
 #[proc_macro_attribute]
 pub fn compare(args: TokenStream, item: TokenStream) -> TokenStream {
     expand::compare(args.into(), item.into()).into()

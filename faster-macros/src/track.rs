@@ -7,7 +7,8 @@
 //! starts the test binary to).
 
 use crate::attr::{self, Expect, InputsOption};
-use crate::expand::{call_closure, expansion_or_errors, settings};
+use crate::expand::{call_closure, collected_inputs, expansion_or_errors, settings};
+use crate::placement;
 use crate::validate::{self, Candidate};
 use proc_macro2::{Span, TokenStream};
 use quote::{ToTokens, format_ident, quote};
@@ -46,6 +47,12 @@ fn try_track(args: TokenStream, item: TokenStream) -> syn::Result<TokenStream> {
              `#[faster::track(inputs = parse_inputs)] fn parse(...) { ... }`",
         )
     })?;
+    validate::outside_blocks(
+        placement::enclosing(&function.sig.ident),
+        &function,
+        "track",
+        &args,
+    )?;
     let options = (|input: ParseStream| parse_options(input)).parse2(args);
     // A function may also carry a `#[faster::compare]`: what that attribute
     // accepts, this one does too.
@@ -215,8 +222,8 @@ fn open_closure(options: &Options, candidate: &Candidate) -> TokenStream {
     let inputs = Ident::new("inputs", Span::mixed_site());
     let collect = match &options.inputs {
         Some(given) => {
-            let path = &given.path;
-            quote!(let #inputs = ::faster::__private::collect_inputs(#path)?;)
+            let collected = collected_inputs(given, candidate);
+            quote!(let #inputs = #collected?;)
         }
         None => quote!(let #inputs = ::faster::__private::collect_inputs(|| [()])?;),
     };

@@ -45,6 +45,7 @@ pub mod revision;
 pub mod stats;
 pub mod time;
 
+mod inputs;
 mod signature;
 
 /// What the attribute's expansion names. Not a public API: it may change in

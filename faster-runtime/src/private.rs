@@ -16,11 +16,15 @@ pub use crate::error::Error;
 #[cfg(feature = "gpu")]
 pub use crate::gpu::{Gpu, KernelOptions};
 pub use crate::harness::{run_test, run_tracked_test};
+#[cfg(feature = "gpu")]
+pub use crate::inputs::{GpuInputsByFunction, GpuInputsFunction, GpuInputsOther};
+pub use crate::inputs::{Inputs, InputsByFunction, InputsFunction, InputsOther, collect_inputs};
 pub use crate::registry::{Comparison, Tracked};
 pub use crate::report::Report;
 pub use crate::signature::{
-    Arguments, ByMut, ByRef, ByValue, Callee, Fit, FitMatching, FitOther, FitPlain, Function,
-    Matches, Plain, SameOutput, SameParameters, String, Vec, arguments, arguments_ref, callee,
+    Arguments, ByMut, ByRef, ByValue, Callee, Checked, Fit, FitMatching, FitOther, FitPlain,
+    Function, Matches, Plain, SameOutput, SameParameters, String, Vec, arguments, arguments_ref,
+    callee,
 };
 pub use crate::stats::verdict::Expect;
 pub use inventory;
@@ -31,20 +35,6 @@ use crate::engine::routine;
 use crate::engine::tracked::TrackedFn;
 use crate::error::{Phase, panic_message};
 use std::panic::{AssertUnwindSafe, catch_unwind};
-
-/// Calls the attribute's `inputs` function and collects its items, catching
-/// a panic in it.
-pub fn collect_inputs<T, It: IntoIterator<Item = T>>(
-    make: impl FnOnce() -> It,
-) -> Result<Vec<T>, Error> {
-    catch_unwind(AssertUnwindSafe(|| make().into_iter().collect())).map_err(|payload| {
-        Error::Panicked {
-            during: Phase::Inputs,
-            input: None,
-            message: panic_message(payload),
-        }
-    })
-}
 
 /// A count function for throughput, as the attribute's `flops = path` and
 /// `bytes = path` name it: the count for one call on one input.

@@ -3,11 +3,11 @@
 //! one compile error in this crate's words, at the attribute's token, instead
 //! of rustc's "expected fn pointer, found fn item".
 //!
-//! - [`Callee::call`] calls the original (and, for the same cost, the
+//! - [`Callee::checked`] checks the original (and, for the same cost, the
 //!   candidate) through [`Function`], which reads a function's parameters
 //!   and output off its `Fn` implementation, and asks [`SameParameters`] and
 //!   [`SameOutput`] whether they are the candidate's: each carries the
-//!   message that names both types.
+//!   message that names both types. [`Checked::call`] then calls it.
 //! - [`arguments`] and [`arguments_ref`] take an input case apart into one
 //!   argument per parameter; [`Arguments`] says so when the case is not a
 //!   tuple of that many.
@@ -97,19 +97,19 @@ impl<T> SameOutput<T> for T {
     }
 }
 
-/// A function to call as the candidate is called: `callee(&path)`, then
-/// [`Callee::call`].
+/// A function to call as the candidate is called: [`callee`], then
+/// [`Callee::checked`], then [`Checked::call`].
 pub struct Callee<'f, F>(&'f F);
 
-/// Starts a call of `function`; see [`Callee::call`].
+/// Starts a call of `function`; see [`Callee::checked`].
 #[inline(always)]
 pub fn callee<F>(function: &F) -> Callee<'_, F> {
     Callee(function)
 }
 
-impl<F> Callee<'_, F> {
-    /// Calls the function with `params`, typed as the candidate's
-    /// parameters `P`, and returns its output as the candidate's `O`.
+impl<'f, F> Callee<'f, F> {
+    /// Checks that the function takes the candidate's parameters `P` and
+    /// returns its output `O`, to call it with them.
     ///
     /// The expansion names `P` and `O` from the candidate's signature and
     /// lets rustc infer `Args` from the function, whose type is known by
@@ -117,17 +117,49 @@ impl<F> Callee<'_, F> {
     /// are read off its `Fn` implementation before they are compared, so a
     /// function of another signature fails one bound, [`SameParameters`] or
     /// [`SameOutput`], whose message names both types, and a generic one is
-    /// instantiated at the candidate's types. Both functions are called
-    /// through it, so that both pay the same (in an optimized build,
-    /// nothing: it inlines to a direct call).
+    /// instantiated at the candidate's types.
+    ///
+    /// The expansion checks in the first statement of each call's closure,
+    /// before it takes the input case apart into arguments: rustc then
+    /// reports a mismatch of the signatures before what it causes (input
+    /// cases that fit the original and not the candidate).
     #[inline(always)]
-    pub fn call<Args, P, O>(self, params: P) -> O
+    pub fn checked<Args, P, O>(self) -> Checked<'f, F, Args, P, O>
     where
         F: Function<Args>,
         P: SameParameters<F::Params>,
         O: SameOutput<F::Output>,
     {
-        O::from_original(self.0.call(params.into_original()))
+        Checked {
+            function: self.0,
+            signature: PhantomData,
+        }
+    }
+}
+
+/// A function checked to take the candidate's parameters `P` and return
+/// its output `O` (its own parameters are `Args`).
+pub struct Checked<'f, F, Args, P, O> {
+    function: &'f F,
+    signature: PhantomData<fn(Args, P) -> O>,
+}
+
+impl<F, Args, P, O> Checked<'_, F, Args, P, O> {
+    /// Calls the function with `params` and returns its output, as the
+    /// candidate's types. Both functions are called through it, so that
+    /// both pay the same (in an optimized build, nothing: it inlines to a
+    /// direct call).
+    ///
+    /// The bounds are [`Callee::checked`]'s again: when they fail there,
+    /// rustc reports them once, at the same token.
+    #[inline(always)]
+    pub fn call(self, params: P) -> O
+    where
+        F: Function<Args>,
+        P: SameParameters<F::Params>,
+        O: SameOutput<F::Output>,
+    {
+        O::from_original(self.function.call(params.into_original()))
     }
 }
 
@@ -473,15 +505,17 @@ mod tests {
     fn calls_functions_of_each_arity_with_the_candidates_types() {
         let input = vec![1_u64, 2, 3];
         // `&Vec<u64>` coerces to the named parameter type `&[u64]`.
-        assert_eq!(callee(&sum).call::<_, &[u64], u64>(&input), 6);
+        assert_eq!(callee(&sum).checked::<_, &[u64], u64>().call(&input), 6);
         assert_eq!(
-            callee(&scale).call::<_, (&[u64], u64), Vec<u64>>((&input, 2)),
+            callee(&scale)
+                .checked::<_, (&[u64], u64), Vec<u64>>()
+                .call((&input, 2)),
             [2, 4, 6]
         );
-        assert_eq!(callee(&answer).call::<_, (), u32>(()), 42);
+        assert_eq!(callee(&answer).checked::<_, (), u32>().call(()), 42);
         type Twelve = (u8, u8, u8, u8, u8, u8, u8, u8, u8, u8, u8, u8);
         let all = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12);
-        assert_eq!(callee(&twelve).call::<_, Twelve, u32>(all), 78);
+        assert_eq!(callee(&twelve).checked::<_, Twelve, u32>().call(all), 78);
     }
 
     #[allow(clippy::too_many_arguments)] // The most `Function` supports.
@@ -507,9 +541,14 @@ mod tests {
 
     #[test]
     fn generic_originals_are_instantiated_by_the_candidates_types() {
-        assert_eq!(callee(&std::cmp::max).call::<_, (u32, u32), u32>((3, 7)), 7);
+        assert_eq!(
+            callee(&std::cmp::max)
+                .checked::<_, (u32, u32), u32>()
+                .call((3, 7)),
+            7
+        );
         let double = |x: u64| x * 2;
-        assert_eq!(callee(&double).call::<_, u64, u64>(4), 8);
+        assert_eq!(callee(&double).checked::<_, u64, u64>().call(4), 8);
     }
 
     #[test]

@@ -49,4 +49,19 @@ fn double_fast(x: u64) -> u64 {
     x << 1
 }
 
+// Inputs that fit the original and not the candidate: the signatures are
+// the error, and it comes first.
+fn total_naive(v: &[u32]) -> u64 {
+    v.iter().map(|&x| u64::from(x)).sum()
+}
+
+fn total_inputs() -> Vec<Vec<u32>> {
+    vec![vec![1, 2, 3]]
+}
+
+#[faster::compare(original = total_naive, inputs = total_inputs)]
+fn total_fast(v: &[u64]) -> u64 {
+    v.iter().sum()
+}
+
 fn main() {}

@@ -11,21 +11,25 @@ use syn::spanned::Spanned;
 use syn::{Ident, ReturnType, Type};
 
 /// One side's call as a closure over an input case:
-/// `|input| { let arguments: &[u64] = input; callee(&path).call::<_, &[u64],
-/// u64>(arguments) }`, each argument passed through the check of its
-/// parameter (see below). The call is spanned `at_path`, where an error
-/// about the function belongs (its locals keep mixed-site hygiene:
-/// `original = arguments` still names the user's function).
+/// `|input| { let callee = callee(&path).checked::<_, &[u64], u64>(); let
+/// arguments: &[u64] = input; callee.call(arguments) }`, each argument
+/// passed through the check of its parameter (see below). The call is
+/// spanned `at_path`, where an error about the function belongs (its locals
+/// keep mixed-site hygiene: `original = arguments` still names the user's
+/// function).
 ///
-/// `call` (in the runtime) reads `path`'s parameters and output off its `Fn`
-/// implementation and requires them to be the candidate's, which are named
-/// here: when the original has another signature, the one error is at
-/// `path`, and says which types differ. The candidate goes through the same
-/// shape so both sides cost the same; in an optimized build `call` inlines
-/// to a direct call. A candidate that does not implement the `Fn` traits
-/// (`unsafe`, `extern`, `#[target_feature]`, more than 12 parameters) is
-/// called, with the original, through a pointer of its type instead,
-/// `let function: fn(&[u64]) -> u64 = path;`, and rustc words a mismatch.
+/// `checked` (in the runtime) reads `path`'s parameters and output off its
+/// `Fn` implementation and requires them to be the candidate's, which are
+/// named here: when the original has another signature, the one error is
+/// at `path`, and says which types differ. It is the closure's first
+/// statement, so that this error comes before any about the input cases
+/// (which may fit the original and not the candidate). The candidate goes
+/// through the same shape so both sides cost the same; in an optimized
+/// build `call` inlines to a direct call. A candidate that does not
+/// implement the `Fn` traits (`unsafe`, `extern`, `#[target_feature]`,
+/// more than 12 parameters) is called, with the original, through a
+/// pointer of its type instead, `let function: fn(&[u64]) -> u64 = path;`
+/// (first too), and rustc words a mismatch.
 ///
 /// Several parameters are taken apart with the runtime's `arguments`, whose
 /// error says so when the input case is not a tuple of that many. Each
@@ -89,39 +93,25 @@ pub(crate) fn call_closure(
         };
     }
 
-    let mut call = if candidate.calls_through_fn_traits() {
+    // The function is checked against the candidate's signature first, in
+    // the closure's first statement: rustc then reports a mismatch of the
+    // signatures before what it causes (cases that fit one function and not
+    // the other).
+    let (function, mut call) = if candidate.calls_through_fn_traits() {
         let output_type = match &candidate.output {
             ReturnType::Default => quote!(()),
             ReturnType::Type(_, ty) => candidate.without_lifetimes(ty).to_token_stream(),
         };
-        // rustc blames a parameter or output mismatch on the argument and
-        // the turbofish: both are spanned at `path`, where it belongs.
-        let arguments = match arguments.as_slice() {
-            [] => quote_spanned!(at_path=> ()),
-            several => {
-                let value = match several {
-                    [single] => single.clone(),
-                    several => quote!((#(#several),*)),
-                };
-                // Bound to a local of the parameters' type, so that each
-                // argument coerces to its parameter (`&Vec<u64>` to
-                // `&[u64]`), as in any call.
-                let local = Ident::new("arguments", Span::mixed_site().located_at(at_path));
-                let params_type = respan(params_type.clone(), at_inputs);
-                setup.extend(quote_spanned!(at_inputs=> let #local: #params_type = #value;));
-                quote!(#local)
-            }
-        };
-        let params_type = respan(params_type, at_path);
-        let output_type = respan(output_type, at_path);
-        quote_spanned! {at_path=>
-            ::faster::__private::callee(&#path).call::<_, #params_type, #output_type>(#arguments)
-        }
+        let arguments = one_argument(&arguments, &params_type, (at_path, at_inputs), &mut setup);
+        let (function, callee) = checked_callee(&path, at_path, params_type, output_type);
+        (function, quote_spanned!(at_path=> #callee.call(#arguments)))
     } else {
         let function = Ident::new("function", Span::mixed_site());
         let pointer_type = pointer_type(candidate);
-        setup.extend(quote!(let #function: #pointer_type = #path;));
-        quote_spanned!(at_inputs=> #function(#(#arguments),*))
+        (
+            quote!(let #function: #pointer_type = #path;),
+            quote_spanned!(at_inputs=> #function(#(#arguments),*)),
+        )
     };
     if candidate.unsafety {
         // The annotation on an `unsafe fn` vouches that every input case
@@ -135,10 +125,60 @@ pub(crate) fn call_closure(
     };
     quote! {
         |#pattern| {
+            #function
             #setup
             #body
         }
     }
+}
+
+/// The arguments as the one value `Checked::call` takes: `()` for none,
+/// else a local `arguments` of the parameters' type (a tuple for several),
+/// whose statement goes to `setup`, so that each argument coerces to its
+/// parameter (`&Vec<u64>` to `&[u64]`) as in any call.
+/// rustc blames a parameter mismatch on the turbofish and this value:
+/// both are spanned at the path (the first of `at`), where it belongs.
+fn one_argument(
+    arguments: &[TokenStream],
+    params_type: &TokenStream,
+    (at_path, at_inputs): (Span, Span),
+    setup: &mut TokenStream,
+) -> TokenStream {
+    let value = match arguments {
+        [] => return quote_spanned!(at_path=> ()),
+        [single] => single.clone(),
+        several => quote!((#(#several),*)),
+    };
+    let local = Ident::new("arguments", Span::mixed_site().located_at(at_path));
+    let params_type = respan(params_type.clone(), at_inputs);
+    setup.extend(quote_spanned!(at_inputs=> let #local: #params_type = #value;));
+    quote!(#local)
+}
+
+/// `let callee = callee(&path).checked::<_, Params, Output>();`: the
+/// function at `path`, checked to take `params_type` and return
+/// `output_type` (see [`call_closure`]), and the local's name, to call it
+/// with `callee.call(arguments)`. All of it is spanned at `at_path`, where
+/// a mismatch is the user's to fix.
+pub(crate) fn checked_callee(
+    path: &TokenStream,
+    at_path: Span,
+    params_type: TokenStream,
+    output_type: TokenStream,
+) -> (TokenStream, Ident) {
+    let params_type = respan(params_type, at_path);
+    let output_type = respan(output_type, at_path);
+    // Bound at the path's own span, not a hygienic one: rustc reports a
+    // bound of a generic original that the candidate's types break (the
+    // local's type names the instantiated function) once, at the path,
+    // where it reports it for naming the function. Nothing the user wrote
+    // is evaluated after it, so it cannot shadow a name of theirs.
+    let callee = Ident::new("callee", at_path);
+    let statement = quote_spanned! {at_path=>
+        let #callee =
+            ::faster::__private::callee(&#path).checked::<_, #params_type, #output_type>();
+    };
+    (statement, callee)
 }
 
 /// The closure's parameter pattern for the case, and the statements that
@@ -243,16 +283,92 @@ fn argument(
         Passing::Mutable => quote_spanned!(at_inputs=> ByMut),
         Passing::Owned => quote_spanned!(at_inputs=> ByValue),
     };
-    let owned = match OwnedForm::of(param_type) {
-        OwnedForm::Vec(element) => quote!(::faster::__private::Vec<#element>),
-        OwnedForm::String => quote!(::faster::__private::String),
-        OwnedForm::Same(owned) => quote!(#owned),
-    };
+    let owned = owned_type(param_type);
     let fitted = quote_spanned! {at_inputs=>
         (&&&::faster::__private::Fit::<_, ::faster::__private::#mode, #param_type, #owned>
             ::of(#borrowed)).faster_argument(#value)
     };
     (fitted, true)
+}
+
+/// What an input case holds for a parameter of type `param_type` (see
+/// [`OwnedForm`]), as a type the expansion can name.
+fn owned_type(param_type: &Type) -> TokenStream {
+    match OwnedForm::of(param_type) {
+        OwnedForm::Vec(element) => quote!(::faster::__private::Vec<#element>),
+        OwnedForm::String => quote!(::faster::__private::String),
+        OwnedForm::Same(owned) => quote!(#owned),
+    }
+}
+
+/// The cases of `inputs = path`, collected: an expression of type
+/// `Result<Vec<Case>, Error>`. It goes through the runtime's `Inputs`
+/// probe, spanned at `path`: a static, a constant or a function of
+/// another shape is one error there, naming the case the candidate takes.
+pub(crate) fn collected_inputs(given: &InputsOption, candidate: &Candidate) -> TokenStream {
+    let path = &given.path;
+    let at_inputs = Span::mixed_site().located_at(path.span());
+    let case = respan(case_type(candidate), at_inputs);
+    quote_spanned! {at_inputs=>
+        {
+            use ::faster::__private::{InputsByFunction as _, InputsOther as _};
+            (&&::faster::__private::Inputs::<_, #case>::of(&#path)).faster_inputs(#path)
+        }
+    }
+}
+
+/// The type of an input case, for messages: what each parameter borrows
+/// from (`Vec<u64>` for `&[u64]`), a tuple of them for several. A tuple's
+/// parts but the last must be sized, which the parts a reference borrows
+/// from need not be (`Path` for `&Path`): unless each part is a `Vec`, a
+/// `String` or a parameter by value, the case of several is named by the
+/// parameters' own types (`(&[u64], &Path)`), which items may be too.
+fn case_type(candidate: &Candidate) -> TokenStream {
+    let param_types: Vec<Type> = candidate
+        .params
+        .iter()
+        .map(|param| candidate.without_lifetimes(&param.ty))
+        .collect();
+    if let [single] = param_types.as_slice() {
+        return owned_type(single);
+    }
+    let surely_sized = candidate.params.iter().all(|param| {
+        param.passing == Passing::Owned
+            || match OwnedForm::of(&param.ty) {
+                OwnedForm::Vec(_) | OwnedForm::String => true,
+                OwnedForm::Same(borrowed) => surely_sized(borrowed),
+            }
+    });
+    if surely_sized {
+        let owned = param_types.iter().map(owned_type);
+        quote!((#(#owned),*))
+    } else {
+        quote!((#(#param_types),*))
+    }
+}
+
+/// Whether `ty` is sized whatever its arguments: a primitive number,
+/// `bool` or `char`, one of the standard library's owning types, or an
+/// array, a tuple, a reference or a pointer.
+fn surely_sized(ty: &Type) -> bool {
+    const SIZED: [&str; 28] = [
+        "bool", "char", "f32", "f64", "i8", "i16", "i32", "i64", "i128", "isize", "u8", "u16",
+        "u32", "u64", "u128", "usize", "Vec", "String", "Box", "Rc", "Arc", "Option", "Result",
+        "HashMap", "HashSet", "BTreeMap", "BTreeSet", "VecDeque",
+    ];
+    match ty {
+        Type::Array(_) | Type::Tuple(_) | Type::Reference(_) | Type::Ptr(_) => true,
+        Type::Paren(paren) => surely_sized(&paren.elem),
+        Type::Path(path) => {
+            path.qself.is_none()
+                && path
+                    .path
+                    .segments
+                    .last()
+                    .is_some_and(|last| SIZED.iter().any(|sized| last.ident == sized))
+        }
+        _ => false,
+    }
 }
 
 /// `tokens`, every one of them (inside groups too) spanned at `span`.

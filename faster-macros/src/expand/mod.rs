@@ -11,12 +11,13 @@
 mod call;
 mod registration;
 
-pub(crate) use call::call_closure;
+pub(crate) use call::{call_closure, checked_callee, collected_inputs};
 pub(crate) use registration::{Names, registration, settings};
 
 use registration::distinct_test_names;
 
 use crate::attr::{Check, Options};
+use crate::placement;
 use crate::validate::{self, Candidate};
 use proc_macro2::{Literal, Span, TokenStream};
 use quote::{ToTokens, quote, quote_spanned};
@@ -56,6 +57,12 @@ fn try_compare(args: TokenStream, item: TokenStream) -> syn::Result<TokenStream>
              `#[faster::compare(original = old_fn)] fn new_fn(...) { ... }`",
         )
     })?;
+    validate::outside_blocks(
+        placement::enclosing(&function.sig.ident),
+        &function,
+        "compare",
+        &args,
+    )?;
     let (options, candidate) = match (
         Options::parse(args, attribute),
         validate::signature(&function),
@@ -152,8 +159,8 @@ fn run_closure(
 
     let collect = match &options.inputs {
         Some(given) => {
-            let path = &given.path;
-            quote!(let #inputs = ::faster::__private::collect_inputs(#path)?;)
+            let collected = collected_inputs(given, candidate);
+            quote!(let #inputs = #collected?;)
         }
         // Zero parameters: a single input case, the empty tuple.
         None => quote!(let #inputs = [()];),

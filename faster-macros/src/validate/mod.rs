@@ -6,20 +6,21 @@
 //! instead; anything accepted here must expand to code that compiles whenever
 //! the user's own types line up.
 
+mod blocks;
 mod refusals;
 
-use crate::attr::{InputsOption, Options, tokens_as_written};
+pub(crate) use blocks::{no_self_paths, outside_blocks};
+
+use crate::attr::{InputsOption, Options};
 use proc_macro2::Span;
-use quote::ToTokens;
 use refusals::{
-    check_generics, method_wrapper_example, output_as_written, owned_form,
-    unsupported_parameter_type, unsupported_return_type,
+    check_generics, free_wrapper_example, owned_form, unsupported_parameter_type,
+    unsupported_return_type,
 };
 use syn::ext::IdentExt;
 use syn::visit_mut::VisitMut;
 use syn::{
-    Abi, ExprPath, FnArg, Ident, ItemFn, Lifetime, Pat, PatType, ReturnType, Signature, Type,
-    TypeParam,
+    Abi, FnArg, Ident, ItemFn, Lifetime, Pat, PatType, ReturnType, Signature, Type, TypeParam,
 };
 
 /// An accepted candidate function: what the expansion needs to call it.
@@ -232,7 +233,7 @@ pub(crate) fn signature(function: &ItemFn) -> syn::Result<Candidate> {
                 format!(
                     "`#[faster::compare]` goes on free functions, not methods: write a free \
                      function wrapper such as `{}` outside the `impl` block and annotate it",
-                    method_wrapper_example(sig)
+                    free_wrapper_example(sig, None)
                 ),
             )),
             FnArg::Typed(typed) => match param(typed, position, sig) {
@@ -394,56 +395,6 @@ pub(crate) fn inputs_match(
     }
 }
 
-/// `Self::...` in a path option means the attribute sits inside an `impl`
-/// block, where it cannot register anything.
-pub(crate) fn no_self_paths(options: &Options, candidate: &Candidate) -> syn::Result<()> {
-    let mut paths: Vec<&ExprPath> = vec![&options.original];
-    paths.extend(options.inputs.as_ref().map(|inputs| &inputs.path));
-    paths.extend(options.flops.as_ref());
-    paths.extend(options.bytes.as_ref());
-    if let crate::attr::Check::With(path) = &options.check {
-        paths.push(path);
-    }
-    let Some(self_path) = paths.into_iter().find(|path| {
-        path.qself.is_none()
-            && path
-                .path
-                .segments
-                .first()
-                .is_some_and(|segment| segment.ident == "Self")
-    }) else {
-        return Ok(());
-    };
-    let params: Vec<String> = candidate
-        .params
-        .iter()
-        .map(|param| {
-            format!(
-                "{}: {}",
-                param.binding,
-                tokens_as_written(param.ty.to_token_stream())
-            )
-        })
-        .collect();
-    let arguments: Vec<&str> = candidate
-        .params
-        .iter()
-        .map(|param| param.binding.as_str())
-        .collect();
-    Err(syn::Error::new_spanned(
-        self_path,
-        format!(
-            "`#[faster::compare]` cannot register a comparison from inside an `impl` block: \
-             write a free function outside it, such as `fn {ident}({}){} {{ YourType::{ident}({}) \
-             }}`, annotate that, and name the original by its path (`YourType::...`)",
-            params.join(", "),
-            output_as_written(&candidate.output),
-            arguments.join(", "),
-            ident = candidate.ident,
-        ),
-    ))
-}
-
 /// Collects every refusal, so one compile lists them all.
 #[derive(Default)]
 struct Errors(Option<syn::Error>);
@@ -497,8 +448,10 @@ impl OwnedForm<'_> {
 
 #[cfg(test)]
 mod tests {
+    use super::refusals::output_as_written;
     use super::*;
-    use quote::quote;
+    use crate::attr::tokens_as_written;
+    use quote::{ToTokens, quote};
 
     fn candidate(function: proc_macro2::TokenStream) -> syn::Result<Candidate> {
         signature(&syn::parse2(function).unwrap())

@@ -1,13 +1,15 @@
 //! The signatures the attribute refuses, and what each refusal shows the
 //! user to write instead: generics it cannot instantiate, parameter and
-//! return types it cannot pass, and a free-function wrapper for a method.
+//! return types it cannot pass, and a free-function wrapper for a method or
+//! an associated function.
 
 use super::{Errors, OwnedForm};
 use crate::attr::tokens_as_written;
+use crate::placement::Enclosing;
 use quote::{ToTokens, quote};
 use syn::{
-    FnArg, GenericArgument, GenericParam, Ident, Lifetime, Pat, PathArguments, ReturnType,
-    Signature, Type, TypeReference, WherePredicate,
+    FnArg, GenericArgument, GenericParam, Ident, Lifetime, Pat, PathArguments, Receiver,
+    ReturnType, Signature, Type, TypeReference, WherePredicate,
 };
 
 /// Type parameters are instantiated by `types = [...]` (see
@@ -175,20 +177,62 @@ pub(super) fn owned_form(ty: &Type) -> String {
     }
 }
 
-/// A free function calling the method, as an example in errors:
-/// `fn mean(value: &YourType) -> f64 { value.mean() }`.
-pub(super) fn method_wrapper_example(sig: &Signature) -> String {
-    let (params, arguments) = named_parameters(sig);
-    let params: Vec<String> = std::iter::once("value: &YourType".to_string())
-        .chain(params)
-        .collect();
+/// A free function calling the function of `sig`, written inside
+/// `enclosing` (in an `impl` of a type it does not know, where `None`), as
+/// an example in errors: `fn mean(value: &Samples) -> f64 { value.mean() }`
+/// for a method, `fn parse(x: &str) -> u64 { Parser::parse(x) }` for an
+/// associated function.
+pub(super) fn free_wrapper_example(sig: &Signature, enclosing: Option<&Enclosing>) -> String {
+    let type_name = match enclosing {
+        Some(Enclosing::Impl {
+            self_type: Some(self_type),
+            ..
+        }) => self_type.as_str(),
+        _ => "YourType",
+    };
+    let (mut params, arguments) = named_parameters(sig);
+    let ident = &sig.ident;
+    let arguments = arguments.join(", ");
+    let call = match (sig.receiver(), enclosing) {
+        (Some(receiver), _) => {
+            params.insert(0, format!("value: {}", receiver_type(receiver, type_name)));
+            format!("value.{ident}({arguments})")
+        }
+        (
+            None,
+            Some(Enclosing::Impl {
+                of_trait: Some(name),
+                ..
+            })
+            | Some(Enclosing::Trait { name }),
+        ) => format!("<{type_name} as {name}>::{ident}({arguments})"),
+        (None, _) => format!("{type_name}::{ident}({arguments})"),
+    };
     format!(
-        "fn {ident}({}){} {{ value.{ident}({}) }}",
+        "fn {ident}({}){} {{ {call} }}",
         params.join(", "),
         output_as_written(&sig.output),
-        arguments.join(", "),
-        ident = sig.ident
     )
+}
+
+/// The type a wrapper takes for a method's receiver: `&Parser` for `&self`,
+/// `Box<Parser>` for `self: Box<Self>`.
+fn receiver_type(receiver: &Receiver, type_name: &str) -> String {
+    if receiver.colon_token.is_some() {
+        let written = tokens_as_written(receiver.ty.to_token_stream());
+        return written
+            .split_inclusive(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .map(|piece| match piece.strip_prefix("Self") {
+                Some(rest) if rest.len() <= 1 => format!("{type_name}{rest}"),
+                _ => piece.to_string(),
+            })
+            .collect();
+    }
+    match (&receiver.reference, &receiver.mutability) {
+        (Some(_), Some(_)) => format!("&mut {type_name}"),
+        (Some(_), None) => format!("&{type_name}"),
+        (None, _) => type_name.to_string(),
+    }
 }
 
 /// The typed parameters as `name: Type`, and their names for a call.

@@ -21,12 +21,21 @@ const __FASTER_sum_unrolled: ::faster::__private::Comparison = ::faster::__priva
     run: |
         config: &::faster::__private::Config,
     | -> ::core::result::Result<::faster::__private::Report, ::faster::__private::Error> {
-        let inputs = ::faster::__private::collect_inputs(sum_inputs)?;
+        let inputs = {
+            use ::faster::__private::{InputsByFunction as _, InputsOther as _};
+            (&&::faster::__private::Inputs::<
+                _,
+                (::faster::__private::Vec<u64>, u64),
+            >::of(&sum_inputs))
+                .faster_inputs(sum_inputs)
+        }?;
         let result = ::faster::__private::by_ref(
             "sum: unrolled vs sum_naive",
             &inputs,
             ::faster::__private::Eq,
             |input| {
+                let callee = ::faster::__private::callee(&sum_naive)
+                    .checked::<_, (&[u64], &u64), u64>();
                 use ::faster::__private::{
                     FitMatching as _, FitOther as _, FitPlain as _,
                 };
@@ -54,10 +63,11 @@ const __FASTER_sum_unrolled: ::faster::__private::Comparison = ::faster::__priva
                     >::of(input1))
                         .faster_argument(input1),
                 );
-                ::faster::__private::callee(&sum_naive)
-                    .call::<_, (&[u64], &u64), u64>(arguments)
+                callee.call(arguments)
             },
             |input| {
+                let callee = ::faster::__private::callee(&sum_unrolled)
+                    .checked::<_, (&[u64], &u64), u64>();
                 use ::faster::__private::{
                     FitMatching as _, FitOther as _, FitPlain as _,
                 };
@@ -85,8 +95,7 @@ const __FASTER_sum_unrolled: ::faster::__private::Comparison = ::faster::__priva
                     >::of(input1))
                         .faster_argument(input1),
                 );
-                ::faster::__private::callee(&sum_unrolled)
-                    .call::<_, (&[u64], &u64), u64>(arguments)
+                callee.call(arguments)
             },
             config,
         );

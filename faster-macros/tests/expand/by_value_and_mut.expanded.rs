@@ -18,7 +18,14 @@ const __FASTER_pop_fast: ::faster::__private::Comparison = ::faster::__private::
     run: |
         config: &::faster::__private::Config,
     | -> ::core::result::Result<::faster::__private::Report, ::faster::__private::Error> {
-        let inputs = ::faster::__private::collect_inputs(pop_inputs)?;
+        let inputs = {
+            use ::faster::__private::{InputsByFunction as _, InputsOther as _};
+            (&&::faster::__private::Inputs::<
+                _,
+                (Vec<f64>, usize, ::faster::__private::Vec<f64>),
+            >::of(&pop_inputs))
+                .faster_inputs(pop_inputs)
+        }?;
         let result = ::faster::__private::by_value(
             "pop_fast vs pop_naive",
             &inputs,
@@ -28,6 +35,8 @@ const __FASTER_pop_fast: ::faster::__private::Comparison = ::faster::__private::
             },
             ::core::option::Option::Some("(the output, `v` after the call)"),
             |owned| {
+                let callee = ::faster::__private::callee(&pop_naive)
+                    .checked::<_, (&mut Vec<f64>, usize, &[f64]), Option<f64>>();
                 use ::faster::__private::{
                     FitMatching as _, FitOther as _, FitPlain as _,
                 };
@@ -64,16 +73,13 @@ const __FASTER_pop_fast: ::faster::__private::Comparison = ::faster::__private::
                         .faster_argument(&owned2),
                 );
                 {
-                    let output = ::faster::__private::callee(&pop_naive)
-                        .call::<
-                            _,
-                            (&mut Vec<f64>, usize, &[f64]),
-                            Option<f64>,
-                        >(arguments);
+                    let output = callee.call(arguments);
                     ((output, owned0), (owned2,))
                 }
             },
             |owned| {
+                let callee = ::faster::__private::callee(&pop_fast)
+                    .checked::<_, (&mut Vec<f64>, usize, &[f64]), Option<f64>>();
                 use ::faster::__private::{
                     FitMatching as _, FitOther as _, FitPlain as _,
                 };
@@ -110,12 +116,7 @@ const __FASTER_pop_fast: ::faster::__private::Comparison = ::faster::__private::
                         .faster_argument(&owned2),
                 );
                 {
-                    let output = ::faster::__private::callee(&pop_fast)
-                        .call::<
-                            _,
-                            (&mut Vec<f64>, usize, &[f64]),
-                            Option<f64>,
-                        >(arguments);
+                    let output = callee.call(arguments);
                     ((output, owned0), (owned2,))
                 }
             },

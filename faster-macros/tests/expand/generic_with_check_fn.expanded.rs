@@ -16,12 +16,21 @@ const __FASTER_sort_fast_u32: ::faster::__private::Comparison = ::faster::__priv
     run: |
         config: &::faster::__private::Config,
     | -> ::core::result::Result<::faster::__private::Report, ::faster::__private::Error> {
-        let inputs = ::faster::__private::collect_inputs(sort_inputs)?;
+        let inputs = {
+            use ::faster::__private::{InputsByFunction as _, InputsOther as _};
+            (&&::faster::__private::Inputs::<
+                _,
+                ::faster::__private::Vec<u32>,
+            >::of(&sort_inputs))
+                .faster_inputs(sort_inputs)
+        }?;
         let result = ::faster::__private::by_value_with(
             "sort_fast::<u32> vs sort_naive",
             &inputs,
             ::core::option::Option::Some("`v` after the call"),
             |mut owned| {
+                let callee = ::faster::__private::callee(&sort_naive)
+                    .checked::<_, &mut [u32], ()>();
                 use ::faster::__private::{
                     FitMatching as _, FitOther as _, FitPlain as _,
                 };
@@ -33,12 +42,13 @@ const __FASTER_sort_fast_u32: ::faster::__private::Comparison = ::faster::__priv
                 >::of(&owned))
                     .faster_argument(&mut owned);
                 {
-                    ::faster::__private::callee(&sort_naive)
-                        .call::<_, &mut [u32], ()>(arguments);
+                    callee.call(arguments);
                     (owned, ())
                 }
             },
             |mut owned| {
+                let callee = ::faster::__private::callee(&sort_fast::<u32>)
+                    .checked::<_, &mut [u32], ()>();
                 use ::faster::__private::{
                     FitMatching as _, FitOther as _, FitPlain as _,
                 };
@@ -50,8 +60,7 @@ const __FASTER_sort_fast_u32: ::faster::__private::Comparison = ::faster::__priv
                 >::of(&owned))
                     .faster_argument(&mut owned);
                 {
-                    ::faster::__private::callee(&sort_fast::<u32>)
-                        .call::<_, &mut [u32], ()>(arguments);
+                    callee.call(arguments);
                     (owned, ())
                 }
             },
@@ -100,12 +109,21 @@ const __FASTER_sort_fast_f64: ::faster::__private::Comparison = ::faster::__priv
     run: |
         config: &::faster::__private::Config,
     | -> ::core::result::Result<::faster::__private::Report, ::faster::__private::Error> {
-        let inputs = ::faster::__private::collect_inputs(sort_inputs)?;
+        let inputs = {
+            use ::faster::__private::{InputsByFunction as _, InputsOther as _};
+            (&&::faster::__private::Inputs::<
+                _,
+                ::faster::__private::Vec<f64>,
+            >::of(&sort_inputs))
+                .faster_inputs(sort_inputs)
+        }?;
         let result = ::faster::__private::by_value_with(
             "sort_fast::<f64> vs sort_naive",
             &inputs,
             ::core::option::Option::Some("`v` after the call"),
             |mut owned| {
+                let callee = ::faster::__private::callee(&sort_naive)
+                    .checked::<_, &mut [f64], ()>();
                 use ::faster::__private::{
                     FitMatching as _, FitOther as _, FitPlain as _,
                 };
@@ -117,12 +135,13 @@ const __FASTER_sort_fast_f64: ::faster::__private::Comparison = ::faster::__priv
                 >::of(&owned))
                     .faster_argument(&mut owned);
                 {
-                    ::faster::__private::callee(&sort_naive)
-                        .call::<_, &mut [f64], ()>(arguments);
+                    callee.call(arguments);
                     (owned, ())
                 }
             },
             |mut owned| {
+                let callee = ::faster::__private::callee(&sort_fast::<f64>)
+                    .checked::<_, &mut [f64], ()>();
                 use ::faster::__private::{
                     FitMatching as _, FitOther as _, FitPlain as _,
                 };
@@ -134,8 +153,7 @@ const __FASTER_sort_fast_f64: ::faster::__private::Comparison = ::faster::__priv
                 >::of(&owned))
                     .faster_argument(&mut owned);
                 {
-                    ::faster::__private::callee(&sort_fast::<f64>)
-                        .call::<_, &mut [f64], ()>(arguments);
+                    callee.call(arguments);
                     (owned, ())
                 }
             },

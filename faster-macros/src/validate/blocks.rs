@@ -1,0 +1,212 @@
+//! Functions inside `impl` and `trait` blocks, which cannot hold the test
+//! and the registration the attributes add: the one refusal, at the
+//! attribute, where the source shows the block ([`crate::placement`]), and
+//! the refusal of `Self::` paths where it does not. Each shows the free
+//! function to annotate instead.
+
+use super::Candidate;
+use super::refusals::{free_wrapper_example, output_as_written};
+use crate::attr::{Options, tokens_as_written};
+use crate::placement::Enclosing;
+use proc_macro2::{Span, TokenStream, TokenTree};
+use quote::ToTokens;
+use syn::{ExprPath, ItemFn};
+
+/// The function is not written inside an `impl` or a `trait` block
+/// (`enclosing`, as [`crate::placement`] finds it): there the test and the
+/// registration the attribute adds cannot go, and the one error, at the
+/// attribute, shows the free function to put it on instead. `attribute`
+/// is the attribute's name (`compare`), `args` its options.
+pub(crate) fn outside_blocks(
+    enclosing: Option<Enclosing>,
+    function: &ItemFn,
+    attribute: &str,
+    args: &TokenStream,
+) -> syn::Result<()> {
+    let Some(enclosing) = enclosing else {
+        return Ok(());
+    };
+    let (block, outside) = match &enclosing {
+        Enclosing::Impl { .. } => ("an `impl` block", "the `impl`"),
+        Enclosing::Trait { .. } => ("a `trait` block", "the `trait`"),
+    };
+    let example = free_wrapper_example(&function.sig, Some(&enclosing));
+    let self_paths = match &enclosing {
+        Enclosing::Impl {
+            self_type: Some(self_type),
+            ..
+        } if names_self(args.clone()) => {
+            format!(", with `{self_type}::` for `Self::` in its options")
+        }
+        _ => String::new(),
+    };
+    Err(syn::Error::new(
+        Span::call_site(),
+        format!(
+            "`#[faster::{attribute}]` cannot go on a function inside {block}, which cannot \
+             hold the test it adds: write a free function outside {outside} that calls this \
+             one, `{example}`, and put the attribute there{self_paths}"
+        ),
+    ))
+}
+
+/// Whether `tokens` name `Self`.
+fn names_self(tokens: TokenStream) -> bool {
+    tokens.into_iter().any(|token| match token {
+        TokenTree::Ident(ident) => ident == "Self",
+        TokenTree::Group(group) => names_self(group.stream()),
+        _ => false,
+    })
+}
+
+/// `Self::...` in a path option means the attribute sits inside an `impl`
+/// block, where it cannot register anything. ([`outside_blocks`] says so
+/// first, where it can read the source.)
+pub(crate) fn no_self_paths(options: &Options, candidate: &Candidate) -> syn::Result<()> {
+    let mut paths: Vec<&ExprPath> = vec![&options.original];
+    paths.extend(options.inputs.as_ref().map(|inputs| &inputs.path));
+    paths.extend(options.flops.as_ref());
+    paths.extend(options.bytes.as_ref());
+    if let crate::attr::Check::With(path) = &options.check {
+        paths.push(path);
+    }
+    let Some(self_path) = paths.into_iter().find(|path| {
+        path.qself.is_none()
+            && path
+                .path
+                .segments
+                .first()
+                .is_some_and(|segment| segment.ident == "Self")
+    }) else {
+        return Ok(());
+    };
+    let params: Vec<String> = candidate
+        .params
+        .iter()
+        .map(|param| {
+            format!(
+                "{}: {}",
+                param.binding,
+                tokens_as_written(param.ty.to_token_stream())
+            )
+        })
+        .collect();
+    let arguments: Vec<&str> = candidate
+        .params
+        .iter()
+        .map(|param| param.binding.as_str())
+        .collect();
+    Err(syn::Error::new_spanned(
+        self_path,
+        format!(
+            "`#[faster::compare]` cannot register a comparison from inside an `impl` block: \
+             write a free function outside it, such as `fn {ident}({}){} {{ YourType::{ident}({}) \
+             }}`, annotate that, and name the original by its path (`YourType::...`)",
+            params.join(", "),
+            output_as_written(&candidate.output),
+            arguments.join(", "),
+            ident = candidate.ident,
+        ),
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use quote::quote;
+
+    #[test]
+    fn inside_a_block_the_refusal_shows_the_free_function_to_annotate() {
+        let refusal = |enclosing: Enclosing, function: proc_macro2::TokenStream, args| {
+            let function: ItemFn = syn::parse2(function).unwrap();
+            outside_blocks(Some(enclosing), &function, "compare", &args)
+                .unwrap_err()
+                .to_string()
+        };
+        let parser = || Enclosing::Impl {
+            self_type: Some("Parser".into()),
+            of_trait: None,
+        };
+        let error = refusal(
+            parser(),
+            quote!(
+                fn parse_fast(x: &str, (a, b): (u8, u8)) -> u64 {
+                    0
+                }
+            ),
+            quote!(original = parse_naive),
+        );
+        assert!(
+            error
+                .starts_with("`#[faster::compare]` cannot go on a function inside an `impl` block"),
+            "{error}"
+        );
+        assert!(
+            error.contains(
+                "`fn parse_fast(x: &str, arg1: (u8, u8)) -> u64 { Parser::parse_fast(x, arg1) }`, \
+                 and put the attribute there"
+            ),
+            "{error}"
+        );
+        let error = refusal(
+            parser(),
+            quote!(
+                fn parse_fast(x: &str) {}
+            ),
+            quote!(original = Self::parse_naive),
+        );
+        assert!(
+            error.ends_with("with `Parser::` for `Self::` in its options"),
+            "{error}"
+        );
+        // Receivers, each as the wrapper takes it.
+        for (receiver, value) in [
+            (quote!(&self), "&Parser"),
+            (quote!(&mut self), "&mut Parser"),
+            (quote!(self), "Parser"),
+            (quote!(self: Box<Self>), "Box<Parser>"),
+        ] {
+            let error = refusal(parser(), quote!(fn len(#receiver) -> usize { 0 }), quote!());
+            assert!(
+                error.contains(&format!(
+                    "`fn len(value: {value}) -> usize {{ value.len() }}`"
+                )),
+                "{receiver}: {error}"
+            );
+        }
+        let error = refusal(
+            Enclosing::Impl {
+                self_type: Some("Parser".into()),
+                of_trait: Some("Parse".into()),
+            },
+            quote!(
+                fn parse(x: &str) {}
+            ),
+            quote!(),
+        );
+        assert!(
+            error.contains("`fn parse(x: &str) { <Parser as Parse>::parse(x) }`"),
+            "{error}"
+        );
+        let error = refusal(
+            Enclosing::Trait {
+                name: "Parse".into(),
+            },
+            quote!(
+                fn parse(x: &str) {}
+            ),
+            quote!(),
+        );
+        assert!(
+            error.contains("inside a `trait` block")
+                && error.contains("outside the `trait`")
+                && error.contains("`fn parse(x: &str) { <YourType as Parse>::parse(x) }`"),
+            "{error}"
+        );
+        // Where the source could not be read, nothing is refused here.
+        let free: ItemFn = syn::parse_quote!(
+            fn parse(x: &str) {}
+        );
+        assert!(outside_blocks(None, &free, "compare", &quote!()).is_ok());
+    }
+}
