@@ -65,7 +65,9 @@ impl Repository {
         .map(drop)
     }
 
-    fn is_worktree_at(&self, path: &Path, commit: &str) -> bool {
+    /// Whether `path` is a worktree of this repository with `commit` checked
+    /// out.
+    pub fn is_worktree_at(&self, path: &Path, commit: &str) -> bool {
         let common = |directory: &Path| {
             git(
                 directory,

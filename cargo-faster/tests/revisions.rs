@@ -14,14 +14,16 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-/// A fixture repository, removed when dropped.
+/// A fixture repository in a scratch directory of its own, removed when
+/// dropped.
 struct Fixture {
+    scratch: PathBuf,
     root: PathBuf,
 }
 
 impl Drop for Fixture {
     fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.root);
+        let _ = std::fs::remove_dir_all(&self.scratch);
     }
 }
 
@@ -59,6 +61,14 @@ fn numbers() -> Vec<u64> {
 }
 "#;
 
+/// The fixture's manifest, with `dependencies` after faster's.
+fn manifest(dependencies: &str) -> String {
+    let faster = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
+    MANIFEST
+        .replace("FASTER", &faster.to_string_lossy())
+        .replace("[workspace]", &format!("{dependencies}\n[workspace]"))
+}
+
 /// The second commit: `behaves` changes on input 1, `removed` goes,
 /// `added` comes.
 fn head() -> String {
@@ -75,22 +85,26 @@ fn head() -> String {
 impl Fixture {
     /// The repository with its two commits, the second checked out.
     fn new(tag: &str) -> Fixture {
-        let root =
-            std::env::temp_dir().join(format!("cargo-faster-fixture-{tag}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&root);
-        std::fs::create_dir_all(root.join("src")).unwrap();
-        let fixture = Fixture { root };
-        let faster = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
-        fixture.write(
-            "Cargo.toml",
-            &MANIFEST.replace("FASTER", &faster.to_string_lossy()),
-        );
-        fixture.write(".gitignore", "/target\n/Cargo.lock\n");
-        fixture.git(&["init", "--quiet", "--initial-branch=main"]);
+        let fixture = Fixture::empty(tag);
+        fixture.write("Cargo.toml", &manifest(""));
         fixture.write("src/lib.rs", BASE);
         fixture.commit("base");
         fixture.write("src/lib.rs", &head());
         fixture.commit("head");
+        fixture
+    }
+
+    /// A repository without commits, at `repository` in a fresh scratch
+    /// directory.
+    fn empty(tag: &str) -> Fixture {
+        let scratch =
+            std::env::temp_dir().join(format!("cargo-faster-fixture-{tag}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&scratch);
+        let root = scratch.join("repository");
+        std::fs::create_dir_all(root.join("src")).unwrap();
+        let fixture = Fixture { scratch, root };
+        fixture.write(".gitignore", "/target\n/Cargo.lock\n");
+        fixture.git(&["init", "--quiet", "--initial-branch=main"]);
         fixture
     }
 
@@ -342,5 +356,130 @@ fn a_revision_that_names_no_commit_is_a_clear_error() {
         ran.stderr.contains("--against origin/main"),
         "{}",
         ran.stderr
+    );
+}
+
+/// A tracked function that calls a crate outside the repository.
+const SHIFTED: &str = r#"
+#[cfg_attr(test, faster::track(inputs = numbers, expect = report, max_time = "100ms"))]
+pub fn shifted(n: &u64) -> u64 {
+    n + helper::offset()
+}
+
+#[cfg(test)]
+fn numbers() -> Vec<u64> {
+    vec![1, 2]
+}
+"#;
+
+impl Fixture {
+    /// A crate `name` beside the repository, not in it, whose `offset()`
+    /// returns `value`.
+    fn outside_crate(&self, name: &str, value: u64) {
+        let directory = self.scratch.join(name);
+        std::fs::create_dir_all(directory.join("src")).unwrap();
+        let manifest =
+            format!("[package]\nname = \"{name}\"\nversion = \"0.0.0\"\nedition = \"2024\"\n");
+        std::fs::write(directory.join("Cargo.toml"), manifest).unwrap();
+        let source = format!("pub fn offset() -> u64 {{\n    {value}\n}}\n");
+        std::fs::write(directory.join("src/lib.rs"), source).unwrap();
+    }
+
+    /// Where the base revision `HEAD~1` is built, emptied.
+    fn fresh_base(&self) -> PathBuf {
+        let commit = self.git(&["rev-parse", "HEAD~1"]);
+        let directory = target().join("faster/base").join(&commit[..12]);
+        let _ = std::fs::remove_dir_all(&directory);
+        directory
+    }
+}
+
+#[test]
+fn a_path_dependency_outside_the_repository_is_the_same_for_both_revisions() {
+    let fixture = Fixture::empty("outside");
+    fixture.outside_crate("helper", 7);
+    fixture.write(
+        "Cargo.toml",
+        &manifest(r#"helper = { path = "../helper" }"#),
+    );
+    fixture.write("src/lib.rs", SHIFTED);
+    fixture.commit("base");
+    fixture.write("src/lib.rs", &format!("// A comment.\n{SHIFTED}"));
+    fixture.commit("head");
+    fixture.fresh_base();
+    let run = || fixture.cargo_faster(&["--against", "HEAD~1", "--format", "json"], &[]);
+
+    let first = run();
+    assert_eq!(first.code, Some(0), "{}\n{}", first.stdout, first.stderr);
+    assert!(
+        first.stderr.contains(
+            "cargo faster: the base revision uses the path dependencies outside the repository \
+             as they are now (git does not version them): "
+        ) && first.stderr.contains("helper (../helper)"),
+        "{}",
+        first.stderr
+    );
+    let documents = first.documents();
+    assert_eq!(documents.len(), 1, "{}", first.stdout);
+    assert_eq!(documents[0].1["status"], "passed");
+    assert_eq!(documents[0].1["result"]["outputs_checked"], true);
+
+    let second = run();
+    assert_eq!(second.code, Some(0), "{}", second.stderr);
+    assert!(
+        second.stderr.contains("is built already"),
+        "{}",
+        second.stderr
+    );
+
+    // The crate outside changes: both revisions see the change (a base
+    // built with the old one would return other outputs, and fail).
+    fixture.outside_crate("helper", 8);
+    let third = run();
+    assert_eq!(third.code, Some(0), "{}\n{}", third.stdout, third.stderr);
+    assert!(
+        third
+            .stderr
+            .contains("cargo faster: built the base revision HEAD~1"),
+        "{}",
+        third.stderr
+    );
+}
+
+#[test]
+fn a_base_that_does_not_build_says_which_revision_where_and_the_fix() {
+    let fixture = Fixture::empty("gone");
+    fixture.outside_crate("gone", 1);
+    fixture.write("Cargo.toml", &manifest(r#"gone = { path = "../gone" }"#));
+    fixture.write("src/lib.rs", &SHIFTED.replace("helper::", "gone::"));
+    fixture.commit("base, with a crate outside");
+    fixture.write("Cargo.toml", &manifest(""));
+    fixture.write("src/lib.rs", BASE);
+    fixture.commit("head, without it");
+    let base = fixture.fresh_base();
+
+    let ran = fixture.cargo_faster(&["--against", "HEAD~1"], &[]);
+    assert_eq!(ran.code, Some(1), "{}", ran.stderr);
+    let message = ran
+        .stderr
+        .lines()
+        .find(|line| line.starts_with("cargo faster: could not build"))
+        .unwrap_or_else(|| panic!("{}", ran.stderr));
+    let commit = fixture.git(&["rev-parse", "--short=7", "HEAD~1"]);
+    assert!(
+        message.starts_with(&format!(
+            "cargo faster: could not build the base revision HEAD~1 ({commit}) in {}",
+            base.join("src").display()
+        )),
+        "{message}"
+    );
+    assert!(
+        message.ends_with(
+            "(cargo's errors are above): it names a path dependency outside the repository, \
+             ../gone, that the current code does not: only the current code's are laid out \
+             beside the base, as they are now; compare against a revision that uses the same \
+             ones"
+        ),
+        "{message}"
     );
 }
