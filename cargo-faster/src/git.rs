@@ -83,6 +83,19 @@ impl Repository {
     }
 }
 
+/// How messages and reports name `commit`, which `revision` named: its
+/// short hash alone when `revision` was a hash (`1a2b3c4`, not forty
+/// characters and the same seven again), else both (`main (1a2b3c4)`).
+pub fn name(revision: &str, commit: &str) -> String {
+    let short = &commit[..7.min(commit.len())];
+    let lowercase = revision.to_ascii_lowercase();
+    if lowercase.len() >= short.len() && commit.starts_with(&lowercase) {
+        short.to_string()
+    } else {
+        format!("{revision} ({short})")
+    }
+}
+
 /// Runs `git ARGUMENTS` in `directory`: its trimmed stdout, or its stderr.
 fn git(directory: &Path, arguments: &[&str]) -> Result<String, String> {
     let output = Command::new("git")
@@ -99,5 +112,19 @@ fn git(directory: &Path, arguments: &[&str]) -> Result<String, String> {
             arguments.join(" "),
             String::from_utf8_lossy(&output.stderr).trim()
         ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_hash_is_named_once_and_short_a_name_with_its_hash() {
+        let commit = "45cac38d2353ca95ba752d35334e8a9d5e1b89aa";
+        assert_eq!(name(commit, commit), "45cac38");
+        assert_eq!(name("45CAC38D2353", commit), "45cac38");
+        assert_eq!(name("origin/main", commit), "origin/main (45cac38)");
+        assert_eq!(name("45ca", commit), "45ca (45cac38)");
     }
 }

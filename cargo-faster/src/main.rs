@@ -68,7 +68,7 @@ fn run(options: &Options) -> Result<u8, String> {
     let workspace = cargo.workspace(&directory)?;
     let repository = git::Repository::of(&directory)?;
     let commit = repository.commit(&options.against)?;
-    let base_name = format!("{} ({})", options.against, &commit[..7.min(commit.len())]);
+    let base_name = git::name(&options.against, &commit);
 
     let current = cargo
         .test_binaries(&directory, options.manifest_path.as_deref(), None, None)
