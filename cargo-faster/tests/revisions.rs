@@ -199,6 +199,17 @@ impl Ran {
     }
 }
 
+/// `text` with its lines joined and its spaces single, as it reads before
+/// wrapping at 80 columns.
+fn words(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// What every output says of a function new in the current code, and of
+/// one removed from it.
+const NEW: &str = "new in this revision: nothing to compare against yet";
+const REMOVED: &str = "not in this revision any more: nothing to compare";
+
 #[test]
 fn one_revision_against_another_built_once() {
     let fixture = Fixture::new("main");
@@ -207,7 +218,11 @@ fn one_revision_against_another_built_once() {
     let base_commit = fixture.git(&["rev-parse", "HEAD~1"]);
     let _ = std::fs::remove_dir_all(target().join("faster/base").join(&base_commit[..12]));
 
-    let first = fixture.cargo_faster(&["--against", "HEAD~1", "--format", "json"], &[]);
+    let first_summary = fixture.root.join("first.md");
+    let first = fixture.cargo_faster(
+        &["--against", "HEAD~1", "--format", "json"],
+        &[("GITHUB_STEP_SUMMARY", &first_summary)],
+    );
     assert!(
         first
             .stderr
@@ -250,14 +265,29 @@ fn one_revision_against_another_built_once() {
         error.contains("base:    3000") && error.contains("current: 3001"),
         "{error}"
     );
-    // One side only: reported, not failed.
-    for (name, only_in) in [
-        ("fixture::removed", "only in the base revision"),
-        ("fixture::added", "only in the current code"),
-    ] {
+    // One side only: said plainly, not failed.
+    for (name, said) in [("fixture::removed", REMOVED), ("fixture::added", NEW)] {
         assert_eq!(by_name(name)["status"], "skipped");
-        assert_eq!(by_name(name)["error"], only_in);
+        assert_eq!(by_name(name)["error"], said);
     }
+    // The job summary names the base by its short hash, and keeps every
+    // line of the error: which input, and both outputs.
+    let summary = std::fs::read_to_string(&first_summary).unwrap();
+    assert!(
+        summary.contains(&format!(
+            "### faster: `cargo faster` against `HEAD~1 ({})` — 4 comparisons, 1 failed, 1 new, \
+             1 removed\n",
+            &base_commit[..7]
+        )),
+        "{summary}"
+    );
+    assert!(
+        summary.contains(
+            "| `fixture::behaves` | | | | ❌ error: the output changed since the base revision \
+             for input 1<br>input:   1000<br>base:    3000<br>current: 3001 |"
+        ),
+        "{summary}"
+    );
 
     // Again, the change accepted, with JUnit and the job summary: nothing to
     // build, every function in every output.
@@ -288,7 +318,15 @@ fn one_revision_against_another_built_once() {
         second.stdout
     );
     assert!(
-        second.stdout.contains("2 passed, 2 skipped"),
+        second.stdout.contains("2 passed, 1 new, 1 removed"),
+        "{}",
+        second.stdout
+    );
+    assert!(
+        words(&second.stdout).contains(
+            "faster: a function renamed since the base revision reads as one removed and one new: \
+             `#[faster::track(name = \"...\")]` with its old name keeps comparing it"
+        ),
         "{}",
         second.stdout
     );
@@ -299,11 +337,15 @@ fn one_revision_against_another_built_once() {
     );
     let summary = std::fs::read_to_string(step_summary).unwrap();
     for row in [
-        "| `fixture::added` | | | | ⏭️ not compared: only in the current code |",
-        "| `fixture::removed` | | | | ⏭️ not compared: only in the base revision |",
+        format!("| `fixture::added` | | | | 🆕 {NEW} |"),
+        format!("| `fixture::removed` | | | | ➖ {REMOVED} |"),
     ] {
-        assert!(summary.contains(row), "{summary}");
+        assert!(summary.contains(&row), "{summary}");
     }
+    assert!(
+        junit.contains(&format!("<skipped message=\"{NEW}\"/>")),
+        "{junit}"
+    );
     for measured in ["| `fixture::behaves` |", "| `fixture::kept` |"] {
         let row = summary
             .lines()
@@ -482,4 +524,97 @@ fn a_base_that_does_not_build_says_which_revision_where_and_the_fix() {
         ),
         "{message}"
     );
+}
+
+#[test]
+fn a_run_where_every_function_is_new_says_it_compared_nothing_and_passes() {
+    let fixture = Fixture::empty("all-new");
+    fixture.write("Cargo.toml", &manifest(""));
+    fixture.write(
+        "src/lib.rs",
+        "pub fn kept(n: &u64) -> u64 {\n    n + 1\n}\n",
+    );
+    fixture.commit("before faster::track");
+    fixture.write("src/lib.rs", BASE);
+    fixture.commit("the first #[faster::track]");
+    fixture.fresh_base();
+    let nothing = "nothing was compared: every tracked function is new in this revision; the run \
+                   passes, as nothing can have regressed";
+
+    let junit = fixture.root.join("junit.xml");
+    let step_summary = fixture.root.join("summary.md");
+    let json = fixture.cargo_faster(
+        &[
+            "--against",
+            "HEAD~1",
+            "--format",
+            "json",
+            "--junit",
+            &junit.to_string_lossy(),
+        ],
+        &[("GITHUB_STEP_SUMMARY", &step_summary)],
+    );
+    assert_eq!(json.code, Some(0), "{}\n{}", json.stdout, json.stderr);
+    assert!(
+        json.stderr.contains(&format!("faster: {nothing}\n")),
+        "{}",
+        json.stderr
+    );
+    let documents = json.documents();
+    assert_eq!(documents.len(), 3, "{}", json.stdout);
+    for (_, document) in &documents {
+        assert_eq!(document["status"], "skipped");
+        assert_eq!(document["error"], NEW);
+    }
+    let junit = std::fs::read_to_string(junit).unwrap();
+    assert!(
+        junit.contains(&format!(
+            "    <system-out>{nothing}</system-out>\n  </testsuite>"
+        )),
+        "{junit}"
+    );
+    let summary = std::fs::read_to_string(step_summary).unwrap();
+    assert!(
+        summary.contains("— 3 comparisons, 0 passed, 3 new\n"),
+        "{summary}"
+    );
+    assert!(
+        summary.contains(&format!("\n> ℹ️ {nothing}\n")),
+        "{summary}"
+    );
+
+    for format in ["pretty", "terse", "bench"] {
+        let ran = fixture.cargo_faster(&["--against", "HEAD~1", "--format", format], &[]);
+        assert_eq!(
+            ran.code,
+            Some(0),
+            "{format}: {}\n{}",
+            ran.stdout,
+            ran.stderr
+        );
+        assert!(
+            words(&ran.stdout).contains(&format!("faster: {nothing}")),
+            "{format}: {}",
+            ran.stdout
+        );
+        assert!(
+            ran.stdout
+                .contains("test result: ok. 0 passed; 0 failed; 3 ignored;"),
+            "{format}: {}",
+            ran.stdout
+        );
+        let said = if format == "pretty" {
+            "faster: fixture::kept vs HEAD~1 (".to_string()
+        } else {
+            format!("test fixture::kept ... ignored, {NEW}\n")
+        };
+        assert!(ran.stdout.contains(&said), "{format}: {}", ran.stdout);
+        if format == "pretty" {
+            assert!(
+                ran.stdout.contains(&format!(")\n  {NEW}\n")),
+                "{}",
+                ran.stdout
+            );
+        }
+    }
 }
