@@ -168,6 +168,20 @@ impl Fixture {
             stderr: String::from_utf8_lossy(&stderr).into_owned(),
         }
     }
+
+    /// `cargo faster ARGUMENTS --junit PATH` with a job summary: the run,
+    /// its JUnit document and its job summary.
+    fn cargo_faster_reporting(&self, arguments: &[&str]) -> (Ran, String, String) {
+        let (junit, step_summary) = (self.root.join("junit.xml"), self.root.join("summary.md"));
+        let _ = std::fs::remove_file(&step_summary);
+        let junit_text = junit.to_string_lossy();
+        let ran = self.cargo_faster(
+            &[arguments, &["--junit", &junit_text]].concat(),
+            &[("GITHUB_STEP_SUMMARY", &step_summary)],
+        );
+        let read = |path: &Path| std::fs::read_to_string(path).unwrap_or_default();
+        (ran, read(&junit), read(&step_summary))
+    }
 }
 
 /// The fixture's target directory: kept between runs, so only the first
@@ -291,18 +305,8 @@ fn one_revision_against_another_built_once() {
 
     // Again, the change accepted, with JUnit and the job summary: nothing to
     // build, every function in every output.
-    let junit = fixture.root.join("junit.xml");
-    let step_summary = fixture.root.join("summary.md");
-    let second = fixture.cargo_faster(
-        &[
-            "--against",
-            "HEAD~1",
-            "--accept-changes",
-            "--junit",
-            &junit.to_string_lossy(),
-        ],
-        &[("GITHUB_STEP_SUMMARY", &step_summary)],
-    );
+    let (second, junit, summary) =
+        fixture.cargo_faster_reporting(&["--against", "HEAD~1", "--accept-changes"]);
     assert_eq!(second.code, Some(0), "{}\n{}", second.stdout, second.stderr);
     assert!(
         second.stderr.contains("is built already"),
@@ -330,12 +334,10 @@ fn one_revision_against_another_built_once() {
         "{}",
         second.stdout
     );
-    let junit = std::fs::read_to_string(junit).unwrap();
     assert!(
         junit.contains("tests=\"4\" failures=\"0\" errors=\"0\" skipped=\"2\""),
         "{junit}"
     );
-    let summary = std::fs::read_to_string(step_summary).unwrap();
     for row in [
         format!("| `fixture::added` | | | | 🆕 {NEW} |"),
         format!("| `fixture::removed` | | | | ➖ {REMOVED} |"),
@@ -541,19 +543,8 @@ fn a_run_where_every_function_is_new_says_it_compared_nothing_and_passes() {
     let nothing = "nothing was compared: every tracked function is new in this revision; the run \
                    passes, as nothing can have regressed";
 
-    let junit = fixture.root.join("junit.xml");
-    let step_summary = fixture.root.join("summary.md");
-    let json = fixture.cargo_faster(
-        &[
-            "--against",
-            "HEAD~1",
-            "--format",
-            "json",
-            "--junit",
-            &junit.to_string_lossy(),
-        ],
-        &[("GITHUB_STEP_SUMMARY", &step_summary)],
-    );
+    let (json, junit, summary) =
+        fixture.cargo_faster_reporting(&["--against", "HEAD~1", "--format", "json"]);
     assert_eq!(json.code, Some(0), "{}\n{}", json.stdout, json.stderr);
     assert!(
         json.stderr.contains(&format!("faster: {nothing}\n")),
@@ -566,14 +557,12 @@ fn a_run_where_every_function_is_new_says_it_compared_nothing_and_passes() {
         assert_eq!(document["status"], "skipped");
         assert_eq!(document["error"], NEW);
     }
-    let junit = std::fs::read_to_string(junit).unwrap();
     assert!(
         junit.contains(&format!(
             "    <system-out>{nothing}</system-out>\n  </testsuite>"
         )),
         "{junit}"
     );
-    let summary = std::fs::read_to_string(step_summary).unwrap();
     assert!(
         summary.contains("— 3 comparisons, 0 passed, 3 new\n"),
         "{summary}"
