@@ -9,10 +9,12 @@
 //! what changed. When `build.json` matches, nothing is built at all.
 
 use crate::git::Repository;
+use crate::{build_failure, sources};
 use faster_runtime::layout::Layouts;
 use faster_runtime::output::files::write_atomically;
 use serde_json::{Value, json};
 use std::ffi::OsString;
+use std::io::{IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::Instant;
@@ -60,11 +62,12 @@ impl Cargo {
         command
     }
 
-    /// Where cargo builds the workspace around `directory`.
-    pub fn workspace(&self, directory: &Path) -> Result<Workspace, String> {
+    /// `cargo metadata --no-deps` of the workspace around `directory`, or
+    /// of `manifest`'s.
+    fn metadata(&self, directory: &Path, manifest: Option<&Path>) -> Result<Value, String> {
         let mut command = self.command(directory);
         command.args(["metadata", "--format-version", "1", "--no-deps"]);
-        if let Some(manifest) = &self.manifest_path {
+        if let Some(manifest) = manifest {
             command.arg("--manifest-path").arg(manifest);
         }
         let output = command
@@ -74,30 +77,71 @@ impl Cargo {
         if !output.status.success() {
             return Err("cargo metadata failed (see above)".into());
         }
-        let metadata: Value = serde_json::from_slice(&output.stdout)
-            .map_err(|error| format!("cargo metadata printed no JSON: {error}"))?;
-        let path = |field: &str| {
-            metadata[field]
-                .as_str()
-                .map(PathBuf::from)
-                .ok_or_else(|| format!("cargo metadata gave no {field}"))
-        };
+        serde_json::from_slice(&output.stdout)
+            .map_err(|error| format!("cargo metadata printed no JSON: {error}"))
+    }
+
+    /// Where cargo builds the workspace around `directory`.
+    pub fn workspace(&self, directory: &Path) -> Result<Workspace, String> {
+        let metadata = self.metadata(directory, self.manifest_path.as_deref())?;
         Ok(Workspace {
-            root: path("workspace_root")?,
-            target: path("target_directory")?,
+            root: metadata_path(&metadata, "workspace_root")?,
+            target: metadata_path(&metadata, "target_directory")?,
         })
+    }
+
+    /// Every path package a build of the workspace around `directory`
+    /// reads, by name and directory: its members and, from them, every
+    /// path dependency (optional ones too: cargo reads them all), without
+    /// asking a registry; and the workspace's root. Paths as cargo gives
+    /// them.
+    pub fn path_packages(
+        &self,
+        directory: &Path,
+    ) -> Result<(Vec<(String, PathBuf)>, PathBuf), String> {
+        let metadata = self.metadata(directory, self.manifest_path.as_deref())?;
+        let root = metadata_path(&metadata, "workspace_root")?;
+        let mut pending: Vec<Value> = packages_of(&metadata, None);
+        let mut found: Vec<(String, PathBuf)> = Vec::new();
+        while let Some(package) = pending.pop() {
+            let (Some(name), Some(manifest)) = (
+                package["name"].as_str(),
+                package["manifest_path"].as_str().map(Path::new),
+            ) else {
+                continue;
+            };
+            let directory = directory_of(manifest).to_path_buf();
+            if found.iter().any(|(_, seen)| *seen == directory) {
+                continue;
+            }
+            found.push((name.to_string(), directory));
+            let dependencies = package["dependencies"].as_array().into_iter().flatten();
+            for path in dependencies.filter_map(|dependency| dependency["path"].as_str()) {
+                let path = Path::new(path);
+                if !found.iter().any(|(_, seen)| seen == path) {
+                    let manifest = path.join("Cargo.toml");
+                    let metadata = self
+                        .metadata(directory_of(&manifest), Some(&manifest))
+                        .map_err(|error| format!("{error}, reading {}", manifest.display()))?;
+                    pending.extend(packages_of(&metadata, Some(&manifest)));
+                }
+            }
+        }
+        Ok((found, root))
     }
 
     /// Builds the test binaries of the workspace around `directory` (with
     /// `manifest`, when given) and returns them, as `cargo test --no-run`
     /// does; with `target` and `rustc` in place of the defaults when given.
+    /// What cargo says on stderr is shown as it comes, and kept for the
+    /// error.
     pub fn test_binaries(
         &self,
         directory: &Path,
         manifest: Option<&Path>,
         target: Option<&Path>,
         rustc: Option<&Path>,
-    ) -> Result<Vec<Executable>, String> {
+    ) -> Result<Vec<Executable>, BuildError> {
         let mut command = self.command(directory);
         command.args([
             "test",
@@ -119,18 +163,78 @@ impl Cargo {
         if let Some((variable, linker)) = &self.linker {
             command.env(variable, linker);
         }
-        let output = command
-            .stderr(Stdio::inherit())
-            .output()
-            .map_err(|error| format!("could not run cargo: {error}"))?;
-        if !output.status.success() {
-            return Err(format!(
-                "cargo test --no-run failed in {} (see above)",
-                directory.display()
-            ));
+        // Cargo's stderr is read through a pipe: keep its colours where ours
+        // would have them.
+        if std::io::stderr().is_terminal() && std::env::var_os("CARGO_TERM_COLOR").is_none() {
+            command.arg("--color=always");
         }
-        Ok(executables(&String::from_utf8_lossy(&output.stdout)))
+        let mut child = command
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .map_err(|error| BuildError::NotRun(format!("could not run cargo: {error}")))?;
+        let stderr = child.stderr.take().expect("piped");
+        let echo = std::thread::spawn(move || echoed(stderr));
+        let mut messages = String::new();
+        let read = child
+            .stdout
+            .take()
+            .expect("piped")
+            .read_to_string(&mut messages);
+        let status = child.wait();
+        let said = echo.join().unwrap_or_default();
+        match (read, status) {
+            (Ok(_), Ok(status)) if status.success() => Ok(executables(&messages)),
+            (Ok(_), Ok(_)) => Err(BuildError::Failed(said)),
+            (Err(error), _) | (_, Err(error)) => Err(BuildError::NotRun(format!(
+                "could not read what cargo said: {error}"
+            ))),
+        }
     }
+}
+
+/// Why `cargo test --no-run` gave no test binaries.
+#[derive(Debug, Clone, PartialEq)]
+pub enum BuildError {
+    /// Cargo could not be run, or not listened to.
+    NotRun(String),
+    /// Cargo failed, saying this on stderr (shown already).
+    Failed(String),
+}
+
+/// Copies `stderr` to ours as it comes; what it said.
+fn echoed(mut stderr: impl Read) -> String {
+    let (mut said, mut chunk) = (Vec::new(), [0; 8192]);
+    while let Ok(read @ 1..) = stderr.read(&mut chunk) {
+        let mut ours = std::io::stderr().lock();
+        let _ = ours.write_all(&chunk[..read]);
+        let _ = ours.flush();
+        said.extend_from_slice(&chunk[..read]);
+    }
+    String::from_utf8_lossy(&said).into_owned()
+}
+
+/// The packages `cargo metadata` lists: all, or the one of `manifest`.
+fn packages_of(metadata: &Value, manifest: Option<&Path>) -> Vec<Value> {
+    let packages = metadata["packages"].as_array().into_iter().flatten();
+    packages
+        .filter(|package| {
+            manifest.is_none_or(|manifest| package["manifest_path"].as_str() == manifest.to_str())
+        })
+        .cloned()
+        .collect()
+}
+
+fn directory_of(manifest: &Path) -> &Path {
+    manifest.parent().unwrap_or(manifest)
+}
+
+/// A path `cargo metadata` gives in `field`.
+fn metadata_path(metadata: &Value, field: &str) -> Result<PathBuf, String> {
+    metadata[field]
+        .as_str()
+        .map(PathBuf::from)
+        .ok_or_else(|| format!("cargo metadata gave no {field}"))
 }
 
 /// The test binaries in cargo's JSON messages.
@@ -245,13 +349,22 @@ impl Base<'_> {
         }
 
         let started = Instant::now();
-        let worktree = commit_dir.join("src");
+        let (packages, workspace_root) = cargo.path_packages(directory)?;
+        let sources = sources::lay_out(
+            self.repository,
+            self.commit,
+            &commit_dir.join("src"),
+            (&packages, &workspace_root),
+        )?;
+        let worktree = &sources.worktree;
         eprintln!(
             "cargo faster: building the base revision {} in {}",
             self.name,
             worktree.display()
         );
-        self.repository.worktree(&worktree, self.commit)?;
+        if let Some(notice) = sources.notice() {
+            eprintln!("cargo faster: {notice}");
+        }
         let inside = |path: &Path| -> Result<PathBuf, String> {
             let path = std::fs::canonicalize(path)
                 .map_err(|error| format!("{}: {error}", path.display()))?;
@@ -269,13 +382,19 @@ impl Base<'_> {
         let base_directory = inside(directory)?;
         let base_manifest = cargo.manifest_path.as_deref().map(inside).transpose()?;
         share_lock_file(&self.workspace.root, &inside(&self.workspace.root)?);
-        let built = cargo.test_binaries(
-            &base_directory,
-            base_manifest.as_deref(),
-            Some(&base.join("target")),
-            Some(&rustc),
-        )?;
-        let kept = keep(&built, &build_dir, &key)?;
+        // Taken before building: a change while it builds is seen next time.
+        let shared = fingerprints(&sources.shared);
+        let built = cargo
+            .test_binaries(
+                &base_directory,
+                base_manifest.as_deref(),
+                Some(&base.join("target")),
+                Some(&rustc),
+            )
+            .map_err(|error| {
+                build_failure::of_base(error, self.name, (&base_directory, worktree), cargo)
+            })?;
+        let kept = keep(&built, &build_dir, &key, &shared)?;
         eprintln!(
             "cargo faster: built the base revision {} in {:.1} s",
             self.name,
@@ -283,6 +402,20 @@ impl Base<'_> {
         );
         Ok(kept)
     }
+}
+
+/// The fingerprint of each of `directories`, to record with a build that
+/// used them.
+fn fingerprints(directories: &[PathBuf]) -> Value {
+    directories
+        .iter()
+        .map(|directory| {
+            json!({
+                "path": directory,
+                "fingerprint": sources::fingerprint(directory),
+            })
+        })
+        .collect()
 }
 
 /// A base revision whose commit tracks no `Cargo.lock` gets the current
@@ -295,11 +428,20 @@ fn share_lock_file(current: &Path, base: &Path) {
     }
 }
 
-/// The binaries `build_dir` caches for `key`, if all are there.
+/// The binaries `build_dir` caches for `key`, if all are there and the
+/// directories outside the repository they were built with are unchanged.
 fn cached(build_dir: &Path, key: &Value) -> Option<Vec<Executable>> {
     let manifest: Value =
         serde_json::from_slice(&std::fs::read(build_dir.join("build.json")).ok()?).ok()?;
     if manifest["key"] != *key {
+        return None;
+    }
+    let shared = manifest["shared"].as_array()?;
+    let recorded: Option<Vec<PathBuf>> = shared
+        .iter()
+        .map(|directory| directory["path"].as_str().map(PathBuf::from))
+        .collect();
+    if fingerprints(&recorded?) != manifest["shared"] {
         return None;
     }
     manifest["executables"]
@@ -314,8 +456,14 @@ fn cached(build_dir: &Path, key: &Value) -> Option<Vec<Executable>> {
 }
 
 /// Copies `built` into `build_dir` (the next base build overwrites cargo's
-/// own) and records them under `key`, the record written last and whole.
-fn keep(built: &[Executable], build_dir: &Path, key: &Value) -> Result<Vec<Executable>, String> {
+/// own) and records them under `key`, with the `shared` directories'
+/// fingerprints, the record written last and whole.
+fn keep(
+    built: &[Executable],
+    build_dir: &Path,
+    key: &Value,
+    shared: &Value,
+) -> Result<Vec<Executable>, String> {
     let bin = build_dir.join("bin");
     let _ = std::fs::remove_file(build_dir.join("build.json"));
     let _ = std::fs::remove_dir_all(&bin);
@@ -341,6 +489,7 @@ fn keep(built: &[Executable], build_dir: &Path, key: &Value) -> Result<Vec<Execu
     }
     let manifest = json!({
         "key": key,
+        "shared": shared,
         "executables": kept.iter().map(|executable| json!({
             "path": executable.path,
             "directory": executable.directory,
@@ -393,12 +542,24 @@ not json"#;
         }];
         let key = json!({"commit": "1a2b", "rustc": "rustc 1.95.0"});
         let build_dir = dir.join("release");
+        let outside = dir.join("outside");
+        std::fs::create_dir_all(&outside).unwrap();
         assert_eq!(cached(&build_dir, &key), None);
-        let kept = keep(&built, &build_dir, &key).unwrap();
+        let shared = fingerprints(std::slice::from_ref(&outside));
+        let kept = keep(&built, &build_dir, &key, &shared).unwrap();
         assert_eq!(kept[0].path, build_dir.join("bin").join("built-1a2b"));
         assert_eq!(cached(&build_dir, &key), Some(kept.clone()));
         let other_compiler = json!({"commit": "1a2b", "rustc": "rustc 1.96.0"});
         assert_eq!(cached(&build_dir, &other_compiler), None);
+        std::fs::write(outside.join("lib.rs"), "").unwrap();
+        assert_eq!(
+            cached(&build_dir, &key),
+            None,
+            "a directory outside the repository changed"
+        );
+        let shared = fingerprints(std::slice::from_ref(&outside));
+        let kept = keep(&built, &build_dir, &key, &shared).unwrap();
+        assert_eq!(cached(&build_dir, &key), Some(kept.clone()));
         std::fs::remove_file(&kept[0].path).unwrap();
         assert_eq!(cached(&build_dir, &key), None, "a binary is missing");
         std::fs::remove_dir_all(&dir).unwrap();

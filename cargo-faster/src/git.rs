@@ -65,7 +65,9 @@ impl Repository {
         .map(drop)
     }
 
-    fn is_worktree_at(&self, path: &Path, commit: &str) -> bool {
+    /// Whether `path` is a worktree of this repository with `commit` checked
+    /// out.
+    pub fn is_worktree_at(&self, path: &Path, commit: &str) -> bool {
         let common = |directory: &Path| {
             git(
                 directory,
@@ -78,6 +80,19 @@ impl Repository {
             && common(path).is_some()
             && common(path) == common(&self.root)
             && git(path, &["rev-parse", "HEAD"]).ok().as_deref() == Some(commit)
+    }
+}
+
+/// How messages and reports name `commit`, which `revision` named: its
+/// short hash alone when `revision` was a hash (`1a2b3c4`, not forty
+/// characters and the same seven again), else both (`main (1a2b3c4)`).
+pub fn name(revision: &str, commit: &str) -> String {
+    let short = &commit[..7.min(commit.len())];
+    let lowercase = revision.to_ascii_lowercase();
+    if lowercase.len() >= short.len() && commit.starts_with(&lowercase) {
+        short.to_string()
+    } else {
+        format!("{revision} ({short})")
     }
 }
 
@@ -97,5 +112,19 @@ fn git(directory: &Path, arguments: &[&str]) -> Result<String, String> {
             arguments.join(" "),
             String::from_utf8_lossy(&output.stderr).trim()
         ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_hash_is_named_once_and_short_a_name_with_its_hash() {
+        let commit = "45cac38d2353ca95ba752d35334e8a9d5e1b89aa";
+        assert_eq!(name(commit, commit), "45cac38");
+        assert_eq!(name("45CAC38D2353", commit), "45cac38");
+        assert_eq!(name("origin/main", commit), "origin/main (45cac38)");
+        assert_eq!(name("45ca", commit), "45ca (45cac38)");
     }
 }

@@ -4,15 +4,20 @@
 //! processes (see `faster_runtime::revision`).
 //!
 //! Modules: `options` (the command line), `git` (the base commit and its
-//! worktree), `build` (both revisions' test binaries, the base's cached by
-//! commit), `discover` (which binaries serve tracked functions). The
+//! worktree), `sources` (the base's worktree and the path dependencies
+//! outside the repository beside it), `build` (both revisions' test
+//! binaries, the base's cached by commit), `build_failure` (what to say
+//! when one does not build), `discover` (which binaries serve tracked
+//! functions). The
 //! comparison itself, and every output, is the runtime's
 //! (`faster_runtime::harness::run_against`).
 
 mod build;
+mod build_failure;
 mod discover;
 mod git;
 mod options;
+mod sources;
 
 use build::{Base, Cargo};
 use faster_runtime::harness::{Against, COULD_NOT_RUN, Revision, run_against};
@@ -65,18 +70,20 @@ fn run(options: &Options) -> Result<u8, String> {
     let workspace = cargo.workspace(&directory)?;
     let repository = git::Repository::of(&directory)?;
     let commit = repository.commit(&options.against)?;
-    let base_name = format!("{} ({})", options.against, &commit[..7.min(commit.len())]);
+    let base_name = git::name(&options.against, &commit);
 
     // Both revisions are linked through faster-link, in target directories
     // of ours: linked another way, the project's own target directory would
     // be rebuilt whole on the next `cargo test`, since cargo rebuilds
     // everything it links when the linker changes.
-    let current = cargo.test_binaries(
-        &directory,
-        options.manifest_path.as_deref(),
-        Some(&workspace.target.join("faster").join("current")),
-        None,
-    )?;
+    let current = cargo
+        .test_binaries(
+            &directory,
+            options.manifest_path.as_deref(),
+            Some(&workspace.target.join("faster").join("current")),
+            None,
+        )
+        .map_err(|error| build_failure::of_current(error, &directory))?;
     let base = Base {
         repository: &repository,
         commit: &commit,

@@ -14,14 +14,16 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-/// A fixture repository, removed when dropped.
+/// A fixture repository in a scratch directory of its own, removed when
+/// dropped.
 struct Fixture {
+    scratch: PathBuf,
     root: PathBuf,
 }
 
 impl Drop for Fixture {
     fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.root);
+        let _ = std::fs::remove_dir_all(&self.scratch);
     }
 }
 
@@ -59,6 +61,14 @@ fn numbers() -> Vec<u64> {
 }
 "#;
 
+/// The fixture's manifest, with `dependencies` after faster's.
+fn manifest(dependencies: &str) -> String {
+    let faster = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
+    MANIFEST
+        .replace("FASTER", &faster.to_string_lossy())
+        .replace("[workspace]", &format!("{dependencies}\n[workspace]"))
+}
+
 /// The second commit: `behaves` changes on input 1, `removed` goes,
 /// `added` comes.
 fn head() -> String {
@@ -75,22 +85,26 @@ fn head() -> String {
 impl Fixture {
     /// The repository with its two commits, the second checked out.
     fn new(tag: &str) -> Fixture {
-        let root =
-            std::env::temp_dir().join(format!("cargo-faster-fixture-{tag}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&root);
-        std::fs::create_dir_all(root.join("src")).unwrap();
-        let fixture = Fixture { root };
-        let faster = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
-        fixture.write(
-            "Cargo.toml",
-            &MANIFEST.replace("FASTER", &faster.to_string_lossy()),
-        );
-        fixture.write(".gitignore", "/target\n/Cargo.lock\n");
-        fixture.git(&["init", "--quiet", "--initial-branch=main"]);
+        let fixture = Fixture::empty(tag);
+        fixture.write("Cargo.toml", &manifest(""));
         fixture.write("src/lib.rs", BASE);
         fixture.commit("base");
         fixture.write("src/lib.rs", &head());
         fixture.commit("head");
+        fixture
+    }
+
+    /// A repository without commits, at `repository` in a fresh scratch
+    /// directory.
+    fn empty(tag: &str) -> Fixture {
+        let scratch =
+            std::env::temp_dir().join(format!("cargo-faster-fixture-{tag}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&scratch);
+        let root = scratch.join("repository");
+        std::fs::create_dir_all(root.join("src")).unwrap();
+        let fixture = Fixture { scratch, root };
+        fixture.write(".gitignore", "/target\n/Cargo.lock\n");
+        fixture.git(&["init", "--quiet", "--initial-branch=main"]);
         fixture
     }
 
@@ -154,6 +168,20 @@ impl Fixture {
             stderr: String::from_utf8_lossy(&stderr).into_owned(),
         }
     }
+
+    /// `cargo faster ARGUMENTS --junit PATH` with a job summary: the run,
+    /// its JUnit document and its job summary.
+    fn cargo_faster_reporting(&self, arguments: &[&str]) -> (Ran, String, String) {
+        let (junit, step_summary) = (self.root.join("junit.xml"), self.root.join("summary.md"));
+        let _ = std::fs::remove_file(&step_summary);
+        let junit_text = junit.to_string_lossy();
+        let ran = self.cargo_faster(
+            &[arguments, &["--junit", &junit_text]].concat(),
+            &[("GITHUB_STEP_SUMMARY", &step_summary)],
+        );
+        let read = |path: &Path| std::fs::read_to_string(path).unwrap_or_default();
+        (ran, read(&junit), read(&step_summary))
+    }
 }
 
 /// The fixture's target directory: kept between runs, so only the first
@@ -185,6 +213,17 @@ impl Ran {
     }
 }
 
+/// `text` with its lines joined and its spaces single, as it reads before
+/// wrapping at 80 columns.
+fn words(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// What every output says of a function new in the current code, and of
+/// one removed from it.
+const NEW: &str = "new in this revision: nothing to compare against yet";
+const REMOVED: &str = "not in this revision any more: nothing to compare";
+
 #[test]
 fn one_revision_against_another_built_once() {
     let fixture = Fixture::new("main");
@@ -193,7 +232,11 @@ fn one_revision_against_another_built_once() {
     let base_commit = fixture.git(&["rev-parse", "HEAD~1"]);
     let _ = std::fs::remove_dir_all(target().join("faster/base").join(&base_commit[..12]));
 
-    let first = fixture.cargo_faster(&["--against", "HEAD~1", "--format", "json"], &[]);
+    let first_summary = fixture.root.join("first.md");
+    let first = fixture.cargo_faster(
+        &["--against", "HEAD~1", "--format", "json"],
+        &[("GITHUB_STEP_SUMMARY", &first_summary)],
+    );
     assert!(
         first
             .stderr
@@ -236,29 +279,34 @@ fn one_revision_against_another_built_once() {
         error.contains("base:    3000") && error.contains("current: 3001"),
         "{error}"
     );
-    // One side only: reported, not failed.
-    for (name, only_in) in [
-        ("fixture::removed", "only in the base revision"),
-        ("fixture::added", "only in the current code"),
-    ] {
+    // One side only: said plainly, not failed.
+    for (name, said) in [("fixture::removed", REMOVED), ("fixture::added", NEW)] {
         assert_eq!(by_name(name)["status"], "skipped");
-        assert_eq!(by_name(name)["error"], only_in);
+        assert_eq!(by_name(name)["error"], said);
     }
+    // The job summary names the base by its short hash, and keeps every
+    // line of the error: which input, and both outputs.
+    let summary = std::fs::read_to_string(&first_summary).unwrap();
+    assert!(
+        summary.contains(&format!(
+            "### faster: `cargo faster` against `HEAD~1 ({})` — 4 comparisons, 1 failed, 1 new, \
+             1 removed\n",
+            &base_commit[..7]
+        )),
+        "{summary}"
+    );
+    assert!(
+        summary.contains(
+            "| `fixture::behaves` | | | | ❌ error: the output changed since the base revision \
+             for input 1<br>input:   1000<br>base:    3000<br>current: 3001 |"
+        ),
+        "{summary}"
+    );
 
     // Again, the change accepted, with JUnit and the job summary: nothing to
     // build, every function in every output.
-    let junit = fixture.root.join("junit.xml");
-    let step_summary = fixture.root.join("summary.md");
-    let second = fixture.cargo_faster(
-        &[
-            "--against",
-            "HEAD~1",
-            "--accept-changes",
-            "--junit",
-            &junit.to_string_lossy(),
-        ],
-        &[("GITHUB_STEP_SUMMARY", &step_summary)],
-    );
+    let (second, junit, summary) =
+        fixture.cargo_faster_reporting(&["--against", "HEAD~1", "--accept-changes"]);
     assert_eq!(second.code, Some(0), "{}\n{}", second.stdout, second.stderr);
     assert!(
         second.stderr.contains("is built already"),
@@ -274,22 +322,32 @@ fn one_revision_against_another_built_once() {
         second.stdout
     );
     assert!(
-        second.stdout.contains("2 passed, 2 skipped"),
+        second.stdout.contains("2 passed, 1 new, 1 removed"),
         "{}",
         second.stdout
     );
-    let junit = std::fs::read_to_string(junit).unwrap();
+    assert!(
+        words(&second.stdout).contains(
+            "faster: a function renamed since the base revision reads as one removed and one new: \
+             `#[faster::track(name = \"...\")]` with its old name keeps comparing it"
+        ),
+        "{}",
+        second.stdout
+    );
     assert!(
         junit.contains("tests=\"4\" failures=\"0\" errors=\"0\" skipped=\"2\""),
         "{junit}"
     );
-    let summary = std::fs::read_to_string(step_summary).unwrap();
     for row in [
-        "| `fixture::added` | | | | ⏭️ not compared: only in the current code |",
-        "| `fixture::removed` | | | | ⏭️ not compared: only in the base revision |",
+        format!("| `fixture::added` | | | | 🆕 {NEW} |"),
+        format!("| `fixture::removed` | | | | ➖ {REMOVED} |"),
     ] {
-        assert!(summary.contains(row), "{summary}");
+        assert!(summary.contains(&row), "{summary}");
     }
+    assert!(
+        junit.contains(&format!("<skipped message=\"{NEW}\"/>")),
+        "{junit}"
+    );
     for measured in ["| `fixture::behaves` |", "| `fixture::kept` |"] {
         let row = summary
             .lines()
@@ -343,4 +401,209 @@ fn a_revision_that_names_no_commit_is_a_clear_error() {
         "{}",
         ran.stderr
     );
+}
+
+/// A tracked function that calls a crate outside the repository.
+const SHIFTED: &str = r#"
+#[cfg_attr(test, faster::track(inputs = numbers, expect = report, max_time = "100ms"))]
+pub fn shifted(n: &u64) -> u64 {
+    n + helper::offset()
+}
+
+#[cfg(test)]
+fn numbers() -> Vec<u64> {
+    vec![1, 2]
+}
+"#;
+
+impl Fixture {
+    /// A crate `name` beside the repository, not in it, whose `offset()`
+    /// returns `value`.
+    fn outside_crate(&self, name: &str, value: u64) {
+        let directory = self.scratch.join(name);
+        std::fs::create_dir_all(directory.join("src")).unwrap();
+        let manifest =
+            format!("[package]\nname = \"{name}\"\nversion = \"0.0.0\"\nedition = \"2024\"\n");
+        std::fs::write(directory.join("Cargo.toml"), manifest).unwrap();
+        let source = format!("pub fn offset() -> u64 {{\n    {value}\n}}\n");
+        std::fs::write(directory.join("src/lib.rs"), source).unwrap();
+    }
+
+    /// Where the base revision `HEAD~1` is built, emptied.
+    fn fresh_base(&self) -> PathBuf {
+        let commit = self.git(&["rev-parse", "HEAD~1"]);
+        let directory = target().join("faster/base").join(&commit[..12]);
+        let _ = std::fs::remove_dir_all(&directory);
+        directory
+    }
+}
+
+#[test]
+fn a_path_dependency_outside_the_repository_is_the_same_for_both_revisions() {
+    let fixture = Fixture::empty("outside");
+    fixture.outside_crate("helper", 7);
+    fixture.write(
+        "Cargo.toml",
+        &manifest(r#"helper = { path = "../helper" }"#),
+    );
+    fixture.write("src/lib.rs", SHIFTED);
+    fixture.commit("base");
+    fixture.write("src/lib.rs", &format!("// A comment.\n{SHIFTED}"));
+    fixture.commit("head");
+    fixture.fresh_base();
+    let run = || fixture.cargo_faster(&["--against", "HEAD~1", "--format", "json"], &[]);
+
+    let first = run();
+    assert_eq!(first.code, Some(0), "{}\n{}", first.stdout, first.stderr);
+    assert!(
+        first.stderr.contains(
+            "cargo faster: the base revision uses the path dependencies outside the repository \
+             as they are now (git does not version them): "
+        ) && first.stderr.contains("helper (../helper)"),
+        "{}",
+        first.stderr
+    );
+    let documents = first.documents();
+    assert_eq!(documents.len(), 1, "{}", first.stdout);
+    assert_eq!(documents[0].1["status"], "passed");
+    assert_eq!(documents[0].1["result"]["outputs_checked"], true);
+
+    let second = run();
+    assert_eq!(second.code, Some(0), "{}", second.stderr);
+    assert!(
+        second.stderr.contains("is built already"),
+        "{}",
+        second.stderr
+    );
+
+    // The crate outside changes: both revisions see the change (a base
+    // built with the old one would return other outputs, and fail).
+    fixture.outside_crate("helper", 8);
+    let third = run();
+    assert_eq!(third.code, Some(0), "{}\n{}", third.stdout, third.stderr);
+    assert!(
+        third
+            .stderr
+            .contains("cargo faster: built the base revision HEAD~1"),
+        "{}",
+        third.stderr
+    );
+}
+
+#[test]
+fn a_base_that_does_not_build_says_which_revision_where_and_the_fix() {
+    let fixture = Fixture::empty("gone");
+    fixture.outside_crate("gone", 1);
+    fixture.write("Cargo.toml", &manifest(r#"gone = { path = "../gone" }"#));
+    fixture.write("src/lib.rs", &SHIFTED.replace("helper::", "gone::"));
+    fixture.commit("base, with a crate outside");
+    fixture.write("Cargo.toml", &manifest(""));
+    fixture.write("src/lib.rs", BASE);
+    fixture.commit("head, without it");
+    let base = fixture.fresh_base();
+
+    let ran = fixture.cargo_faster(&["--against", "HEAD~1"], &[]);
+    assert_eq!(ran.code, Some(1), "{}", ran.stderr);
+    let message = ran
+        .stderr
+        .lines()
+        .find(|line| line.starts_with("cargo faster: could not build"))
+        .unwrap_or_else(|| panic!("{}", ran.stderr));
+    let commit = fixture.git(&["rev-parse", "--short=7", "HEAD~1"]);
+    assert!(
+        message.starts_with(&format!(
+            "cargo faster: could not build the base revision HEAD~1 ({commit}) in {}",
+            base.join("src").display()
+        )),
+        "{message}"
+    );
+    assert!(
+        message.ends_with(
+            "(cargo's errors are above): it names a path dependency outside the repository, \
+             ../gone, that the current code does not: only the current code's are laid out \
+             beside the base, as they are now; compare against a revision that uses the same \
+             ones"
+        ),
+        "{message}"
+    );
+}
+
+#[test]
+fn a_run_where_every_function_is_new_says_it_compared_nothing_and_passes() {
+    let fixture = Fixture::empty("all-new");
+    fixture.write("Cargo.toml", &manifest(""));
+    fixture.write(
+        "src/lib.rs",
+        "pub fn kept(n: &u64) -> u64 {\n    n + 1\n}\n",
+    );
+    fixture.commit("before faster::track");
+    fixture.write("src/lib.rs", BASE);
+    fixture.commit("the first #[faster::track]");
+    fixture.fresh_base();
+    let nothing = "nothing was compared: every tracked function is new in this revision; the run \
+                   passes, as nothing can have regressed";
+
+    let (json, junit, summary) =
+        fixture.cargo_faster_reporting(&["--against", "HEAD~1", "--format", "json"]);
+    assert_eq!(json.code, Some(0), "{}\n{}", json.stdout, json.stderr);
+    assert!(
+        json.stderr.contains(&format!("faster: {nothing}\n")),
+        "{}",
+        json.stderr
+    );
+    let documents = json.documents();
+    assert_eq!(documents.len(), 3, "{}", json.stdout);
+    for (_, document) in &documents {
+        assert_eq!(document["status"], "skipped");
+        assert_eq!(document["error"], NEW);
+    }
+    assert!(
+        junit.contains(&format!(
+            "    <system-out>{nothing}</system-out>\n  </testsuite>"
+        )),
+        "{junit}"
+    );
+    assert!(
+        summary.contains("— 3 comparisons, 0 passed, 3 new\n"),
+        "{summary}"
+    );
+    assert!(
+        summary.contains(&format!("\n> ℹ️ {nothing}\n")),
+        "{summary}"
+    );
+
+    for format in ["pretty", "terse", "bench"] {
+        let ran = fixture.cargo_faster(&["--against", "HEAD~1", "--format", format], &[]);
+        assert_eq!(
+            ran.code,
+            Some(0),
+            "{format}: {}\n{}",
+            ran.stdout,
+            ran.stderr
+        );
+        assert!(
+            words(&ran.stdout).contains(&format!("faster: {nothing}")),
+            "{format}: {}",
+            ran.stdout
+        );
+        assert!(
+            ran.stdout
+                .contains("test result: ok. 0 passed; 0 failed; 3 ignored;"),
+            "{format}: {}",
+            ran.stdout
+        );
+        let said = if format == "pretty" {
+            "faster: fixture::kept vs HEAD~1 (".to_string()
+        } else {
+            format!("test fixture::kept ... ignored, {NEW}\n")
+        };
+        assert!(ran.stdout.contains(&said), "{format}: {}", ran.stdout);
+        if format == "pretty" {
+            assert!(
+                ran.stdout.contains(&format!(")\n  {NEW}\n")),
+                "{}",
+                ran.stdout
+            );
+        }
+    }
 }

@@ -75,12 +75,21 @@ pub enum Error {
     /// A tracked function exists in one revision only, so there is nothing
     /// to compare it with. Reported, never failed.
     OneSided {
-        /// Where it exists (`the base revision`, `the current code`).
-        only_in: String,
+        /// The revision that has it.
+        only_in: OnlyIn,
     },
     /// A process serving one revision of the tracked functions failed: it
     /// could not start, ended, or did not answer.
     Revision(String),
+}
+
+/// Which revision alone has a tracked function (`cargo faster --against`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OnlyIn {
+    /// The base revision: the function is gone from the current code.
+    Base,
+    /// The current code: the function is new.
+    Current,
 }
 
 /// Which piece of user code was running.
@@ -194,9 +203,12 @@ impl fmt::Display for Error {
                 }
                 Ok(())
             }
-            Error::OneSided { only_in } => {
-                write!(f, "only in {only_in}")
-            }
+            Error::OneSided {
+                only_in: OnlyIn::Current,
+            } => f.write_str("new in this revision: nothing to compare against yet"),
+            Error::OneSided {
+                only_in: OnlyIn::Base,
+            } => f.write_str("not in this revision any more: nothing to compare"),
             Error::Revision(message) => f.write_str(message),
         }
     }

@@ -59,7 +59,7 @@ pub use config::{CI_NOISE_FLOOR, Config, Settings, parse_duration, parse_noise_f
 pub use engine::compare::{compare_fns, compare_fns_with_clock};
 pub use engine::sampler::{Subject, sample};
 pub use engine::tracked::{Probe, Served};
-pub use error::{Error, Phase};
+pub use error::{Error, OnlyIn, Phase};
 pub use harness::{main, run};
 pub use output::files::output_dir;
 pub use output::style::ColorChoice;

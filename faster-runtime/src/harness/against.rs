@@ -9,14 +9,14 @@ use super::run::RunWide;
 use super::{Destinations, FAILED, USAGE_ERROR, outputs, step_summary_path};
 use crate::config::{Config, Settings};
 use crate::engine::{diagnostics, probe, replicate};
-use crate::error::Error;
+use crate::error::{Error, OnlyIn};
 use crate::harness::cli::Cli;
 use crate::layout::Builds;
 use crate::output::style::Progress;
 use crate::output::{Outputs, Run, Summary};
 use crate::report::{Environment, Outcome, Report, Scope, Source};
 use crate::revision::child::{Endpoint, Server, ServerCommand};
-use crate::revision::compare::{self, Across, BASE, CURRENT, Children, Located, Match};
+use crate::revision::compare::{self, Across, Children, Located, Match};
 use crate::revision::protocol::{Listing, PROTOCOL, Request, Response};
 use crate::stats::verdict::Expect;
 use crate::time::{Calibration, WallClock};
@@ -138,6 +138,7 @@ pub fn run_against(against: &Against, cli: &Cli) -> u8 {
     let outcomes = run.all(&selected);
     let summary = Summary {
         binary: "cargo faster",
+        against: Some(&against.base.name),
         outcomes: &outcomes,
         filtered_out: total - selected.len(),
         elapsed: started.elapsed(),
@@ -435,13 +436,13 @@ impl Measuring<'_> {
             Match::OnlyBase(base) => (
                 base,
                 Err(Error::OneSided {
-                    only_in: BASE.into(),
+                    only_in: OnlyIn::Base,
                 }),
             ),
             Match::OnlyCurrent(current) => (
                 current,
                 Err(Error::OneSided {
-                    only_in: CURRENT.into(),
+                    only_in: OnlyIn::Current,
                 }),
             ),
         };

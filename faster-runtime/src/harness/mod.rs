@@ -192,6 +192,7 @@ fn run_all(
         .collect();
     let summary = Summary {
         binary: &binary,
+        against: None,
         outcomes: &outcomes,
         filtered_out: registered.len() - selected.len(),
         elapsed: started.elapsed(),

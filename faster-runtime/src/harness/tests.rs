@@ -265,7 +265,7 @@ fn the_job_summary_gets_one_table_with_a_row_per_comparison() {
         "{summary}"
     );
     assert!(summary.contains("| `dup::faster_has_duplicate_sorted` | 405 µs | 44.0 µs | 8.95x faster [8.78x – 9.11x] | ✅ faster |"), "{summary}");
-    assert!(summary.contains("| `sum::faster_sum_wrong` | | | | ❌ error: the candidate returns a different result for input 1 |"), "{summary}");
+    assert!(summary.contains("| `sum::faster_sum_wrong` | | | | ❌ error: the candidate returns a different result for input 1<br>original:  501501<br>candidate: 500500 |"), "{summary}");
     // Terse: result lines and the summary table, no reports.
     assert!(!ran.stdout.contains("⏱️"), "{}", ran.stdout);
     assert!(

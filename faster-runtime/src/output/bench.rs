@@ -37,14 +37,11 @@ impl<W: Write> Output for BenchLines<W> {
     fn comparison(&mut self, outcome: &Outcome, _notes: &mut Vec<Note>) {
         let text = match &outcome.result {
             Ok(report) => bench_lines(&outcome.test, report, self.width),
-            Err(error) if outcome.status() == Status::Skipped => {
-                eprintln!("faster: {}: not compared: {error}", outcome.test);
-                format!(
-                    "test {} ... {}\n",
-                    outcome.test,
-                    self.style.paint(Tone::Warn, "ignored")
-                )
-            }
+            Err(_) if outcome.status() == Status::Skipped => format!(
+                "test {} ... {}\n",
+                outcome.test,
+                terminal::result_word(outcome, self.style, true)
+            ),
             Err(error) => {
                 eprintln!("faster: {}: {error}", outcome.test);
                 format!(

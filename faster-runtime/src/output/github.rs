@@ -3,7 +3,8 @@
 //! what holds for the whole run (the machine, a debug build, other load),
 //! said once.
 
-use super::{Note, Output, Summary, notices};
+use super::{Note, Output, Summary, notices, one_sided};
+use crate::error::OnlyIn;
 use crate::report::units::{Ratio, format_ns};
 use crate::report::{Environment, Outcome, Status};
 use std::io::Write as _;
@@ -98,31 +99,40 @@ impl Output for StepSummary {
             text.push('\n');
             text.push_str(&quoted(&load));
         }
+        for notice in notices::one_sided(summary.outcomes) {
+            text.push_str(&format!("\n> ℹ️ {}\n", cell(&notice)));
+        }
         self.append(&text);
     }
 }
 
-/// `### faster: `speed` — 2 comparisons, 1 failed`.
+/// `### faster: `speed` — 2 comparisons, 1 failed`; across revisions,
+/// `### faster: `cargo faster` against `main (1a2b3c4)` — …`.
 fn heading(binary: &str, summary: Option<&Summary<'_>>) -> String {
+    let against = summary
+        .and_then(|summary| summary.against)
+        .map_or_else(String::new, |base| format!(" against `{}`", code(base)));
     let counts = summary.map_or_else(String::new, |summary| {
         let total = summary.outcomes.len();
-        let (failed, skipped) = (summary.failed(), summary.skipped());
-        let skipped = if skipped == 0 {
-            String::new()
+        let failed = summary.failed();
+        let mut counts = vec![if failed == 0 {
+            format!("{} passed", total - summary.skipped())
         } else {
-            format!(", {skipped} skipped")
-        };
+            format!("{failed} failed")
+        }];
+        for (only_in, what) in [(OnlyIn::Current, "new"), (OnlyIn::Base, "removed")] {
+            match one_sided(summary.outcomes, only_in) {
+                0 => {}
+                count => counts.push(format!("{count} {what}")),
+            }
+        }
         format!(
-            " — {total} comparison{}, {}{skipped}",
+            " — {total} comparison{}, {}",
             if total == 1 { "" } else { "s" },
-            if failed == 0 {
-                format!("{} passed", total - summary.skipped())
-            } else {
-                format!("{failed} failed")
-            },
+            counts.join(", ")
         )
     });
-    format!("\n### faster: `{}`{counts}\n\n", code(binary))
+    format!("\n### faster: `{}`{against}{counts}\n\n", code(binary))
 }
 
 /// Notices, each a quoted paragraph.
@@ -165,14 +175,30 @@ fn row(outcome: &Outcome) -> String {
         }
         Err(error) => format!(
             "| {name} | | | | {} {} |\n",
-            if outcome.status() == Status::Skipped {
-                "⏭️ not compared:"
-            } else {
-                "❌ error:"
+            match outcome.only_in() {
+                Some(OnlyIn::Current) => "🆕",
+                Some(OnlyIn::Base) => "➖",
+                None => "❌ error:",
             },
-            cell(error.to_string().lines().next().unwrap_or_default())
+            lines(&error.to_string())
         ),
     }
+}
+
+/// Text of several lines for inside a table cell, each line kept whole (an
+/// error's first line says what, the next ones which input and both
+/// outputs): HTML line breaks between them, HTML's own characters escaped.
+fn lines(text: &str) -> String {
+    let escaped: Vec<String> = text
+        .lines()
+        .map(|line| {
+            cell(line.trim())
+                .replace('&', "&amp;")
+                .replace('<', "&lt;")
+                .replace('>', "&gt;")
+        })
+        .collect();
+    escaped.join("<br>")
 }
 
 /// Text for inside a markdown table cell: no line breaks, pipes escaped.
@@ -220,5 +246,6 @@ mod tests {
     fn markdown_cells_cannot_break_the_table() {
         assert_eq!(cell("a | b\nc"), "a \\| b c");
         assert_eq!(code("x`y"), "x'y");
+        assert_eq!(lines("a | b\n  c <d>"), "a \\| b<br>c &lt;d&gt;");
     }
 }

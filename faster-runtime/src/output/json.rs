@@ -1,7 +1,7 @@
 //! `--format json`: one `faster/report/v1` document per comparison, one per
 //! line (JSON Lines), and nothing else on stdout.
 
-use super::{Note, Output};
+use super::{Note, Output, Summary, notices};
 use crate::report::{Document, Outcome};
 use std::io::Write;
 
@@ -22,5 +22,13 @@ impl<W: Write> Output for JsonLines<W> {
         // A closed pipe is not worth a panic: the exit code still tells.
         let _ = writeln!(self.out, "{}", Document::of(outcome).to_line());
         let _ = self.out.flush();
+    }
+
+    /// What holds for the whole run goes to stderr: stdout holds documents
+    /// only.
+    fn end(&mut self, summary: &Summary<'_>) {
+        for notice in notices::one_sided(summary.outcomes) {
+            eprintln!("faster: {notice}");
+        }
     }
 }

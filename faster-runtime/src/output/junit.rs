@@ -8,7 +8,7 @@
 use super::files::write_atomically;
 use super::style::Style;
 use super::terminal;
-use super::{Note, Output, Summary};
+use super::{Note, Output, Summary, notices};
 use crate::report::{Outcome, Status};
 use std::fmt::Write as _;
 use std::io::{self, Write};
@@ -74,12 +74,23 @@ fn document(summary: &Summary<'_>, cases: &str) -> String {
     let skipped = summary.skipped();
     let seconds = summary.elapsed.as_secs_f64();
     let suite = escape(summary.binary);
+    // What holds for the whole suite, as its own output after the cases.
+    let notices = notices::one_sided(summary.outcomes);
+    let said = if notices.is_empty() {
+        String::new()
+    } else {
+        format!(
+            "    <system-out>{}</system-out>\n",
+            escape(&notices.join("\n"))
+        )
+    };
     format!(
         "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n\
          <testsuites name=\"faster\" tests=\"{tests}\" failures=\"{failures}\" errors=\"0\" \
          time=\"{seconds:.3}\">\n  \
          <testsuite name=\"{suite}\" tests=\"{tests}\" failures=\"{failures}\" errors=\"0\" \
-         skipped=\"{skipped}\" time=\"{seconds:.3}\">\n{cases}  </testsuite>\n</testsuites>\n"
+         skipped=\"{skipped}\" time=\"{seconds:.3}\">\n{cases}{said}  </testsuite>\n\
+         </testsuites>\n"
     )
 }
 

@@ -19,6 +19,7 @@ pub mod plot;
 pub mod style;
 pub mod terminal;
 
+use crate::error::OnlyIn;
 use crate::report::{Environment, Load, Outcome, Status};
 use std::path::PathBuf;
 use std::time::Duration;
@@ -49,6 +50,9 @@ impl Run<'_> {
 pub struct Summary<'a> {
     /// The test binary's name.
     pub binary: &'a str,
+    /// Across revisions (`cargo faster --against`): how the base revision
+    /// is named (`main (1a2b3c4)`), for headings.
+    pub against: Option<&'a str>,
     /// Every comparison's outcome, in the order they ran.
     pub outcomes: &'a [Outcome],
     /// Registered comparisons the command line did not select.
@@ -77,6 +81,15 @@ impl Summary<'_> {
             .filter(|outcome| outcome.status() == Status::Skipped)
             .count()
     }
+}
+
+/// How many of `outcomes` are tracked functions that only the revision
+/// `only_in` has: new ones, or removed ones.
+pub fn one_sided(outcomes: &[Outcome], only_in: OnlyIn) -> usize {
+    outcomes
+        .iter()
+        .filter(|outcome| outcome.only_in() == Some(only_in))
+        .count()
 }
 
 /// What an output recorded about a comparison for the others to show: the

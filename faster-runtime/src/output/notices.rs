@@ -1,8 +1,10 @@
 //! What holds for a whole run rather than one comparison, said once: what
-//! about the machine may disturb timing, a debug build, and the other load
-//! the machine carried while comparisons were measured. The terminal and
-//! the job summary say these; each comparison's report does not repeat them.
+//! about the machine may disturb timing, a debug build, the other load the
+//! machine carried while comparisons were measured, and a run across
+//! revisions that compared nothing. The terminal and the job summary say
+//! these; each comparison's report does not repeat them.
 
+use crate::error::OnlyIn;
 use crate::report::{Environment, Load, Outcome};
 
 /// Other processes (or threads) using more than this share of one core are
@@ -26,6 +28,39 @@ pub fn at_start(environment: &Environment, debug_build: bool) -> Vec<String> {
     machine
         .chain(debug_build.then(|| DEBUG_BUILD.to_string()))
         .collect()
+}
+
+/// What a run across revisions says of its tracked functions in one
+/// revision only: that it compared nothing, when every function is one (as
+/// in the first change that adds `#[faster::track]`; such a run passes, as
+/// nothing in it can have regressed), and how to keep comparing a renamed
+/// function, when some are new and some removed.
+pub fn one_sided(outcomes: &[Outcome]) -> Vec<String> {
+    let sides: Vec<OnlyIn> = outcomes.iter().filter_map(Outcome::only_in).collect();
+    let new = sides
+        .iter()
+        .filter(|side| **side == OnlyIn::Current)
+        .count();
+    let removed = sides.len() - new;
+    let mut said = Vec::new();
+    if !sides.is_empty() && sides.len() == outcomes.len() {
+        let why = match (new, removed) {
+            (_, 0) => "every tracked function is new in this revision".to_string(),
+            (0, _) => "no tracked function of the base revision is in this one any more".into(),
+            _ => format!("no tracked function is in both revisions ({new} new, {removed} removed)"),
+        };
+        said.push(format!(
+            "nothing was compared: {why}; the run passes, as nothing can have regressed"
+        ));
+    }
+    if new > 0 && removed > 0 {
+        said.push(
+            "a function renamed since the base revision reads as one removed and one new: \
+             `#[faster::track(name = \"...\")]` with its old name keeps comparing it"
+                .to_string(),
+        );
+    }
+    said
 }
 
 /// The kinds of other load worth saying, with what to do about each.
@@ -185,6 +220,43 @@ mod tests {
         // Comparisons that each told their own load are not second-guessed.
         let quiet = Some(Load::default());
         assert!(load(&[outcome(quiet)], Some(spinning)).is_empty());
+    }
+
+    #[test]
+    fn a_run_that_compared_nothing_says_so_and_why() {
+        let one_sided_outcome = |only_in| Outcome {
+            result: Err(crate::error::Error::OneSided { only_in }),
+            ..outcome(None)
+        };
+        let (new, gone) = (
+            one_sided_outcome(OnlyIn::Current),
+            one_sided_outcome(OnlyIn::Base),
+        );
+        assert_eq!(
+            one_sided(&[new.clone(), new.clone()]),
+            [
+                "nothing was compared: every tracked function is new in this revision; the run \
+              passes, as nothing can have regressed"
+            ]
+        );
+        let mixed = one_sided(&[new.clone(), gone.clone()]);
+        assert!(
+            mixed[0].starts_with(
+                "nothing was compared: no tracked function is in both revisions (1 new, 1 removed)"
+            ),
+            "{mixed:?}"
+        );
+        assert!(mixed[1].starts_with("a function renamed"), "{mixed:?}");
+        let all_gone = one_sided(std::slice::from_ref(&gone));
+        assert!(
+            all_gone[0].contains("of the base revision is in this one"),
+            "{all_gone:?}"
+        );
+        assert!(one_sided(&[new.clone(), outcome(None)]).is_empty());
+        let renamed = one_sided(&[new, gone, outcome(None)]);
+        assert_eq!(renamed.len(), 1, "{renamed:?}");
+        assert!(renamed[0].starts_with("a function renamed"), "{renamed:?}");
+        assert!(one_sided(&[]).is_empty());
     }
 
     #[test]

@@ -3,7 +3,7 @@
 //! a missed expectation fails the run.
 
 use super::Report;
-use crate::error::Error;
+use crate::error::{Error, OnlyIn};
 
 /// One comparison's run: the one value every output renders.
 #[derive(Debug, Clone)]
@@ -98,6 +98,15 @@ impl Outcome {
     pub fn passed(&self) -> bool {
         self.status().ok()
     }
+
+    /// The revision that alone has it, when it is a tracked function in
+    /// one revision only (so [`Status::Skipped`]).
+    pub fn only_in(&self) -> Option<OnlyIn> {
+        match self.result {
+            Err(Error::OneSided { only_in }) => Some(only_in),
+            _ => None,
+        }
+    }
 }
 
 #[cfg(test)]
@@ -117,7 +126,7 @@ mod tests {
         assert_eq!(Status::of(&Err(Error::NoInputs), false), Status::Error);
         assert!(!Status::Error.ok());
         let one_sided = Err(Error::OneSided {
-            only_in: "the base revision".into(),
+            only_in: OnlyIn::Base,
         });
         assert_eq!(Status::of(&one_sided, true), Status::Skipped);
         assert!(Status::Skipped.ok());

@@ -103,7 +103,8 @@ impl<W: Write> Output for Terminal<W> {
 
     fn comparison(&mut self, outcome: &Outcome, notes: &mut Vec<Note>) {
         let status = if outcome.status() == Status::Skipped {
-            self.style.paint(Tone::Warn, "ignored")
+            // A pretty report has said why already.
+            result_word(outcome, self.style, self.detail == Detail::Terse)
         } else if outcome.passed() {
             self.style.paint(Tone::Good, "ok")
         } else {
@@ -158,6 +159,17 @@ impl<W: Write> Output for Terminal<W> {
     }
 }
 
+/// libtest's word for a comparison with nothing to compare, `ignored`,
+/// followed by why (as libtest follows it with an ignored test's reason)
+/// when `with_why`.
+pub fn result_word(outcome: &Outcome, style: Style, with_why: bool) -> String {
+    let word = style.paint(Tone::Dim, "ignored");
+    match &outcome.result {
+        Err(why) if with_why => format!("{word}, {why}"),
+        _ => word,
+    }
+}
+
 /// `running 2 comparisons`.
 pub fn running_line(count: usize) -> String {
     let noun = if count == 1 {
@@ -203,6 +215,16 @@ pub fn closing(summary: &Summary<'_>, style: Style, bench: bool) -> String {
     } else {
         (total - failures.len() - ignored, 0)
     };
+    let one_sided = notices::one_sided(summary.outcomes);
+    for notice in &one_sided {
+        for line in wrap(notice, "faster: ", "  ") {
+            text.push_str(&style.paint(Tone::Bold, &line));
+            text.push('\n');
+        }
+    }
+    if !one_sided.is_empty() {
+        text.push('\n');
+    }
     let result = if failures.is_empty() {
         style.paint(Tone::Good, "ok")
     } else {
@@ -223,10 +245,9 @@ pub fn closing(summary: &Summary<'_>, style: Style, bench: bool) -> String {
 fn report_with_notes(outcome: &Outcome, notes: &[Note], style: Style) -> String {
     let mut text = match &outcome.result {
         Ok(report) => render(report, style),
-        Err(error) if outcome.status() == Status::Skipped => format!(
-            "faster: {}\n{}\n",
+        Err(why) if outcome.status() == Status::Skipped => format!(
+            "faster: {}\n  {why}\n",
             style.paint(Tone::Bold, &outcome.label),
-            style.paint(Tone::Warn, &format!("  not compared: {error}"))
         ),
         Err(error) => format!(
             "faster: {}\n{}\n",

@@ -2,7 +2,9 @@
 //! comparison's times, speedup and verdict on one line, within 80 columns.
 
 use super::columns::Columns;
-use crate::output::style::{Style, Tone, WIDTH, display_width, pad};
+use crate::error::{Error, OnlyIn};
+use crate::output::one_sided;
+use crate::output::style::{Style, Tone, display_width, pad, wrap};
 use crate::report::units::{Ratio, format_ns};
 use crate::report::{Outcome, Report, Status};
 use std::fmt::Write as _;
@@ -79,18 +81,9 @@ pub fn table(outcomes: &[Outcome], style: Style) -> String {
                 })
             }
             Err(error) => {
-                let error = error.to_string();
-                let first_line = error.lines().next().unwrap_or("");
-                let room = WIDTH.saturating_sub(4 + columns.width(0));
-                let (text, tone) = if outcome.status() == Status::Skipped {
-                    (format!("– not compared: {first_line}"), Tone::Warn)
-                } else {
-                    (format!("✗ error: {first_line}"), Tone::Bad)
-                };
-                let text = shorten_end(&text, room);
                 let name = columns.line(&row[..1], |_, cell| cell);
                 let name = pad(&name, 2 + columns.width(0), false);
-                format!("{name}  {}", style.paint(tone, &text))
+                error_row(&name, outcome, error, style)
             }
         };
         let _ = writeln!(out, "{line}");
@@ -108,18 +101,43 @@ pub fn table(outcomes: &[Outcome], style: Style) -> String {
     out
 }
 
-/// `3 passed, 1 failed, 1 skipped`: the counts that are not zero (passed
+/// The row of a comparison without a report: its `name` (padded to its
+/// column), then the error, wrapped under itself rather than cut (its end
+/// says which input, or what to do); for a function in one revision only,
+/// which one, without the error's mark.
+fn error_row(name: &str, outcome: &Outcome, error: &Error, style: Style) -> String {
+    let error = error.to_string();
+    let first_line = error.lines().next().unwrap_or("");
+    let (text, tone) = if outcome.status() == Status::Skipped {
+        (first_line.to_string(), Tone::Dim)
+    } else {
+        (format!("✗ error: {first_line}"), Tone::Bad)
+    };
+    let indent = " ".repeat(display_width(name) + 2);
+    let lines: Vec<String> = wrap(&text, &indent, &indent)
+        .iter()
+        .enumerate()
+        .map(|(index, line)| {
+            let lead = if index == 0 {
+                format!("{name}  ")
+            } else {
+                indent.clone()
+            };
+            format!("{lead}{}", style.paint(tone, &line[indent.len()..]))
+        })
+        .collect();
+    lines.join("\n")
+}
+
+/// `3 passed, 1 failed, 1 new`: the counts that are not zero (passed
 /// always), the failures in red.
 fn counts(outcomes: &[Outcome], style: Style) -> String {
-    let count = |status: &dyn Fn(Status) -> bool| {
-        outcomes
-            .iter()
-            .filter(|outcome| status(outcome.status()))
-            .count()
-    };
-    let failed = count(&|status| !status.ok());
-    let skipped = count(&|status| status == Status::Skipped);
-    let passed = outcomes.len() - failed - skipped;
+    let failed = outcomes.iter().filter(|outcome| !outcome.passed()).count();
+    let (new, removed) = (
+        one_sided(outcomes, OnlyIn::Current),
+        one_sided(outcomes, OnlyIn::Base),
+    );
+    let passed = outcomes.len() - failed - new - removed;
     let mut counts = vec![if failed == 0 {
         style.paint(Tone::Good, &format!("{passed} passed"))
     } else {
@@ -128,8 +146,10 @@ fn counts(outcomes: &[Outcome], style: Style) -> String {
     if failed > 0 {
         counts.push(style.paint(Tone::Bad, &format!("{failed} failed")));
     }
-    if skipped > 0 {
-        counts.push(format!("{skipped} skipped"));
+    for (count, what) in [(new, "new"), (removed, "removed")] {
+        if count > 0 {
+            counts.push(format!("{count} {what}"));
+        }
     }
     counts.join(", ")
 }
@@ -142,20 +162,10 @@ fn verdict_cell(report: &Report, passed: bool) -> String {
     format!("{mark} {}{note}", report.verdict)
 }
 
-/// `text` cut to `width` columns with a trailing `…`.
-fn shorten_end(text: &str, width: usize) -> String {
-    if display_width(text) <= width {
-        return text.to_string();
-    }
-    let mut short: String = text.chars().take(width.saturating_sub(1)).collect();
-    short.push('…');
-    short
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::error::Error;
+    use crate::output::style::WIDTH;
     use crate::report::fixtures::{report, three_inputs};
     use crate::stats::verdict::{Expect, Verdict};
 
@@ -222,7 +232,34 @@ mod tests {
     }
 
     #[test]
-    fn a_function_in_one_revision_is_counted_and_shown_as_skipped() {
+    fn an_error_is_wrapped_under_itself_not_cut() {
+        let outcomes = [Outcome {
+            test: "a_crate::text::parse_the_longest_lines".into(),
+            label: String::new(),
+            source: None,
+            result: Err(Error::BehaviourChanged {
+                input: 12,
+                input_shown: "\"a,b\"".into(),
+                base: "2".into(),
+                current: "3".into(),
+                also: vec![],
+            }),
+            enforced: true,
+        }];
+        let text = table(&outcomes, Style::PLAIN);
+        let lines: Vec<&str> = text.lines().skip(2).collect();
+        assert_eq!(
+            lines,
+            [
+                "  a_crate::text::parse_the_longest_lines  ✗ error: the output changed since the",
+                "                                          base revision for input 12",
+            ],
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn a_function_in_one_revision_is_counted_and_said_as_new_or_removed() {
         let outcomes = [
             Outcome {
                 test: "demo::parse".into(),
@@ -241,18 +278,31 @@ mod tests {
                 label: "demo::added vs main".into(),
                 source: None,
                 result: Err(Error::OneSided {
-                    only_in: "the current code".into(),
+                    only_in: OnlyIn::Current,
+                }),
+                enforced: true,
+            },
+            Outcome {
+                test: "demo::gone".into(),
+                label: "demo::gone vs main".into(),
+                source: None,
+                result: Err(Error::OneSided {
+                    only_in: OnlyIn::Base,
                 }),
                 enforced: true,
             },
         ];
         let text = table(&outcomes, Style::PLAIN);
         assert!(
-            text.starts_with("faster: 2 comparisons: 1 passed, 1 skipped\n"),
+            text.starts_with("faster: 3 comparisons: 1 passed, 1 new, 1 removed\n"),
             "{text}"
         );
         assert!(
-            text.contains("demo::added  – not compared: only in the current code"),
+            text.contains("demo::added  new in this revision: nothing to compare against yet\n"),
+            "{text}"
+        );
+        assert!(
+            text.contains("demo::gone   not in this revision any more: nothing to compare"),
             "{text}"
         );
     }
