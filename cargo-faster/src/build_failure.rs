@@ -104,6 +104,7 @@ mod tests {
             profile: "release".into(),
             flags: flags.iter().map(|flag| flag.to_string()).collect(),
             manifest_path: None,
+            linker: None,
         }
     }
 

@@ -105,7 +105,10 @@ fn run(settings: &Settings) -> Result<(), String> {
         },
         Phase {
             name: "unrelated",
-            pairs: unrelated.iter().map(|commit| (commit, &commits[0])).collect(),
+            pairs: unrelated
+                .iter()
+                .map(|commit| (commit, &commits[0]))
+                .collect(),
             slowed_truth: 1.0,
         },
         Phase {

@@ -14,7 +14,7 @@ use crate::stats::estimate::Estimate;
 use crate::stats::samples::Samples;
 use crate::stats::verdict::Verdict;
 use crate::time::{self, Calibration, Clock, calibrate};
-use std::sync::Mutex;
+use std::sync::{Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 /// Checks that `candidate` returns what `original` returns on every input,
@@ -147,6 +147,15 @@ where
 /// several threads, and two measurements at once would disturb each other.
 static TIMING: Mutex<()> = Mutex::new(());
 
+/// This process's turn to time: held while one comparison measures, here or
+/// in processes it started (which the mutex cannot see), so no other thread
+/// of this process times beside it.
+pub fn timing_turn() -> MutexGuard<'static, ()> {
+    TIMING
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
 /// Check → sample → estimate → verdict: the report with what was observed
 /// while measuring (a timer that fell back, other processes' load), before
 /// [`diagnostics::review`] adds what follows from the figures.
@@ -240,9 +249,7 @@ impl Timed<'_> {
             }
         };
         let (samples, load, waiting) = {
-            let _exclusive = TIMING
-                .lock()
-                .unwrap_or_else(|poisoned| poisoned.into_inner());
+            let _exclusive = timing_turn();
             let before = snapshot();
             let samples = sampler::sample(clock, self.calibration, subject, config)?;
             let after = snapshot();

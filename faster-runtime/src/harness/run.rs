@@ -5,7 +5,7 @@
 
 use super::lock::lock_across_processes;
 use crate::config::{Config, Settings, resolve};
-use crate::engine::{diagnostics, probe, replicate};
+use crate::engine::{compare, diagnostics, probe, replicate};
 use crate::error::Error;
 use crate::layout::Builds;
 use crate::output::files::output_dir;
@@ -130,6 +130,8 @@ fn measure(
     })?;
     let builds = Builds::of(executable, config.layouts);
     let arguments = child_arguments();
+    // The processes time for this one: no other thread here may meanwhile.
+    let _turn = compare::timing_turn();
     let mut report = replicate::measure(config, comparison.run, |replica| {
         let binary = builds
             .binary(replica.index)

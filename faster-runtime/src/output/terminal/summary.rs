@@ -251,8 +251,8 @@ mod tests {
         assert_eq!(
             lines,
             [
-                "  a_crate::text::parse_the_longest_lines  ✗ error: the output changed since the",
-                "                                          base revision for input 12",
+                "  …rate::text::parse_the_longest_lines  ✗ error: the output changed since the",
+                "                                        base revision for input 12",
             ],
             "{text}"
         );
