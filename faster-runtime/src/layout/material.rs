@@ -179,11 +179,14 @@ fn kept(
     let inputs = dir.join("inputs");
     std::fs::create_dir_all(&inputs).map_err(|error| format!("{}: {error}", inputs.display()))?;
     let mut kept_arguments = Vec::with_capacity(arguments.len());
+    // `target/release` for `target/release/deps/name-HASH`.
+    let build = output.parent().and_then(Path::parent).unwrap_or(directory);
     for (index, argument) in arguments.iter().enumerate() {
         let path = directory.join(argument);
-        let temporary = index != output_argument
-            && (in_rustc_temporary_folder(&path) || (argument.ends_with(".o") && path.is_file()));
-        if !temporary || !path.exists() {
+        let fleeting = index != output_argument
+            && (in_rustc_temporary_folder(&path)
+                || (path.is_file() && (argument.ends_with(".o") || path.starts_with(build))));
+        if !fleeting || !path.exists() {
             kept_arguments.push(argument.clone());
             continue;
         }

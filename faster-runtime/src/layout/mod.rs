@@ -9,7 +9,7 @@
 //! Every process of a replicated comparison therefore runs in a layout of
 //! its own, and the interval covers the spread between them.
 //!
-//! Two sides share the [`material`] this module defines:
+//! Two sides share the [`Material`] this module defines:
 //! - the linker wrapper `faster-link` ([`link_main`], the `cargo-faster`
 //!   package's second binary, set as the linker in `.cargo/config.toml`)
 //!   runs each link as usual and, for a binary that links this runtime,
