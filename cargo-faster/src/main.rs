@@ -1,15 +1,16 @@
 //! `cargo faster --against REV`: every function registered with
 //! `#[faster::track]` in the current code, compared with the function of
-//! the same name at revision `REV`, paired in time across two long-lived
-//! processes (see `faster_runtime::revision`).
+//! the same name at revision `REV`, paired in time across pairs of
+//! processes, each pair in a layout of both binaries of its own (see
+//! `faster_runtime::revision` and `faster_runtime::layout`).
 //!
 //! Modules: `options` (the command line), `git` (the base commit and its
 //! worktree), `sources` (the base's worktree and the path dependencies
-//! outside the repository beside it), `build` (both revisions' test
+//! outside the repository beside it), `toolchain` (the compiler and
+//! `faster-link`, which both builds use), `build` (both revisions' test
 //! binaries, the base's cached by commit), `build_failure` (what to say
 //! when one does not build), `discover` (which binaries serve tracked
-//! functions). The
-//! comparison itself, and every output, is the runtime's
+//! functions). The comparison itself, and every output, is the runtime's
 //! (`faster_runtime::harness::run_against`).
 
 mod build;
@@ -18,6 +19,7 @@ mod discover;
 mod git;
 mod options;
 mod sources;
+mod toolchain;
 
 use build::{Base, Cargo};
 use faster_runtime::harness::{Against, COULD_NOT_RUN, Revision, run_against};
@@ -59,13 +61,13 @@ fn main() -> ExitCode {
 fn run(options: &Options) -> Result<u8, String> {
     let directory = std::env::current_dir()
         .map_err(|error| format!("cannot read the current directory: {error}"))?;
-    let (_, version) = build::toolchain(&directory)?;
+    let (_, version) = toolchain::toolchain(&directory)?;
     let cargo = Cargo {
         program: std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()),
         profile: options.profile.clone(),
         flags: options.cargo_flags.clone(),
         manifest_path: options.manifest_path.clone(),
-        linker: build::layout_linker(&version),
+        linker: toolchain::layout_linker(&version),
     };
     let workspace = cargo.workspace(&directory)?;
     let repository = git::Repository::of(&directory)?;

@@ -296,7 +296,7 @@ fn marked_line(result: &Result<Report, Error>) -> String {
 #[derive(Debug, PartialEq)]
 pub enum ChildResult {
     /// Its report.
-    Report(Report),
+    Report(Box<Report>),
     /// Its error's text (a mismatch, a panic, a document that cannot be
     /// read back).
     Failed(String),
@@ -319,7 +319,7 @@ pub fn parse(stdout: &str) -> Option<ChildResult> {
             .map_err(|error| format!("its report could not be read: {error}"))
             .and_then(Document::into_report)
         {
-            Ok(report) => ChildResult::Report(report),
+            Ok(report) => ChildResult::Report(Box::new(report)),
             Err(message) => ChildResult::Failed(message),
         },
     )
@@ -347,7 +347,7 @@ pub fn run_replica(
     let (status, stdout, stderr) =
         run_child(executable, arguments, test, replica).map_err(failed)?;
     match parse(&stdout) {
-        Some(ChildResult::Report(report)) => Ok(report),
+        Some(ChildResult::Report(report)) => Ok(*report),
         Some(ChildResult::Failed(message)) => Err(failed(message)),
         Some(ChildResult::BudgetTooShort(round)) => Err(Error::BudgetTooShort {
             round,

@@ -7,15 +7,17 @@
 //! JSON has no infinity or NaN: such a figure is written as `null` and read
 //! back as NaN (the interval's unbounded high end as infinity).
 
+mod context;
 mod values;
 
 use super::environment::{Environment, utc_now};
 use super::outcome::Outcome;
-use super::{GpuInfo, InputReport, Load, Placement, ProcessSummary, Report, Scope};
+use super::{InputReport, Load, Placement, ProcessSummary, Report};
 use crate::stats::LinearFit;
 use crate::stats::samples::CONFIDENCE;
 use crate::stats::verdict::Expect;
 use crate::time::Calibration;
+use context::{GpuDoc, ScopeDoc};
 use serde::{Deserialize, Serialize};
 use std::time::Duration;
 use values::{nullable, parse_stop, parse_verdict, stop_name};
@@ -85,37 +87,6 @@ struct ResultDoc {
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
-struct GpuDoc {
-    adapter: String,
-    backend: String,
-    device_type: String,
-    driver: String,
-    cache_flush_bytes: Option<u64>,
-}
-
-impl GpuDoc {
-    fn of(gpu: &GpuInfo) -> GpuDoc {
-        GpuDoc {
-            adapter: gpu.adapter.clone(),
-            backend: gpu.backend.clone(),
-            device_type: gpu.device_type.clone(),
-            driver: gpu.driver.clone(),
-            cache_flush_bytes: gpu.cache_flush_bytes,
-        }
-    }
-
-    fn into_info(self) -> GpuInfo {
-        GpuInfo {
-            adapter: self.adapter,
-            backend: self.backend,
-            device_type: self.device_type,
-            driver: self.driver,
-            cache_flush_bytes: self.cache_flush_bytes,
-        }
-    }
-}
-
-#[derive(Debug, Clone, Serialize, Deserialize)]
 struct PlacementDoc {
     threshold_ns: f64,
     #[serde(deserialize_with = "nullable::number")]
@@ -126,35 +97,6 @@ struct PlacementDoc {
     /// Derived from `speedups`; written for readers, not read back.
     #[serde(deserialize_with = "nullable::number")]
     spread: f64,
-}
-
-/// Whether the processes ran in layouts of their own, and why not.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-struct ScopeDoc {
-    layouts: bool,
-    reason: Option<String>,
-}
-
-impl ScopeDoc {
-    fn of(scope: &Scope) -> ScopeDoc {
-        match scope {
-            Scope::Layouts => ScopeDoc {
-                layouts: true,
-                reason: None,
-            },
-            Scope::ThisBuild(reason) => ScopeDoc {
-                layouts: false,
-                reason: Some(reason.clone()),
-            },
-        }
-    }
-
-    fn into_scope(self) -> Scope {
-        match (self.layouts, self.reason) {
-            (true, _) => Scope::Layouts,
-            (false, reason) => Scope::ThisBuild(reason.unwrap_or_default()),
-        }
-    }
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -514,6 +456,7 @@ mod tests {
     use crate::error::Error;
     use crate::report::fixtures::{report, three_inputs};
     use crate::report::outcome::Source;
+    use crate::report::{GpuInfo, Scope};
     use crate::stats::verdict::Verdict;
 
     fn outcome(result: Result<Report, Error>) -> Outcome {

@@ -1,230 +1,34 @@
-//! The run of `cargo faster --against REV`, once both revisions are built:
-//! each revision's test binaries started as children serving their tracked
-//! functions, the functions matched by name, each one measured (in fresh
-//! child pairs again with `--processes N`), and every outcome handed to the
-//! same outputs as `faster::main()`'s, ending in the same exit codes.
+//! Measuring a run across revisions in pairs of processes: every selected
+//! function in each pair of children (one serving each revision, pair `k`
+//! in layout `k` of both revisions' binaries), again while its verdict is
+//! unsettled, and its reports combined into its outcome.
 
-use super::lock::lock_across_processes;
-use super::run::RunWide;
-use super::{Destinations, FAILED, USAGE_ERROR, outputs, step_summary_path};
+use super::{Against, Revision, Started};
 use crate::config::{Config, Settings};
 use crate::engine::{diagnostics, probe, replicate};
 use crate::error::{Error, OnlyIn};
-use crate::harness::cli::Cli;
+use crate::harness::run::RunWide;
 use crate::layout::Builds;
-use crate::output::style::Progress;
-use crate::output::{Outputs, Run, Summary};
+use crate::output::{Outputs, Run};
 use crate::report::{Environment, Outcome, Report, Scope, Source};
-use crate::revision::child::{Endpoint, Server, ServerCommand};
+use crate::revision::child::{Server, ServerCommand};
 use crate::revision::compare::{self, Across, Children, Located, Match};
-use crate::revision::protocol::{Listing, PROTOCOL, Request, Response};
+use crate::revision::protocol::Listing;
 use crate::stats::verdict::Expect;
 use crate::time::{Calibration, WallClock};
-use std::io::Write;
-use std::path::PathBuf;
 use std::time::{Duration, Instant};
-
-/// One revision, built: how to start the children that serve it.
-#[derive(Debug, Clone)]
-pub struct Revision {
-    /// How reports name it: `origin/main (1a2b3c4)`, `the working tree`.
-    pub name: String,
-    /// One per test binary holding tracked functions.
-    pub servers: Vec<ServerCommand>,
-}
-
-/// A comparison of two built revisions.
-#[derive(Debug, Clone)]
-pub struct Against {
-    /// The base revision: the original of every comparison.
-    pub base: Revision,
-    /// The current code: the candidate.
-    pub current: Revision,
-    /// A changed output is expected: reported, not failed.
-    pub accept_changes: bool,
-    /// `<target>/faster`: report files go to its `against/` folder, and
-    /// runs take turns on its lock.
-    pub output: PathBuf,
-}
-
-/// The exit code of a run that could not compare: a child did not start or
-/// spoke another protocol, two functions share a name.
-pub const COULD_NOT_RUN: u8 = 1;
-
-/// A comparison across revisions is a regression guard unless told
-/// otherwise: it fails only when the current code is slower.
-const REGRESSION_GUARD: Settings = Settings {
-    expect: Some(Expect::NotSlower),
-    ..Settings::NONE
-};
-
-/// Compares every tracked function `cli` selects and returns the exit code:
-/// 0 when all passed, 101 when one failed, 2 for a bad setting, 1 when the
-/// comparison could not run.
-pub fn run_against(against: &Against, cli: &Cli) -> u8 {
-    let environment = match Settings::from_env() {
-        Ok(environment) => environment,
-        Err(error) => {
-            eprintln!("faster: {error}");
-            return USAGE_ERROR;
-        }
-    };
-    let run_wide = RunWide {
-        environment: REGRESSION_GUARD.overwrite(environment),
-        command_line: cli.settings,
-    };
-    let run_config = run_wide.config_with(Settings::NONE);
-    if let Err(error) = run_config.validate() {
-        eprintln!("faster: {error}");
-        return USAGE_ERROR;
-    }
-    let started = (
-        Started::start(&against.base, &run_config),
-        Started::start(&against.current, &run_config),
-    );
-    let (base, current) = match started {
-        (Ok(base), Ok(current)) => (base, current),
-        (Err(error), _) | (_, Err(error)) => {
-            eprintln!("faster: {error}");
-            return COULD_NOT_RUN;
-        }
-    };
-    let matches = match compare::pair_up(&base.listings, &current.listings) {
-        Ok(matches) => matches,
-        Err(error) => {
-            eprintln!("faster: {error}");
-            return COULD_NOT_RUN;
-        }
-    };
-    let total = matches.len();
-    let selected: Vec<(&str, Match)> = matches
-        .into_iter()
-        .filter(|(name, _)| cli.selects(name))
-        .collect();
-    if cli.list {
-        print_list(&selected);
-        return 0;
-    }
-    let outputs = outputs(
-        cli,
-        Destinations {
-            stdout: Box::new(std::io::stdout()),
-            style: cli.color.for_stdout(),
-            progress: Progress::on_stderr(),
-            files: against.output.join("against"),
-            step_summary: step_summary_path(),
-        },
-    );
-    // The children that listed the functions served this binary as built;
-    // every measuring pair runs in layouts of its own.
-    drop((base.servers, current.servers));
-    let builds_of = |revision: &Revision| -> Vec<Builds> {
-        revision
-            .servers
-            .iter()
-            .map(|command| Builds::of(command.program.clone(), run_config.layouts))
-            .collect()
-    };
-    let _turn = lock_across_processes(&against.output);
-    let mut run = Measuring {
-        against,
-        run_wide: &run_wide,
-        builds: [builds_of(&against.base), builds_of(&against.current)],
-        servers: [Vec::new(), Vec::new()],
-        listings: [&base.listings, &current.listings],
-        outputs,
-    };
-    let started = Instant::now();
-    let outcomes = run.all(&selected);
-    let summary = Summary {
-        binary: "cargo faster",
-        against: Some(&against.base.name),
-        outcomes: &outcomes,
-        filtered_out: total - selected.len(),
-        elapsed: started.elapsed(),
-        // The two revisions' servers work all through the run, and are not
-        // another's load; each comparison says its own.
-        load: None,
-    };
-    run.outputs.end(&summary);
-    if summary.failed() == 0 { 0 } else { FAILED }
-}
-
-/// `--list`: every selected function and where it is.
-fn print_list(selected: &[(&str, Match)]) {
-    let mut stdout = std::io::stdout().lock();
-    for (name, matched) in selected {
-        let place = match matched {
-            Match::Both { .. } => "both",
-            Match::OnlyBase(_) => "base only",
-            Match::OnlyCurrent(_) => "current only",
-        };
-        let _ = writeln!(stdout, "{name}: {place}");
-    }
-}
-
-/// One revision's children, started, with what each serves.
-struct Started {
-    servers: Vec<Server>,
-    listings: Vec<Listing>,
-}
-
-impl Started {
-    /// Starts every child of `revision` and asks each for its listing.
-    fn start(revision: &Revision, config: &Config) -> Result<Started, String> {
-        let mut servers = Started::spawn(revision, config)?;
-        let mut listings = Vec::with_capacity(servers.len());
-        for (server, command) in servers.iter_mut().zip(&revision.servers) {
-            let failed = |message: String| {
-                format!(
-                    "{} ({}): {message}",
-                    revision.name,
-                    command.program.display()
-                )
-            };
-            match server.request(&Request::List).map_err(failed)? {
-                Response::Listing(listing) if listing.protocol == PROTOCOL => {
-                    listings.push(listing)
-                }
-                Response::Listing(listing) => {
-                    return Err(failed(format!(
-                        "it speaks protocol {}, this cargo faster {PROTOCOL}: build both with \
-                         the same version of faster",
-                        listing.protocol
-                    )));
-                }
-                other => return Err(failed(format!("it answered the listing with {other:?}"))),
-            }
-        }
-        Ok(Started { servers, listings })
-    }
-
-    /// Fresh children of `revision`, not asked anything yet.
-    fn spawn(revision: &Revision, config: &Config) -> Result<Vec<Server>, String> {
-        let environment = vec![(
-            "FASTER_TIMER".to_string(),
-            config.timer.as_str().to_string(),
-        )];
-        let timeout = replicate::child_timeout(config.max_time);
-        revision
-            .servers
-            .iter()
-            .map(|command| Server::start(&revision.name, command, &environment, timeout))
-            .collect()
-    }
-}
 
 /// A run in progress: the builds of both revisions, the children serving
 /// them now, what they serve, and the outputs.
-struct Measuring<'a> {
-    against: &'a Against,
-    run_wide: &'a RunWide,
+pub(super) struct Measuring<'a> {
+    pub(super) against: &'a Against,
+    pub(super) run_wide: &'a RunWide,
     /// Per revision (base, current), per test binary: its layouts, or
     /// itself.
-    builds: [Vec<Builds>; 2],
-    servers: [Vec<Server>; 2],
-    listings: [&'a [Listing]; 2],
-    outputs: Outputs<'a>,
+    pub(super) builds: [Vec<Builds>; 2],
+    pub(super) servers: [Vec<Server>; 2],
+    pub(super) listings: [&'a [Listing]; 2],
+    pub(super) outputs: Outputs<'a>,
 }
 
 /// What one function has measured so far: a report per pair of processes,
@@ -243,7 +47,7 @@ impl Measuring<'_> {
     /// verdict is undecided and its budget lasts (the same rule as a
     /// replicated comparison's, `replicate::enough`). Hands each outcome to
     /// the outputs once it is done.
-    fn all(&mut self, selected: &[(&str, Match)]) -> Vec<Outcome> {
+    pub(super) fn all(&mut self, selected: &[(&str, Match)]) -> Vec<Outcome> {
         let tests: Vec<&str> = selected.iter().map(|(name, _)| *name).collect();
         self.outputs.begin(&Run {
             binary: "cargo faster",
