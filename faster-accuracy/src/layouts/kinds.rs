@@ -185,52 +185,46 @@ pub const KINDS: &[Kind] = &[
     vec![source]
 }",
     },
-    Kind {
-        name: "chain50ns",
-        what: "a dependent xorshift-multiply chain of 30 steps (about 50 ns), which layouts do not move",
-        parameter: "seed: &u64",
-        again: "black_box(seed)",
-        output: "u64",
-        body: "    let mut state = *seed;
-    for _ in 0..black_box(30_u64) {
-        state = (state ^ (state >> 29)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    }
-    state",
-        inputs: "fn inputs() -> Vec<u64> {
-    vec![1]
+    chain(
+        "chain50ns",
+        "a dependent xorshift-multiply chain of 30 steps (about 50 ns), which layouts do not move",
+        "fn inputs() -> Vec<(u64, u64)> {
+    vec![(1, 30)]
 }",
-    },
-    Kind {
-        name: "chain1us",
-        what: "the chain of 600 steps (about 1 µs)",
-        parameter: "seed: &u64",
-        again: "black_box(seed)",
-        output: "u64",
-        body: "    let mut state = *seed;
-    for _ in 0..black_box(600_u64) {
-        state = (state ^ (state >> 29)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    }
-    state",
-        inputs: "fn inputs() -> Vec<u64> {
-    vec![1]
+    ),
+    chain(
+        "chain1us",
+        "the chain of 600 steps (about 1 µs)",
+        "fn inputs() -> Vec<(u64, u64)> {
+    vec![(1, 600)]
 }",
-    },
-    Kind {
-        name: "chain200us",
-        what: "the chain of 120 000 steps (about 200 µs)",
-        parameter: "seed: &u64",
-        again: "black_box(seed)",
-        output: "u64",
-        body: "    let mut state = *seed;
-    for _ in 0..black_box(120_000_u64) {
-        state = (state ^ (state >> 29)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    }
-    state",
-        inputs: "fn inputs() -> Vec<u64> {
-    vec![1]
+    ),
+    chain(
+        "chain200us",
+        "the chain of 120 000 steps (about 200 µs)",
+        "fn inputs() -> Vec<(u64, u64)> {
+    vec![(1, 120_000)]
 }",
-    },
+    ),
 ];
+
+/// A dependent chain of `case.1` steps from `case.0`, as the suite's
+/// synthetic workloads are: the kind whose speed layouts do not move.
+const fn chain(name: &'static str, what: &'static str, inputs: &'static str) -> Kind {
+    Kind {
+        name,
+        what,
+        parameter: "case: &(u64, u64)",
+        again: "black_box(case)",
+        output: "u64",
+        body: "    let mut state = case.0;
+    for _ in 0..black_box(case.1) {
+        state = (state ^ (state >> 29)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    }
+    state",
+        inputs,
+    }
+}
 
 /// The constant that tells each function's body from the others'.
 const ORIGINAL_TAG: u8 = 1;
