@@ -196,13 +196,16 @@ pub fn combine(mut parent: Report, children: Vec<Report>) -> Report {
     parent
 }
 
-/// The interval over the processes' own estimates and half-widths.
-/// `None` where a process has no interval of its own (too few rounds), or
-/// there is one process only.
+/// The interval over the processes' own estimates and half-widths (none
+/// for a process without an interval of its own). `None` where there is
+/// one process only.
 fn interval_over(processes: &[ProcessSummary]) -> Option<Interval> {
-    let estimates: Vec<(f64, f64)> = processes
+    let estimates: Vec<(f64, Option<f64>)> = processes
         .iter()
-        .map(|p| (p.speedup.ln(), (p.ci.1.ln() - p.ci.0.ln()) / 2.0))
+        .map(|p| {
+            let half_width = (p.ci.1.ln() - p.ci.0.ln()) / 2.0;
+            (p.speedup.ln(), half_width.is_finite().then_some(half_width))
+        })
         .collect();
     stats::across_processes(&estimates, CONFIDENCE).ok()
 }

@@ -288,16 +288,40 @@ pub const PRIOR_DEGREES_OF_FREEDOM: f64 = 4.0;
 /// 99%), which is why a comparison measures in at least four and adds more
 /// while its verdict is undecided.
 ///
+/// A process without an interval of its own (too few rounds in it for
+/// one: `None`) still gives its centre, which is all the t-interval needs;
+/// the floor is then the claims of the others. One process short of rounds
+/// must not leave a comparison that four processes decided undecided.
+///
 /// Errors: fewer than two processes, a centre or half-width that is not
-/// finite (a process without an interval), a negative half-width, or a
-/// `confidence` not strictly between 0 and 1.
-pub fn across_processes(processes: &[(f64, f64)], confidence: f64) -> Result<Interval, StatsError> {
+/// finite, a negative half-width, or a `confidence` not strictly between 0
+/// and 1.
+pub fn across_processes(
+    processes: &[(f64, Option<f64>)],
+    confidence: f64,
+) -> Result<Interval, StatsError> {
     let tail = two_sided(confidence)?;
-    check_groups(processes, "processes", 2)?;
-    let count = processes.len();
+    let claims: Vec<(f64, f64)> = processes
+        .iter()
+        .filter_map(|&(center, half_width)| Some((center, half_width?)))
+        .collect();
+    check_groups(&claims, "processes", 0)?;
     let centers: Vec<f64> = processes.iter().map(|&(center, _)| center).collect();
+    all_finite(centers.iter().copied())?;
+    let count = processes.len();
+    if count < 2 {
+        return Err(StatsError::TooFew {
+            what: "processes",
+            needed: 2,
+            got: count,
+        });
+    }
     let normal_quantile = -student_t_quantile(tail, f64::INFINITY)?;
-    let claimed = claimed_variance(processes, normal_quantile);
+    let claimed = if claims.is_empty() {
+        0.0
+    } else {
+        claimed_variance(&claims, normal_quantile)
+    };
     let spread = variance(&centers).max(claimed);
     Ok(Interval {
         center: mean(&centers),

@@ -145,7 +145,7 @@ fn percentiles_interpolate_between_ranks() {
 fn agreeing_processes_keep_their_claimed_width_under_students_t() {
     // Four processes at one estimate, each claiming ±1%: the spread is
     // taken as their claimed variance, with t(0.995, 3) = 5.8409.
-    let interval = across_processes(&[(0.2, 0.01); 4], 0.99).unwrap();
+    let interval = across_processes(&[(0.2, Some(0.01)); 4], 0.99).unwrap();
     let sigma = 0.01 / 2.575_829;
     assert!(
         close(interval.half_width, 5.840_909 * sigma / 2.0, 1e-6),
@@ -158,14 +158,14 @@ fn agreeing_processes_keep_their_claimed_width_under_students_t() {
 fn disagreeing_processes_widen_the_interval_by_their_spread() {
     // ±0.1% each, but 20% apart: the interval must cover both, and with two
     // processes it is as wide as one degree of freedom makes it.
-    let interval = across_processes(&[(-0.1, 0.001), (0.1, 0.001)], 0.99).unwrap();
+    let interval = across_processes(&[(-0.1, Some(0.001)), (0.1, Some(0.001))], 0.99).unwrap();
     assert!(
         interval.low() < -0.1 && interval.high() > 0.1,
         "{interval:?}"
     );
     // Many processes: the spread decides, and the width shrinks with √N.
-    let processes: Vec<(f64, f64)> = (0..40)
-        .map(|i| (if i % 2 == 0 { -0.1 } else { 0.1 }, 0.001))
+    let processes: Vec<(f64, Option<f64>)> = (0..40)
+        .map(|i| (if i % 2 == 0 { -0.1 } else { 0.1 }, Some(0.001)))
         .collect();
     let many = across_processes(&processes, 0.99).unwrap();
     assert!(many.half_width < 0.06, "{many:?}");
@@ -188,10 +188,10 @@ fn processes_that_each_claim_little_still_cover_the_mean_of_their_layouts() {
         let trials = 2_000;
         let held = (0..trials)
             .filter(|_| {
-                let processes: Vec<(f64, f64)> = (0..count)
+                let processes: Vec<(f64, Option<f64>)> = (0..count)
                     .map(|_| {
                         let layout = between.sample(&mut rng);
-                        (layout + within.sample(&mut rng), 0.005)
+                        (layout + within.sample(&mut rng), Some(0.005))
                     })
                     .collect();
                 let interval = across_processes(&processes, 0.99).unwrap();
@@ -204,9 +204,9 @@ fn processes_that_each_claim_little_still_cover_the_mean_of_their_layouts() {
 }
 
 #[test]
-fn processes_need_two_with_an_interval_each() {
+fn processes_need_two_and_finite_figures() {
     assert!(matches!(
-        across_processes(&[(0.1, 0.01)], 0.99),
+        across_processes(&[(0.1, Some(0.01))], 0.99),
         Err(StatsError::TooFew {
             what: "processes",
             needed: 2,
@@ -214,11 +214,41 @@ fn processes_need_two_with_an_interval_each() {
         })
     ));
     assert_eq!(
-        across_processes(&[(0.1, 0.01), (0.2, f64::INFINITY)], 0.99),
+        across_processes(&[(0.1, Some(0.01)), (0.2, Some(f64::INFINITY))], 0.99),
         Err(StatsError::NotFinite {
             index: 3,
             value: f64::INFINITY
         })
+    );
+    assert!(matches!(
+        across_processes(&[(0.1, None), (f64::NAN, None)], 0.99),
+        Err(StatsError::NotFinite { index: 1, .. })
+    ));
+}
+
+#[test]
+fn a_process_without_an_interval_still_gives_its_centre() {
+    // Four processes read 460x faster within 5% of each other; one had too
+    // few rounds for an interval of its own. The comparison is decided by
+    // the spread of the four, floored by the three that claim a width.
+    let centers = [6.09, 6.13, 6.14, 6.18];
+    let processes: Vec<(f64, Option<f64>)> = centers
+        .iter()
+        .enumerate()
+        .map(|(index, &center)| (center, (index != 2).then_some(0.02)))
+        .collect();
+    let interval = across_processes(&processes, 0.99).unwrap();
+    assert!(close(interval.center, 6.135, 1e-9), "{interval:?}");
+    assert!(
+        interval.low() > 6.0 && interval.high() < 6.3,
+        "{interval:?}"
+    );
+    // None claims a width: the spread alone decides.
+    let unclaimed: Vec<(f64, Option<f64>)> = centers.iter().map(|&c| (c, None)).collect();
+    let alone = across_processes(&unclaimed, 0.99).unwrap();
+    assert!(
+        close(alone.half_width, interval.half_width, 1e-9),
+        "{alone:?}"
     );
 }
 
