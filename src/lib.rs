@@ -98,8 +98,9 @@ pub mod gpu {
 /// The command line is libtest's, with faster's own flags: `FILTER...`,
 /// `--exact`, `--skip FILTER`, `--list`, `--quick`, `--max-time DURATION`,
 /// `--noise-floor FRACTION`, `--timer wall|cycles|thread-cpu`,
-/// `--processes N`, `--format pretty|terse|json|bench|junit`, `--junit PATH`,
-/// `--color auto|always|never`, `-q`, `--help`; the flags cargo, libtest and
+/// `--processes N`, `--layouts on|off`, `--format
+/// pretty|terse|json|bench|junit`, `--junit PATH`, `--color
+/// auto|always|never`, `-q`, `--help`; the flags cargo, libtest and
 /// nextest pass (`--bench`, `--nocapture`, `--test-threads N`, ...) are
 /// accepted and ignored. `--help` prints them all.
 #[track_caller]

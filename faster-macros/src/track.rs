@@ -17,7 +17,7 @@ use syn::ext::IdentExt;
 use syn::parse::{ParseStream, Parser};
 use syn::{Expr, Ident, ItemFn, LitStr, Token};
 
-/// The options, in the order the README documents them.
+/// The options, in the order the guide documents them (`guide/revisions.md`).
 const OPTION_NAMES: [&str; 5] = ["inputs", "name", "expect", "noise_floor", "max_time"];
 
 /// Options of `#[faster::compare]` that mean nothing here.

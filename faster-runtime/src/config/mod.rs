@@ -54,7 +54,7 @@ pub struct Config {
     /// Run each process in a layout of the binary of its own (the same code
     /// linked in another order), where the binary was linked through
     /// `faster-link`, so the verdict is about the code and not about one
-    /// link's luck. `FASTER_LAYOUTS=off` turns it off.
+    /// link's luck. `FASTER_LAYOUTS=off` (`--layouts off`) turns it off.
     pub layouts: bool,
     /// A half-width added in quadrature to every interval (0.005 = ±0.5%),
     /// for what no measurement inside one process can see: where code and
@@ -77,7 +77,8 @@ pub struct Config {
     pub placement_threshold: Duration,
     /// Shift the stack the measuring loop runs on from round to round, so an
     /// alignment that happens to favour one function is averaged out rather
-    /// than baked into the estimate. Off by default (see the README).
+    /// than baked into the estimate. Off by default (measured in the
+    /// guide's "Trusting the environment", `guide/environment.md`).
     pub randomize_layout: bool,
     /// Turn a verdict into `within noise` when the noise floor is too close
     /// to what this machine resolves right now (the noise probe's estimate).
@@ -112,8 +113,9 @@ impl Default for Config {
 /// The default [`Config::placement_threshold`]: twice the shortest call at
 /// which the placements measured here agreed (≈ 4–5 ns), three times the
 /// ≈ 3 ns call whose ratio issue 15 saw a placement move, and five times
-/// under the 50 ns from which nothing may change (see the README's
-/// "Nanosecond functions: where the measuring loop lands").
+/// under the 50 ns from which nothing may change (see the guide's
+/// "Nanosecond functions: where the measuring loop lands",
+/// `guide/measuring.md`).
 pub const PLACEMENT_THRESHOLD: Duration = Duration::from_nanos(10);
 
 /// The noise floor on CI runners, whose neighbours are noisier than a desk's.

@@ -41,7 +41,7 @@ pub struct Settings {
     pub max_time: Option<Duration>,
     /// `processes = N`, `--processes`, `FASTER_PROCESSES`
     pub processes: Option<usize>,
-    /// `FASTER_LAYOUTS` (`on` or `off`)
+    /// `--layouts`, `FASTER_LAYOUTS` (`on` or `off`)
     pub layouts: Option<bool>,
     /// `--timer`, `FASTER_TIMER`
     pub timer: Option<TimerKind>,

@@ -20,7 +20,8 @@ use std::time::{Duration, Instant};
 /// Checks that `candidate` returns what `original` returns on every input,
 /// then measures both interleaved and judges the speedup against
 /// `config.noise_floor`. The report's warnings say what the reader should
-/// know about the measurement (see the README's "Reading a report").
+/// know about the measurement (see the guide's "Reading a report",
+/// `guide/reports.md`).
 ///
 /// Both functions receive each input by reference. A panic in either is
 /// caught and returned as [`Error::Panicked`]; different outputs are

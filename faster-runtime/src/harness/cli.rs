@@ -73,7 +73,7 @@ FILTER selects comparisons whose test name contains it (sum::faster_sum_fast).
 
 Attribute options are stronger than these flags, flags than the environment.
 Other variables: FASTER_ENFORCE, FASTER_STRICT, FASTER_RANDOMIZE_LAYOUT,
-FASTER_OUTPUT_DIR (see the README).";
+FASTER_OUTPUT_DIR, FASTER_LINKER (see the guide: guide/running.md).";
 
 /// The parsed command line of `faster::main()`.
 #[derive(Debug, Default, PartialEq)]

@@ -43,7 +43,8 @@ const USAGE_ERROR: u8 = 2;
 /// It returns `()`, so `fn main() { faster::main() }` is the one form, and
 /// a trailing semicolon cannot turn a failure into success. [`run`] returns
 /// the code instead, for a `main` that does more. The command line is
-/// described by `--help`; the README has every flag and variable.
+/// described by `--help`; the guide's "Running comparisons"
+/// (`guide/running.md`) has every flag and variable.
 #[track_caller]
 pub fn main() {
     let code = run_from(

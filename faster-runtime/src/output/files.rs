@@ -87,8 +87,8 @@ pub fn target_folder(source_file: &str) -> String {
 }
 
 impl Report {
-    /// This report as a `faster/report/v1` JSON document (see the README's
-    /// "Reports and output formats" and
+    /// This report as a `faster/report/v1` JSON document (see the guide's
+    /// "Reports and output formats", `guide/reports.md`, and
     /// `faster-runtime/schema/report-v1.schema.json`), without source
     /// location: what [`compare_fns`](crate::compare_fns) users store or
     /// send on.
