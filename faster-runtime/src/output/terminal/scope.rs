@@ -66,11 +66,12 @@ fn processes_read(report: &Report) -> Option<String> {
     let high = directed.iter().copied().fold(f64::NEG_INFINITY, f64::max);
     let spread = high / low - 1.0;
     let decimals = if spread < 0.03 { 3 } else { 2 };
-    let direction = match Ratio(report.speedup, None).to_string() {
-        headline if headline.ends_with("slower") => " slower",
-        headline if headline.ends_with("faster") => " faster",
-        _ => "",
-    };
+    // The headline's own direction, at the decimals its interval gives it.
+    let headline = Ratio(report.speedup, Some(report.ci)).to_string();
+    let direction = [" slower", " faster"]
+        .into_iter()
+        .find(|direction| headline.contains(direction))
+        .unwrap_or("");
     Some(format!(
         "{low:.decimals$}x to {high:.decimals$}x{direction} (a spread of {})",
         if spread < 0.001 {
@@ -88,4 +89,77 @@ fn smallest_judged_change(report: &Report) -> f64 {
     let (low, high) = report.ci;
     let half_width = (high.ln() - low.ln()) / 2.0;
     ((1.0 + report.noise_floor).ln() + half_width).exp() - 1.0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::ProcessSummary;
+    use crate::report::fixtures::report;
+    use crate::stats::verdict::Expect;
+
+    /// A report whose processes read `speedups`, in the given scope.
+    fn replicated(
+        speedup: f64,
+        ci: (f64, f64),
+        verdict: Verdict,
+        speedups: &[f64],
+        scope: Scope,
+    ) -> Report {
+        let mut report = report(speedup, ci, verdict, Expect::Report);
+        report.processes = speedups
+            .iter()
+            .zip(0..)
+            .map(|(&speedup, layout)| ProcessSummary {
+                speedup,
+                ci: (speedup * 0.99, speedup / 0.99),
+                rounds: 80,
+                layout: Some(layout),
+            })
+            .collect();
+        report.scope = Some(scope);
+        report
+    }
+
+    #[test]
+    fn layouts_that_disagree_say_how_large_a_change_is_judged() {
+        let spread = replicated(
+            0.99,
+            (0.95, 1.03),
+            Verdict::WithinNoise,
+            &[0.93, 0.97, 1.02, 1.07],
+            Scope::Layouts,
+        );
+        let note = scope_note(&spread).unwrap();
+        assert!(
+            note.starts_with("4 layouts of the binary (the same code linked in another order"),
+            "{note}"
+        );
+        assert!(
+            note.contains("read 0.93x to 1.08x slower (a spread of 15.1%)"),
+            "{note}"
+        );
+        assert!(
+            note.ends_with("only a change beyond about 9.3% is judged."),
+            "{note}"
+        );
+    }
+
+    #[test]
+    fn this_build_says_why_and_a_narrow_reading_keeps_the_headlines_direction() {
+        // The headline reads 1.001x faster at three decimals; so must the
+        // processes' range, not a direction-less 1.00x.
+        let narrow = replicated(
+            1.001,
+            (1.0, 1.002),
+            Verdict::WithinNoise,
+            &[1.0004, 1.0012],
+            Scope::ThisBuild("layouts are off (FASTER_LAYOUTS=off)".into()),
+        );
+        assert_eq!(
+            scope_note(&narrow).unwrap(),
+            "2 processes of this build read 1.000x to 1.001x faster (a spread of under 0.1%). \
+             The verdict holds for this build only: layouts are off (FASTER_LAYOUTS=off)."
+        );
+    }
 }
