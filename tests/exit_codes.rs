@@ -91,6 +91,32 @@ fn passing_comparisons_pass_cargo_test_in_every_form_of_main() {
 }
 
 #[test]
+fn the_command_lines_settings_reach_every_process_of_a_comparison() {
+    // The comparison is measured in child processes, which run without
+    // this command line: its floor must still be the one judged against.
+    let run = cargo(
+        "exit_codes",
+        &["test"],
+        &[
+            "--release",
+            "--test",
+            "main_statement",
+            "--",
+            "--noise-floor",
+            "0.37",
+        ],
+    );
+    assert!(run.success(), "{}", run.output);
+    assert!(
+        run.output.contains("processes of this build read")
+            || run.output.contains("layouts of the binary"),
+        "not replicated:\n{}",
+        run.output
+    );
+    assert!(run.output.contains("(noise floor 37%)"), "{}", run.output);
+}
+
+#[test]
 fn help_succeeds_and_a_bad_flag_is_a_usage_error() {
     let help = cargo(
         "exit_codes",

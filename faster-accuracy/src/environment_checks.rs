@@ -159,7 +159,7 @@ pub fn replication(arguments: &[String]) -> ExitCode {
                         budget,
                         timeout: child_timeout(budget),
                     };
-                    run_replica(&executable, &arguments, &key, replica)
+                    run_replica(&executable, &arguments, &[], &key, replica)
                         .unwrap_or_else(|error| panic!("{error}"))
                 })
                 .collect();

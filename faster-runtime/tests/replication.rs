@@ -54,6 +54,7 @@ fn replica(test: &str, index: u32, timeout: Duration) -> Result<faster_runtime::
     run_replica(
         &executable,
         &arguments(&format!("child_{test}")),
+        &[],
         test,
         replica,
     )

@@ -6,7 +6,7 @@
 mod settings;
 
 pub use settings::Settings;
-pub(crate) use settings::resolve;
+pub(crate) use settings::{child_variables, resolve};
 
 use crate::error::Error;
 use crate::stats::verdict::Expect;

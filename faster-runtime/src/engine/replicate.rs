@@ -335,11 +335,12 @@ pub fn child_timeout(max_time: Duration) -> Duration {
 }
 
 /// Runs one child: `executable` (this binary, or a layout of it) with
-/// `arguments`, [`CHILD_VARIABLE`] set to `test` and its share of the
-/// budget, waited for up to its timeout, and reads its report.
+/// `arguments` and `variables`, [`CHILD_VARIABLE`] set to `test` and its
+/// share of the budget, waited for up to its timeout, and reads its report.
 pub fn run_replica(
     executable: &Path,
     arguments: &[String],
+    variables: &[(&str, String)],
     test: &str,
     replica: Replica,
 ) -> Result<Report, Error> {
@@ -348,7 +349,7 @@ pub fn run_replica(
         message,
     };
     let (status, stdout, stderr) =
-        run_child(executable, arguments, test, replica).map_err(failed)?;
+        run_child(executable, arguments, variables, test, replica).map_err(failed)?;
     match parse(&stdout) {
         Some(ChildResult::Report(report)) => Ok(*report),
         Some(ChildResult::Failed(message)) => Err(failed(message)),
@@ -377,6 +378,7 @@ pub fn child_budget() -> Option<Duration> {
 fn run_child(
     executable: &Path,
     arguments: &[String],
+    variables: &[(&str, String)],
     test: &str,
     Replica {
         budget, timeout, ..
@@ -384,6 +386,7 @@ fn run_child(
 ) -> Result<(std::process::ExitStatus, String, String), String> {
     let mut child = Command::new(executable)
         .args(arguments)
+        .envs(variables.iter().map(|(name, value)| (name, value)))
         .env(CHILD_VARIABLE, test)
         .env(BUDGET_VARIABLE, budget.as_nanos().to_string())
         .env("FASTER_PROCESSES", "1")

@@ -4,7 +4,7 @@
 //! the outputs as an [`Outcome`]. Also the child's side of replication.
 
 use super::lock::lock_across_processes;
-use crate::config::{Config, Settings, resolve};
+use crate::config::{Config, Settings, child_variables, resolve};
 use crate::engine::{compare, diagnostics, probe, replicate};
 use crate::error::Error;
 use crate::layout::Builds;
@@ -130,6 +130,7 @@ fn measure(
     })?;
     let builds = Builds::of(executable, config.layouts);
     let arguments = child_arguments();
+    let variables = child_variables(config);
     // The processes time for this one: no other thread here may meanwhile.
     let _turn = compare::timing_turn();
     let mut report = replicate::measure(config, comparison.run, |replica| {
@@ -139,7 +140,13 @@ fn measure(
                 process: replica.index as usize,
                 message: why.to_string(),
             })?;
-        replicate::run_replica(&binary, &arguments, comparison.test_name(), replica)
+        replicate::run_replica(
+            &binary,
+            &arguments,
+            &variables,
+            comparison.test_name(),
+            replica,
+        )
     })?;
     for (index, process) in (1..).zip(&mut report.processes) {
         process.layout = builds.layout(index);
