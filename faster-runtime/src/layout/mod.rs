@@ -168,7 +168,9 @@ fn candidates(executable: &Path) -> Vec<PathBuf> {
     let (Some(parent), Some(name)) = (executable.parent(), executable.file_name()) else {
         return found;
     };
-    let prefix = format!("{}-", name.to_string_lossy().replace('-', "_"));
+    // Compared with every `-` read as `_`, as cargo names `deps/` files
+    // (`my-tool` links as `my_tool-HASH`), the hash's own `-` included.
+    let prefix = format!("{}_", name.to_string_lossy().replace('-', "_"));
     for folder in [parent.to_path_buf(), parent.join("deps")] {
         let Ok(entries) = std::fs::read_dir(&folder) else {
             continue;
@@ -238,5 +240,37 @@ impl Builds {
             Ok(_) => crate::report::Scope::Layouts,
             Err(why) => crate::report::Scope::ThisBuild(why.to_string()),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_uplifted_binary_finds_the_material_of_the_file_it_was_linked_as() {
+        // cargo links `examples/my-tool-HASH` (and `deps/my_tool-HASH`) and
+        // hard-links the first as `examples/my-tool`, the path that runs.
+        let root = std::env::temp_dir().join(format!("faster-candidates-{}", std::process::id()));
+        let examples = root.join("examples");
+        for dir in [
+            "examples/my-tool-1a2b.layouts",
+            "examples/deps/my_tool-3c4d.layouts",
+            "examples/my-toolkit-5e6f.layouts",
+            "examples/other-7a8b.layouts",
+        ] {
+            std::fs::create_dir_all(root.join(dir)).unwrap();
+        }
+        let mut found = candidates(&examples.join("my-tool"));
+        found.sort();
+        let _ = std::fs::remove_dir_all(&root);
+        assert_eq!(
+            found,
+            [
+                examples.join("deps/my_tool-3c4d.layouts"),
+                examples.join("my-tool-1a2b.layouts"),
+                examples.join("my-tool.layouts"),
+            ]
+        );
     }
 }
