@@ -9,7 +9,6 @@
 //! what changed. When `build.json` matches, nothing is built at all.
 
 use crate::git::Repository;
-use crate::toolchain::toolchain;
 use crate::{build_failure, sources};
 use faster_runtime::layout::Layouts;
 use faster_runtime::output::files::write_atomically;
@@ -268,6 +267,10 @@ pub struct Base<'a> {
     pub name: &'a str,
     /// The current workspace.
     pub workspace: &'a Workspace,
+    /// The compiler that builds it (see [`crate::toolchain::toolchain`]).
+    pub rustc: &'a Path,
+    /// The compiler's `rustc -vV`, which the cache's key holds.
+    pub version: &'a str,
 }
 
 impl Base<'_> {
@@ -279,7 +282,7 @@ impl Base<'_> {
         cargo: &Cargo,
         directory: &Path,
     ) -> Result<Vec<Executable>, String> {
-        let (rustc, version) = toolchain(directory)?;
+        let (rustc, version) = (self.rustc, self.version);
         let base = self.workspace.target.join("faster").join("base");
         let commit_dir = base.join(&self.commit[..12.min(self.commit.len())]);
         let build_dir = commit_dir.join(&cargo.profile);
@@ -341,7 +344,7 @@ impl Base<'_> {
                 &base_directory,
                 base_manifest.as_deref(),
                 Some(&base.join("target")),
-                Some(&rustc),
+                Some(rustc),
             )
             .map_err(|error| {
                 build_failure::of_base(error, self.name, (&base_directory, worktree), cargo)

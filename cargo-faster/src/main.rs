@@ -61,7 +61,7 @@ fn main() -> ExitCode {
 fn run(options: &Options) -> Result<u8, String> {
     let directory = std::env::current_dir()
         .map_err(|error| format!("cannot read the current directory: {error}"))?;
-    let (_, version) = toolchain::toolchain(&directory)?;
+    let (rustc, version) = toolchain::toolchain(&directory)?;
     let cargo = Cargo {
         program: std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()),
         profile: options.profile.clone(),
@@ -91,6 +91,8 @@ fn run(options: &Options) -> Result<u8, String> {
         commit: &commit,
         name: &base_name,
         workspace: &workspace,
+        rustc: &rustc,
+        version: &version,
     }
     .test_binaries(&cargo, &directory)?;
 

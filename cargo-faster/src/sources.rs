@@ -172,9 +172,10 @@ fn prepare(
         let linked = |(place, target): &(PathBuf, PathBuf)| {
             std::fs::read_link(sources.join(place)).is_ok_and(|found| found == *target)
         };
-        if !layout.links.iter().all(linked) || !repository.is_worktree_at(&worktree, commit) {
-            remove(sources)?;
+        if layout.links.iter().all(linked) && repository.is_worktree_at(&worktree, commit) {
+            return Ok(worktree);
         }
+        remove(sources)?;
         for (place, target) in &layout.links {
             let place = sources.join(place);
             if std::fs::symlink_metadata(&place).is_err() {

@@ -389,7 +389,6 @@ fn run_child(
         .envs(variables.iter().map(|(name, value)| (name, value)))
         .env(CHILD_VARIABLE, test)
         .env(BUDGET_VARIABLE, budget.as_nanos().to_string())
-        .env("FASTER_PROCESSES", "1")
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -436,7 +435,7 @@ fn run_child(
 }
 
 /// The last `lines` lines of `text` that are not blank.
-fn tail(text: &str, lines: usize) -> String {
+pub(crate) fn tail(text: &str, lines: usize) -> String {
     let all: Vec<&str> = text
         .lines()
         .filter(|line| !line.trim().is_empty())

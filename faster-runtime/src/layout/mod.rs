@@ -31,6 +31,7 @@ mod material;
 pub use link::{LINKER_VARIABLE, link_main};
 pub use material::Material;
 
+use crate::engine::replicate::tail;
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -96,7 +97,10 @@ impl Layouts {
         let identity = material::Identity::of(executable).ok_or(Unavailable::NotLinkedThrough)?;
         let own = own_dir(executable);
         let mut reason = Unavailable::NotLinkedThrough;
-        for dir in candidates(executable) {
+        // The scan of the folders beside it only where its own folder
+        // does not answer: `deps/` may hold thousands of files.
+        let linked_from = std::iter::once_with(|| linked_from(executable)).flatten();
+        for dir in std::iter::once(own.clone()).chain(linked_from) {
             match Material::read(&dir) {
                 Some(Ok(material)) if material.identity == identity => {
                     return Ok(Layouts { dir, material });
@@ -142,7 +146,7 @@ impl Layouts {
             })?;
         if !output.status.success() {
             let _ = std::fs::remove_file(&staging);
-            return Err(Unavailable::RelinkFailed(last_lines(
+            return Err(Unavailable::RelinkFailed(tail(
                 &String::from_utf8_lossy(&output.stderr),
                 4,
             )));
@@ -160,11 +164,11 @@ fn own_dir(executable: &Path) -> PathBuf {
     PathBuf::from(dir)
 }
 
-/// Where the material of `executable` may be: its own folder, then the
+/// Where the material of `executable` may be besides its own folder: the
 /// folders of binaries cargo may have hard-linked it from (`name-HASH`,
 /// beside it or in `deps/` below it), checked by identity.
-fn candidates(executable: &Path) -> Vec<PathBuf> {
-    let mut found = vec![own_dir(executable)];
+fn linked_from(executable: &Path) -> Vec<PathBuf> {
+    let mut found = Vec::new();
     let (Some(parent), Some(name)) = (executable.parent(), executable.file_name()) else {
         return found;
     };
@@ -183,15 +187,6 @@ fn candidates(executable: &Path) -> Vec<PathBuf> {
         }
     }
     found
-}
-
-/// The last `count` non-blank lines of `text`, on one line each.
-fn last_lines(text: &str, count: usize) -> String {
-    let lines: Vec<&str> = text
-        .lines()
-        .filter(|line| !line.trim().is_empty())
-        .collect();
-    lines[lines.len().saturating_sub(count)..].join("\n")
 }
 
 /// The binaries the processes of one comparison run: layouts of one binary
@@ -261,7 +256,7 @@ mod tests {
         ] {
             std::fs::create_dir_all(root.join(dir)).unwrap();
         }
-        let mut found = candidates(&examples.join("my-tool"));
+        let mut found = linked_from(&examples.join("my-tool"));
         found.sort();
         let _ = std::fs::remove_dir_all(&root);
         assert_eq!(
@@ -269,7 +264,6 @@ mod tests {
             [
                 examples.join("deps/my_tool-3c4d.layouts"),
                 examples.join("my-tool-1a2b.layouts"),
-                examples.join("my-tool.layouts"),
             ]
         );
     }

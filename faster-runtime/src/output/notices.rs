@@ -36,14 +36,10 @@ pub fn at_start(environment: &Environment, debug_build: bool) -> Vec<String> {
 /// nothing in it can have regressed), and how to keep comparing a renamed
 /// function, when some are new and some removed.
 pub fn one_sided(outcomes: &[Outcome]) -> Vec<String> {
-    let sides: Vec<OnlyIn> = outcomes.iter().filter_map(Outcome::only_in).collect();
-    let new = sides
-        .iter()
-        .filter(|side| **side == OnlyIn::Current)
-        .count();
-    let removed = sides.len() - new;
+    let new = super::one_sided(outcomes, OnlyIn::Current);
+    let removed = super::one_sided(outcomes, OnlyIn::Base);
     let mut said = Vec::new();
-    if !sides.is_empty() && sides.len() == outcomes.len() {
+    if new + removed > 0 && new + removed == outcomes.len() {
         let why = match (new, removed) {
             (_, 0) => "every tracked function is new in this revision".to_string(),
             (0, _) => "no tracked function of the base revision is in this one any more".into(),

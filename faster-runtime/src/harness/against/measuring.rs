@@ -224,11 +224,11 @@ impl Measuring<'_> {
                     let first = reports.next().expect("every process measured it");
                     let mut report = replicate::combine(first, reports.collect());
                     report.elapsed = elapsed;
+                    let scope = self.scope(*base, *current);
                     for (pair, process) in (1..).zip(&mut report.processes) {
-                        process.layout =
-                            (self.scope(*base, *current) == Scope::Layouts).then_some(pair);
+                        process.layout = (scope == Scope::Layouts).then_some(pair);
                     }
-                    report.scope = Some(self.scope(*base, *current));
+                    report.scope = Some(scope);
                     diagnostics::review(&mut report, &config);
                     if !current.function.debug_build {
                         probe::judge(&mut report, &probe::probe(), config.strict);
