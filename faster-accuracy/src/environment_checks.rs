@@ -133,6 +133,9 @@ pub fn replication(arguments: &[String]) -> ExitCode {
         "1 process s",
         "N processes s"
     );
+    let executable = std::env::current_exe().expect("this binary's path");
+    let budget = Config::default().max_time;
+    let timeout = child_timeout(budget);
     for (cell, original, candidate) in CELLS {
         let truth = truth_of(original, candidate);
         let key = format!("replicate/{original}/{candidate}");
@@ -150,14 +153,12 @@ pub fn replication(arguments: &[String]) -> ExitCode {
             )
             .expect("unit outputs agree");
             single_seconds.push(started.elapsed().as_secs_f64());
-            let executable = std::env::current_exe().expect("this binary's path");
             let children: Vec<_> = (2..=settings.processes as u32)
                 .map(|index| {
-                    let budget = Config::default().max_time;
                     let replica = Replica {
                         index,
                         budget,
-                        timeout: child_timeout(budget),
+                        timeout,
                     };
                     run_replica(&executable, &arguments, &[], &key, replica)
                         .unwrap_or_else(|error| panic!("{error}"))

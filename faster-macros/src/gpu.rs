@@ -7,7 +7,6 @@
 
 use crate::attr::{Check, Options};
 use crate::expand::{Names, check_tokens, checked_callee, expansion_or_errors, registration};
-use crate::placement;
 use crate::validate;
 use proc_macro2::{Span, TokenStream, TokenTree};
 use quote::{ToTokens, quote, quote_spanned};
@@ -30,12 +29,7 @@ fn try_compare_gpu(args: TokenStream, item: TokenStream) -> syn::Result<TokenStr
     let attribute = Span::call_site();
     let function: ItemFn =
         syn::parse2(item).map_err(|error| syn::Error::new(error.span(), SHAPE))?;
-    validate::outside_blocks(
-        placement::enclosing(&function.sig.ident),
-        &function,
-        "compare_gpu",
-        &args,
-    )?;
+    validate::outside_blocks(&function, "compare_gpu", &args)?;
     let (shared, cache_flush) = split_cache_flush(args)?;
     let (mut options, params) = match (
         Options::parse(shared, attribute),

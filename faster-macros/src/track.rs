@@ -8,7 +8,6 @@
 
 use crate::attr::{self, Expect, InputsOption};
 use crate::expand::{call_closure, collected_inputs, expansion_or_errors, settings};
-use crate::placement;
 use crate::validate::{self, Candidate};
 use proc_macro2::{Span, TokenStream};
 use quote::{ToTokens, format_ident, quote};
@@ -47,12 +46,7 @@ fn try_track(args: TokenStream, item: TokenStream) -> syn::Result<TokenStream> {
              `#[faster::track(inputs = parse_inputs)] fn parse(...) { ... }`",
         )
     })?;
-    validate::outside_blocks(
-        placement::enclosing(&function.sig.ident),
-        &function,
-        "track",
-        &args,
-    )?;
+    validate::outside_blocks(&function, "track", &args)?;
     let options = (|input: ParseStream| parse_options(input)).parse2(args);
     // A function may also carry a `#[faster::compare]`: what that attribute
     // accepts, this one does too.

@@ -122,13 +122,13 @@ impl Fixture {
 
     /// The linker the builds go through, for the header.
     pub fn linker(&self) -> String {
-        match (&self.linker, linker_variable().ok()) {
-            (Some((variable, path)), _) => format!("{} ({variable})", path.display()),
-            (None, Some(variable)) => match std::env::var(&variable) {
-                Ok(value) => format!("{value} ({variable}, from the environment)"),
-                Err(_) => "rustc's default".to_string(),
-            },
-            (None, None) => "rustc's default".to_string(),
+        if let Some((variable, path)) = &self.linker {
+            return format!("{} ({variable})", path.display());
+        }
+        // Asks rustc for the host only where `--linker` did not.
+        match linker_variable().map(|variable| (std::env::var(&variable), variable)) {
+            Ok((Ok(value), variable)) => format!("{value} ({variable}, from the environment)"),
+            _ => "rustc's default".to_string(),
         }
     }
 

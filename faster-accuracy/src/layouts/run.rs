@@ -139,7 +139,6 @@ pub fn failed_tests(stdout: &str) -> Option<Vec<String>> {
         } else if let Some(names) = listing.as_mut() {
             match line.strip_prefix("    ") {
                 Some(name) if !name.starts_with(' ') => names.push(name.trim().to_string()),
-                _ if line.is_empty() && names.is_empty() => {}
                 _ if line.is_empty() => {}
                 _ => listing = None,
             }
@@ -166,14 +165,12 @@ pub fn judge(
     stderr: &str,
     reports: Vec<Reported>,
 ) -> Result<Vec<Judged>, String> {
-    let failed = failed_tests(stdout);
-    if failed.is_none() {
+    let Some(failed) = failed_tests(stdout) else {
         return Err(format!(
             "cargo test ended without libtest's summary (a build error or a crash):\n{}",
             super::fixture::tail(stderr, 30)
         ));
-    }
-    let failed = failed.unwrap_or_default();
+    };
     if !success && failed.is_empty() {
         return Err(format!(
             "cargo test failed, yet no test did:\n{}",

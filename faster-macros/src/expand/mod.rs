@@ -17,7 +17,6 @@ pub(crate) use registration::{Names, registration, settings};
 use registration::distinct_test_names;
 
 use crate::attr::{Check, Options};
-use crate::placement;
 use crate::validate::{self, Candidate};
 use proc_macro2::{Literal, Span, TokenStream};
 use quote::{ToTokens, quote, quote_spanned};
@@ -57,12 +56,7 @@ fn try_compare(args: TokenStream, item: TokenStream) -> syn::Result<TokenStream>
              `#[faster::compare(original = old_fn)] fn new_fn(...) { ... }`",
         )
     })?;
-    validate::outside_blocks(
-        placement::enclosing(&function.sig.ident),
-        &function,
-        "compare",
-        &args,
-    )?;
+    validate::outside_blocks(&function, "compare", &args)?;
     let (options, candidate) = match (
         Options::parse(args, attribute),
         validate::signature(&function),

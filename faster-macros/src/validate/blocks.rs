@@ -12,12 +12,26 @@ use proc_macro2::{Span, TokenStream, TokenTree};
 use quote::ToTokens;
 use syn::{ExprPath, ItemFn};
 
-/// The function is not written inside an `impl` or a `trait` block
-/// (`enclosing`, as [`crate::placement`] finds it): there the test and the
+/// The function is not written inside an `impl` or a `trait` block (as
+/// [`crate::placement`] finds it in the source): there the test and the
 /// registration the attribute adds cannot go, and the one error, at the
 /// attribute, shows the free function to put it on instead. `attribute`
 /// is the attribute's name (`compare`), `args` its options.
 pub(crate) fn outside_blocks(
+    function: &ItemFn,
+    attribute: &str,
+    args: &TokenStream,
+) -> syn::Result<()> {
+    refuse_inside(
+        crate::placement::enclosing(&function.sig.ident),
+        function,
+        attribute,
+        args,
+    )
+}
+
+/// [`outside_blocks`] for the block `enclosing` the function, if any.
+fn refuse_inside(
     enclosing: Option<Enclosing>,
     function: &ItemFn,
     attribute: &str,
@@ -119,7 +133,7 @@ mod tests {
     fn inside_a_block_the_refusal_shows_the_free_function_to_annotate() {
         let refusal = |enclosing: Enclosing, function: proc_macro2::TokenStream, args| {
             let function: ItemFn = syn::parse2(function).unwrap();
-            outside_blocks(Some(enclosing), &function, "compare", &args)
+            refuse_inside(Some(enclosing), &function, "compare", &args)
                 .unwrap_err()
                 .to_string()
         };
@@ -207,6 +221,6 @@ mod tests {
         let free: ItemFn = syn::parse_quote!(
             fn parse(x: &str) {}
         );
-        assert!(outside_blocks(None, &free, "compare", &quote!()).is_ok());
+        assert!(refuse_inside(None, &free, "compare", &quote!()).is_ok());
     }
 }
