@@ -15,7 +15,7 @@ pub fn servers(executables: &[Executable]) -> Result<Vec<ServerCommand>, String>
         let output = Command::new(&executable.path)
             .args(["--list", "--format", "terse"])
             .current_dir(&executable.directory)
-            .env_remove(faster_runtime::revision::protocol::SERVE_VARIABLE)
+            .env_remove(faster_runtime::process::SERVE_VARIABLE)
             .output()
             .map_err(|error| format!("could not run {}: {error}", executable.path.display()))?;
         if !output.status.success() {

@@ -25,7 +25,8 @@ use crate::reference;
 use crate::workloads::{carried_chain, ns_per_step};
 use faster::{Config, Verdict, compare_fns};
 use faster_runtime::engine::probe::{config as probe_config, measure as measure_noise};
-use faster_runtime::engine::replicate::{Replica, child_timeout, combine, emit, run_replica};
+use faster_runtime::engine::replicate::{child_timeout, combine};
+use faster_runtime::process::{Measured, run_once, say};
 use faster_runtime::stats::median;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -92,13 +93,13 @@ pub fn child(key: &str) -> ExitCode {
         eprintln!("accuracy: a child needs a key like `replicate/12/10`, not `{key}`");
         return ExitCode::from(2);
     };
-    emit(&compare_fns(
+    say(&Measured::of(&compare_fns(
         key,
         &[()],
         carried_chain(original),
         carried_chain(candidate),
         &Config::default(),
-    ));
+    )));
     ExitCode::SUCCESS
 }
 
@@ -153,14 +154,9 @@ pub fn replication(arguments: &[String]) -> ExitCode {
             )
             .expect("unit outputs agree");
             single_seconds.push(started.elapsed().as_secs_f64());
-            let children: Vec<_> = (2..=settings.processes as u32)
+            let children: Vec<_> = (2..=settings.processes)
                 .map(|index| {
-                    let replica = Replica {
-                        index,
-                        budget,
-                        timeout,
-                    };
-                    run_replica(&executable, &arguments, &[], &key, replica)
+                    run_once(&executable, &arguments, &key, (index, budget), timeout)
                         .unwrap_or_else(|error| panic!("{error}"))
                 })
                 .collect();

@@ -63,7 +63,7 @@ fn main() -> ExitCode {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
     // The issue-7 checks (and the children they start) have their own modes.
-    if let Some(key) = faster_runtime::engine::replicate::child_target() {
+    if let Some(faster_runtime::process::Role::Once(key)) = faster_runtime::process::role() {
         if placement::is_child(&key) {
             return placement::child(&key);
         }

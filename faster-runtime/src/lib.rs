@@ -39,6 +39,7 @@ pub mod gpu;
 pub mod harness;
 pub mod layout;
 pub mod output;
+pub mod process;
 pub mod registry;
 pub mod report;
 pub mod revision;

@@ -2,12 +2,12 @@
 //! the child. Tests named `child_*` do nothing unless `FASTER_CHILD` names
 //! them, so in a normal run they pass at once.
 
-use faster_runtime::engine::replicate::{Replica, child_target, emit, run_replica};
+use faster_runtime::process::{Measured, Role, role, run_once, say};
 use faster_runtime::{Config, Error, compare_fns};
 use std::time::{Duration, Instant};
 
 fn as_child(name: &str) -> bool {
-    child_target().as_deref() == Some(name)
+    role() == Some(Role::Once(name.to_string()))
 }
 
 #[test]
@@ -17,13 +17,13 @@ fn child_measures() {
             max_time: Duration::from_millis(100),
             ..Config::default()
         };
-        emit(&compare_fns(
+        say(&Measured::of(&compare_fns(
             "child",
             &[200_u64],
             |n: &u64| (0..*n).sum::<u64>(),
             |n: &u64| n * (n - 1) / 2,
             &config,
-        ));
+        )));
     }
 }
 
@@ -44,19 +44,14 @@ fn child_crashes() {
 
 /// Process `index` of the comparison `test` (a `child_*` test), stopped
 /// after `timeout`.
-fn replica(test: &str, index: u32, timeout: Duration) -> Result<faster_runtime::Report, Error> {
+fn replica(test: &str, index: usize, timeout: Duration) -> Result<faster_runtime::Report, Error> {
     let executable = std::env::current_exe().unwrap();
-    let replica = Replica {
-        index,
-        budget: Duration::from_millis(100),
-        timeout,
-    };
-    run_replica(
+    run_once(
         &executable,
         &arguments(&format!("child_{test}")),
-        &[],
         test,
-        replica,
+        (index, Duration::from_millis(100)),
+        timeout,
     )
 }
 
@@ -96,7 +91,7 @@ fn a_hanging_child_is_stopped_and_named() {
         Error::Replication {
             process: 2,
             message,
-        } => assert!(message.contains("did not finish within 1s"), "{message}"),
+        } => assert!(message.contains("did not answer within 1s"), "{message}"),
         other => panic!("{other:?}"),
     }
 }

@@ -31,7 +31,7 @@ use crate::load::{self, BackgroundLoad};
 use crate::reference::{self, Reference};
 use crate::workloads::{carried_chain, ns_per_step};
 use faster::{Config, Report, Verdict, compare_fns};
-use faster_runtime::engine::replicate::CHILD_VARIABLE;
+use faster_runtime::process::CHILD_VARIABLE;
 use std::process::{Command, ExitCode};
 use std::time::{Duration, Instant};
 

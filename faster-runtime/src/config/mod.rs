@@ -6,7 +6,7 @@
 mod settings;
 
 pub use settings::Settings;
-pub(crate) use settings::{child_variables, resolve};
+pub(crate) use settings::resolve;
 
 use crate::error::Error;
 use crate::stats::verdict::Expect;
@@ -25,7 +25,7 @@ use std::time::Duration;
 /// assert_eq!(config.noise_floor, 0.05);
 /// assert_eq!(config.max_time, std::time::Duration::from_secs(3));
 /// ```
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Config {
     /// The smallest relative difference that counts (0.05 = 5%; 1.0: the
     /// candidate must be at least 2x faster). Any finite fraction above 0.
@@ -36,6 +36,14 @@ pub struct Config {
     pub expect: Expect,
     /// Measure at least this many rounds before stopping on convergence.
     pub min_rounds: usize,
+    /// Measure exactly this many cycles of rounds (every batch size in both
+    /// orders, in every placement of the measuring loop) and stop, instead
+    /// of stopping on convergence: how each slice of a replicated
+    /// comparison is measured, whose precision comes from the interval over
+    /// the slices rather than from inside one. `None` (the default):
+    /// until convergence.
+    #[serde(default)]
+    pub cycles: Option<usize>,
     /// Stop once the 99% interval of the speedup is this narrow: its
     /// half-width relative to the estimate (0.01 = ±1%).
     pub target_precision: f64,
@@ -96,6 +104,7 @@ impl Default for Config {
             max_time: Duration::from_secs(3),
             expect: Expect::Faster,
             min_rounds: 5,
+            cycles: None,
             target_precision: 0.01,
             max_warm_up: Duration::from_millis(50),
             timer: TimerKind::Wall,

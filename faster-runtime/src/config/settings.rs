@@ -121,31 +121,6 @@ impl Settings {
     }
 }
 
-/// The variables that give a child process `config`'s run-wide settings
-/// (read back by [`Settings::from_vars`]): a replicated comparison's
-/// children run without the parent's command line, so `--noise-floor`,
-/// `--timer` or `--layouts` reach them this way, and the child resolves the
-/// configuration its parent measures with. The attribute's own options are
-/// the child's as well, being compiled into the same binary.
-pub(crate) fn child_variables(config: &Config) -> Vec<(&'static str, String)> {
-    let switch = |on: bool| if on { "1" } else { "0" }.to_string();
-    vec![
-        ("FASTER_NOISE_FLOOR", config.noise_floor.to_string()),
-        (
-            "FASTER_MAX_TIME",
-            format!("{}ns", config.max_time.as_nanos()),
-        ),
-        ("FASTER_TIMER", config.timer.as_str().to_string()),
-        (
-            "FASTER_LAYOUTS",
-            if config.layouts { "on" } else { "off" }.to_string(),
-        ),
-        ("FASTER_RANDOMIZE_LAYOUT", switch(config.randomize_layout)),
-        ("FASTER_STRICT", switch(config.strict)),
-        ("FASTER_ENFORCE", switch(config.enforce_in_debug)),
-    ]
-}
-
 /// Variable `name` parsed by `parse`, naming the variable in the error.
 fn parsed<T>(
     var: &impl Fn(&str) -> Option<String>,
@@ -228,36 +203,6 @@ mod tests {
             ..Settings::NONE
         };
         assert_eq!(resolve(floor, Settings::NONE, attribute).noise_floor, 0.3);
-    }
-
-    #[test]
-    fn a_child_resolves_the_configuration_its_parent_measures_with() {
-        // The parent had a floor, a timer and layouts off from its command
-        // line over a CI floor; the child has none of that command line.
-        let parent = resolve(
-            from(&[("CI", "1")]).unwrap(),
-            Settings {
-                noise_floor: Some(1.0),
-                max_time: Some(Duration::from_nanos(1_234_567_891)),
-                timer: Some(TimerKind::ThreadCpu),
-                layouts: Some(false),
-                strict: Some(true),
-                ..Settings::NONE
-            },
-            Settings::NONE,
-        );
-        let variables: HashMap<&str, String> = child_variables(&parent).into_iter().collect();
-        let mut child_environment: Vec<(&str, &str)> = variables
-            .iter()
-            .map(|(name, value)| (*name, value.as_str()))
-            .collect();
-        child_environment.push(("CI", "1"));
-        let child = resolve(
-            from(&child_environment).unwrap(),
-            Settings::NONE,
-            Settings::NONE,
-        );
-        assert_eq!(child, parent);
     }
 
     #[test]

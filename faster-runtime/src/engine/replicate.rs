@@ -1,5 +1,6 @@
-//! Replication across processes: measure the same comparison in several
-//! fresh processes and judge the spread between them.
+//! Replication across processes: the policy of measuring the same
+//! comparison in several processes, each in a layout of the binary of its
+//! own, and judging the spread between them.
 //!
 //! Within one process, paired rounds cancel drift, but some effects are
 //! fixed for a process's lifetime, and others for a binary's: where the
@@ -7,70 +8,55 @@
 //! branch predictor's entries) moves real functions by 5–40% from one link
 //! to the next, and where heap and stack landed moves them a little from
 //! one process to the next. An interval built inside one process shrinks
-//! below both. So a registered comparison is measured in child processes of
-//! its own binary, each in a layout of that binary of its own where the
-//! harness can relink it (see `crate::layout`), and the interval is over
-//! the processes ([`stats::across_processes`]): the verdict is about the
-//! code, not one link.
+//! below both. So a registered comparison is measured in slices, one in
+//! each of several processes, each process in a layout of the binary of its
+//! own where the harness can relink it (see `crate::layout`), and the
+//! interval is over the slices ([`stats::across_processes`]): the verdict is
+//! about the code, not one link.
 //!
-//! It adapts: after `config.processes` children (four by default) it stops
+//! Its width goes as t(L−1)/√L over L layouts, so many short slices judge
+//! finer than a few long ones at the same cost: each slice is a few cycles
+//! of rounds ([`slice_config`]), the slices together about what one process
+//! measuring alone does, and the processes that measure them live for the
+//! whole run (the harness's servers), so a slice costs no start-up either.
+//!
+//! It adapts: after `config.processes` slices (eight by default) it stops
 //! once the verdict is settled — the interval clear of both thresholds —
-//! and otherwise starts more, up to [`MOST_PROCESSES`] or the budget. A pair
-//! that reads the same in every layout costs four short processes; one
-//! whose speed hangs on placement gets as many as the budget allows.
-//!
-//! Each child measures once and hands back its report as a
-//! `faster/report/v1` document on one marked line of its output, and says
-//! nothing else: no files, no summary, no report of its own. User code that
-//! kills its process (a stack overflow aborts it) kills a child, which the
-//! parent reports as this comparison's failure, instead of the parent and
-//! every comparison after it. The parent combines them ([`combine`]),
-//! keeping every round of every process, so the counts in every output
-//! agree with the data.
+//! and otherwise measures more, in further layouts, up to
+//! [`MOST_PROCESSES`] or the budget. Starting, asking and stopping the
+//! processes is `crate::process`'s; what a slice is and when to stop is
+//! here. The parent combines the slices ([`combine`]), keeping every round
+//! of every process, so the counts in every output agree with the data.
 
 use crate::config::Config;
 use crate::error::Error;
-use crate::report::{Document, ProcessSummary, Report};
+use crate::report::{ProcessSummary, Report};
 use crate::stats::samples::{CONFIDENCE, Stop};
 use crate::stats::verdict::Verdict;
 use crate::stats::{self, Interval};
-use serde::{Deserialize, Serialize};
-use std::io::{Read, Write};
-use std::path::Path;
-use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-/// Set in a child's environment to the test name of the comparison it must
-/// run.
-pub const CHILD_VARIABLE: &str = "FASTER_CHILD";
+/// The most slices (and layouts) a comparison measures while its verdict
+/// is undecided (more where `config.processes` asks for more).
+pub const MOST_PROCESSES: usize = 64;
 
-/// Set in a child's environment to its share of the comparison's budget,
-/// in nanoseconds: stronger than the attribute's own `max_time`, which is
-/// the whole comparison's.
-pub const BUDGET_VARIABLE: &str = "FASTER_CHILD_BUDGET_NS";
-
-/// Starts the line that carries a child's report on its standard output.
-const MARKER: &str = "faster-child-report: ";
-
-/// The most processes a comparison starts while its verdict is undecided
-/// (more where `config.processes` asks for more).
-pub const MOST_PROCESSES: usize = 32;
-
-/// One process to start: which (from 1), its share of the budget, and how
-/// long it may run before it is stopped.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// One slice to measure: in which process (from 1, also the layout it
+/// runs in, where layouts vary), with which configuration, and how long
+/// the process may take for it before it is stopped.
+#[derive(Debug, Clone, PartialEq)]
 pub struct Replica {
     /// Its number, from 1: also the layout it runs in, where layouts vary.
     pub index: u32,
-    /// How long its one measurement may take.
-    pub budget: Duration,
-    /// How long the process may take in all ([`child_timeout`] of its
+    /// The slice's configuration ([`slice_config`]): its share of the
+    /// budget, its precision, one process.
+    pub config: Config,
+    /// How long the process may take for it ([`child_timeout`] of its
     /// budget).
     pub timeout: Duration,
 }
 
 /// Measures as `config` says: with `measure_here` in this process where
-/// `config.processes` is 1, else in processes `replica` starts, at least
+/// `config.processes` is 1, else in slices `replica` measures, at least
 /// `config.processes` of them and more while the verdict is not settled
 /// and the budget lasts, combined.
 pub fn measure(
@@ -82,16 +68,21 @@ pub fn measure(
         return measure_here(config);
     }
     let started = Instant::now();
-    let budget = budget_share(config);
+    let slice = slice_config(config);
     let mut reports: Vec<Report> = Vec::new();
     while !enough(config, &reports, started.elapsed()) {
         let measured = replica(Replica {
             index: reports.len() as u32 + 1,
-            budget,
-            timeout: child_timeout(budget),
+            config: slice.clone(),
+            timeout: child_timeout(slice.max_time),
         });
         match measured {
-            Ok(report) => reports.push(report),
+            Ok(report) => {
+                if std::env::var_os("FASTER_DEBUG_SLICES").is_some() {
+                    eprintln!("slice {} own {:?} wall-so-far {:?} rounds {} warm {}", reports.len()+1, report.elapsed, started.elapsed(), report.rounds, report.warm_up_rounds);
+                }
+                reports.push(report)
+            }
             // Said of the whole comparison's budget, which the user set.
             Err(Error::BudgetTooShort { round, .. }) => {
                 return Err(Error::BudgetTooShort {
@@ -103,27 +94,48 @@ pub fn measure(
             Err(error) => return Err(error),
         }
     }
-    let elapsed = reports.iter().map(|report| report.elapsed).sum();
     let mut reports = reports.into_iter();
     let first = reports.next().expect("at least one process measured");
     let mut combined = combine(first, reports.collect());
-    // The processes' own measuring, not their starts or their inputs'
-    // preparation (which no budget counts).
-    combined.elapsed = elapsed;
+    // The whole comparison's wall time, every slice and what it waited for.
+    combined.elapsed = started.elapsed();
     Ok(combined)
 }
 
-/// Each process's share of `config.max_time`: the whole budget covers the
-/// least count of processes, `config.processes`.
-pub fn budget_share(config: &Config) -> Duration {
-    config.max_time / config.processes.max(1) as u32
+/// The configuration each slice of a replicated comparison is measured
+/// with: one process, its share of `config.max_time` (the whole budget
+/// covers the least count of slices, `config.processes`), a warm-up as
+/// much shorter (the servers are warm; only the comparison's own code and
+/// data are not), and a fixed count of [`SLICE_CYCLES`] cycles of rounds
+/// rather than a convergence of its own: the interval comes from the spread
+/// of the slices' centres, so a short slice in one more layout buys more
+/// than a long one in the same.
+pub fn slice_config(config: &Config) -> Config {
+    let least = config.processes.max(1) as u32;
+    Config {
+        processes: 1,
+        max_time: config.max_time / least,
+        max_warm_up: config.max_warm_up / least,
+        cycles: Some(SLICE_CYCLES),
+        ..config.clone()
+    }
 }
 
-/// Whether a comparison measured in `reports` (one per process, `elapsed`
-/// spent on them) has enough processes: at least `config.processes`, and
+/// How many cycles of rounds a slice measures: each batch size of the
+/// ladder in both orders, twice (16 rounds on the ladder, 4 at one size).
+pub const SLICE_CYCLES: usize = 2;
+
+/// How long a process may take for a slice: its budget twice over, plus
+/// room to start, check outputs and calibrate.
+pub fn child_timeout(budget: Duration) -> Duration {
+    2 * budget + Duration::from_secs(30)
+}
+
+/// Whether a comparison measured in `reports` (one per slice, `elapsed`
+/// spent on them) has enough slices: at least `config.processes`, and
 /// then as soon as the verdict is settled (its interval clear of both
-/// thresholds, see [`Verdict::settled`]), one more process like the
-/// average would overrun the budget, or [`MOST_PROCESSES`] ran.
+/// thresholds, see [`Verdict::settled`]), one more slice like the average
+/// would overrun the budget, or [`MOST_PROCESSES`] were measured.
 pub fn enough(config: &Config, reports: &[Report], elapsed: Duration) -> bool {
     let count = reports.len();
     if count < config.processes.max(1) {
@@ -251,198 +263,6 @@ fn same_kind(one: &str, other: &str) -> bool {
     kind(one) == kind(other)
 }
 
-/// The test name of the comparison this process must run as a child, if it
-/// is one.
-pub fn child_target() -> Option<String> {
-    std::env::var(CHILD_VARIABLE)
-        .ok()
-        .filter(|name| !name.is_empty())
-}
-
-/// A child's error as it travels to the parent: its text, and the round's
-/// length where the budget was too short (which the parent says again for
-/// the whole comparison's budget).
-#[derive(Debug, Serialize, Deserialize)]
-struct ChildError {
-    error: String,
-    budget_too_short_round_ns: Option<u64>,
-}
-
-/// A child's part: prints its report (or its error) on the marked line,
-/// past libtest's capture, for the parent to read.
-pub fn emit(result: &Result<Report, Error>) {
-    let mut stdout = std::io::stdout().lock();
-    let _ = writeln!(stdout, "\n{}", marked_line(result));
-    let _ = stdout.flush();
-}
-
-/// The line that carries `result` to the parent.
-fn marked_line(result: &Result<Report, Error>) -> String {
-    let line = match result {
-        Ok(report) => Document::of_report(report).to_line(),
-        Err(error) => {
-            let round = match error {
-                Error::BudgetTooShort { round, .. } => Some(round.as_nanos() as u64),
-                _ => None,
-            };
-            serde_json::to_string(&ChildError {
-                error: error.to_string(),
-                budget_too_short_round_ns: round,
-            })
-            .expect("an error of plain data serializes")
-        }
-    };
-    format!("{MARKER}{line}")
-}
-
-/// What a child handed back: its report, or its error.
-#[derive(Debug, PartialEq)]
-pub enum ChildResult {
-    /// Its report.
-    Report(Box<Report>),
-    /// Its error's text (a mismatch, a panic, a document that cannot be
-    /// read back).
-    Failed(String),
-    /// One round of the functions takes this long, longer than its budget.
-    BudgetTooShort(Duration),
-}
-
-/// Finds a child's report in its standard output: `None` without a marked
-/// line.
-pub fn parse(stdout: &str) -> Option<ChildResult> {
-    let line = stdout.lines().find_map(|line| line.strip_prefix(MARKER))?;
-    if let Ok(child) = serde_json::from_str::<ChildError>(line) {
-        return Some(match child.budget_too_short_round_ns {
-            Some(round) => ChildResult::BudgetTooShort(Duration::from_nanos(round)),
-            None => ChildResult::Failed(child.error),
-        });
-    }
-    Some(
-        match serde_json::from_str::<Document>(line)
-            .map_err(|error| format!("its report could not be read: {error}"))
-            .and_then(Document::into_report)
-        {
-            Ok(report) => ChildResult::Report(Box::new(report)),
-            Err(message) => ChildResult::Failed(message),
-        },
-    )
-}
-
-/// How long a child may take: its budget twice over, plus room to start,
-/// check outputs and calibrate.
-pub fn child_timeout(max_time: Duration) -> Duration {
-    2 * max_time + Duration::from_secs(30)
-}
-
-/// Runs one child: `executable` (this binary, or a layout of it) with
-/// `arguments` and `variables`, [`CHILD_VARIABLE`] set to `test` and its
-/// share of the budget, waited for up to its timeout, and reads its report.
-pub fn run_replica(
-    executable: &Path,
-    arguments: &[String],
-    variables: &[(&str, String)],
-    test: &str,
-    replica: Replica,
-) -> Result<Report, Error> {
-    let failed = |message: String| Error::Replication {
-        process: replica.index as usize,
-        message,
-    };
-    let (status, stdout, stderr) =
-        run_child(executable, arguments, variables, test, replica).map_err(failed)?;
-    match parse(&stdout) {
-        Some(ChildResult::Report(report)) => Ok(*report),
-        Some(ChildResult::Failed(message)) => Err(failed(message)),
-        Some(ChildResult::BudgetTooShort(round)) => Err(Error::BudgetTooShort {
-            round,
-            max_time: replica.budget,
-            processes: 1,
-        }),
-        None => Err(failed(format!(
-            "exited with {status} without a result; its last output:\n{}",
-            tail(&format!("{stdout}{stderr}"), 12)
-        ))),
-    }
-}
-
-/// The budget a child was given ([`BUDGET_VARIABLE`]), if it is one.
-pub fn child_budget() -> Option<Duration> {
-    std::env::var(BUDGET_VARIABLE)
-        .ok()
-        .and_then(|nanos| nanos.parse().ok())
-        .map(Duration::from_nanos)
-}
-
-/// One child as `replica` says, waited for up to its timeout: its exit
-/// status and its output.
-fn run_child(
-    executable: &Path,
-    arguments: &[String],
-    variables: &[(&str, String)],
-    test: &str,
-    Replica {
-        budget, timeout, ..
-    }: Replica,
-) -> Result<(std::process::ExitStatus, String, String), String> {
-    let mut child = Command::new(executable)
-        .args(arguments)
-        .envs(variables.iter().map(|(name, value)| (name, value)))
-        .env(CHILD_VARIABLE, test)
-        .env(BUDGET_VARIABLE, budget.as_nanos().to_string())
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .map_err(|error| format!("could not start {}: {error}", executable.display()))?;
-    let read_all = |pipe: Option<Box<dyn Read + Send>>| {
-        std::thread::spawn(move || {
-            let mut text = String::new();
-            if let Some(mut pipe) = pipe {
-                let _ = pipe.read_to_string(&mut text);
-            }
-            text
-        })
-    };
-    let stdout = read_all(
-        child
-            .stdout
-            .take()
-            .map(|p| Box::new(p) as Box<dyn Read + Send>),
-    );
-    let stderr = read_all(
-        child
-            .stderr
-            .take()
-            .map(|p| Box::new(p) as Box<dyn Read + Send>),
-    );
-    let started = Instant::now();
-    let status = loop {
-        if let Some(status) = child.try_wait().map_err(|error| error.to_string())? {
-            break status;
-        }
-        if started.elapsed() > timeout {
-            let _ = child.kill();
-            let _ = child.wait();
-            return Err(format!("did not finish within {timeout:?} and was stopped"));
-        }
-        std::thread::sleep(Duration::from_millis(5));
-    };
-    Ok((
-        status,
-        stdout.join().unwrap_or_default(),
-        stderr.join().unwrap_or_default(),
-    ))
-}
-
-/// The last `lines` lines of `text` that are not blank.
-pub(crate) fn tail(text: &str, lines: usize) -> String {
-    let all: Vec<&str> = text
-        .lines()
-        .filter(|line| !line.trim().is_empty())
-        .collect();
-    all[all.len().saturating_sub(lines)..].join("\n")
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -462,45 +282,6 @@ mod tests {
     }
 
     #[test]
-    fn a_child_report_survives_the_marked_line() {
-        let report = process(1.25, 0.01);
-        let mut out = Vec::new();
-        {
-            let line = Document::of_report(&report).to_line();
-            writeln!(
-                out,
-                "running 1 test\nfaster: ...\n{MARKER}{line}\ntest x ... ok"
-            )
-            .unwrap();
-        }
-        let stdout = String::from_utf8(out).unwrap();
-        let Some(ChildResult::Report(read)) = parse(&stdout) else {
-            panic!("no report in {stdout}");
-        };
-        assert_eq!(read.speedup, report.speedup);
-        assert_eq!(read.inputs[0].round_ns, report.inputs[0].round_ns);
-        assert_eq!(parse("no marker here"), None);
-    }
-
-    #[test]
-    fn a_child_error_survives_the_marked_line_and_a_short_budget_keeps_its_round() {
-        let mismatch = Err(Error::NoInputs);
-        assert_eq!(
-            parse(&marked_line(&mismatch)),
-            Some(ChildResult::Failed(Error::NoInputs.to_string()))
-        );
-        let short = Err(Error::BudgetTooShort {
-            round: Duration::from_millis(600),
-            max_time: Duration::from_millis(50),
-            processes: 1,
-        });
-        assert_eq!(
-            parse(&marked_line(&short)),
-            Some(ChildResult::BudgetTooShort(Duration::from_millis(600)))
-        );
-    }
-
-    #[test]
     fn a_budget_too_short_for_one_process_is_said_of_the_whole_comparison() {
         let error = measure(
             &Config {
@@ -511,7 +292,7 @@ mod tests {
             |replica| {
                 Err(Error::BudgetTooShort {
                     round: Duration::from_millis(600),
-                    max_time: replica.budget,
+                    max_time: replica.config.max_time,
                     processes: 1,
                 })
             },
@@ -550,7 +331,7 @@ mod tests {
             |_| panic!("a replicated comparison measures nothing here"),
             |replica| {
                 assert_eq!(replica.index as usize, started + 1);
-                assert_eq!(replica.budget, config.max_time / config.processes as u32);
+                assert_eq!(replica.config, slice_config(config));
                 started += 1;
                 Ok(process(speedups[(started - 1) % speedups.len()], 0.005))
             },

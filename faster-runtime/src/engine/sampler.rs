@@ -285,8 +285,15 @@ fn measure_rounds<S: Subject, C: Clock>(
 ) -> Result<(Vec<Round>, Stop), Error> {
     let mut rounds: Vec<Round> = Vec::new();
     let mut next_check = config.min_rounds;
+    // A slice's count: whole cycles, each placement of the loop in turn.
+    let slice_rounds = config
+        .cycles
+        .map(|cycles| cycles.max(placements) * samples::cycle_length(ladders));
     loop {
-        if rounds.len() >= next_check {
+        if slice_rounds.is_some_and(|count| rounds.len() >= count) {
+            return Ok((rounds, Stop::Converged));
+        }
+        if slice_rounds.is_none() && rounds.len() >= next_check {
             next_check = next_checkpoint(rounds.len());
             let overheads = samples::overheads(
                 &rounds,

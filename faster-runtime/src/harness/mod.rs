@@ -8,9 +8,10 @@ mod against;
 pub mod cli;
 mod lock;
 mod run;
+mod servers;
 
 use crate::config::Settings;
-use crate::engine::{guard, replicate};
+use crate::engine::guard;
 use crate::output::files::{ReportFiles, output_dir, target_folder};
 use crate::output::github::{StepSummary, binary_of_test};
 use crate::output::json::JsonLines;
@@ -18,12 +19,13 @@ use crate::output::junit::{Destination, Junit, NoStream};
 use crate::output::style::{Progress, Style};
 use crate::output::terminal::{self, Detail, Harness, Terminal};
 use crate::output::{Outputs, Run, Summary, bench::BenchLines};
+use crate::process::{self, Role};
 use crate::registry::{self, Comparison, Tracked, comparisons};
 use crate::report::Environment;
 use crate::revision::serve;
 pub use against::{Against, COULD_NOT_RUN, Revision, run_against};
 use cli::{Cli, Format, USAGE};
-use run::{RunWide, child_comparison, run_as_child, run_comparison};
+use run::{RunWide, run_comparison};
 use std::io::Write;
 use std::panic::Location;
 use std::path::PathBuf;
@@ -74,25 +76,13 @@ pub fn run() -> ExitCode {
 /// folder of report files.
 fn run_from(caller: &str, arguments: Vec<String>) -> u8 {
     let registered = comparisons();
-    let environment = Settings::from_env();
-    if let Some(target) = replicate::child_target() {
-        return match (child_comparison(&target, &registered), environment) {
-            (Ok(comparison), Ok(environment)) => {
-                run_as_child(
-                    comparison,
-                    &RunWide {
-                        environment,
-                        ..RunWide::default()
-                    },
-                );
-                0
-            }
-            (Err(error), _) | (_, Err(error)) => {
-                replicate::emit(&Err(error));
-                FAILED
-            }
+    if process::role() == Some(Role::ServeComparisons) {
+        return match servers::serve(&registered) {
+            Ok(()) => 0,
+            Err(_) => FAILED,
         };
     }
+    let environment = Settings::from_env();
     let cli = match Cli::parse(&arguments)
         .and_then(|cli| cli.with_env(|name| std::env::var(name).ok()))
     {
@@ -261,8 +251,10 @@ pub fn run_test(comparison: &Comparison) {
         environment,
         ..RunWide::default()
     };
-    if replicate::child_target().as_deref() == Some(comparison.test_name()) {
-        run_as_child(comparison, &run_wide);
+    if process::role() == Some(Role::ServeComparisons) {
+        if let Err(error) = servers::serve(&comparisons()) {
+            panic!("faster: serving the comparisons failed: {error}");
+        }
         return;
     }
     let (color, format) =
@@ -320,7 +312,7 @@ pub fn run_test(comparison: &Comparison) {
 #[doc(hidden)]
 #[track_caller]
 pub fn run_tracked_test(tracked: &Tracked) {
-    if serve::requested() {
+    if process::role() == Some(Role::ServeTracked) {
         let settings = match Settings::from_env() {
             Ok(settings) => settings,
             Err(error) => panic!("faster: {error}"),

@@ -1,10 +1,11 @@
 //! The one path a registered comparison runs through, whichever harness
 //! started it: its configuration resolved, measured (in several processes
 //! if asked), reviewed, judged against the machine's noise, and handed to
-//! the outputs as an [`Outcome`]. Also the child's side of replication.
+//! the outputs as an [`Outcome`].
 
 use super::lock::lock_across_processes;
-use crate::config::{Config, Settings, child_variables, resolve};
+use super::servers::servers;
+use crate::config::{Config, Settings, resolve};
 use crate::engine::{compare, diagnostics, probe, replicate};
 use crate::error::Error;
 use crate::layout::Builds;
@@ -44,8 +45,8 @@ impl RunWide {
 
 /// Runs `comparison` and hands its outcome to `outputs`, taking turns with
 /// other processes on the target directory's lock. `child_arguments` is the
-/// command line that runs exactly this comparison again in a fresh process
-/// of this binary (for `processes = N`). Returns the outcome and what the
+/// command line that runs exactly this comparison in another process of
+/// this binary, which then serves every comparison (see `super::servers`). Returns the outcome and what the
 /// outputs noted about it.
 pub fn run_comparison(
     comparison: &Comparison,
@@ -130,9 +131,9 @@ fn measure(
     })?;
     let builds = Builds::of(executable, config.layouts);
     let arguments = child_arguments();
-    let variables = child_variables(config);
     // The processes time for this one: no other thread here may meanwhile.
     let _turn = compare::timing_turn();
+    let mut servers = servers();
     let mut report = replicate::measure(config, comparison.run, |replica| {
         let binary = builds
             .binary(replica.index)
@@ -140,12 +141,12 @@ fn measure(
                 process: replica.index as usize,
                 message: why.to_string(),
             })?;
-        replicate::run_replica(
-            &binary,
+        servers.measure(
+            (&binary, replica.index),
             &arguments,
-            &variables,
             comparison.test_name(),
-            replica,
+            &replica.config,
+            replica.timeout,
         )
     })?;
     for (index, process) in (1..).zip(&mut report.processes) {
@@ -153,33 +154,4 @@ fn measure(
     }
     report.scope = Some(builds.scope());
     Ok(report)
-}
-
-/// The child's side of a replicated comparison: measures once, in this
-/// process only, and hands the report (or the error) to the parent. It
-/// writes no file, no summary, no report of its own.
-pub fn run_as_child(comparison: &Comparison, run_wide: &RunWide) {
-    let config = run_wide.config(comparison);
-    let config = Config {
-        processes: 1,
-        max_time: replicate::child_budget().unwrap_or(config.max_time),
-        ..config
-    };
-    let result = config.validate().and_then(|()| (comparison.run)(&config));
-    replicate::emit(&result);
-}
-
-/// The comparison a child must run, among `registered`, or why it cannot.
-pub fn child_comparison<'a>(
-    target: &str,
-    registered: &[&'a Comparison],
-) -> Result<&'a Comparison, Error> {
-    registered
-        .iter()
-        .copied()
-        .find(|comparison| comparison.test_name() == target)
-        .ok_or_else(|| Error::Replication {
-            process: 0,
-            message: format!("this binary registers no comparison named `{target}`"),
-        })
 }

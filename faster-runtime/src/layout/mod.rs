@@ -31,7 +31,7 @@ mod material;
 pub use link::{LINKER_VARIABLE, link_main};
 pub use material::Material;
 
-use crate::engine::replicate::tail;
+use crate::process::tail;
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::process::Command;

@@ -1,16 +1,13 @@
 //! The parent's side of the pipe: a process serving one revision's tracked
 //! functions ([`Server`]), started from a test binary of that revision
 //! ([`ServerCommand`]), asked one [`Request`] at a time and waited for with
-//! a time limit. [`Endpoint`] is what the comparison needs of it, so tests
-//! can serve from this process instead.
+//! a time limit (both through `crate::process`). [`Endpoint`] is what the
+//! comparison needs of it, so tests can serve from this process instead.
 
-use super::protocol::{self, Request, Response, SERVE_VARIABLE};
-use std::io::{BufRead, BufReader, Read, Write};
+use super::protocol::{Request, Response};
+use crate::process::{self, Role};
 use std::path::PathBuf;
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
-use std::sync::{Arc, Mutex};
-use std::thread::JoinHandle;
+use std::process::Command;
 use std::time::Duration;
 
 /// Something that answers requests about one revision's tracked functions.
@@ -46,29 +43,17 @@ impl ServerCommand {
             .current_dir(&self.directory)
             // What `cargo test` sets for a test binary at run time.
             .env("CARGO_MANIFEST_DIR", &self.directory)
-            .env(SERVE_VARIABLE, "1")
-            .envs(environment.iter().map(|(name, value)| (name, value)))
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped());
+            .env(
+                process::SERVE_VARIABLE,
+                Role::ServeTracked.serve_value().unwrap_or_default(),
+            )
+            .envs(environment.iter().map(|(name, value)| (name, value)));
         command
     }
 }
 
 /// A running child serving one revision.
-pub struct Server {
-    name: String,
-    child: Child,
-    stdin: Option<ChildStdin>,
-    responses: Receiver<Result<Response, String>>,
-    /// The last lines the child wrote that were not responses, for errors.
-    other_output: Arc<Mutex<Vec<String>>>,
-    readers: Vec<JoinHandle<()>>,
-    timeout: Duration,
-}
-
-/// Lines of other output kept for an error message.
-const KEPT_LINES: usize = 12;
+pub struct Server(process::Server);
 
 impl Server {
     /// Starts `command` (named `name` in errors, e.g. `the base revision`),
@@ -79,119 +64,13 @@ impl Server {
         environment: &[(String, String)],
         timeout: Duration,
     ) -> Result<Server, String> {
-        let mut child = command
-            .command(environment)
-            .spawn()
-            .map_err(|error| format!("could not start {}: {error}", command.program.display()))?;
-        let other_output = Arc::new(Mutex::new(Vec::new()));
-        let (sender, responses) = channel();
-        let stdout = child.stdout.take().expect("stdout is piped");
-        let stderr = child.stderr.take().expect("stderr is piped");
-        let kept = Arc::clone(&other_output);
-        let stdout_reader = std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                match protocol::decode(&line) {
-                    Some(response) => {
-                        if sender.send(response).is_err() {
-                            break;
-                        }
-                    }
-                    None => keep(&kept, line),
-                }
-            }
-        });
-        let kept = Arc::clone(&other_output);
-        let stderr_reader = std::thread::spawn(move || {
-            let mut text = String::new();
-            let _ = BufReader::new(stderr).read_to_string(&mut text);
-            for line in text.lines() {
-                keep(&kept, line.to_string());
-            }
-        });
-        Ok(Server {
-            name: name.to_string(),
-            stdin: child.stdin.take(),
-            child,
-            responses,
-            other_output,
-            readers: vec![stdout_reader, stderr_reader],
-            timeout,
-        })
-    }
-
-    /// Why the child stopped answering: its exit status and last output.
-    fn ended(&mut self, what: &str) -> String {
-        let _ = self.child.kill();
-        let status = self.child.wait().map_or_else(
-            |error| format!("could not be waited for ({error})"),
-            |status| status.to_string(),
-        );
-        for reader in self.readers.drain(..) {
-            let _ = reader.join();
-        }
-        let output = self.other_output.lock().map(|lines| lines.join("\n"));
-        format!(
-            "the process serving {} {what} ({status}); its last output:\n{}",
-            self.name,
-            output.unwrap_or_default()
-        )
-    }
-}
-
-fn keep(kept: &Mutex<Vec<String>>, line: String) {
-    if line.trim().is_empty() {
-        return;
-    }
-    if let Ok(mut lines) = kept.lock() {
-        lines.push(line);
-        let excess = lines.len().saturating_sub(KEPT_LINES);
-        lines.drain(..excess);
+        process::Server::start(name, command.command(environment), timeout).map(Server)
     }
 }
 
 impl Endpoint for Server {
     fn request(&mut self, request: &Request) -> Result<Response, String> {
-        let Some(stdin) = &mut self.stdin else {
-            return Err(format!("the process serving {} has ended", self.name));
-        };
-        let line = serde_json::to_string(request).expect("a request of plain data serializes");
-        if writeln!(stdin, "{line}")
-            .and_then(|()| stdin.flush())
-            .is_err()
-        {
-            self.stdin = None;
-            return Err(self.ended("ended"));
-        }
-        match self.responses.recv_timeout(self.timeout) {
-            Ok(response) => response,
-            Err(RecvTimeoutError::Timeout) => {
-                self.stdin = None;
-                Err(self.ended(&format!("did not answer within {:?}", self.timeout)))
-            }
-            Err(RecvTimeoutError::Disconnected) => {
-                self.stdin = None;
-                Err(self.ended("ended"))
-            }
-        }
-    }
-}
-
-impl Drop for Server {
-    /// Asks the child to quit, and stops it if it does not within a second.
-    fn drop(&mut self) {
-        if let Some(mut stdin) = self.stdin.take() {
-            let line = serde_json::to_string(&Request::Quit).expect("a request serializes");
-            let _ = writeln!(stdin, "{line}");
-        }
-        for _ in 0..100 {
-            if let Ok(Some(_)) = self.child.try_wait() {
-                return;
-            }
-            std::thread::sleep(Duration::from_millis(10));
-        }
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        self.0.request(request)
     }
 }
 

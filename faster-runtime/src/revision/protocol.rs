@@ -1,17 +1,18 @@
 //! The protocol between `cargo faster` (the parent) and a process serving
-//! one revision's tracked functions (a child): JSON, one message per line.
+//! one revision's tracked functions (a child): one message per line, each
+//! a frame of `crate::process::wire` (which tells them apart from what
+//! else reaches the child's stdout, such as libtest's `running 1 test` or a
+//! `println!` in user code).
 //!
 //! The parent writes [`Request`]s to the child's stdin; the child answers
-//! each with one [`Response`] on its stdout, on a line of its own that
-//! starts with [`MARKER`], so that what else reaches stdout (libtest's
-//! `running 1 test`, a `println!` in user code) is told apart and skipped.
+//! each with one [`Response`] on its stdout:
 //!
 //! ```text
-//! → {"op":"list"}
-//! ← faster-serve: {"listing":{"protocol":1,"timer":"monotonic clock",...,"functions":[...]}}
-//! → {"op":"time","function":"demo::parse","input":0,"batch":4096}
-//! ← faster-serve: {"nanos":81234.0}
-//! → {"op":"quit"}
+//! → faster-frame/2 {"op":"list"}
+//! ← faster-frame/2 {"listing":{"protocol":1,"timer":"monotonic clock",...,"functions":[...]}}
+//! → faster-frame/2 {"op":"time","function":"demo::parse","input":0,"batch":4096}
+//! ← faster-frame/2 {"nanos":81234.0}
+//! → faster-frame/2 {"op":"quit"}
 //! ```
 //!
 //! The child times each batch with its own timer and hands back only the
@@ -23,13 +24,6 @@ use serde::{Deserialize, Serialize};
 
 /// The protocol's version; a child answering with another is refused.
 pub const PROTOCOL: u32 = 1;
-
-/// Set to `1` in a child's environment: serve the tracked functions on
-/// stdin and stdout instead of testing them.
-pub const SERVE_VARIABLE: &str = "FASTER_SERVE";
-
-/// Starts every response line.
-pub const MARKER: &str = "faster-serve: ";
 
 /// What the parent asks.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -134,26 +128,10 @@ pub struct FunctionListing {
     pub error: Option<String>,
 }
 
-/// `response` as the line a child writes, starting on a line of its own
-/// (user code may have printed half a line).
-pub fn encode(response: &Response) -> String {
-    let json = serde_json::to_string(response).expect("a response of plain data serializes");
-    format!("\n{MARKER}{json}\n")
-}
-
-/// The response on `line`: `None` for a line that is not one (other output
-/// of the child), an error for one that cannot be read.
-pub fn decode(line: &str) -> Option<Result<Response, String>> {
-    let json = line.strip_prefix(MARKER)?;
-    Some(
-        serde_json::from_str(json)
-            .map_err(|error| format!("an unreadable response ({error}): {json}")),
-    )
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::process::wire;
 
     #[test]
     fn requests_and_responses_read_back_as_written() {
@@ -206,19 +184,8 @@ mod tests {
             Response::Nanos(81_234.5),
             Response::Failed("x".into()),
         ] {
-            let encoded = encode(&response);
-            let line = encoded.lines().find(|line| !line.is_empty()).unwrap();
-            assert_eq!(decode(line), Some(Ok(response)));
+            let line = wire::encode(&response);
+            assert_eq!(wire::decode(&line), Some(Ok(response)));
         }
-    }
-
-    #[test]
-    fn other_output_is_skipped_and_a_broken_response_is_an_error() {
-        assert_eq!(decode("running 1 test"), None);
-        assert_eq!(decode(""), None);
-        let broken = decode(&format!("{MARKER}{{\"nanos\":"))
-            .unwrap()
-            .unwrap_err();
-        assert!(broken.starts_with("an unreadable response"), "{broken}");
     }
 }

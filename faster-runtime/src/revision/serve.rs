@@ -7,19 +7,14 @@
 //! listed with its error, and the others are served. A panic while timing
 //! is answered as a failure, and the child goes on serving.
 
-use super::protocol::{self, FunctionListing, Listing, PROTOCOL, Request, Response};
+use super::protocol::{FunctionListing, Listing, PROTOCOL, Request, Response};
 use crate::config::{Config, Settings};
 use crate::engine::tracked::Served;
 use crate::error::Error;
+use crate::process;
 use crate::registry::Tracked;
 use crate::time::{Clock, Timer, calibrate};
 use std::io::{self, BufRead, Write};
-
-/// Whether this process was started to serve (see
-/// [`SERVE_VARIABLE`](protocol::SERVE_VARIABLE)).
-pub fn requested() -> bool {
-    std::env::var(protocol::SERVE_VARIABLE).is_ok_and(|value| value == "1")
-}
 
 /// Serves `tracked` on `requests` and `responses`, timing with the timer
 /// `settings` choose. Returns when the parent quits or closes the pipe;
@@ -28,7 +23,7 @@ pub fn serve(
     tracked: &[&Tracked],
     settings: &Settings,
     requests: impl BufRead,
-    mut responses: impl Write,
+    responses: impl Write,
 ) -> io::Result<()> {
     let config = Config::default().with(settings);
     let (timer, timer_fallback) = Timer::select(config.timer);
@@ -47,13 +42,9 @@ pub fn serve(
         functions: listed,
     };
 
-    for line in requests.lines() {
-        let line = line?;
-        if line.trim().is_empty() {
-            continue;
-        }
-        let response = match serde_json::from_str::<Request>(&line) {
-            Ok(Request::Quit) => break,
+    process::serve(requests, responses, |request| {
+        Some(match request {
+            Ok(Request::Quit) => return None,
             Ok(Request::List) => Response::Listing(listing.clone()),
             Ok(Request::Time {
                 function,
@@ -67,12 +58,9 @@ pub fn serve(
                 Some((_, None)) => Response::Failed(format!("`{function}` cannot be served")),
                 None => Response::Failed(format!("no tracked function is named `{function}`")),
             },
-            Err(error) => Response::Failed(format!("an unreadable request ({error}): {line}")),
-        };
-        responses.write_all(protocol::encode(&response).as_bytes())?;
-        responses.flush()?;
-    }
-    Ok(())
+            Err(why) => Response::Failed(format!("an unreadable request: {why}")),
+        })
+    })
 }
 
 /// `function` opened and probed, with its listing (its error in the listing
@@ -156,17 +144,21 @@ mod tests {
     /// Serves `requests` (one per line) and returns the responses.
     fn session(tracked: &[&Tracked], requests: &[&str]) -> Vec<Response> {
         let mut out = Vec::new();
+        let framed: Vec<String> = requests
+            .iter()
+            .map(|json| format!("faster-frame/{} {json}", process::wire::VERSION))
+            .collect();
         serve(
             tracked,
             &Settings::NONE,
-            requests.join("\n").as_bytes(),
+            framed.join("\n").as_bytes(),
             &mut out,
         )
         .unwrap();
         String::from_utf8(out)
             .unwrap()
             .lines()
-            .filter_map(protocol::decode)
+            .filter_map(process::wire::decode)
             .map(Result::unwrap)
             .collect()
     }

@@ -4,7 +4,8 @@
 use std::fmt;
 
 /// What a comparison must show to pass.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Expect {
     /// The candidate must be faster by at least the noise floor.
     #[default]

@@ -10,7 +10,8 @@ use std::time::{Duration, Instant};
 
 /// Which timing source measures: chosen by [`Config::timer`](crate::Config),
 /// `FASTER_TIMER`, or `--timer` on `faster::main()`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum TimerKind {
     /// The operating system's monotonic clock.
     #[default]

@@ -171,10 +171,7 @@ impl Measuring<'_> {
             &base_listings[base.server],
             &current_listings[current.server],
         );
-        let config = Config {
-            max_time: replicate::budget_share(config),
-            ..config.clone()
-        };
+        let config = replicate::slice_config(config);
         let calibration = worse(
             base_listing.calibration.into(),
             current_listing.calibration.into(),

@@ -1,0 +1,114 @@
+//! Another process: everything about running part of a run in a child of
+//! this one, and nothing about what the child measures or how its results
+//! are judged (that policy is `engine::replicate`'s and the harness's).
+//!
+//! - [`Role`]: what a child was started to do, read from its environment;
+//! - [`wire`]: the one framing of every message, both ways, versioned;
+//! - [`Server`]: the parent's side — start, ask, wait with a time limit,
+//!   stop the child and what it started;
+//! - [`serve`] and [`say`]: the child's side — answer each request read
+//!   from standard input, or say one result unasked.
+//!
+//! Three kinds of children use it: the servers a replicated comparison
+//! measures in (one per layout of the binary, living as long as the run,
+//! each serving every comparison of it), the servers of `cargo faster`
+//! (one per revision, serving its tracked functions) and the one-shot
+//! children of the accuracy suite's checks.
+
+mod measured;
+mod server;
+pub mod wire;
+
+pub use measured::{Measured, run_once};
+pub use server::Server;
+
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use std::io::{self, BufRead, Write};
+
+/// Set in a child's environment to what it serves: `comparisons` (every
+/// registered comparison, one request at a time) or `tracked` (every
+/// tracked function, for `cargo faster`).
+pub const SERVE_VARIABLE: &str = "FASTER_SERVE";
+
+/// Set in a one-shot child's environment to what it must do (a key its
+/// program defines), once.
+pub const CHILD_VARIABLE: &str = "FASTER_CHILD";
+
+/// What this process was started to do, where a parent started it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Role {
+    /// Serve every registered comparison ([`SERVE_VARIABLE`] `comparisons`).
+    ServeComparisons,
+    /// Serve every tracked function ([`SERVE_VARIABLE`] `tracked`).
+    ServeTracked,
+    /// Do the one thing the key names and say its result ([`CHILD_VARIABLE`]).
+    Once(String),
+}
+
+impl Role {
+    /// The value of [`SERVE_VARIABLE`] that starts a child in this role
+    /// (none for [`Role::Once`], which has its own variable).
+    pub fn serve_value(&self) -> Option<&'static str> {
+        match self {
+            Role::ServeComparisons => Some("comparisons"),
+            Role::ServeTracked => Some("tracked"),
+            Role::Once(_) => None,
+        }
+    }
+}
+
+/// This process's role, from its environment: `None` for a process no
+/// parent of ours started.
+pub fn role() -> Option<Role> {
+    let variable = |name| std::env::var(name).ok().filter(|value| !value.is_empty());
+    match variable(SERVE_VARIABLE).as_deref() {
+        Some("comparisons") => return Some(Role::ServeComparisons),
+        Some("tracked") => return Some(Role::ServeTracked),
+        _ => {}
+    }
+    variable(CHILD_VARIABLE).map(Role::Once)
+}
+
+/// The child's side of a server: reads one request frame per line from
+/// `requests`, writes `answer`'s answer to each as a frame on `answers`,
+/// until the input ends or `answer` has none (the parent said to stop). A
+/// line that is not a frame is skipped; a frame that cannot be read is
+/// handed to `answer` as its error, so the parent hears why. Fails only
+/// when a pipe does.
+pub fn serve<Q: DeserializeOwned, A: Serialize>(
+    requests: impl BufRead,
+    mut answers: impl Write,
+    mut answer: impl FnMut(Result<Q, String>) -> Option<A>,
+) -> io::Result<()> {
+    for line in requests.lines() {
+        let Some(request) = wire::decode::<Q>(&line?) else {
+            continue;
+        };
+        let Some(answer) = answer(request) else {
+            break;
+        };
+        // A line of its own, whatever user code printed without a newline.
+        writeln!(answers, "\n{}", wire::encode(&answer))?;
+        answers.flush()?;
+    }
+    Ok(())
+}
+
+/// A one-shot child's result, said once on standard output, past libtest's
+/// capture, for the parent to read.
+pub fn say<A: Serialize>(result: &A) {
+    let mut stdout = io::stdout().lock();
+    let _ = writeln!(stdout, "\n{}", wire::encode(result));
+    let _ = stdout.flush();
+}
+
+/// The last `lines` lines of `text` that are not blank: a failed child's
+/// or linker's last words, for an error message.
+pub(crate) fn tail(text: &str, lines: usize) -> String {
+    let all: Vec<&str> = text
+        .lines()
+        .filter(|line| !line.trim().is_empty())
+        .collect();
+    all[all.len().saturating_sub(lines)..].join("\n")
+}

@@ -1,0 +1,190 @@
+//! The parent's side of a child process: started with its standard streams
+//! piped and in a process group of its own, sent [frames](super::wire),
+//! waited for with a time limit (on a channel, not by polling), and stopped
+//! with everything it started when it overruns, ends, or is dropped.
+
+use super::wire;
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+/// A running child that answers frames with frames.
+pub struct Server {
+    /// What it serves, for errors (`the process serving the base revision`).
+    name: String,
+    child: Child,
+    stdin: Option<ChildStdin>,
+    /// Its frames, as lines, in the order it wrote them.
+    frames: Receiver<String>,
+    /// The last lines it wrote that were not frames, for errors.
+    other_output: Arc<Mutex<Vec<String>>>,
+    readers: Vec<JoinHandle<()>>,
+    /// How long one answer may take.
+    timeout: Duration,
+}
+
+/// Lines of other output kept for an error message.
+const KEPT_LINES: usize = 12;
+
+/// How long a dropped child has to end by itself once its input is closed.
+const GRACE: Duration = Duration::from_secs(1);
+
+impl Server {
+    /// Starts `command` (its program, arguments, directory and environment
+    /// set by the caller), named `name` in errors, each answer awaited for
+    /// up to `timeout`.
+    pub fn start(name: &str, mut command: Command, timeout: Duration) -> Result<Server, String> {
+        command
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        // Its own process group, so stopping it stops what it started too
+        // (a test that spawns a helper, a shell).
+        #[cfg(unix)]
+        std::os::unix::process::CommandExt::process_group(&mut command, 0);
+        let mut child = command.spawn().map_err(|error| {
+            format!("could not start {}: {error}", command.get_program().to_string_lossy())
+        })?;
+        let other_output = Arc::new(Mutex::new(Vec::new()));
+        let (sender, frames) = channel();
+        let stdout = child.stdout.take().expect("stdout is piped");
+        let stderr = child.stderr.take().expect("stderr is piped");
+        let kept = Arc::clone(&other_output);
+        let stdout_reader = std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if wire::decode::<serde::de::IgnoredAny>(&line).is_some() {
+                    if sender.send(line).is_err() {
+                        break;
+                    }
+                } else {
+                    keep(&kept, line);
+                }
+            }
+        });
+        let kept = Arc::clone(&other_output);
+        // Line by line: a server lives for the whole run, and what it says
+        // on stderr (a panic's message) must not pile up.
+        let stderr_reader = std::thread::spawn(move || {
+            for line in BufReader::new(stderr).lines() {
+                let Ok(line) = line else { break };
+                keep(&kept, line);
+            }
+        });
+        Ok(Server {
+            name: name.to_string(),
+            stdin: child.stdin.take(),
+            child,
+            frames,
+            other_output,
+            readers: vec![stdout_reader, stderr_reader],
+            timeout,
+        })
+    }
+
+    /// How long each answer from now on may take.
+    pub fn set_timeout(&mut self, timeout: Duration) {
+        self.timeout = timeout;
+    }
+
+    /// Sends `request` and waits for its answer.
+    pub fn request<Q: Serialize, A: DeserializeOwned>(&mut self, request: &Q) -> Result<A, String> {
+        let Some(stdin) = &mut self.stdin else {
+            return Err(format!("the process serving {} has ended", self.name));
+        };
+        if writeln!(stdin, "{}", wire::encode(request))
+            .and_then(|()| stdin.flush())
+            .is_err()
+        {
+            return Err(self.ended("ended"));
+        }
+        self.receive()
+    }
+
+    /// Waits for the next frame the child writes, unasked (a child started
+    /// to do one thing says its result once).
+    pub fn receive<A: DeserializeOwned>(&mut self) -> Result<A, String> {
+        if self.stdin.is_none() && self.readers.is_empty() {
+            return Err(format!("the process serving {} has ended", self.name));
+        }
+        match self.frames.recv_timeout(self.timeout) {
+            Ok(line) => wire::decode(&line)
+                .expect("the reader passes frames only")
+                .map_err(|why| format!("the process serving {}: {why}", self.name)),
+            Err(RecvTimeoutError::Timeout) => {
+                Err(self.ended(&format!("did not answer within {:?}", self.timeout)))
+            }
+            Err(RecvTimeoutError::Disconnected) => Err(self.ended("ended")),
+        }
+    }
+
+    /// Stops the child and says why it stopped answering: its exit status
+    /// and last output.
+    fn ended(&mut self, what: &str) -> String {
+        self.stdin = None;
+        self.stop();
+        let status = self.child.wait().map_or_else(
+            |error| format!("could not be waited for ({error})"),
+            |status| status.to_string(),
+        );
+        for reader in self.readers.drain(..) {
+            let _ = reader.join();
+        }
+        let output = self.other_output.lock().map(|lines| lines.join("\n"));
+        format!(
+            "the process serving {} {what} ({status}); its last output:\n{}",
+            self.name,
+            output.unwrap_or_default()
+        )
+    }
+
+    /// Kills the child and its process group.
+    fn stop(&mut self) {
+        #[cfg(unix)]
+        if let Ok(group) = i32::try_from(self.child.id()) {
+            // SAFETY: `kill` has no memory effects; the group is the child's
+            // own (`process_group(0)` above), not ours.
+            unsafe {
+                libc::kill(-group, libc::SIGKILL);
+            }
+        }
+        let _ = self.child.kill();
+    }
+}
+
+fn keep(kept: &Mutex<Vec<String>>, line: String) {
+    if line.trim().is_empty() {
+        return;
+    }
+    if let Ok(mut lines) = kept.lock() {
+        lines.push(line);
+        let excess = lines.len().saturating_sub(KEPT_LINES);
+        lines.drain(..excess);
+    }
+}
+
+impl Drop for Server {
+    /// Closes the child's input, which ends a serving child, and stops it
+    /// if its output has not closed within a second.
+    fn drop(&mut self) {
+        self.stdin = None;
+        let deadline = std::time::Instant::now() + GRACE;
+        loop {
+            let left = deadline.saturating_duration_since(std::time::Instant::now());
+            match self.frames.recv_timeout(left) {
+                Ok(_) => continue,
+                Err(RecvTimeoutError::Disconnected) => break,
+                Err(RecvTimeoutError::Timeout) => {
+                    self.stop();
+                    break;
+                }
+            }
+        }
+        let _ = self.child.wait();
+    }
+}
