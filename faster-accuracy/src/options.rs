@@ -51,9 +51,11 @@ other modes (checks of the environment features, each with --runs N, --load):
                        commits, quiet and under the load (--runs N, default 20;
                        --keep keeps the fixture)
   --layouts            real functions (parsing, UTF-8, search, hashing, sorting,
-                       a tokenizer) against a copy of themselves and against
-                       themselves run twice, in a fixture crate built in
-                       several layouts, under `cargo test --release`:
+                       a tokenizer) against a copy of themselves, against
+                       themselves run twice, and against themselves run
+                       again on a twentieth of their input (about 5%, with a
+                       second copy, both at a 2% floor), in a fixture crate
+                       built in several layouts, under `cargo test --release`:
                        --builds N (default 5; build k: k unrelated functions
                        and link order --shuffle-sections=*=k), --runs N per
                        build (default 4), --faster PATH (the faster workspace
