@@ -62,7 +62,16 @@ other modes (checks of the environment features, each with --runs N, --load):
                        the fixture depends on; default this one), --linker PATH
                        (every build of the fixture links through it),
                        --markdown (the tables in Markdown), --csv FILE (every
-                       comparison), --keep (keep the fixture)";
+                       comparison), --keep (keep the fixture)
+  --suite-cost         a crate of comparisons (--comparisons N, default 100:
+                       chains of 0.1 to 1 µs, a third a real 2x, the rest
+                       identical work) linked through faster-link, built once,
+                       then `cargo test --release` --runs N times (default 3)
+                       in each of: the defaults, FASTER_LAYOUTS=off and
+                       FASTER_PROCESSES=1, interleaved; wall times, passes,
+                       the layouts' size on disk; --faster PATH, --linker PATH
+                       (default: faster-link on PATH, or the faster
+                       workspace's target/release/faster-link), --keep";
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct Options {

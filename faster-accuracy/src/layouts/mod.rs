@@ -39,6 +39,10 @@ use std::process::ExitCode;
 use std::time::Instant;
 use tally::Comparison;
 
+// `--suite-cost` builds its crate the same way: on a faster workspace,
+// through a linker, for the host.
+pub(crate) use fixture::{host_triple, tail};
+
 /// What the command line asked for.
 #[derive(Debug, PartialEq)]
 struct Settings {
