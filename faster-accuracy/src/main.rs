@@ -17,7 +17,8 @@
 //! cargo test and nextest), `revisions` (`cargo faster --against` on a
 //! fixture repository, issue 17), `placement` (nanosecond intervals across
 //! fresh processes, issue 15), `layouts` (real functions across builds that
-//! differ in code layout).
+//! differ in code layout), `suite_cost` (what a suite of comparisons costs
+//! under `cargo test`, with layouts, without, in one process).
 
 mod environment_checks;
 mod layouts;
@@ -33,6 +34,7 @@ mod reference;
 mod revisions;
 mod runner;
 mod sequential;
+mod suite_cost;
 mod summary;
 mod timing;
 mod workloads;
@@ -90,6 +92,9 @@ fn main() -> ExitCode {
     }
     if arguments.iter().any(|argument| argument == "--revisions") {
         return revisions::revisions(&arguments);
+    }
+    if arguments.iter().any(|argument| argument == "--suite-cost") {
+        return suite_cost::suite_cost(&arguments);
     }
     if arguments.iter().any(|argument| argument == "--layouts") {
         return layouts::layouts(&arguments);

@@ -51,16 +51,27 @@ other modes (checks of the environment features, each with --runs N, --load):
                        commits, quiet and under the load (--runs N, default 20;
                        --keep keeps the fixture)
   --layouts            real functions (parsing, UTF-8, search, hashing, sorting,
-                       a tokenizer) against a copy of themselves and against
-                       themselves run twice, in a fixture crate built in
-                       several layouts, under `cargo test --release`:
+                       a tokenizer) against a copy of themselves, against
+                       themselves run twice, and against themselves run
+                       again on a twentieth of their input (about 5%, with a
+                       second copy, both at a 2% floor), in a fixture crate
+                       built in several layouts, under `cargo test --release`:
                        --builds N (default 5; build k: k unrelated functions
                        and link order --shuffle-sections=*=k), --runs N per
                        build (default 4), --faster PATH (the faster workspace
                        the fixture depends on; default this one), --linker PATH
                        (every build of the fixture links through it),
                        --markdown (the tables in Markdown), --csv FILE (every
-                       comparison), --keep (keep the fixture)";
+                       comparison), --keep (keep the fixture)
+  --suite-cost         a crate of comparisons (--comparisons N, default 100:
+                       chains of 0.1 to 1 µs, a third a real 2x, the rest
+                       identical work) linked through faster-link, built once,
+                       then `cargo test --release` --runs N times (default 3)
+                       in each of: the defaults, FASTER_LAYOUTS=off and
+                       FASTER_PROCESSES=1, interleaved; wall times, passes,
+                       the layouts' size on disk; --faster PATH, --linker PATH
+                       (default: faster-link on PATH, or the faster
+                       workspace's target/release/faster-link), --keep";
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct Options {

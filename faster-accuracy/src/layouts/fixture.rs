@@ -12,7 +12,8 @@
 //! `tests/` target), so a new seed rebuilds the fixture and nothing else,
 //! which [`Fixture::build`] checks.
 
-use super::kinds::{self, KINDS};
+use super::kinds::KINDS;
+use super::library;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
@@ -109,7 +110,7 @@ impl Fixture {
         if let Ok(lock) = std::fs::read_to_string(faster.join("Cargo.lock")) {
             fixture.write("Cargo.lock", &lock)?;
         }
-        fixture.write("src/lib.rs", &kinds::library())?;
+        fixture.write("src/lib.rs", &library::root())?;
         for kind in KINDS {
             fixture.write(&format!("src/{}.rs", kind.name), &kind.module())?;
         }
@@ -135,7 +136,7 @@ impl Fixture {
     /// Builds the layout of `unrelated` unrelated functions and link order
     /// `seed` (`cargo test --release --no-run`), and checks the test binary.
     pub fn build(&self, unrelated: usize, seed: u64) -> Result<Built, String> {
-        self.write("src/unrelated.rs", &kinds::unrelated(unrelated))?;
+        self.write("src/unrelated.rs", &library::unrelated(unrelated))?;
         let ran = self.cargo(
             &["test", "--release", "--no-run", "--message-format=json"],
             seed,
@@ -211,22 +212,26 @@ impl Fixture {
     }
 }
 
-/// `CARGO_TARGET_<HOST TRIPLE>_LINKER`, the host's triple from `rustc -vV`.
+/// `CARGO_TARGET_<HOST TRIPLE>_LINKER`.
 fn linker_variable() -> Result<String, String> {
+    Ok(format!(
+        "CARGO_TARGET_{}_LINKER",
+        host_triple()?.to_uppercase().replace(['-', '.'], "_")
+    ))
+}
+
+/// The host's target triple, from `rustc -vV`.
+pub fn host_triple() -> Result<String, String> {
     let rustc = std::env::var_os("RUSTC").unwrap_or_else(|| "rustc".into());
     let output = Command::new(&rustc)
         .arg("-vV")
         .output()
         .map_err(|error| format!("could not run rustc -vV: {error}"))?;
     let text = String::from_utf8_lossy(&output.stdout);
-    let host = text
-        .lines()
+    text.lines()
         .find_map(|line| line.strip_prefix("host: "))
-        .ok_or_else(|| format!("rustc -vV names no host:\n{text}"))?;
-    Ok(format!(
-        "CARGO_TARGET_{}_LINKER",
-        host.trim().to_uppercase().replace(['-', '.'], "_")
-    ))
+        .map(|host| host.trim().to_string())
+        .ok_or_else(|| format!("rustc -vV names no host:\n{text}"))
 }
 
 /// What cargo's JSON messages of a build say.

@@ -1,6 +1,7 @@
 //! The real functions of `accuracy --layouts` and the fixture's source made
 //! of them: one module per kind of work, each with an identical-work pair
-//! and a known multiple.
+//! (judged at the default 5% floor and again at 2%), a known multiple and a
+//! difference of about 5%.
 //!
 //! Every kind's work is written once, as a function body; the module around
 //! it is the same for every kind, the body pasted into each function as a
@@ -21,6 +22,15 @@
 //!   original runs the body twice (the first time on its argument through
 //!   `black_box`, its result through `black_box`, so neither can be
 //!   skipped), the candidate once; the true ratio is about 2.
+//! - `with_rework` and `without_rework` (the ~5% difference, `expect =
+//!   report` at a 2% floor): the original runs the body, then the body again
+//!   on about a twentieth of its work (a prefix of the input, or a smaller
+//!   count: [`Kind::part`]), as a library that calls its own work again on a
+//!   part of its input; the candidate runs the body once. The suite reads
+//!   whether the verdict found the difference (`faster`).
+//! - `copy_at_2_percent` against `original` (`expect = report` at a 2%
+//!   floor): the identical-work pair again, judged at the floor the ~5%
+//!   difference needs; any `faster` or `slower` verdict is false.
 //!
 //! Each function is `#[inline(never)]`, so it is a symbol of its own in the
 //! test binary, which the suite checks (`fixture::check_symbols`).
@@ -35,6 +45,10 @@ pub struct Kind {
     parameter: &'static str,
     /// The argument of `twice`'s first, discarded run of the body.
     again: &'static str,
+    /// The argument of `with_rework`'s second, discarded run of the body:
+    /// about a twentieth of the work of the whole argument (a prefix of
+    /// the input, cut where the body can take it, or a smaller count).
+    part: &'static str,
     output: &'static str,
     /// The work: statements and a last expression on the parameter,
     /// indented as a function's body.
@@ -51,6 +65,8 @@ pub const KINDS: &[Kind] = &[
         what: "split and parse 500 comma-separated numbers, summed",
         parameter: "text: &str",
         again: "black_box(text)",
+        // Cut after a number, before its comma.
+        part: "black_box(&text[..text.len() / 20 + text[text.len() / 20..].find(',').expect(\"a comma\")])",
         output: "u64",
         body: "    text.split(',')
         .map(|number| number.parse::<u64>().expect(\"a number\"))
@@ -66,6 +82,8 @@ pub const KINDS: &[Kind] = &[
         what: "chars().count() of 16 KiB of text with 1- to 4-byte characters",
         parameter: "text: &str",
         again: "black_box(text)",
+        // Cut at a character boundary.
+        part: "black_box(&text[..(text.len() / 20..).find(|at| text.is_char_boundary(*at)).expect(\"a boundary\")])",
         output: "usize",
         body: "    text.chars().count()",
         inputs: "fn inputs() -> Vec<String> {
@@ -77,6 +95,10 @@ pub const KINDS: &[Kind] = &[
         what: "is there a duplicate among 256 distinct u32 (slice::contains on each prefix)",
         parameter: "values: &[u32]",
         again: "black_box(values)",
+        // Quadratic on paper, yet on 256 values each value's setup outweighs its
+        // scan: a prefix of 2/9, (2/9)² of the comparisons, read 1.22x, so a
+        // twentieth of the values is about a twentieth of the work.
+        part: "black_box(&values[..values.len() / 20])",
         output: "bool",
         body: "    values
         .iter()
@@ -98,6 +120,7 @@ pub const KINDS: &[Kind] = &[
         what: "FNV-1a over a 4 KiB buffer",
         parameter: "bytes: &[u8]",
         again: "black_box(bytes)",
+        part: "black_box(&bytes[..bytes.len() / 20])",
         output: "u64",
         body: "    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |hash, byte| {
         (hash ^ u64::from(*byte)).wrapping_mul(0x0000_0100_0000_01b3)
@@ -112,6 +135,8 @@ pub const KINDS: &[Kind] = &[
         what: "build a HashMap of 500 u64 keys, probe 1000 (half present)",
         parameter: "keys: &[u64]",
         again: "black_box(keys)",
+        // The first twentieth of the keys: a third of it stored, the rest probed.
+        part: "black_box(&keys[..keys.len() / 20])",
         output: "usize",
         body: "    let (stored, probes) = keys.split_at(keys.len() / 3);
     let map: std::collections::HashMap<u64, usize> =
@@ -132,6 +157,8 @@ pub const KINDS: &[Kind] = &[
         what: "sort_unstable of 1000 u32 (each call sorts its own clone)",
         parameter: "values: Vec<u32>",
         again: "black_box(values.clone())",
+        // Sorting is n log n: 1/12 of 1000 values is about 1/20 of the work.
+        part: "black_box(values[..values.len() / 12].to_vec())",
         output: "Vec<u32>",
         body: "    let mut values = values;
     values.sort_unstable();
@@ -146,6 +173,8 @@ pub const KINDS: &[Kind] = &[
         what: "a tokenizer: counts identifiers, numbers, symbols and blanks in 4 KiB of code",
         parameter: "source: &str",
         again: "black_box(source)",
+        // Cut at a line's end.
+        part: "black_box(&source[..source.len() / 20 + source[source.len() / 20..].find('\\n').expect(\"a line\")])",
         output: "[usize; 4]",
         body: "    fn class(byte: u8) -> usize {
         match byte {
@@ -216,6 +245,9 @@ const fn chain(name: &'static str, what: &'static str, inputs: &'static str) -> 
         what,
         parameter: "case: &(u64, u64)",
         again: "black_box(case)",
+        // A twentieth of the steps (1 of the 30 at 50 ns, where the loop's
+        // entry adds about as much again: 2 steps read 1.09x).
+        part: "&black_box((case.0, case.1 / 20))",
         output: "u64",
         body: "    let mut state = case.0;
     for _ in 0..black_box(case.1) {
@@ -230,6 +262,8 @@ const fn chain(name: &'static str, what: &'static str, inputs: &'static str) -> 
 const ORIGINAL_TAG: u8 = 1;
 const COPY_TAG: u8 = 2;
 const ONCE_TAG: u8 = 3;
+const COPY_AT_2_PERCENT_TAG: u8 = 4;
+const WITHOUT_REWORK_TAG: u8 = 5;
 
 impl Kind {
     /// The kind's module source.
@@ -239,6 +273,7 @@ impl Kind {
             what,
             parameter,
             again,
+            part,
             output,
             body,
             inputs,
@@ -283,12 +318,45 @@ pub fn once({parameter}) -> {output} {{
 {once}
 }}
 
+/// `original`'s second copy, judged at the 2% floor the ~5% difference
+/// needs.
+#[cfg_attr(test, faster::compare(original = original, inputs = inputs, noise_floor = 0.02, expect = report))]
+#[inline(never)]
+pub fn copy_at_2_percent({parameter}) -> {output} {{
+{copy_at_2_percent}
+}}
+
+/// The ~5% difference's original: the work, then the work again on about a
+/// twentieth of it, as a library calling its own work again on a part of
+/// its input.
+#[inline(never)]
+pub fn with_rework({parameter}) -> {output} {{
+    let rework = {part};
+    let result: {output} = {{
+    {nested}
+    }};
+    black_box::<{output}>({{
+        let {argument} = rework;
+    {nested}
+    }});
+    result
+}}
+
+/// The work once: about 5% faster than `with_rework`.
+#[cfg_attr(test, faster::compare(original = with_rework, inputs = inputs, noise_floor = 0.02, expect = report))]
+#[inline(never)]
+pub fn without_rework({parameter}) -> {output} {{
+{without_rework}
+}}
+
 #[cfg(test)]
 {inputs}
 ",
             original = tagged(ORIGINAL_TAG),
             copy = tagged(COPY_TAG),
             once = tagged(ONCE_TAG),
+            copy_at_2_percent = tagged(COPY_AT_2_PERCENT_TAG),
+            without_rework = tagged(WITHOUT_REWORK_TAG),
         )
     }
 
@@ -302,96 +370,28 @@ pub fn once({parameter}) -> {output} {{
         format!("{}::faster_once", self.name)
     }
 
+    /// The ~5% difference's test.
+    pub fn rework_test(&self) -> String {
+        format!("{}::faster_without_rework", self.name)
+    }
+
+    /// The identical-work pair's test at the 2% floor.
+    pub fn identical_at_2_percent_test(&self) -> String {
+        format!("{}::faster_copy_at_2_percent", self.name)
+    }
+
     /// The fixture's symbols (as `nm -C` prints them, without the hash) of
-    /// each comparison's two functions: `[[original, copy], [twice, once]]`.
-    pub fn symbols(&self, crate_name: &str) -> [[String; 2]; 2] {
+    /// each comparison's two functions: `[[original, copy], [twice, once],
+    /// [with_rework, without_rework], [original, copy_at_2_percent]]`.
+    pub fn symbols(&self, crate_name: &str) -> [[String; 2]; 4] {
         let symbol = |function: &str| format!("{crate_name}::{}::{function}", self.name);
         [
             [symbol("original"), symbol("copy")],
             [symbol("twice"), symbol("once")],
+            [symbol("with_rework"), symbol("without_rework")],
+            [symbol("original"), symbol("copy_at_2_percent")],
         ]
     }
-}
-
-/// The library's root: the input helpers every kind's `inputs` uses, a
-/// module per kind and the unrelated code.
-pub fn library() -> String {
-    let mut source = String::from(LIBRARY_HEAD);
-    for kind in KINDS {
-        source.push_str(&format!("pub mod {};\n", kind.name));
-    }
-    source.push_str("pub mod unrelated;\n");
-    source
-}
-
-const LIBRARY_HEAD: &str = r#"//! Generated by `accuracy --layouts`: real functions compared with a copy
-//! of themselves (identical work) and with themselves run twice (a known
-//! multiple), rebuilt in several layouts.
-
-/// A xorshift generator: the inputs are the same in every build.
-#[cfg(test)]
-struct Random(u64);
-
-#[cfg(test)]
-impl Random {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-}
-
-/// About `bytes` bytes of text whose characters take 1 to 4 bytes.
-#[cfg(test)]
-fn mixed_text(bytes: usize) -> String {
-    let alphabet = ['a', 'b', 'z', ' ', '.', 'é', 'ß', 'Ж', '€', '漢', '字', '🦀', '😀'];
-    let mut random = Random(2);
-    let mut text = String::new();
-    while text.len() < bytes {
-        text.push(alphabet[(random.next() % alphabet.len() as u64) as usize]);
-    }
-    text
-}
-
-"#;
-
-/// The unrelated code of a build: `count` functions that no comparison
-/// calls, kept in the test binary by a test of their own, so each build
-/// moves the compared functions by a different amount.
-pub fn unrelated(count: usize) -> String {
-    let mut source =
-        String::from("//! Unrelated code: it only moves the compared functions in the binary.\n\n");
-    for index in 0..count {
-        source.push_str(&format!(
-            "#[inline(never)]
-pub fn unrelated_{index}(seed: u64) -> u64 {{
-    let mut state = seed ^ {index};
-    for step in 0..{steps} {{
-        state = state.rotate_left({rotation}).wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ step;
-    }}
-    state
-}}
-
-",
-            steps = 3 + index % 5,
-            rotation = 1 + index % 31,
-        ));
-    }
-    let calls: Vec<String> = (0..count)
-        .map(|index| format!("unrelated_{index}(std::hint::black_box(1))"))
-        .collect();
-    source.push_str(&format!(
-        "/// Keeps every unrelated function in the test binary.
-#[test]
-fn unrelated_code_runs() {{
-    let results: Vec<u64> = vec![{}];
-    assert_eq!(results.len(), {count});
-}}
-",
-        calls.join(", ")
-    ));
-    source
 }
 
 #[cfg(test)]
@@ -417,6 +417,12 @@ mod tests {
                 "{}",
                 kind.name
             );
+            assert_eq!(
+                original.replace("black_box(1_u8)", "black_box(4_u8)"),
+                body("copy_at_2_percent"),
+                "{}",
+                kind.name
+            );
             let argument = kind.parameter.split(':').next().unwrap();
             let twice = body("twice");
             assert!(twice.contains(&format!("let {argument} = {};", kind.again)));
@@ -425,24 +431,39 @@ mod tests {
                 .split_once(&nested)
                 .expect("the body run once, nested");
             assert!(after.contains(kind.body), "{}: and once more", kind.name);
+            // The work first, then again on the part, cut beforehand.
+            let with_rework = body("with_rework");
+            let nested_body = kind.body.replace('\n', "\n    ");
+            let at = |text: &str| {
+                with_rework
+                    .find(text)
+                    .unwrap_or_else(|| panic!("{}: no {text}", kind.name))
+            };
+            let part = at(&format!("let rework = {};", kind.part));
+            let work = at(&format!("{} = {{\n    {nested_body}\n    }};", kind.output));
+            let rework = at(&format!(
+                "let {argument} = rework;\n    {nested_body}\n    }});"
+            ));
+            assert!(part < work && work < rework, "{}", kind.name);
             assert_eq!(
                 module.matches("faster::compare(").count(),
-                2,
+                4,
                 "{}",
                 kind.name
             );
             assert!(module.contains("original = original, inputs = inputs, expect = report"));
             assert!(module.contains("original = twice, inputs = inputs))]"));
+            for original in ["original", "with_rework"] {
+                assert!(module.contains(&format!(
+                    "original = {original}, inputs = inputs, noise_floor = 0.02, expect = report"
+                )));
+            }
         }
     }
 
     #[test]
-    fn every_kind_has_its_module_and_distinct_names() {
-        let library = library();
+    fn every_kind_has_distinct_names() {
         let mut names: Vec<&str> = KINDS.iter().map(|kind| kind.name).collect();
-        for name in &names {
-            assert!(library.contains(&format!("pub mod {name};\n")));
-        }
         names.sort_unstable();
         names.dedup();
         assert_eq!(names.len(), KINDS.len());
@@ -452,14 +473,6 @@ mod tests {
             ["fixture::parse::twice", "fixture::parse::once"]
         );
         assert_eq!(KINDS[0].identical_test(), "parse::faster_copy");
-    }
-
-    #[test]
-    fn each_build_adds_its_own_count_of_unrelated_functions() {
-        assert_eq!(unrelated(0).matches("pub fn unrelated_").count(), 0);
-        let three = unrelated(3);
-        assert_eq!(three.matches("pub fn unrelated_").count(), 3);
-        assert!(three.contains("assert_eq!(results.len(), 3);"));
-        assert!(three.contains("unrelated_2(std::hint::black_box(1))"));
+        assert_eq!(KINDS[0].rework_test(), "parse::faster_without_rework");
     }
 }

@@ -1,6 +1,8 @@
 //! How `accuracy --layouts` reads: the identical-work table, the known
-//! multiples' table and the builds' table, each as aligned text or as
-//! Markdown from the same rows, and the CSV row of one comparison.
+//! multiples' table, the resolution's table (the ~5% differences and the
+//! identical pairs at the 2% floor) and the builds' table, each as aligned
+//! text or as Markdown from the same rows, and the CSV row of one
+//! comparison.
 
 use super::tally::{self, Comparison};
 use faster_runtime::stats::median;
@@ -178,6 +180,53 @@ pub fn multiple_table(comparisons: &[Comparison], kinds: &[&str]) -> Table {
     }
 }
 
+/// The resolution: a row per kind, then all kinds, of the ~5% differences
+/// and of the identical-work pairs judged at the same 2% floor.
+pub fn resolution_table(comparisons: &[Comparison], kinds: &[&str]) -> Table {
+    let row = |name: &str, kind: Option<&str>| {
+        let rework = tally::rework(comparisons, kind);
+        let identical = tally::identical_at_2_percent(comparisons, kind);
+        let per_build: Vec<String> = rework
+            .per_build
+            .iter()
+            .map(|(faster, of)| format!("{faster}/{of}"))
+            .collect();
+        vec![
+            name.to_string(),
+            format!("{} of {}", rework.faster, rework.comparisons),
+            per_build.join(" "),
+            rework.slower.to_string(),
+            format!("{:.3}x", rework.median_speedup),
+            format!("{:.3}x", rework.median_best_speedup),
+            format!("±{:.2}%", 100.0 * rework.median_half_width),
+            format!(
+                "{} of {} ({}/{})",
+                identical.false_verdicts(),
+                identical.comparisons,
+                identical.faster,
+                identical.slower
+            ),
+            format!("±{:.2}%", 100.0 * identical.median_half_width),
+            seconds(rework.elapsed, 3),
+        ]
+    };
+    Table {
+        header: strings([
+            "kind",
+            "5% found at 2% floor",
+            "found per build",
+            "5% read slower",
+            "5%: median speedup",
+            "5%: best-of ratio",
+            "5%: median ±CI",
+            "identical at 2%: false (F/S)",
+            "identical at 2%: median ±CI",
+            "5%: time s median / max",
+        ]),
+        rows: per_kind(kinds, row),
+    }
+}
+
 /// The builds: how each was made and how long its runs took.
 pub fn build_table(builds: &[Build]) -> Table {
     let mut all_runs: Vec<f64> = builds.iter().flat_map(|b| b.runs_s.clone()).collect();
@@ -241,6 +290,7 @@ pub const CSV_COLUMNS: &[&str] = &[
     "noise_floor",
     "run_wall_s",
     "rebuild_s",
+    "best_speedup",
 ];
 
 /// One comparison's CSV row; `build` is the build it ran in and
@@ -264,6 +314,7 @@ pub fn csv_fields(comparison: &Comparison, build: &Build, run_wall_s: f64) -> Ve
         measured.noise_floor.to_string(),
         format!("{run_wall_s:.2}"),
         format!("{:.2}", build.rebuild_s),
+        format!("{:.6}", measured.best_speedup),
     ]
 }
 
@@ -283,6 +334,7 @@ mod tests {
                 verdict,
                 speedup,
                 ci: (speedup - 0.01, speedup + 0.01),
+                best_speedup: speedup,
                 passed: true,
                 elapsed_s: 0.25,
                 rounds: 40,
@@ -297,6 +349,10 @@ mod tests {
             record(2, Pair::Identical, 1.07, Verdict::Faster),
             record(1, Pair::Multiple, 2.01, Verdict::Faster),
             record(2, Pair::Multiple, 1.99, Verdict::Faster),
+            record(1, Pair::Rework, 1.05, Verdict::Faster),
+            record(2, Pair::Rework, 1.01, Verdict::WithinNoise),
+            record(1, Pair::IdenticalAt2Percent, 0.97, Verdict::Slower),
+            record(2, Pair::IdenticalAt2Percent, 1.0, Verdict::WithinNoise),
         ]
     }
 
@@ -336,6 +392,16 @@ mod tests {
         assert_eq!(table.rows[0][3], "1/1 1/1");
         assert_eq!(table.rows[0][4], "2.000x");
         assert_eq!(table.rows[0][5], "1.990x");
+    }
+
+    #[test]
+    fn the_resolution_table_reads_the_5_percent_and_the_identical_at_2() {
+        let table = resolution_table(&records(), &["parse"]);
+        assert_eq!(table.header.len(), table.rows[0].len());
+        assert_eq!(table.rows[0][..4], ["parse", "1 of 2", "1/1 0/1", "0"]);
+        assert_eq!(table.rows[0][4], "1.030x");
+        assert_eq!(table.rows[0][7], "1 of 2 (0/1)");
+        assert_eq!(table.rows[1][0], "all");
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! The figures of `accuracy --layouts`, from every comparison of every run
 //! of every build: per kind (and over all kinds), what the identical-work
-//! pairs and the known multiples came to. Pure functions of the records.
+//! pairs (at either floor), the known multiples and the ~5% differences came
+//! to. Pure functions of the records.
 
 use super::run::{Measured, Pair};
 use crate::summary::quantile;
@@ -19,7 +20,7 @@ pub struct Comparison {
     pub measured: Measured,
 }
 
-/// The identical-work pairs of a kind (or of all kinds).
+/// The identical-work pairs of a kind (or of all kinds), at one floor.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Identical {
     pub comparisons: usize,
@@ -67,6 +68,26 @@ impl Multiple {
     }
 }
 
+/// The ~5% differences of a kind (or of all kinds): the resolution.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Rework {
+    pub comparisons: usize,
+    /// Judged `faster`: the difference found.
+    pub faster: usize,
+    /// Judged `slower`: the difference reversed.
+    pub slower: usize,
+    /// Per build, in build order: (judged faster, comparisons).
+    pub per_build: Vec<(usize, usize)>,
+    pub median_speedup: f64,
+    /// The median best-of figure: the suite has no reference measurement
+    /// of the true ratio, and the fastest calls read it with the least of
+    /// the machine's noise (though not of the layout's).
+    pub median_best_speedup: f64,
+    /// The median of each interval's half-width relative to its speedup.
+    pub median_half_width: f64,
+    pub elapsed: (f64, f64),
+}
+
 /// The comparisons of `pair`, of `kind` (every kind for `None`).
 fn of<'a>(comparisons: &'a [Comparison], kind: Option<&str>, pair: Pair) -> Vec<&'a Comparison> {
     comparisons
@@ -84,20 +105,56 @@ fn builds(comparisons: &[&Comparison]) -> Vec<usize> {
     builds
 }
 
+/// Per build present, in order: (judged faster, comparisons).
+fn faster_per_build(pairs: &[&Comparison]) -> Vec<(usize, usize)> {
+    builds(pairs)
+        .into_iter()
+        .map(|build| {
+            let of_build: Vec<&Comparison> =
+                pairs.iter().copied().filter(|c| c.build == build).collect();
+            (faster(&of_build), of_build.len())
+        })
+        .collect()
+}
+
+/// How many of `pairs` were judged `faster`.
+fn faster(pairs: &[&Comparison]) -> usize {
+    pairs
+        .iter()
+        .filter(|c| c.measured.verdict == Verdict::Faster)
+        .count()
+}
+
+/// The median of each interval's half-width relative to its speedup.
+fn median_half_width(pairs: &[&Comparison]) -> f64 {
+    let half_widths: Vec<f64> = pairs
+        .iter()
+        .map(|c| (c.measured.ci.1 - c.measured.ci.0) / 2.0 / c.measured.speedup)
+        .collect();
+    median(&half_widths)
+}
+
 fn elapsed(comparisons: &[&Comparison]) -> (f64, f64) {
     let mut seconds: Vec<f64> = comparisons.iter().map(|c| c.measured.elapsed_s).collect();
     (median(&seconds), quantile(&mut seconds, 1.0))
 }
 
-/// The identical-work pairs of `kind` (every kind for `None`).
+/// The identical-work pairs of `kind` (every kind for `None`) at the
+/// default floor.
 pub fn identical(comparisons: &[Comparison], kind: Option<&str>) -> Identical {
-    let pairs = of(comparisons, kind, Pair::Identical);
+    identical_pairs(comparisons, kind, Pair::Identical)
+}
+
+/// The identical-work pairs of `kind` (every kind for `None`) at the 2%
+/// floor.
+pub fn identical_at_2_percent(comparisons: &[Comparison], kind: Option<&str>) -> Identical {
+    identical_pairs(comparisons, kind, Pair::IdenticalAt2Percent)
+}
+
+fn identical_pairs(comparisons: &[Comparison], kind: Option<&str>, pair: Pair) -> Identical {
+    let pairs = of(comparisons, kind, pair);
     let count =
         |test: &dyn Fn(&Measured) -> bool| pairs.iter().filter(|c| test(&c.measured)).count();
-    let half_widths: Vec<f64> = pairs
-        .iter()
-        .map(|c| (c.measured.ci.1 - c.measured.ci.0) / 2.0 / c.measured.speedup)
-        .collect();
     Identical {
         comparisons: pairs.len(),
         faster: count(&|m| m.verdict == Verdict::Faster),
@@ -114,7 +171,7 @@ pub fn identical(comparisons: &[Comparison], kind: Option<&str>) -> Identical {
                 median(&speedups)
             })
             .collect(),
-        median_half_width: median(&half_widths),
+        median_half_width: median_half_width(&pairs),
         elapsed: elapsed(&pairs),
     }
 }
@@ -122,26 +179,34 @@ pub fn identical(comparisons: &[Comparison], kind: Option<&str>) -> Identical {
 /// The known multiples of `kind` (every kind for `None`).
 pub fn multiple(comparisons: &[Comparison], kind: Option<&str>) -> Multiple {
     let pairs = of(comparisons, kind, Pair::Multiple);
-    let faster = |pairs: &[&Comparison]| {
-        pairs
-            .iter()
-            .filter(|c| c.measured.verdict == Verdict::Faster)
-            .count()
-    };
     let mut speedups: Vec<f64> = pairs.iter().map(|c| c.measured.speedup).collect();
     Multiple {
         comparisons: pairs.len(),
         faster: faster(&pairs),
-        per_build: builds(&pairs)
-            .into_iter()
-            .map(|build| {
-                let of_build: Vec<&Comparison> =
-                    pairs.iter().copied().filter(|c| c.build == build).collect();
-                (faster(&of_build), of_build.len())
-            })
-            .collect(),
+        per_build: faster_per_build(&pairs),
         median_speedup: median(&speedups),
         min_speedup: quantile(&mut speedups, 0.0),
+        elapsed: elapsed(&pairs),
+    }
+}
+
+/// The ~5% differences of `kind` (every kind for `None`).
+pub fn rework(comparisons: &[Comparison], kind: Option<&str>) -> Rework {
+    let pairs = of(comparisons, kind, Pair::Rework);
+    let figure = |read: fn(&Measured) -> f64| -> f64 {
+        median(&pairs.iter().map(|c| read(&c.measured)).collect::<Vec<_>>())
+    };
+    Rework {
+        comparisons: pairs.len(),
+        faster: faster(&pairs),
+        slower: pairs
+            .iter()
+            .filter(|c| c.measured.verdict == Verdict::Slower)
+            .count(),
+        per_build: faster_per_build(&pairs),
+        median_speedup: figure(|m| m.speedup),
+        median_best_speedup: figure(|m| m.best_speedup),
+        median_half_width: median_half_width(&pairs),
         elapsed: elapsed(&pairs),
     }
 }
@@ -177,6 +242,7 @@ mod tests {
                 verdict: Verdict::from_interval(ci, 0.05),
                 speedup,
                 ci,
+                best_speedup: speedup * 1.01,
                 passed: true,
                 elapsed_s: speedup,
                 rounds: 10,
@@ -204,6 +270,10 @@ mod tests {
             comparison(1, "parse", Pair::Multiple, 2.0),
             comparison(2, "parse", Pair::Multiple, 1.03),
             comparison(1, "sort", Pair::Multiple, 1.9),
+            comparison(1, "parse", Pair::Rework, 1.07),
+            comparison(2, "parse", Pair::Rework, 1.03),
+            comparison(2, "parse", Pair::Rework, 0.90),
+            comparison(1, "parse", Pair::IdenticalAt2Percent, 1.0),
         ]
     }
 
@@ -248,5 +318,22 @@ mod tests {
         let none = multiple(&records, Some("none"));
         assert_eq!(none.comparisons, 0);
         assert!(none.median_speedup.is_nan());
+    }
+
+    #[test]
+    fn the_5_percent_differences_count_found_and_reversed() {
+        let records = records();
+        let parse = rework(&records, Some("parse"));
+        // 1.07's interval clears `comparison`'s 5% floor, 1.03's does not,
+        // 0.90's is below it.
+        assert_eq!((parse.comparisons, parse.faster, parse.slower), (3, 1, 1));
+        assert_eq!(parse.per_build, [(1, 1), (0, 2)]);
+        assert!(close(&[parse.median_speedup], &[1.03]));
+        assert!(close(&[parse.median_best_speedup], &[1.0403]));
+        assert!(close(&[parse.median_half_width], &[0.01]));
+        assert_eq!(rework(&records, Some("sort")).comparisons, 0);
+        // The 2% floor's identical pairs are counted apart from the 5%'s.
+        assert_eq!(identical_at_2_percent(&records, None).comparisons, 1);
+        assert_eq!(identical(&records, Some("parse")).comparisons, 4);
     }
 }

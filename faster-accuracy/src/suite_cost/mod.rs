@@ -1,0 +1,257 @@
+//! `accuracy --suite-cost`: what a library's whole suite of comparisons
+//! costs under `cargo test --release` with the README's set-up line, and
+//! what layouts and processes add to it. A crate of comparisons (dependent
+//! chains of 0.1 to 1 µs per call; a third of them a real 2x under `expect
+//! = faster`, the rest identical work under `expect = not_slower`) is
+//! built once, linked through `faster-link`, then tested again and again
+//! in three settings, interleaved run by run so that a drift of the machine
+//! reaches each alike: the defaults, `FASTER_LAYOUTS=off` and
+//! `FASTER_PROCESSES=1`.
+//!
+//! ```text
+//! accuracy --suite-cost [--comparisons 100] [--runs 3] [--faster PATH] [--linker PATH] [--keep]
+//! ```
+//!
+//! The first run after the build makes the layouts (the binary relinked
+//! in other orders), so it is shown apart from the runs that reuse them;
+//! the layouts' folders beside the test binary are measured on disk at the
+//! end. Modules: `generated` (the crate and cargo in it), `outcome` (one
+//! run read), `on_disk` (the layouts' folders measured).
+
+mod generated;
+mod on_disk;
+mod outcome;
+
+use crate::layouts::{faster_workspace, linker};
+use crate::machine;
+use crate::workloads::ns_per_step;
+use faster_runtime::stats::median;
+use generated::{Suite, cases};
+use on_disk::{describe_layouts, layouts_on_disk};
+use outcome::{Run, describe, run_once};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Instant;
+
+/// What the command line asked for.
+#[derive(Debug, PartialEq)]
+struct Settings {
+    comparisons: usize,
+    runs: usize,
+    faster: Option<String>,
+    linker: Option<String>,
+    keep: bool,
+}
+
+fn settings(arguments: &[String]) -> Result<Settings, String> {
+    let mut settings = Settings {
+        comparisons: 100,
+        runs: 3,
+        faster: None,
+        linker: None,
+        keep: false,
+    };
+    let mut arguments = arguments.iter();
+    while let Some(argument) = arguments.next() {
+        let mut value = |name: &str| {
+            arguments
+                .next()
+                .cloned()
+                .ok_or_else(|| format!("{name} needs a value"))
+        };
+        let count = |name: &str, text: String| {
+            text.parse()
+                .ok()
+                .filter(|count| *count > 0)
+                .ok_or_else(|| format!("{name} takes a whole number above 0, not `{text}`"))
+        };
+        match argument.as_str() {
+            "--suite-cost" => {}
+            "--comparisons" => {
+                settings.comparisons = count("--comparisons", value("--comparisons")?)?;
+            }
+            "--runs" => settings.runs = count("--runs", value("--runs")?)?,
+            "--faster" => settings.faster = Some(value("--faster")?),
+            "--linker" => settings.linker = Some(value("--linker")?),
+            "--keep" => settings.keep = true,
+            other => return Err(format!("unknown argument `{other}` for --suite-cost")),
+        }
+    }
+    Ok(settings)
+}
+
+/// A setting the suite runs in: its label and its environment.
+struct Setting {
+    label: &'static str,
+    environment: &'static [(&'static str, &'static str)],
+}
+
+const SETTINGS: [Setting; 3] = [
+    Setting {
+        label: "default",
+        environment: &[],
+    },
+    Setting {
+        label: "FASTER_LAYOUTS=off",
+        environment: &[("FASTER_LAYOUTS", "off")],
+    },
+    Setting {
+        label: "FASTER_PROCESSES=1",
+        environment: &[("FASTER_PROCESSES", "1")],
+    },
+];
+
+/// `accuracy --suite-cost`.
+pub fn suite_cost(arguments: &[String]) -> ExitCode {
+    let settings = match settings(arguments) {
+        Ok(settings) => settings,
+        Err(message) => {
+            eprintln!("accuracy: {message}");
+            return ExitCode::from(2);
+        }
+    };
+    match measure(&settings) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("accuracy --suite-cost: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// `--linker`, or `faster-link` on `PATH`, or the one the faster workspace
+/// built.
+fn faster_link(given: Option<&str>, faster: &Path) -> Result<PathBuf, String> {
+    if let Some(given) = given {
+        return linker(given);
+    }
+    linker("faster-link").or_else(|_| {
+        let built = faster.join("target/release/faster-link");
+        built.is_file().then_some(built).ok_or_else(|| {
+            format!(
+                "no faster-link on PATH nor in {}: build it (cargo build --release -p \
+                 cargo-faster) or give --linker",
+                faster.join("target/release").display()
+            )
+        })
+    })
+}
+
+fn measure(settings: &Settings) -> Result<(), String> {
+    let started = Instant::now();
+    let faster = faster_workspace(settings.faster.as_deref())?;
+    let linker = faster_link(settings.linker.as_deref(), &faster)?;
+    let step_ns = ns_per_step();
+    let cases = cases(settings.comparisons, step_ns);
+    let suite = Suite::create(&cases, &faster, &linker, settings.keep)?;
+    let doubles = cases.iter().filter(|case| case.is_double()).count();
+    println!(
+        "faster accuracy suite: what a suite costs under cargo test --release, {}",
+        machine::now_utc()
+    );
+    println!("{}", machine::at_start());
+    println!(
+        "faster: {}; linker: {} (the crate's .cargo/config.toml, the README's set-up line)",
+        faster.display(),
+        linker.display()
+    );
+    println!(
+        "suite: {} comparisons, chains of 0.1 to 1 µs per candidate call ({step_ns:.2} ns per \
+         step): {doubles} a real 2x (expect = faster), {} identical work (expect = not_slower); \
+         crate {}",
+        cases.len(),
+        cases.len() - doubles,
+        suite.root.display()
+    );
+    let (built, _, stderr, wall) = suite.cargo_test(&["--no-run"], &[])?;
+    if !built {
+        return Err(format!(
+            "building the crate failed:\n{}",
+            crate::layouts::tail(&stderr, 30)
+        ));
+    }
+    println!(
+        "built in {:.1} s (cargo test --release --no-run, the dependencies included)",
+        wall.as_secs_f64()
+    );
+    let first = run_once(&suite, &SETTINGS[0], cases.len())?;
+    println!(
+        "first run (default settings; it makes the layouts): {}\n",
+        describe(&first)
+    );
+    let mut runs: Vec<Vec<Run>> = vec![Vec::new(); SETTINGS.len()];
+    for run in 1..=settings.runs {
+        for (setting, runs) in SETTINGS.iter().zip(&mut runs) {
+            let one = run_once(&suite, setting, cases.len())?;
+            println!("run {run}, {:<19} {}", setting.label, describe(&one));
+            runs.push(one);
+        }
+    }
+    println!();
+    print_settings(&runs);
+    let median_wall = |runs: &[Run]| median(&runs.iter().map(|run| run.wall_s).collect::<Vec<_>>());
+    println!(
+        "\nmedian default / median FASTER_PROCESSES=1: {:.2}x ({:.1} s / {:.1} s)",
+        median_wall(&runs[0]) / median_wall(&runs[2]),
+        median_wall(&runs[0]),
+        median_wall(&runs[2]),
+    );
+    println!("{}", describe_layouts(&layouts_on_disk(&suite.target)?));
+    println!(
+        "\nfinished in {:.0} s; load average {} at the end",
+        started.elapsed().as_secs_f64(),
+        machine::load_average()
+    );
+    Ok(())
+}
+
+/// A line per setting: each run's wall time, their median, and how many
+/// comparisons passed and failed over the runs.
+fn print_settings(runs: &[Vec<Run>]) {
+    println!(
+        "per setting, over its runs (the first run not among them); passed and failed count \
+         comparisons:"
+    );
+    println!(
+        "{:<19} {:>24} {:>9} {:>8} {:>8} {:>10} {:>11}",
+        "setting", "wall s per run", "median s", "passed", "failed", "2x failed", "same failed"
+    );
+    for (setting, runs) in SETTINGS.iter().zip(runs) {
+        let walls: Vec<f64> = runs.iter().map(|run| run.wall_s).collect();
+        let each: Vec<String> = walls.iter().map(|wall| format!("{wall:.1}")).collect();
+        let sum = |read: fn(&Run) -> usize| runs.iter().map(read).sum::<usize>();
+        let double_failed = sum(|run| run.double.failed);
+        let same_failed = sum(|run| run.same.failed);
+        println!(
+            "{:<19} {:>24} {:>9.1} {:>8} {:>8} {:>10} {:>11}",
+            setting.label,
+            each.join(" "),
+            median(&walls),
+            sum(|run| run.double.passed + run.same.passed),
+            double_failed + same_failed,
+            double_failed,
+            same_failed,
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(arguments: &[&str]) -> Result<Settings, String> {
+        settings(&arguments.iter().map(|a| a.to_string()).collect::<Vec<_>>())
+    }
+
+    #[test]
+    fn the_command_line() {
+        let defaults = parse(&["--suite-cost"]).unwrap();
+        assert_eq!((defaults.comparisons, defaults.runs), (100, 3));
+        assert!(defaults.linker.is_none() && !defaults.keep);
+        let given = parse(&["--comparisons", "12", "--runs", "1", "--linker", "/l"]).unwrap();
+        assert_eq!((given.comparisons, given.runs), (12, 1));
+        assert_eq!(given.linker.as_deref(), Some("/l"));
+        assert!(parse(&["--runs", "0"]).unwrap_err().contains("above 0"));
+        assert!(parse(&["--builds", "2"]).unwrap_err().contains("unknown"));
+    }
+}
