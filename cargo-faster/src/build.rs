@@ -3,16 +3,21 @@
 //!
 //! Under `<target>/faster/base/`: `<commit>/src` is the worktree,
 //! `<commit>/<profile>/` holds copies of its test binaries and
-//! `build.json`, which names them and what built them (the compiler's
-//! version, the profile and the flags); `target/` is cargo's target
-//! directory for every base revision, so a new base commit recompiles only
-//! what changed. When `build.json` matches, nothing is built at all.
+//! `build.json`, which names them and what built them (see
+//! [`cache::Key`]: the compiler, the profile and the flags, and the cargo
+//! configuration files and variables that change a build); `target/` is
+//! cargo's target directory for every base revision, so a new base commit
+//! recompiles only what changed. When `build.json` matches, nothing is
+//! built at all; when it does not, the line that says the base is rebuilt
+//! says what changed. A few base commits are kept, the least recently used
+//! beyond them removed (see [`cache::prune`]).
 
+use crate::cache::prune::{self, InUse};
+use crate::cache::{self, Key, Lookup, key};
 use crate::git::Repository;
 use crate::{build_failure, sources};
-use faster_runtime::layout::Layouts;
-use faster_runtime::output::files::write_atomically;
-use serde_json::{Value, json};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
 use std::ffi::OsString;
 use std::io::{IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
@@ -47,7 +52,7 @@ pub struct Workspace {
 }
 
 /// A test binary and the directory `cargo test` runs it in.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Executable {
     /// The binary.
     pub path: PathBuf,
@@ -269,40 +274,73 @@ pub struct Base<'a> {
     pub workspace: &'a Workspace,
     /// The compiler that builds it (see [`crate::toolchain::toolchain`]).
     pub rustc: &'a Path,
-    /// The compiler's `rustc -vV`, which the cache's key holds.
+    /// The compiler's `rustc -vV`, which the cache's [`Key`] holds.
     pub version: &'a str,
 }
 
 impl Base<'_> {
     /// The base revision's test binaries: from the cache when it holds this
-    /// commit built as `cargo` says by this compiler, else built now and
-    /// cached.
+    /// commit built from the same [`Key`], else built now and cached; with
+    /// the hold that keeps other runs from pruning them while they are used.
+    /// Older base commits beyond a few are pruned (see [`prune`]).
     pub fn test_binaries(
         &self,
         cargo: &Cargo,
         directory: &Path,
-    ) -> Result<Vec<Executable>, String> {
-        let (rustc, version) = (self.rustc, self.version);
+    ) -> Result<(Vec<Executable>, InUse), String> {
         let base = self.workspace.target.join("faster").join("base");
         let commit_dir = base.join(&self.commit[..12.min(self.commit.len())]);
         let build_dir = commit_dir.join(&cargo.profile);
-        let key = json!({
-            "commit": self.commit,
-            "rustc": version,
-            "profile": cargo.profile,
-            "flags": cargo.flags,
-            "manifest_path": cargo.manifest_path,
-            "linker": cargo.linker.as_ref().map(|(_, linker)| linker),
-        });
-        if let Some(cached) = cached(&build_dir, &key) {
-            eprintln!(
-                "cargo faster: the base revision {} is built already ({})",
-                self.name,
-                build_dir.display()
-            );
-            return Ok(cached);
+        let in_use = InUse::take(&commit_dir)?;
+        let key = self.key(cargo, directory, &base);
+        match cache::cached(&build_dir, &key, &self.workspace.root) {
+            Lookup::Built(cached) => {
+                eprintln!(
+                    "cargo faster: the base revision {} is built already ({})",
+                    self.name,
+                    build_dir.display()
+                );
+                self.prune(&base, &commit_dir, false);
+                return Ok((cached, in_use));
+            }
+            Lookup::Stale(why) => eprintln!(
+                "cargo faster: the base revision {} is rebuilt: {why}",
+                self.name
+            ),
+            Lookup::Absent => {}
         }
+        let built = self.build(cargo, directory, (&base, &commit_dir), (&build_dir, &key))?;
+        self.prune(&base, &commit_dir, true);
+        Ok((built, in_use))
+    }
 
+    /// What this base build is from: the commit, the compiler, the command
+    /// line, and the configuration files and variables cargo reads for it
+    /// — those around `directory`, where cargo runs for the current code,
+    /// and around `base`, where the base's worktree is.
+    fn key(&self, cargo: &Cargo, directory: &Path, base: &Path) -> Key {
+        Key {
+            commit: self.commit.to_string(),
+            rustc: self.version.to_string(),
+            profile: cargo.profile.clone(),
+            flags: cargo.flags.clone(),
+            manifest_path: cargo.manifest_path.clone(),
+            linker: cargo.linker.as_ref().map(|(_, linker)| linker.clone()),
+            config_files: key::config_files(&[directory, base], key::cargo_home().as_deref()),
+            environment: key::environment(std::env::vars_os()),
+        }
+    }
+
+    /// Builds the base revision in a worktree in `commit_dir` (under
+    /// `base`) and keeps its test binaries in `build_dir`, recorded under
+    /// `key`.
+    fn build(
+        &self,
+        cargo: &Cargo,
+        directory: &Path,
+        (base, commit_dir): (&Path, &Path),
+        (build_dir, key): (&Path, &Key),
+    ) -> Result<Vec<Executable>, String> {
         let started = Instant::now();
         let (packages, workspace_root) = cargo.path_packages(directory)?;
         let sources = sources::lay_out(
@@ -338,18 +376,18 @@ impl Base<'_> {
         let base_manifest = cargo.manifest_path.as_deref().map(inside).transpose()?;
         share_lock_file(&self.workspace.root, &inside(&self.workspace.root)?);
         // Taken before building: a change while it builds is seen next time.
-        let shared = fingerprints(&sources.shared);
+        let shared = cache::fingerprints(&sources.shared);
         let built = cargo
             .test_binaries(
                 &base_directory,
                 base_manifest.as_deref(),
-                Some(&base.join("target")),
-                Some(rustc),
+                Some(&base.join(prune::SHARED_TARGET)),
+                Some(self.rustc),
             )
             .map_err(|error| {
                 build_failure::of_base(error, self.name, (&base_directory, worktree), cargo)
             })?;
-        let kept = keep(&built, &build_dir, &key, &shared)?;
+        let kept = cache::keep(&built, build_dir, key, shared)?;
         eprintln!(
             "cargo faster: built the base revision {} in {:.1} s",
             self.name,
@@ -357,20 +395,21 @@ impl Base<'_> {
         );
         Ok(kept)
     }
-}
 
-/// The fingerprint of each of `directories`, to record with a build that
-/// used them.
-fn fingerprints(directories: &[PathBuf]) -> Value {
-    directories
-        .iter()
-        .map(|directory| {
-            json!({
-                "path": directory,
-                "fingerprint": sources::fingerprint(directory),
-            })
-        })
-        .collect()
+    /// Prunes the base commits under `base` beyond the few kept, never
+    /// `commit_dir`'s, and says what is kept when `built` now or when
+    /// anything was removed.
+    fn prune(&self, base: &Path, commit_dir: &Path, built: bool) {
+        let pruned = prune::prune(base, commit_dir, self.repository, prune::KEPT);
+        for failure in &pruned.failures {
+            eprintln!("cargo faster: {failure}");
+        }
+        if built || pruned.removed > 0 {
+            let shown = base.strip_prefix(&self.workspace.root).unwrap_or(base);
+            let bytes = prune::disk_usage(base);
+            eprintln!("cargo faster: {}", pruned.summary(shown, bytes));
+        }
+    }
 }
 
 /// A base revision whose commit tracks no `Cargo.lock` gets the current
@@ -381,81 +420,6 @@ fn share_lock_file(current: &Path, base: &Path) {
     if current.exists() && !base.exists() {
         let _ = std::fs::copy(current, base);
     }
-}
-
-/// The binaries `build_dir` caches for `key`, if all are there and the
-/// directories outside the repository they were built with are unchanged.
-fn cached(build_dir: &Path, key: &Value) -> Option<Vec<Executable>> {
-    let manifest: Value =
-        serde_json::from_slice(&std::fs::read(build_dir.join("build.json")).ok()?).ok()?;
-    if manifest["key"] != *key {
-        return None;
-    }
-    let shared = manifest["shared"].as_array()?;
-    let recorded: Option<Vec<PathBuf>> = shared
-        .iter()
-        .map(|directory| directory["path"].as_str().map(PathBuf::from))
-        .collect();
-    if fingerprints(&recorded?) != manifest["shared"] {
-        return None;
-    }
-    manifest["executables"]
-        .as_array()?
-        .iter()
-        .map(|executable| {
-            let path = PathBuf::from(executable["path"].as_str()?);
-            let directory = PathBuf::from(executable["directory"].as_str()?);
-            path.exists().then_some(Executable { path, directory })
-        })
-        .collect()
-}
-
-/// Copies `built` into `build_dir` (the next base build overwrites cargo's
-/// own) and records them under `key`, with the `shared` directories'
-/// fingerprints, the record written last and whole.
-fn keep(
-    built: &[Executable],
-    build_dir: &Path,
-    key: &Value,
-    shared: &Value,
-) -> Result<Vec<Executable>, String> {
-    let bin = build_dir.join("bin");
-    let _ = std::fs::remove_file(build_dir.join("build.json"));
-    let _ = std::fs::remove_dir_all(&bin);
-    std::fs::create_dir_all(&bin).map_err(|error| format!("{}: {error}", bin.display()))?;
-    let mut kept = Vec::with_capacity(built.len());
-    for executable in built {
-        let file_name = executable
-            .path
-            .file_name()
-            .ok_or("a test binary without a name")?;
-        let copy = bin.join(file_name);
-        std::fs::copy(&executable.path, &copy)
-            .map_err(|error| format!("could not copy {}: {error}", executable.path.display()))?;
-        // What relinking it in other layouts needs goes with it (a binary
-        // not linked through faster-link has nothing to keep).
-        if let Ok(layouts) = Layouts::of_executable(&executable.path) {
-            layouts.keep_for_copy(&copy)?;
-        }
-        kept.push(Executable {
-            path: copy,
-            directory: executable.directory.clone(),
-        });
-    }
-    let manifest = json!({
-        "key": key,
-        "shared": shared,
-        "executables": kept.iter().map(|executable| json!({
-            "path": executable.path,
-            "directory": executable.directory,
-        })).collect::<Vec<_>>(),
-    });
-    let path = build_dir.join("build.json");
-    write_atomically(&path, |out| {
-        serde_json::to_writer_pretty(out, &manifest).map_err(Into::into)
-    })
-    .map_err(|error| format!("could not write {}: {error}", path.display()))?;
-    Ok(kept)
 }
 
 #[cfg(test)]
@@ -482,41 +446,5 @@ not json"#;
                 },
             ]
         );
-    }
-
-    #[test]
-    fn the_cache_holds_only_what_its_key_built() {
-        let dir = std::env::temp_dir().join(format!("cargo-faster-cache-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        let binary = dir.join("built-1a2b");
-        std::fs::create_dir_all(&dir).unwrap();
-        std::fs::write(&binary, b"not really a binary").unwrap();
-        let built = [Executable {
-            path: binary,
-            directory: dir.clone(),
-        }];
-        let key = json!({"commit": "1a2b", "rustc": "rustc 1.95.0"});
-        let build_dir = dir.join("release");
-        let outside = dir.join("outside");
-        std::fs::create_dir_all(&outside).unwrap();
-        assert_eq!(cached(&build_dir, &key), None);
-        let shared = fingerprints(std::slice::from_ref(&outside));
-        let kept = keep(&built, &build_dir, &key, &shared).unwrap();
-        assert_eq!(kept[0].path, build_dir.join("bin").join("built-1a2b"));
-        assert_eq!(cached(&build_dir, &key), Some(kept.clone()));
-        let other_compiler = json!({"commit": "1a2b", "rustc": "rustc 1.96.0"});
-        assert_eq!(cached(&build_dir, &other_compiler), None);
-        std::fs::write(outside.join("lib.rs"), "").unwrap();
-        assert_eq!(
-            cached(&build_dir, &key),
-            None,
-            "a directory outside the repository changed"
-        );
-        let shared = fingerprints(std::slice::from_ref(&outside));
-        let kept = keep(&built, &build_dir, &key, &shared).unwrap();
-        assert_eq!(cached(&build_dir, &key), Some(kept.clone()));
-        std::fs::remove_file(&kept[0].path).unwrap();
-        assert_eq!(cached(&build_dir, &key), None, "a binary is missing");
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -56,7 +56,7 @@ impl Repository {
                 .map_err(|error| format!("could not remove {}: {error}", path.display()))?;
         }
         // Forget worktrees whose directories are gone, so the path is free.
-        git(&self.root, &["worktree", "prune"])?;
+        self.forget_removed_worktrees()?;
         let path_text = path.to_string_lossy();
         git(
             &self.root,
@@ -68,19 +68,39 @@ impl Repository {
     /// Whether `path` is a worktree of this repository with `commit` checked
     /// out.
     pub fn is_worktree_at(&self, path: &Path, commit: &str) -> bool {
-        let common = |directory: &Path| {
-            git(
-                directory,
-                &["rev-parse", "--path-format=absolute", "--git-common-dir"],
-            )
-            .ok()
-            .and_then(|dir| std::fs::canonicalize(dir).ok())
-        };
         path.join(".git").exists()
-            && common(path).is_some()
-            && common(path) == common(&self.root)
+            && common_dir(path).is_some_and(|common| Some(common) == self.common_dir())
             && git(path, &["rev-parse", "HEAD"]).ok().as_deref() == Some(commit)
     }
+
+    /// The git directory every worktree of this repository shares (the
+    /// main worktree's `.git`), canonical.
+    pub fn common_dir(&self) -> Option<PathBuf> {
+        common_dir(&self.root)
+    }
+
+    /// Removes the worktree at `path`, changes and all: it is ours, under
+    /// `target/`.
+    pub fn remove_worktree(&self, path: &Path) -> Result<(), String> {
+        let path_text = path.to_string_lossy();
+        git(&self.root, &["worktree", "remove", "--force", &path_text]).map(drop)
+    }
+
+    /// Forgets the worktrees whose directories are gone.
+    pub fn forget_removed_worktrees(&self) -> Result<(), String> {
+        git(&self.root, &["worktree", "prune"]).map(drop)
+    }
+}
+
+/// The common git directory of the repository holding `directory`,
+/// canonical.
+fn common_dir(directory: &Path) -> Option<PathBuf> {
+    git(
+        directory,
+        &["rev-parse", "--path-format=absolute", "--git-common-dir"],
+    )
+    .ok()
+    .and_then(|dir| std::fs::canonicalize(dir).ok())
 }
 
 /// How messages and reports name `commit`, which `revision` named: its

@@ -8,13 +8,15 @@
 //! worktree), `sources` (the base's worktree and the path dependencies
 //! outside the repository beside it), `toolchain` (the compiler and
 //! `faster-link`, which both builds use), `build` (both revisions' test
-//! binaries, the base's cached by commit), `build_failure` (what to say
+//! binaries, the base's cached by commit), `cache` (the base builds' record,
+//! its key, and the pruning of older ones), `build_failure` (what to say
 //! when one does not build), `discover` (which binaries serve tracked
 //! functions). The comparison itself, and every output, is the runtime's
 //! (`faster_runtime::harness::run_against`).
 
 mod build;
 mod build_failure;
+mod cache;
 mod discover;
 mod git;
 mod options;
@@ -86,7 +88,9 @@ fn run(options: &Options) -> Result<u8, String> {
             None,
         )
         .map_err(|error| build_failure::of_current(error, &directory))?;
-    let base = Base {
+    // Held until the comparison is over: no other run prunes the base's
+    // binaries while they run.
+    let (base, _in_use) = Base {
         repository: &repository,
         commit: &commit,
         name: &base_name,

@@ -44,8 +44,10 @@ something else on some input.
   -h, --help                 this text
 
 The base revision is checked out in a git worktree and built under
-target/faster/base/, once per commit: a second run against it builds nothing.
-The current code is built under target/faster/current/.
+target/faster/base/, once per commit and build configuration (compiler, flags,
+.cargo/config.toml files, RUSTFLAGS and cargo's variables): a second run
+against it builds nothing. The three base revisions used last are kept, older
+ones removed. The current code is built under target/faster/current/.
 Exit codes: 0 passed, 101 a function failed, 2 a bad command line, 1 could not
 build or run.";
 

@@ -5,8 +5,9 @@
 //! binary. Between the commits one function keeps its behaviour, one
 //! returns something else on input 1, one is removed and one added. The
 //! runs: the first builds the base; the second, with the change accepted,
-//! builds nothing and writes JUnit and the job summary; the third measures
-//! one function in two pairs of processes.
+//! builds nothing and writes JUnit and the job summary; the third, after a
+//! change to the workspace's `.cargo/config.toml`, rebuilds the base (and
+//! says why) and measures one function in two pairs of processes.
 //!
 //! Timing is not what is tested here (every function says `expect =
 //! report`): the accuracy suite measures it (`accuracy --revisions`).
@@ -245,6 +246,11 @@ fn one_revision_against_another_built_once() {
         first.stderr
     );
     assert_eq!(first.code, Some(101), "{}\n{}", first.stdout, first.stderr);
+    assert!(
+        first.stderr.contains("faster/base keeps "),
+        "what the cache keeps: {}",
+        first.stderr
+    );
     let documents = first.documents();
     let names: Vec<&str> = documents.iter().map(|(name, _)| name.as_str()).collect();
     assert_eq!(
@@ -356,7 +362,12 @@ fn one_revision_against_another_built_once() {
         assert!(row.contains(" ns |") || row.contains(" µs |"), "{row}");
     }
 
-    // Replicated in fresh pairs of children, one function selected.
+    // Replicated in fresh pairs of children, one function selected, after
+    // a change to the workspace's cargo configuration (one that changes no
+    // artifact, so cargo compiles nothing again): the base is rebuilt, and
+    // says why.
+    std::fs::create_dir_all(fixture.root.join(".cargo")).unwrap();
+    fixture.write(".cargo/config.toml", "[alias]\nfixture-check = \"check\"\n");
     let replicated = fixture.cargo_faster(
         &[
             "--against",
@@ -371,6 +382,13 @@ fn one_revision_against_another_built_once() {
         &[],
     );
     assert_eq!(replicated.code, Some(0), "{}", replicated.stderr);
+    assert!(
+        replicated
+            .stderr
+            .contains("is rebuilt: .cargo/config.toml changed since it was built"),
+        "{}",
+        replicated.stderr
+    );
     let documents = replicated.documents();
     assert_eq!(documents.len(), 1, "{}", replicated.stdout);
     let result = &documents[0].1["result"];
