@@ -77,7 +77,7 @@ pub(crate) struct Options {
     pub check: Check,
     /// `max_time = "3s"`, already converted.
     pub max_time: Option<Duration>,
-    /// `processes = 3`: measure in this many fresh processes.
+    /// `processes = 3`: measure in slices in at least this many processes.
     pub processes: Option<u64>,
     /// `flops = path`: floating-point operations per call, per input case.
     pub flops: Option<ExprPath>,

@@ -51,11 +51,12 @@ pub struct Config {
     pub max_warm_up: Duration,
     /// The timing source.
     pub timer: TimerKind,
-    /// Measure a registered comparison in at least this many fresh
-    /// processes, each in a layout of the binary of its own where
-    /// [`layouts`](Config::layouts) can be varied, and judge the spread
-    /// between them; more follow while the verdict is undecided and the
-    /// budget lasts. 1 measures in this process only. (A
+    /// Measure a registered comparison in at least this many slices, each
+    /// in another process (a server kept for the run), each process in a
+    /// layout of the binary of its own where [`layouts`](Config::layouts)
+    /// can be varied, and judge the spread between them; more follow while
+    /// the verdict is undecided and the budget lasts. 1 measures in this
+    /// process only. (A
     /// [`compare_fns`](crate::compare_fns) call always measures in its own
     /// process: its closures cannot be run again elsewhere.)
     pub processes: usize,

@@ -77,12 +77,7 @@ pub fn measure(
             timeout: child_timeout(slice.max_time),
         });
         match measured {
-            Ok(report) => {
-                if std::env::var_os("FASTER_DEBUG_SLICES").is_some() {
-                    eprintln!("slice {} own {:?} wall-so-far {:?} rounds {} warm {}", reports.len()+1, report.elapsed, started.elapsed(), report.rounds, report.warm_up_rounds);
-                }
-                reports.push(report)
-            }
+            Ok(report) => reports.push(report),
             // Said of the whole comparison's budget, which the user set.
             Err(Error::BudgetTooShort { round, .. }) => {
                 return Err(Error::BudgetTooShort {

@@ -101,7 +101,7 @@ fn outcome(
     }
 }
 
-/// Measures `comparison`: in fresh processes of this binary, each in a
+/// Measures `comparison`: in slices in this run's servers, each in a
 /// layout of its own where it was linked through `faster-link` (see
 /// `crate::layout`), or, in a debug build whose timing is not enforced,
 /// here only.
