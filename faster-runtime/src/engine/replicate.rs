@@ -203,18 +203,17 @@ pub fn combine(mut parent: Report, children: Vec<Report>) -> Report {
     parent
 }
 
-/// The interval over the processes' own estimates and half-widths (none
-/// for a process without an interval of its own). `None` where there is
-/// one process only.
+/// The interval over the slices' centres: Student's t over their spread
+/// alone. A slice's own interval is not a floor here, as it was for whole
+/// processes each converged on its own: two cycles of rounds give it too
+/// few blocks for an interval worth weighing (its t quantile alone would be
+/// tens of standard errors), while the spread of the centres measures the
+/// same noise, and the layouts' besides, directly. `None` where there is
+/// one slice only.
 fn interval_over(processes: &[ProcessSummary]) -> Option<Interval> {
-    let estimates: Vec<(f64, Option<f64>)> = processes
-        .iter()
-        .map(|p| {
-            let half_width = (p.ci.1.ln() - p.ci.0.ln()) / 2.0;
-            (p.speedup.ln(), half_width.is_finite().then_some(half_width))
-        })
-        .collect();
-    stats::across_processes(&estimates, CONFIDENCE).ok()
+    let centres: Vec<(f64, Option<f64>)> =
+        processes.iter().map(|p| (p.speedup.ln(), None)).collect();
+    stats::across_processes(&centres, CONFIDENCE).ok()
 }
 
 /// `child`'s rounds, best times and observations added to `parent`'s.
