@@ -161,7 +161,7 @@ pub fn replication(arguments: &[String]) -> ExitCode {
                 })
                 .collect();
             replicated_seconds.push(started.elapsed().as_secs_f64());
-            let ci = combine(report.clone(), children).ci;
+            let ci = combine(report.clone(), children, settings.processes).ci;
             single += usize::from(report.ci.0 <= truth && truth <= report.ci.1);
             replicated += usize::from(ci.0 <= truth && truth <= ci.1);
             if original == candidate

@@ -36,9 +36,20 @@ use crate::stats::verdict::Verdict;
 use crate::stats::{self, Interval};
 use std::time::{Duration, Instant};
 
-/// The most slices (and layouts) a comparison measures while its verdict
-/// is undecided (more where `config.processes` asks for more).
+/// The most processes (and layouts) a comparison's slices are measured in
+/// while its verdict is undecided (more where `config.processes` asks for
+/// more); further slices go to them again, in turn.
 pub const MOST_PROCESSES: usize = 64;
+
+/// The most slices a comparison measures, whatever its budget.
+pub const MOST_SLICES: usize = 16 * MOST_PROCESSES;
+
+/// The process (from 1, and the layout it runs in) of slice `slice` (from
+/// 0) of a comparison whose least count of processes is `least`: every
+/// process in turn, pass after pass.
+pub fn slot_of(slice: usize, least: usize) -> u32 {
+    (slice % least.max(MOST_PROCESSES)) as u32 + 1
+}
 
 /// One slice to measure: in which process (from 1, also the layout it
 /// runs in, where layouts vary), with which configuration, and how long
@@ -72,7 +83,7 @@ pub fn measure(
     let mut reports: Vec<Report> = Vec::new();
     while !enough(config, &reports, started.elapsed()) {
         let measured = replica(Replica {
-            index: reports.len() as u32 + 1,
+            index: slot_of(reports.len(), config.processes),
             config: slice.clone(),
             timeout: child_timeout(slice.max_time),
         });
@@ -91,7 +102,7 @@ pub fn measure(
     }
     let mut reports = reports.into_iter();
     let first = reports.next().expect("at least one process measured");
-    let mut combined = combine(first, reports.collect());
+    let mut combined = combine(first, reports.collect(), config.processes);
     // The whole comparison's wall time, every slice and what it waited for.
     combined.elapsed = started.elapsed();
     Ok(combined)
@@ -130,18 +141,18 @@ pub fn child_timeout(budget: Duration) -> Duration {
 /// spent on them) has enough slices: at least `config.processes`, and
 /// then as soon as the verdict is settled (its interval clear of both
 /// thresholds, see [`Verdict::settled`]), one more slice like the average
-/// would overrun the budget, or [`MOST_PROCESSES`] were measured.
+/// would overrun the budget, or [`MOST_SLICES`] were measured.
 pub fn enough(config: &Config, reports: &[Report], elapsed: Duration) -> bool {
     let count = reports.len();
     if count < config.processes.max(1) {
         return false;
     }
-    let settled = interval_over(&summaries(reports))
+    let settled = interval_over(&summaries(reports), config.processes)
         .is_some_and(|interval| Verdict::settled(interval.exp_bounds(), config.noise_floor));
     let per_process = elapsed / count as u32;
     settled
         || elapsed + per_process > config.max_time
-        || count >= config.processes.max(MOST_PROCESSES)
+        || count >= config.processes.max(MOST_SLICES)
 }
 
 /// Each report's own figures, as a process of a replicated comparison.
@@ -164,7 +175,7 @@ fn summaries<'a>(reports: impl IntoIterator<Item = &'a Report>) -> Vec<ProcessSu
 /// fastest of any process (the best of all their rounds), every process's
 /// rounds appended in order, and the children's observations (other load,
 /// a timer that fell back) where the parent did not make the same one.
-pub fn combine(mut parent: Report, children: Vec<Report>) -> Report {
+pub fn combine(mut parent: Report, children: Vec<Report>, least: usize) -> Report {
     let all: Vec<&Report> = std::iter::once(&parent).chain(&children).collect();
     let geometric_mean = |values: &mut dyn Iterator<Item = f64>| {
         stats::mean(&values.map(f64::ln).collect::<Vec<_>>()).exp()
@@ -180,7 +191,7 @@ pub fn combine(mut parent: Report, children: Vec<Report>) -> Report {
             )
         })
         .collect();
-    let (speedup, ci) = match interval_over(&processes) {
+    let (speedup, ci) = match interval_over(&processes, least) {
         Some(interval) => (interval.center.exp(), interval.exp_bounds()),
         None => (
             geometric_mean(&mut processes.iter().map(|p| p.speedup)),
@@ -203,17 +214,30 @@ pub fn combine(mut parent: Report, children: Vec<Report>) -> Report {
     parent
 }
 
-/// The interval over the slices' centres: Student's t over their spread
-/// alone. A slice's own interval is not a floor here, as it was for whole
-/// processes each converged on its own: two cycles of rounds give it too
-/// few blocks for an interval worth weighing (its t quantile alone would be
-/// tens of standard errors), while the spread of the centres measures the
-/// same noise, and the layouts' besides, directly. `None` where there is
-/// one slice only.
-fn interval_over(processes: &[ProcessSummary]) -> Option<Interval> {
-    let centres: Vec<(f64, Option<f64>)> =
-        processes.iter().map(|p| (p.speedup.ln(), None)).collect();
-    stats::across_processes(&centres, CONFIDENCE).ok()
+/// The interval over the slices' centres: Student's t over the spread of
+/// their processes' means (each process's slices averaged, where there was
+/// more than one pass), so a process and its layout count once however many
+/// slices it measured. A slice's own interval is not a floor here, as it
+/// was for whole processes each converged on its own: two cycles of rounds
+/// give it too few blocks for an interval worth weighing (its t quantile
+/// alone would be tens of standard errors), while the spread of the means
+/// measures the same noise, and the layouts' besides, directly. `None`
+/// where there is one process only.
+fn interval_over(processes: &[ProcessSummary], least: usize) -> Option<Interval> {
+    let mut sums: Vec<(f64, f64)> = Vec::new();
+    for (slice, process) in processes.iter().enumerate() {
+        let slot = slot_of(slice, least) as usize - 1;
+        if sums.len() <= slot {
+            sums.resize(slot + 1, (0.0, 0.0));
+        }
+        sums[slot].0 += process.speedup.ln();
+        sums[slot].1 += 1.0;
+    }
+    let means: Vec<(f64, Option<f64>)> = sums
+        .into_iter()
+        .map(|(sum, count)| (sum / count, None))
+        .collect();
+    stats::across_processes(&means, CONFIDENCE).ok()
 }
 
 /// `child`'s rounds, best times and observations added to `parent`'s.
@@ -307,7 +331,8 @@ mod tests {
             [4.12, 4.05, 4.08]
                 .map(|speedup| process(speedup, 0.01))
                 .into(),
-        );
+        4,
+    );
         assert_eq!(combined.verdict, Verdict::Faster, "{:?}", combined.ci);
         assert!(
             combined.ci.0 > 3.8 && combined.ci.1 < 4.3,
@@ -413,7 +438,7 @@ mod tests {
             .map(|&s| process(s, 0.001))
             .collect();
         let per_process = parent.rounds;
-        let combined = combine(parent, children);
+        let combined = combine(parent, children, 4);
         assert_eq!(combined.processes.len(), 5);
         assert_eq!(combined.processes[0].speedup, 1.25);
         assert_eq!(combined.rounds, 5 * per_process);
@@ -444,7 +469,7 @@ mod tests {
             "other processes kept 70% of a core busy".into(),
             "steal was high".into(),
         ];
-        let combined = combine(parent, vec![child.clone(), child]);
+        let combined = combine(parent, vec![child.clone(), child], 4);
         assert_eq!(
             combined.warnings,
             vec!["other processes kept 50% of a core busy", "steal was high"]

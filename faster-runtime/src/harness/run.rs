@@ -149,8 +149,8 @@ fn measure(
             replica.timeout,
         )
     })?;
-    for (index, process) in (1..).zip(&mut report.processes) {
-        process.layout = builds.layout(index);
+    for (slice, process) in report.processes.iter_mut().enumerate() {
+        process.layout = builds.layout(replicate::slot_of(slice, config.processes));
     }
     report.scope = Some(builds.scope());
     Ok(report)

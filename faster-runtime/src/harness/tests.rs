@@ -50,7 +50,7 @@ fn replicated_report(_: &Config) -> Result<Report, Error> {
         report.inputs[0].candidate_ns = report.candidate_ns;
         report
     };
-    Ok(combine(process(4.0), vec![process(4.1)]))
+    Ok(combine(process(4.0), vec![process(4.1)], 2))
 }
 
 const fn comparison(test: &'static str, run: fn(&Config) -> Result<Report, Error>) -> Comparison {

@@ -123,7 +123,7 @@ impl Measuring<'_> {
                 .zip(builds)
                 .map(|(command, builds)| {
                     let program = builds
-                        .binary(pair)
+                        .binary(replicate::slot_of(pair as usize - 1, config.processes))
                         .map_err(|why| format!("{}: {why}", revision.name))?;
                     Ok(ServerCommand {
                         program,
@@ -219,11 +219,12 @@ impl Measuring<'_> {
                 let result = measured.map(|(reports, elapsed)| {
                     let mut reports = reports.into_iter();
                     let first = reports.next().expect("every process measured it");
-                    let mut report = replicate::combine(first, reports.collect());
+                    let mut report = replicate::combine(first, reports.collect(), config.processes);
                     report.elapsed = elapsed;
                     let scope = self.scope(*base, *current);
-                    for (pair, process) in (1..).zip(&mut report.processes) {
-                        process.layout = (scope == Scope::Layouts).then_some(pair);
+                    for (slice, process) in report.processes.iter_mut().enumerate() {
+                        let slot = replicate::slot_of(slice, config.processes);
+                        process.layout = (scope == Scope::Layouts).then_some(slot);
                     }
                     report.scope = Some(scope);
                     diagnostics::review(&mut report, &config);

@@ -2,6 +2,7 @@
 //! binary its processes ran in (about the code), or this build only, and
 //! why.
 
+use crate::engine::replicate::slot_of;
 use crate::report::units::Ratio;
 use crate::report::{Report, Scope};
 use crate::stats::verdict::Verdict;
@@ -15,12 +16,12 @@ use crate::stats::verdict::Verdict;
 /// ```
 pub fn scope_note(report: &Report) -> Option<String> {
     let read = processes_read(report);
-    let count = report.processes.len();
+    let (count, slices) = counts(report);
     match (&report.scope, read) {
         (Some(Scope::Layouts), Some(read)) => {
             let mut note = format!(
-                "{count} layouts of the binary (the same code linked in another order, one per \
-                 process) read {read}, and the interval includes that."
+                "{slices}{count} layouts of the binary (the same code linked in another order, \
+                 one per process) read {read}, and the interval includes that."
             );
             // Said where the spread, not the floor, sets what can be judged.
             let half_width = (report.ci.1.ln() - report.ci.0.ln()) / 2.0;
@@ -33,15 +34,35 @@ pub fn scope_note(report: &Report) -> Option<String> {
             Some(note)
         }
         (Some(Scope::ThisBuild(reason)), Some(read)) => Some(format!(
-            "{count} processes of this build read {read}. The verdict holds for this build only: \
-             {reason}."
+            "{slices}{count} processes of this build read {read}. The verdict holds for this \
+             build only: {reason}."
         )),
         (Some(Scope::ThisBuild(reason)), None) => {
             Some(format!("The verdict holds for this build only: {reason}."))
         }
         (Some(Scope::Layouts), None) => None,
-        (None, read) => read.map(|read| format!("{count} processes read {read}.")),
+        (None, read) => read.map(|read| format!("{slices}{count} processes read {read}.")),
     }
+}
+
+/// How many processes (layouts) the slices ran in, and `N slices in `
+/// where some ran in the same one (more than one pass).
+fn counts(report: &Report) -> (usize, String) {
+    let slices = report.processes.len();
+    let processes = report
+        .processes
+        .iter()
+        .enumerate()
+        // Without layouts, the slot the slices went to in turn.
+        .map(|(slice, process)| process.layout.unwrap_or_else(|| slot_of(slice, 0)))
+        .collect::<std::collections::BTreeSet<u32>>()
+        .len();
+    let passes = if slices > processes {
+        format!("{slices} slices in ")
+    } else {
+        String::new()
+    };
+    (processes, passes)
 }
 
 /// `0.97x to 1.07x slower (a spread of 10.3%)`, ascending in the
