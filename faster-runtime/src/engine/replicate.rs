@@ -349,7 +349,7 @@ mod tests {
             config,
             |_| panic!("a replicated comparison measures nothing here"),
             |replica| {
-                assert_eq!(replica.index as usize, started + 1);
+                assert_eq!(replica.index, slot_of(started, config.processes));
                 assert_eq!(replica.config, slice_config(config));
                 started += 1;
                 Ok(process(speedups[(started - 1) % speedups.len()], 0.005))
@@ -378,7 +378,7 @@ mod tests {
         // processes leave the interval across the floor; more narrow it.
         let (started, result) = replicated(&Config::default(), &[1.06, 0.94, 1.05, 0.95, 1.0]);
         let report = result.unwrap();
-        assert!(started > 4 && started <= MOST_PROCESSES, "{started}");
+        assert!(started > 4 && started <= MOST_SLICES, "{started}");
         assert!(Verdict::settled(report.ci, 0.05), "{:?}", report.ci);
         assert!(report.ci.0 < 1.0 && 1.0 < report.ci.1, "{:?}", report.ci);
         assert_eq!(report.verdict, Verdict::WithinNoise);
@@ -395,11 +395,11 @@ mod tests {
             started, 4,
             "the budget is spent: no process beyond the least"
         );
-        // Processes that always straddle the floor, and a budget that never
-        // ends: the most processes, then a verdict.
+        // Slices that always straddle the floor, and a budget that never
+        // ends: the most slices, then a verdict.
         let (started, result) = replicated(&Config::default(), &[1.20, 0.90]);
-        assert_eq!(started, MOST_PROCESSES);
-        assert_eq!(result.unwrap().processes.len(), MOST_PROCESSES);
+        assert_eq!(started, MOST_SLICES);
+        assert_eq!(result.unwrap().processes.len(), MOST_SLICES);
     }
 
     #[test]
@@ -474,6 +474,29 @@ mod tests {
             combined.warnings,
             vec!["other processes kept 50% of a core busy", "steal was high"]
         );
+    }
+
+    #[test]
+    fn slices_go_to_every_process_in_turn_and_count_once_per_process() {
+        assert_eq!(
+            [0, 63, 64, 130].map(|slice| slot_of(slice, 4)),
+            [1, 64, 1, 3]
+        );
+        assert_eq!(slot_of(99, 100), 100);
+        // Two passes over 64 layouts: each layout read 1.10 then 0.90, its
+        // slices' own noise, so every layout's mean is 1.0 (in log space,
+        // about): the interval is over 64 means, not 128 slices, and tight.
+        let slices: Vec<ProcessSummary> = (0..128)
+            .map(|slice| ProcessSummary {
+                speedup: if slice < 64 { 1.1 } else { 1.0 / 1.1 },
+                ci: (0.0, f64::INFINITY),
+                rounds: 16,
+                layout: None,
+            })
+            .collect();
+        let interval = interval_over(&slices, 4).unwrap();
+        assert_eq!(interval.blocks, 64);
+        assert!(interval.half_width < 1e-9, "{interval:?}");
     }
 
     #[test]
