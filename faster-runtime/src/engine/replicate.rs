@@ -150,9 +150,7 @@ pub fn enough(config: &Config, reports: &[Report], elapsed: Duration) -> bool {
     let settled = interval_over(&summaries(reports), config.processes)
         .is_some_and(|interval| Verdict::settled(interval.exp_bounds(), config.noise_floor));
     let per_process = elapsed / count as u32;
-    settled
-        || elapsed + per_process > config.max_time
-        || count >= config.processes.max(MOST_SLICES)
+    settled || elapsed + per_process > config.max_time || count >= config.processes.max(MOST_SLICES)
 }
 
 /// Each report's own figures, as a process of a replicated comparison.
@@ -331,8 +329,8 @@ mod tests {
             [4.12, 4.05, 4.08]
                 .map(|speedup| process(speedup, 0.01))
                 .into(),
-        4,
-    );
+            4,
+        );
         assert_eq!(combined.verdict, Verdict::Faster, "{:?}", combined.ci);
         assert!(
             combined.ci.0 > 3.8 && combined.ci.1 < 4.3,

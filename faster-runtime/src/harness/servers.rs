@@ -74,7 +74,8 @@ impl Servers {
                 process::SERVE_VARIABLE,
                 Role::ServeComparisons.serve_value().unwrap_or_default(),
             );
-            let server = Server::start(&format!("slot {slot}"), command, timeout).map_err(failed)?;
+            let server =
+                Server::start(&format!("slot {slot}"), command, timeout).map_err(failed)?;
             self.running.insert(key.clone(), server);
         }
         let server = self.running.get_mut(&key).expect("started above");

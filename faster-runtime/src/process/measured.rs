@@ -94,9 +94,7 @@ mod tests {
             max_time: Duration::from_millis(50),
             processes: 1,
         }));
-        let error = short
-            .into_result(2, Duration::from_millis(50))
-            .unwrap_err();
+        let error = short.into_result(2, Duration::from_millis(50)).unwrap_err();
         assert!(
             matches!(error, Error::BudgetTooShort { round, .. } if round == Duration::from_millis(600)),
             "{error:?}"

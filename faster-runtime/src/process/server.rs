@@ -48,7 +48,10 @@ impl Server {
         #[cfg(unix)]
         std::os::unix::process::CommandExt::process_group(&mut command, 0);
         let mut child = command.spawn().map_err(|error| {
-            format!("could not start {}: {error}", command.get_program().to_string_lossy())
+            format!(
+                "could not start {}: {error}",
+                command.get_program().to_string_lossy()
+            )
         })?;
         let other_output = Arc::new(Mutex::new(Vec::new()));
         let (sender, frames) = channel();

@@ -35,7 +35,10 @@ pub fn decode<T: DeserializeOwned>(line: &str) -> Option<Result<T, String>> {
              build both with the same version of faster"
         )));
     }
-    Some(serde_json::from_str(json).map_err(|error| format!("its message could not be read: {error}")))
+    Some(
+        serde_json::from_str(json)
+            .map_err(|error| format!("its message could not be read: {error}")),
+    )
 }
 
 #[cfg(test)]
@@ -46,13 +49,18 @@ mod tests {
     fn a_frame_round_trips_and_other_lines_are_not_frames() {
         let line = encode(&vec![1_u32, 2]);
         assert_eq!(decode::<Vec<u32>>(&line), Some(Ok(vec![1, 2])));
-        assert_eq!(decode::<Vec<u32>>(&format!("{line}\n")), Some(Ok(vec![1, 2])));
+        assert_eq!(
+            decode::<Vec<u32>>(&format!("{line}\n")),
+            Some(Ok(vec![1, 2]))
+        );
         assert_eq!(decode::<Vec<u32>>("running 1 test"), None);
     }
 
     #[test]
     fn a_frame_of_another_version_or_shape_is_refused_by_name() {
-        let old = decode::<Vec<u32>>("faster-frame/1 [1]").unwrap().unwrap_err();
+        let old = decode::<Vec<u32>>("faster-frame/1 [1]")
+            .unwrap()
+            .unwrap_err();
         assert!(old.contains("framing version 1"), "{old}");
         let garbled = decode::<Vec<u32>>(&encode(&"text")).unwrap().unwrap_err();
         assert!(garbled.contains("could not be read"), "{garbled}");
