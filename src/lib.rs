@@ -53,8 +53,8 @@ pub use faster_macros::{compare, track};
 pub use faster_runtime::{
     Calibration, Clock, Comparison, Config, CycleCounter, Error, Expect, InputReport, LinearFit,
     OutputCheck, Phase, Placement, ProcessSummary, Report, Settings, SimClock, ThreadCpuClock,
-    Timer, TimerKind, Verdict, WallClock, calibrate, compare_fns, compare_fns_with_clock,
-    comparisons, format_ns,
+    Timer, TimerKind, Undecided, Verdict, WallClock, calibrate, compare_fns,
+    compare_fns_with_clock, comparisons, format_ns,
 };
 // Reports and output: the JSON schema's name, where reports go, the
 // environment they record, colour and rate formatting.
