@@ -158,6 +158,7 @@ macro_rules! guide_links {
 [repository]: crate::guide::repository
 [files]: crate::guide::reports#report-files
 [formats]: crate::guide::reports#output-formats
+[reading a report]: crate::guide::reports#reading-a-report
 [nextest]: crate::guide::running#nextest-and-cargo-bench
 [placements]: crate::guide::measuring#nanosecond-functions-where-the-measuring-loop-lands
 [timing sources]: crate::guide::measuring#timing-sources
