@@ -53,8 +53,8 @@ pub use faster_macros::{compare, track};
 pub use faster_runtime::{
     Calibration, Clock, Comparison, Config, CycleCounter, Error, Expect, InputReport, LinearFit,
     OutputCheck, Phase, Placement, ProcessSummary, Report, Settings, SimClock, ThreadCpuClock,
-    Timer, TimerKind, Verdict, WallClock, calibrate, compare_fns, compare_fns_with_clock,
-    comparisons, format_ns,
+    Timer, TimerKind, Undecided, Verdict, WallClock, calibrate, compare_fns,
+    compare_fns_with_clock, comparisons, format_ns,
 };
 // Reports and output: the JSON schema's name, where reports go, the
 // environment they record, colour and rate formatting.
@@ -158,6 +158,7 @@ macro_rules! guide_links {
 [repository]: crate::guide::repository
 [files]: crate::guide::reports#report-files
 [formats]: crate::guide::reports#output-formats
+[reading a report]: crate::guide::reports#reading-a-report
 [nextest]: crate::guide::running#nextest-and-cargo-bench
 [placements]: crate::guide::measuring#nanosecond-functions-where-the-measuring-loop-lands
 [timing sources]: crate::guide::measuring#timing-sources

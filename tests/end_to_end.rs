@@ -310,9 +310,13 @@ fn a_function_that_sleeps_gets_its_verdict_and_a_note_that_it_waits() {
 #[test]
 fn nan_outputs_agree_under_approx_and_a_nan_for_a_number_fails() {
     let output = &wrong_run().output;
-    // NaN where the original has NaN: checked equal, then timed.
+    // NaN where the original has NaN: checked equal, then timed (calls of
+    // a few nanoseconds, whose interval may well not rule out 5%).
     let report = report_of("ratios vs ratios_naive", "hostile::faster_ratios", output);
-    assert!(report.contains("within noise"), "{report}");
+    assert!(
+        report.contains("✓ within noise") || report.contains("? undecided: only a change beyond"),
+        "{report}"
+    );
     // NaN where the original has 0: the input and the place are named.
     assert!(
         output.contains("test hostile::faster_ratios_flushed ... FAILED"),

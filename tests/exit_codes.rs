@@ -117,6 +117,29 @@ fn the_command_lines_settings_reach_every_process_of_a_comparison() {
 }
 
 #[test]
+fn undecided_fail_never_fails_a_comparison_that_only_reports() {
+    // A floor of 0.1% leaves the identical chains' interval, which is never
+    // narrower than ±0.5%, straddling it: undecided, or (a layout apart)
+    // decided; `expect = report` passes either way, asked to fail or not.
+    let run = cargo(
+        "exit_codes",
+        &["test"],
+        &[
+            "--release",
+            "--test",
+            "main_statement",
+            "--",
+            "--undecided",
+            "fail",
+            "--noise-floor",
+            "0.001",
+        ],
+    );
+    assert!(run.success(), "{}", run.output);
+    assert!(run.output.contains("(noise floor 0.1%)"), "{}", run.output);
+}
+
+#[test]
 fn help_succeeds_and_a_bad_flag_is_a_usage_error() {
     let help = cargo(
         "exit_codes",
@@ -131,6 +154,10 @@ fn help_succeeds_and_a_bad_flag_is_a_usage_error() {
         (
             &["--noise-floor", "abc"],
             "faster: --noise-floor: `abc` is not a number; write a fraction such as 0.05 for 5%",
+        ),
+        (
+            &["--undecided", "never"],
+            "faster: --undecided: `never` is neither pass nor fail; write `pass` or `fail`",
         ),
     ] {
         let mut arguments = vec!["--release", "--test", "main_statement", "--"];

@@ -35,6 +35,9 @@ something else on some input.
   --processes N              measure in at least N pairs of processes (4), more
                              while a verdict is undecided  [FASTER_PROCESSES]
   --layouts on|off           each pair in a layout of its own  [FASTER_LAYOUTS]
+  --undecided pass|fail      a verdict that could not rule out a slowdown of the floor's
+                             size: passes, shown as `?` (pass, the default), or fails
+                             (fail)  [FASTER_UNDECIDED]
   --timer wall|cycles|thread-cpu
                              the timing source of both processes  [FASTER_TIMER]
   --format pretty|terse|json|bench|junit
@@ -48,8 +51,8 @@ target/faster/base/, once per commit and build configuration (compiler, flags,
 .cargo/config.toml files, RUSTFLAGS and cargo's variables): a second run
 against it builds nothing. The three base revisions used last are kept, older
 ones removed. The current code is built under target/faster/current/.
-Exit codes: 0 passed, 101 a function failed, 2 a bad command line, 1 could not
-build or run.";
+Exit codes: 0 passed (undecided ones too, unless --undecided fail), 101 a
+function failed, 2 a bad command line, 1 could not build or run.";
 
 /// The parsed command line.
 #[derive(Debug, PartialEq)]
@@ -153,6 +156,7 @@ mod tests {
             "1s",
             "--format",
             "json",
+            "--undecided=fail",
         ])
         .unwrap();
         assert_eq!(options.against, "origin/main");
@@ -166,6 +170,10 @@ mod tests {
         assert_eq!(
             options.harness.settings.max_time,
             Some(std::time::Duration::from_secs(1))
+        );
+        assert_eq!(
+            options.harness.settings.if_undecided,
+            Some(faster_runtime::Undecided::Fail)
         );
     }
 

@@ -70,7 +70,7 @@ pub use report::environment::{CiRun, Environment};
 pub use report::units::{format_ns, format_rate};
 pub use report::{GpuInfo, InputReport, Placement, ProcessSummary, Report, Scope};
 pub use stats::samples::{Round, Samples, Side, Stop};
-pub use stats::verdict::{Expect, Verdict};
+pub use stats::verdict::{Expect, Undecided, Verdict};
 pub use stats::{Interval, LinearFit, StatsError, batch_means_interval, linear_fit};
 pub use time::{
     Calibration, Clock, CycleCounter, SimClock, ThreadCpuClock, Timer, TimerKind, TimerReading,

@@ -22,7 +22,8 @@ pub struct Example {
     /// or `None` for library code.
     pub file: Option<String>,
     /// What the docs show it prints: each report's heading (`faster: a vs
-    /// b`) with its verdict (`faster`, `within noise`, `slower`).
+    /// b`) with its verdict (`faster`, `within noise`, `slower`,
+    /// `undecided`).
     pub shown: Vec<(String, String)>,
 }
 
@@ -105,8 +106,9 @@ fn verdicts_shown(code: &str, output: &Block) -> Vec<(String, String)> {
 }
 
 /// Each `faster: A vs B` heading in `output`, with the verdict of the
-/// report under it: the words after the first `✓` or `✗` that follows, up
-/// to ` (` (`faster`, `within noise`, `slower`).
+/// report under it: the words after the first `✓`, `✗` or `? ` (an
+/// undecided pass) that follows, up to ` (` or `:` (`faster`, `within
+/// noise`, `slower`, `undecided`).
 pub fn reports(output: &str) -> Vec<(String, String)> {
     let lines: Vec<&str> = output.lines().collect();
     let mut found = Vec::new();
@@ -117,8 +119,23 @@ pub fn reports(output: &str) -> Vec<(String, String)> {
         }
         let verdict = lines[index + 1..]
             .iter()
-            .find_map(|line| line.split_once('✓').or_else(|| line.split_once('✗')))
-            .map(|(_, after)| after.split(" (").next().unwrap_or(after).trim().to_string())
+            .find_map(|line| {
+                line.split_once('✓')
+                    .or_else(|| line.split_once('✗'))
+                    .or_else(|| {
+                        line.split_once("? undecided")
+                            .map(|(_, _)| ("", "undecided"))
+                    })
+            })
+            .map(|(_, after)| {
+                let verdict = after.split(" (").next().unwrap_or(after);
+                verdict
+                    .split(':')
+                    .next()
+                    .unwrap_or(verdict)
+                    .trim()
+                    .to_string()
+            })
             .unwrap_or_default();
         found.push((heading.to_string(), verdict));
     }
@@ -218,12 +235,18 @@ mod tests {
     #[test]
     fn a_report_gives_its_heading_and_verdict() {
         let output = "faster: a vs b\n  ⏱️ Runtime: 1 µs → 2 µs\n  1.10x slower [99% CI 1.09x – 1.11x]\n    ✗ slower (expected not slower; noise floor 5%)\n\
-                      faster: c vs d\n  1.00x  ✓ within noise (noise floor 5%)\n";
+                      faster: c vs d\n  1.00x  ✓ within noise (noise floor 5%)\n\
+                      faster: e vs f\n  1.03x slower [99% CI 0.87x – 1.22x]\n    ? undecided: only a change beyond 24% could be judged (noise floor 5%)\n\
+                      faster: g vs h\n  1.06x faster  ✗ undecided: only a change beyond 9% could be judged (expected faster; noise floor 5%)\n\
+                      faster: i vs j\n  1.00x  ✓ within noise (noise floor 5%)\n";
         assert_eq!(
             reports(output),
             [
                 ("faster: a vs b".to_string(), "slower".to_string()),
                 ("faster: c vs d".to_string(), "within noise".to_string()),
+                ("faster: e vs f".to_string(), "undecided".to_string()),
+                ("faster: g vs h".to_string(), "undecided".to_string()),
+                ("faster: i vs j".to_string(), "within noise".to_string()),
             ]
         );
     }

@@ -9,7 +9,7 @@ pub use settings::Settings;
 pub(crate) use settings::resolve;
 
 use crate::error::Error;
-use crate::stats::verdict::Expect;
+use crate::stats::verdict::{Expect, Undecided};
 use crate::time::TimerKind;
 use std::time::Duration;
 
@@ -34,6 +34,12 @@ pub struct Config {
     pub max_time: Duration,
     /// What the comparison must show to pass.
     pub expect: Expect,
+    /// What a verdict that did not decide the expectation does to the run
+    /// (see [`Verdict::decides`](crate::Verdict::decides)): passes, shown as
+    /// undecided (the default), or fails. `FASTER_UNDECIDED=fail`
+    /// (`--undecided fail`) asks for failure.
+    #[serde(default)]
+    pub if_undecided: Undecided,
     /// Measure at least this many rounds before stopping on convergence.
     pub min_rounds: usize,
     /// Measure exactly this many cycles of rounds (every batch size in both
@@ -104,6 +110,7 @@ impl Default for Config {
             noise_floor: 0.05,
             max_time: Duration::from_secs(3),
             expect: Expect::Faster,
+            if_undecided: Undecided::Pass,
             min_rounds: 5,
             cycles: None,
             target_precision: 0.01,
@@ -143,6 +150,7 @@ impl Config {
     pub fn with(mut self, settings: &Settings) -> Config {
         let Settings {
             expect,
+            if_undecided,
             noise_floor,
             max_time,
             processes,
@@ -153,6 +161,7 @@ impl Config {
             enforce_in_debug,
         } = *settings;
         self.expect = expect.unwrap_or(self.expect);
+        self.if_undecided = if_undecided.unwrap_or(self.if_undecided);
         self.noise_floor = noise_floor.unwrap_or(self.noise_floor);
         self.max_time = max_time.unwrap_or(self.max_time);
         self.processes = processes.unwrap_or(self.processes);

@@ -12,7 +12,7 @@ use super::{
     CI_NOISE_FLOOR, Config, parse_duration, parse_noise_floor, parse_processes, parse_switch,
 };
 use crate::error::Error;
-use crate::stats::verdict::Expect;
+use crate::stats::verdict::{Expect, Undecided};
 use crate::time::TimerKind;
 use std::time::Duration;
 
@@ -35,6 +35,8 @@ use std::time::Duration;
 pub struct Settings {
     /// `expect = ...`
     pub expect: Option<Expect>,
+    /// `--undecided`, `FASTER_UNDECIDED` (`pass` or `fail`)
+    pub if_undecided: Option<Undecided>,
     /// `noise_floor = ...`, `--noise-floor`, `FASTER_NOISE_FLOOR`, the CI floor
     pub noise_floor: Option<f64>,
     /// `max_time = "..."`, `--max-time`, `--quick`, `FASTER_MAX_TIME`
@@ -59,6 +61,7 @@ impl Settings {
     /// macro expanded.
     pub const NONE: Settings = Settings {
         expect: None,
+        if_undecided: None,
         noise_floor: None,
         max_time: None,
         processes: None,
@@ -74,6 +77,7 @@ impl Settings {
     pub fn overwrite(self, stronger: Settings) -> Settings {
         Settings {
             expect: stronger.expect.or(self.expect),
+            if_undecided: stronger.if_undecided.or(self.if_undecided),
             noise_floor: stronger.noise_floor.or(self.noise_floor),
             max_time: stronger.max_time.or(self.max_time),
             processes: stronger.processes.or(self.processes),
@@ -94,7 +98,8 @@ impl Settings {
     /// `GITHUB_ACTIONS` is set, overwritten by `FASTER_NOISE_FLOOR` (a
     /// fraction, e.g. `0.03`), `FASTER_MAX_TIME` (e.g. `500ms`),
     /// `FASTER_TIMER` (`wall`, `cycles` or `thread-cpu`), `FASTER_PROCESSES`
-    /// (a count), `FASTER_LAYOUTS` (`on` or `off`), and the switches `FASTER_RANDOMIZE_LAYOUT`,
+    /// (a count), `FASTER_LAYOUTS` (`on` or `off`), `FASTER_UNDECIDED`
+    /// (`pass` or `fail`), and the switches `FASTER_RANDOMIZE_LAYOUT`,
     /// `FASTER_STRICT` and `FASTER_ENFORCE` (`1`, `true` or `yes`). An empty
     /// variable counts as unset.
     pub fn from_vars(var: impl Fn(&str) -> Option<String>) -> Result<Settings, Error> {
@@ -108,6 +113,7 @@ impl Settings {
         };
         let set = Settings {
             expect: None,
+            if_undecided: parsed(&var, "FASTER_UNDECIDED", Undecided::parse)?,
             noise_floor: parsed(&var, "FASTER_NOISE_FLOOR", parse_noise_floor)?,
             max_time: parsed(&var, "FASTER_MAX_TIME", parse_duration)?,
             processes: parsed(&var, "FASTER_PROCESSES", parse_processes)?,
@@ -203,6 +209,20 @@ mod tests {
             ..Settings::NONE
         };
         assert_eq!(resolve(floor, Settings::NONE, attribute).noise_floor, 0.3);
+        // A CI that fails undecided guards, and a command line that lets them pass.
+        let strict_ci = from(&[("FASTER_UNDECIDED", "fail")]).unwrap();
+        assert_eq!(
+            resolve(strict_ci, Settings::NONE, Settings::NONE).if_undecided,
+            Undecided::Fail
+        );
+        let lenient = Settings {
+            if_undecided: Some(Undecided::Pass),
+            ..Settings::NONE
+        };
+        assert_eq!(
+            resolve(strict_ci, lenient, Settings::NONE).if_undecided,
+            Undecided::Pass
+        );
     }
 
     #[test]
@@ -250,6 +270,17 @@ mod tests {
         assert_eq!(
             from(&[("FASTER_ENFORCE", "no")]).unwrap().enforce_in_debug,
             Some(false)
+        );
+        assert_eq!(
+            from(&[("FASTER_UNDECIDED", "fail")]).unwrap().if_undecided,
+            Some(Undecided::Fail)
+        );
+        let error = from(&[("FASTER_UNDECIDED", "never")]).unwrap_err();
+        assert!(
+            error
+                .to_string()
+                .contains("FASTER_UNDECIDED: `never` is neither pass nor fail"),
+            "{error}"
         );
     }
 }

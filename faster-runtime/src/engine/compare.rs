@@ -298,6 +298,7 @@ pub(crate) fn report_of(
         elapsed: started.elapsed(),
         noise_floor: config.noise_floor,
         expect: config.expect,
+        if_undecided: config.if_undecided,
         inputs: input_reports(&estimate, samples),
         outputs_checked,
         stop: samples.stop,

@@ -214,10 +214,12 @@ fn nothing_measured(report: &Report, found: &mut Vec<String>) {
     }
 }
 
-/// An interval wider than the floor on both sides when the budget ran out.
+/// An interval wider than the floor on both sides when the budget ran out,
+/// where that left the expectation undecided (a guard whose interval is
+/// wide only on the side it does not care about has its answer).
 fn too_wide_to_decide(report: &Report, config: &Config, found: &mut Vec<String>) {
     let (low, high) = report.ci;
-    if report.verdict == Verdict::WithinNoise
+    if !report.decided()
         && report.stop == Stop::Budget
         && high / low > (1.0 + config.noise_floor).powi(2)
     {
@@ -351,6 +353,22 @@ mod tests {
                 .any(|w| w.contains("placements alone read 50% apart") && !w.contains("max_time")),
             "{warnings:?}"
         );
+    }
+
+    #[test]
+    fn too_noisy_to_decide_is_said_only_where_the_expectation_is_undecided() {
+        let too_noisy = |interval, expect| {
+            let mut wide = report(1.05, interval, Verdict::WithinNoise, expect);
+            wide.stop = Stop::Budget;
+            reviewed(wide)
+                .iter()
+                .any(|warning| warning.contains("too noisy to decide"))
+        };
+        // Wider than the floor on both sides, but not 5% slower: a
+        // regression guard decided; asked for faster, it did not.
+        assert!(!too_noisy((0.96, 1.2), Expect::NotSlower));
+        assert!(too_noisy((0.96, 1.2), Expect::Faster));
+        assert!(too_noisy((0.8, 1.2), Expect::NotSlower));
     }
 
     #[test]

@@ -6,6 +6,7 @@
 
 use crate::config::{Settings, parse_duration, parse_noise_floor, parse_processes, parse_switch};
 use crate::output::style::ColorChoice;
+use crate::stats::verdict::Undecided;
 use crate::time::TimerKind;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -61,6 +62,9 @@ FILTER selects comparisons whose test name contains it (sum::faster_sum_fast).
                              1: this process only)  [FASTER_PROCESSES]
   --layouts on|off           run each process in a layout of the binary of its own,
                              where it was linked through faster-link  [FASTER_LAYOUTS]
+  --undecided pass|fail      a verdict that could not rule out a change of the floor's
+                             size: passes, shown as `?` (pass, the default), or fails
+                             the run (fail)  [FASTER_UNDECIDED]
   --format pretty|terse|json|bench|junit
                              what to print on stdout  [FASTER_FORMAT]
   --junit PATH               also write a JUnit XML report to PATH
@@ -137,6 +141,9 @@ impl Cli {
                     settings.processes = Some(flag_value(flag, value, parse_processes)?);
                 }
                 "--layouts" => settings.layouts = Some(flag_value(flag, value, parse_switch)?),
+                "--undecided" => {
+                    settings.if_undecided = Some(flag_value(flag, value, Undecided::parse)?);
+                }
                 "--format" => cli.format = Some(flag_value(flag, value, Format::parse)?),
                 "--junit" => cli.junit = Some(PathBuf::from(value()?)),
                 "--color" => cli.color = flag_value(flag, value, ColorChoice::parse)?,
@@ -277,11 +284,14 @@ mod tests {
             "--processes",
             "3",
             "--layouts=off",
+            "--undecided",
+            "fail",
             "--junit",
             "out.xml",
         ])
         .unwrap();
         assert_eq!(cli.settings.layouts, Some(false));
+        assert_eq!(cli.settings.if_undecided, Some(Undecided::Fail));
         assert_eq!(cli.settings.timer, Some(TimerKind::Cycles));
         assert_eq!(cli.filters, vec!["sum"]);
         assert!(cli.exact);
@@ -331,6 +341,7 @@ mod tests {
             "--timer",
             "--processes",
             "--layouts",
+            "--undecided",
             "--format",
             "--junit",
             "--color",
@@ -347,6 +358,7 @@ mod tests {
                 "--timer" => Some("wall"),
                 "--processes" => Some("2"),
                 "--layouts" => Some("off"),
+                "--undecided" => Some("fail"),
                 "--format" => Some("json"),
                 "--color" => Some("never"),
                 "--skip" | "--junit" => Some("x"),
@@ -468,6 +480,10 @@ mod tests {
             (
                 &["--layouts", "maybe"],
                 "--layouts: `maybe` is neither on nor off; write `on` or `off`",
+            ),
+            (
+                &["--undecided", "maybe"],
+                "--undecided: `maybe` is neither pass nor fail; write `pass` or `fail`",
             ),
             (
                 &["--processes", "0"],

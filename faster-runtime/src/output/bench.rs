@@ -1,10 +1,13 @@
 //! `--format bench`: libtest's bench lines, which benchmark-tracking tools
 //! ingest (github-action-benchmark's `cargo` tool, bencher's `rust_bench`
-//! adapter), two per comparison, and libtest's result line.
+//! adapter), two per comparison, and libtest's result line. A verdict that
+//! did not decide its expectation adds a line of its own after them, which
+//! those tools pass over as they pass over `... ok` lines: the bench lines
+//! stay exactly as they parse them.
 
 use super::style::{Style, Tone};
 use super::terminal;
-use super::{Note, Output, Run, Summary};
+use super::{Note, Output, Run, Summary, undecided};
 use crate::report::{Outcome, Report, Status};
 use crate::stats;
 use std::fmt::Write as _;
@@ -36,6 +39,15 @@ impl<W: Write> Output for BenchLines<W> {
 
     fn comparison(&mut self, outcome: &Outcome, _notes: &mut Vec<Note>) {
         let text = match &outcome.result {
+            Ok(report) if !report.decided() => {
+                let mark = if outcome.passed() { "?" } else { "✗" };
+                format!(
+                    "{}test {} ... {mark} {}\n",
+                    bench_lines(&outcome.test, report, self.width),
+                    outcome.test,
+                    undecided(report)
+                )
+            }
             Ok(report) => bench_lines(&outcome.test, report, self.width),
             Err(_) if outcome.status() == Status::Skipped => format!(
                 "test {} ... {}\n",

@@ -3,7 +3,7 @@
 //! what holds for the whole run (the machine, a debug build, other load),
 //! said once.
 
-use super::{Note, Output, Summary, notices, one_sided};
+use super::{Note, Output, Summary, notices, one_sided, undecided};
 use crate::error::OnlyIn;
 use crate::report::units::{Ratio, format_ns};
 use crate::report::{Environment, Outcome, Status};
@@ -106,20 +106,24 @@ impl Output for StepSummary {
     }
 }
 
-/// `### faster: `speed` — 2 comparisons, 1 failed`; across revisions,
-/// `### faster: `cargo faster` against `main (1a2b3c4)` — …`.
+/// `### faster: `speed` — 2 comparisons, 1 failed`, `— 3 comparisons, 2
+/// passed, 1 undecided`; across revisions, `### faster: `cargo faster`
+/// against `main (1a2b3c4)` — …`.
 fn heading(binary: &str, summary: Option<&Summary<'_>>) -> String {
     let against = summary
         .and_then(|summary| summary.against)
         .map_or_else(String::new, |base| format!(" against `{}`", code(base)));
     let counts = summary.map_or_else(String::new, |summary| {
         let total = summary.outcomes.len();
-        let failed = summary.failed();
+        let (failed, undecided) = (summary.failed(), summary.undecided());
         let mut counts = vec![if failed == 0 {
-            format!("{} passed", total - summary.skipped())
+            format!("{} passed", total - summary.skipped() - undecided)
         } else {
             format!("{failed} failed")
         }];
+        if undecided > 0 {
+            counts.push(format!("{undecided} undecided"));
+        }
         for (only_in, what) in [(OnlyIn::Current, "new"), (OnlyIn::Base, "removed")] {
             match one_sided(summary.outcomes, only_in) {
                 0 => {}
@@ -147,16 +151,24 @@ fn quoted(notices: &[String]) -> String {
 const TABLE_HEADER: &str = "| comparison | best-of original | best-of candidate | paired speedup [99% CI] | verdict |\n\
      | :-- | --: | --: | :-- | :-- |\n";
 
-/// One row of the table.
+/// One row of the table. A verdict that did not decide its expectation
+/// reads `❔ undecided: only a change beyond 24% could be judged` where it
+/// passed, with `❌` where undecided verdicts fail.
 fn row(outcome: &Outcome) -> String {
     let name = format!("`{}`", code(&outcome.test));
     match &outcome.result {
         Ok(report) => {
             let status = outcome.status();
             let mark = match status {
+                Status::Passed if !report.decided() => "❔",
                 Status::Passed => "✅",
                 Status::NotEnforced => "⚠️",
                 Status::Failed | Status::Error | Status::Skipped => "❌",
+            };
+            let verdict = if report.decided() {
+                report.verdict.to_string()
+            } else {
+                undecided(report)
             };
             let note = if status == Status::NotEnforced {
                 " (debug build: not enforced)"
@@ -164,13 +176,12 @@ fn row(outcome: &Outcome) -> String {
                 ""
             };
             format!(
-                "| {name} | {} | {} | {} | {mark} {}{note} |\n",
+                "| {name} | {} | {} | {} | {mark} {verdict}{note} |\n",
                 format_ns(report.original_ns),
                 format_ns(report.candidate_ns),
                 Ratio(report.speedup, Some(report.ci))
                     .to_string()
                     .replacen(" [99% CI ", " [", 1),
-                report.verdict,
             )
         }
         Err(error) => format!(
@@ -241,6 +252,44 @@ pub fn binary_of_test() -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::report::fixtures::three_inputs;
+
+    #[test]
+    fn an_undecided_row_is_marked_apart_and_says_what_it_could_judge() {
+        use crate::report::fixtures::undecided_guard;
+        use crate::stats::verdict::Undecided;
+        let outcome = |report| Outcome {
+            test: "mean::faster_mean_v2".into(),
+            label: String::new(),
+            source: None,
+            result: Ok(report),
+            enforced: true,
+        };
+        assert_eq!(
+            row(&outcome(undecided_guard())),
+            "| `mean::faster_mean_v2` | 32.8 µs | 29.2 µs | 1.03x slower [0.87x – 1.22x] | ❔ \
+             undecided: only a change beyond 24% could be judged |\n"
+        );
+        let mut strict = undecided_guard();
+        strict.if_undecided = Undecided::Fail;
+        assert!(
+            row(&outcome(strict))
+                .ends_with("| ❌ undecided: only a change beyond 24% could be judged |\n")
+        );
+        let outcomes = [outcome(undecided_guard()), outcome(three_inputs())];
+        let summary = Summary {
+            binary: "speed",
+            against: None,
+            outcomes: &outcomes,
+            filtered_out: 0,
+            elapsed: std::time::Duration::ZERO,
+            load: None,
+        };
+        assert_eq!(
+            heading("speed", Some(&summary)),
+            "\n### faster: `speed` — 2 comparisons, 1 passed, 1 undecided\n\n"
+        );
+    }
 
     #[test]
     fn markdown_cells_cannot_break_the_table() {

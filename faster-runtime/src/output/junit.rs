@@ -2,13 +2,19 @@
 //! report CI systems read (GitLab, Jenkins, nextest's own). One
 //! `<testcase>` per comparison, the speedup, its interval and the verdict
 //! in `<properties>`, a `<failure>` carrying the verdict line when the
-//! comparison fails (`<skipped>` when there was nothing to compare), and
-//! the whole report as its `<system-out>`.
+//! comparison fails, `<skipped>` when there was nothing to compare or the
+//! verdict passed undecided, and the whole report as its `<system-out>`.
+//!
+//! An undecided pass is `<skipped>` rather than a bare pass because that is
+//! the one non-failing mark CI viewers show in their summaries (GitLab's
+//! and Jenkins' test reports, the GitHub Actions JUnit reporters), with its
+//! message: properties and output are only seen by opening the case, which
+//! a green row never invites. Its judgement was skipped, not its run.
 
 use super::files::write_atomically;
 use super::style::Style;
 use super::terminal;
-use super::{Note, Output, Summary, notices};
+use super::{Note, Output, Summary, notices, undecided};
 use crate::report::{Outcome, Status};
 use std::fmt::Write as _;
 use std::io::{self, Write};
@@ -71,7 +77,7 @@ impl<W: Write> Output for Junit<W> {
 fn document(summary: &Summary<'_>, cases: &str) -> String {
     let tests = summary.outcomes.len();
     let failures = summary.failed();
-    let skipped = summary.skipped();
+    let skipped = summary.skipped() + summary.undecided();
     let seconds = summary.elapsed.as_secs_f64();
     let suite = escape(summary.binary);
     // What holds for the whole suite, as its own output after the cases.
@@ -101,6 +107,9 @@ fn test_case(binary: &str, outcome: &Outcome, notes: &[Note]) -> String {
         Ok(report) => {
             properties.extend([
                 ("verdict", report.verdict.to_string()),
+                ("decided", report.decided().to_string()),
+                ("judged_beyond", report.judged_beyond().to_string()),
+                ("if_undecided", report.if_undecided.as_str().into()),
                 ("expect", report.expect.as_str().into()),
                 ("speedup", report.speedup.to_string()),
                 ("ci_low", report.ci.0.to_string()),
@@ -135,6 +144,10 @@ fn test_case(binary: &str, outcome: &Outcome, notes: &[Note]) -> String {
         escape(&outcome.test),
     );
     properties.insert(1, ("label", outcome.label.clone()));
+    let undecided_pass = match &outcome.result {
+        Ok(report) if outcome.passed_undecided() => Some(undecided(report)),
+        _ => None,
+    };
     for (name, value) in &properties {
         let _ = writeln!(
             case,
@@ -149,6 +162,8 @@ fn test_case(binary: &str, outcome: &Outcome, notes: &[Note]) -> String {
             "      <skipped message=\"{}\"/>",
             escape(&report_text)
         );
+    } else if let Some(message) = undecided_pass {
+        let _ = writeln!(case, "      <skipped message=\"{}\"/>", escape(&message));
     } else if let Some(message) = failure {
         let kind = if outcome.result.is_ok() {
             "verdict"

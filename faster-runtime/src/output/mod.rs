@@ -20,7 +20,8 @@ pub mod style;
 pub mod terminal;
 
 use crate::error::OnlyIn;
-use crate::report::{Environment, Load, Outcome, Status};
+use crate::report::units::format_percent;
+use crate::report::{Environment, Load, Outcome, Report, Status};
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -74,6 +75,14 @@ impl Summary<'_> {
             .count()
     }
 
+    /// How many comparisons passed undecided (see [`Outcome::passed_undecided`]).
+    pub fn undecided(&self) -> usize {
+        self.outcomes
+            .iter()
+            .filter(|outcome| outcome.passed_undecided())
+            .count()
+    }
+
     /// How many comparisons had nothing to compare (see [`Status::Skipped`]).
     pub fn skipped(&self) -> usize {
         self.outcomes
@@ -90,6 +99,20 @@ pub fn one_sided(outcomes: &[Outcome], only_in: OnlyIn) -> usize {
         .iter()
         .filter(|outcome| outcome.only_in() == Some(only_in))
         .count()
+}
+
+/// What an undecided report says in every output, in place of its verdict:
+/// `undecided: only a change beyond 24% could be judged`.
+pub fn undecided(report: &Report) -> String {
+    let judged = report.judged_beyond();
+    if judged.is_finite() {
+        format!(
+            "undecided: only a change beyond {} could be judged",
+            format_percent(judged)
+        )
+    } else {
+        "undecided: too few rounds for an interval, so no change could be judged".into()
+    }
 }
 
 /// What an output recorded about a comparison for the others to show: the

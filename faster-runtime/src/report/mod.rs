@@ -16,7 +16,7 @@ pub use outcome::{Outcome, Source, Status};
 
 use crate::stats::LinearFit;
 use crate::stats::samples::Stop;
-use crate::stats::verdict::{Expect, Verdict};
+use crate::stats::verdict::{Expect, Undecided, Verdict};
 use crate::time::Calibration;
 use std::time::Duration;
 
@@ -59,6 +59,8 @@ pub struct Report {
     pub noise_floor: f64,
     /// What the comparison had to show.
     pub expect: Expect,
+    /// What a verdict that did not decide `expect` does to the run.
+    pub if_undecided: Undecided,
     /// Per input figures, in input order.
     pub inputs: Vec<InputReport>,
     /// Whether outputs were compared before timing (`false` for `check = skip`).
@@ -248,9 +250,25 @@ pub enum Scope {
 }
 
 impl Report {
-    /// Whether the verdict meets the expectation (`expect = ...`).
+    /// Whether the verdict meets the expectation (`expect = ...`): and,
+    /// where it did not decide it, whether undecided verdicts pass
+    /// ([`Report::if_undecided`]).
     pub fn passed(&self) -> bool {
-        self.verdict.meets(self.expect)
+        self.verdict.meets(self.expect) && (self.decided() || self.if_undecided.passes(self.expect))
+    }
+
+    /// Whether the verdict decided what the expectation asks: `false` when
+    /// the interval could not rule out a change of the floor's size in the
+    /// direction `expect` cares about (see [`Verdict::decides`]).
+    pub fn decided(&self) -> bool {
+        self.verdict.decides(self.ci, self.noise_floor, self.expect)
+    }
+
+    /// The smallest change (a fraction, either way) an interval as wide as
+    /// this one judges (see [`Verdict::judged_beyond`]): what an undecided
+    /// report says it could judge.
+    pub fn judged_beyond(&self) -> f64 {
+        Verdict::judged_beyond(self.ci, self.noise_floor)
     }
 }
 
@@ -275,6 +293,7 @@ pub(crate) mod fixtures {
             elapsed: Duration::from_millis(120),
             noise_floor: 0.05,
             expect,
+            if_undecided: Undecided::Pass,
             inputs: vec![input(0, 32_812.0, 29_204.0, rounds)],
             outputs_checked: true,
             stop: Stop::Converged,
@@ -330,6 +349,18 @@ pub(crate) mod fixtures {
         }
     }
 
+    /// A regression guard that could not judge: 1.03x slower [99% CI 0.87x
+    /// – 1.22x] at a 5% floor, where only a change beyond 24% could be
+    /// judged.
+    pub(crate) fn undecided_guard() -> Report {
+        report(
+            0.97,
+            (0.8214, 1.1456),
+            Verdict::WithinNoise,
+            Expect::NotSlower,
+        )
+    }
+
     /// Three inputs, as the quickstart's duplicate finder has.
     pub(crate) fn three_inputs() -> Report {
         let mut report = report(8.95, (8.78, 9.11), Verdict::Faster, Expect::Faster);
@@ -348,6 +379,26 @@ pub(crate) mod fixtures {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_undecided_guard_passes_unless_undecided_verdicts_fail() {
+        let mut guard = fixtures::undecided_guard();
+        assert!(!guard.decided() && guard.passed());
+        assert!((guard.judged_beyond() - 0.24).abs() < 0.0005);
+        guard.if_undecided = Undecided::Fail;
+        assert!(!guard.passed());
+        // The same interval asked only to report never fails on timing.
+        guard.expect = Expect::Report;
+        assert!(!guard.decided() && guard.passed());
+        // A narrow within-noise guard decided, whatever the choice.
+        let mut settled =
+            fixtures::report(1.0, (0.97, 1.03), Verdict::WithinNoise, Expect::NotSlower);
+        settled.if_undecided = Undecided::Fail;
+        assert!(settled.decided() && settled.passed());
+        // A `faster` expectation not shown faster fails, decided or not.
+        let unsure = fixtures::report(1.06, (1.02, 1.10), Verdict::WithinNoise, Expect::Faster);
+        assert!(!unsure.decided() && !unsure.passed());
+    }
 
     #[test]
     fn placements_read_from_their_lowest_to_their_highest() {

@@ -39,7 +39,10 @@ pub struct Source {
     pub debug_assertions: bool,
 }
 
-/// How a comparison ended.
+/// How a comparison ended. An undecided verdict is not a status of its
+/// own, so that every status keeps its meaning for what it does to the run:
+/// it passed or failed as its expectation and
+/// [`Report::if_undecided`] say, and [`Outcome::undecided`] tells it apart.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Status {
     /// The verdict meets the expectation.
@@ -99,6 +102,18 @@ impl Outcome {
         self.status().ok()
     }
 
+    /// Whether it has a verdict that did not decide its expectation (see
+    /// [`Report::decided`]), whether or not that fails the run.
+    pub fn undecided(&self) -> bool {
+        matches!(&self.result, Ok(report) if !report.decided())
+    }
+
+    /// Whether it let the run pass undecided: shown as `?` and counted
+    /// apart from the passes.
+    pub fn passed_undecided(&self) -> bool {
+        self.passed() && self.undecided()
+    }
+
     /// The revision that alone has it, when it is a tracked function in
     /// one revision only (so [`Status::Skipped`]).
     pub fn only_in(&self) -> Option<OnlyIn> {
@@ -130,5 +145,35 @@ mod tests {
         });
         assert_eq!(Status::of(&one_sided, true), Status::Skipped);
         assert!(Status::Skipped.ok());
+    }
+
+    #[test]
+    fn an_undecided_guard_passes_apart_or_fails_where_asked() {
+        use crate::report::fixtures::undecided_guard;
+        use crate::stats::verdict::Undecided;
+        let outcome = |report: Report| Outcome {
+            test: "guard".into(),
+            label: "guard".into(),
+            source: None,
+            result: Ok(report),
+            enforced: true,
+        };
+        let lenient = outcome(undecided_guard());
+        assert_eq!(lenient.status(), Status::Passed);
+        assert!(lenient.undecided() && lenient.passed_undecided());
+        let mut strict = undecided_guard();
+        strict.if_undecided = Undecided::Fail;
+        let strict = outcome(strict);
+        assert_eq!(strict.status(), Status::Failed);
+        assert!(strict.undecided() && !strict.passed_undecided());
+        let decided = outcome(report(1.5, (1.4, 1.6), Verdict::Faster, Expect::Faster));
+        assert!(!decided.undecided());
+        assert!(
+            !Outcome {
+                result: Err(Error::NoInputs),
+                ..decided
+            }
+            .undecided()
+        );
     }
 }

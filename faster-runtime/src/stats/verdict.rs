@@ -1,5 +1,6 @@
 //! The verdict — where the speedup's interval lies against the noise floor —
-//! and the expectation it is held to.
+//! the expectation it is held to, whether it decided what that expectation
+//! asks, and what an undecided one does to a run.
 
 use std::fmt;
 
@@ -33,6 +34,43 @@ impl Expect {
             .into_iter()
             .find(|expect| expect.as_str() == name)
             .ok_or_else(|| format!("unknown expectation `{name}`"))
+    }
+}
+
+/// What a verdict that did not decide its expectation does to the run
+/// (`FASTER_UNDECIDED`, `--undecided`; see [`Verdict::decides`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Undecided {
+    /// It passes, shown as undecided (`?`) and counted apart: a guard that
+    /// could not judge says so without failing a noisy run.
+    #[default]
+    Pass,
+    /// It fails, for a CI that must never pass blind. An `expect = report`
+    /// comparison still never fails on timing.
+    Fail,
+}
+
+impl Undecided {
+    /// The name used on the command line and in the environment.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Undecided::Pass => "pass",
+            Undecided::Fail => "fail",
+        }
+    }
+
+    /// The choice named `name` (`pass` or `fail`).
+    pub fn parse(name: &str) -> Result<Undecided, String> {
+        [Undecided::Pass, Undecided::Fail]
+            .into_iter()
+            .find(|choice| choice.as_str() == name.trim())
+            .ok_or_else(|| format!("`{name}` is neither pass nor fail; write `pass` or `fail`"))
+    }
+
+    /// Whether a verdict that meets `expect` without deciding it passes.
+    pub fn passes(self, expect: Expect) -> bool {
+        self == Undecided::Pass || expect == Expect::Report
     }
 }
 
@@ -100,6 +138,57 @@ impl Verdict {
         !straddles(threshold) && !straddles(1.0 / threshold)
     }
 
+    /// Whether this verdict, judged on `interval`, decided what `expect`
+    /// asks: `false` for a `within noise` verdict whose interval reaches
+    /// past a threshold in the direction `expect` cares about, so that a
+    /// change of the floor's size there was not ruled out. `faster` asks
+    /// whether the candidate is faster by the floor (the upper threshold),
+    /// `not_slower` whether it is slower by the floor (the lower one),
+    /// `report` both. `faster` and `slower` verdicts always decide.
+    ///
+    /// ```
+    /// use faster::{Expect, Verdict};
+    /// let within = Verdict::WithinNoise;
+    /// // Could be 5% slower: a regression guard cannot tell.
+    /// assert!(!within.decides((0.94, 1.02), 0.05, Expect::NotSlower));
+    /// // Could be 5% faster, but not 5% slower: the guard has its answer.
+    /// assert!(within.decides((0.97, 1.08), 0.05, Expect::NotSlower));
+    /// assert!(!within.decides((0.97, 1.08), 0.05, Expect::Faster));
+    /// assert!(within.decides((0.97, 1.03), 0.05, Expect::Report));
+    /// ```
+    pub fn decides(self, (low, high): (f64, f64), noise_floor: f64, expect: Expect) -> bool {
+        if self != Verdict::WithinNoise {
+            return true;
+        }
+        let threshold = 1.0 + noise_floor;
+        // Within noise, the low end is under the upper threshold and the
+        // high end over the lower one: reaching past a threshold is
+        // straddling it.
+        let could_be_faster = high > threshold;
+        let could_be_slower = low < 1.0 / threshold;
+        match expect {
+            Expect::Faster => !could_be_faster,
+            Expect::NotSlower => !could_be_slower,
+            Expect::Report => !could_be_faster && !could_be_slower,
+        }
+    }
+
+    /// The smallest true change (a fraction, either way) that an interval
+    /// as wide as `(low, high)` judges against `noise_floor`: the floor plus
+    /// the interval's half-width, in log space. What an undecided verdict
+    /// says it could judge; infinite for an unbounded interval.
+    ///
+    /// ```
+    /// use faster::Verdict;
+    /// // ±10% around the estimate at a 5% floor: only about 15.5% is judged.
+    /// let judged = Verdict::judged_beyond((1.0 / 1.1, 1.1), 0.05);
+    /// assert!((judged - 0.155).abs() < 1e-9);
+    /// ```
+    pub fn judged_beyond((low, high): (f64, f64), noise_floor: f64) -> f64 {
+        let half_width = (high.ln() - low.ln()) / 2.0;
+        (noise_floor.ln_1p() + half_width).exp() - 1.0
+    }
+
     /// Whether this verdict satisfies the expectation.
     pub fn meets(self, expect: Expect) -> bool {
         match expect {
@@ -160,5 +249,68 @@ mod tests {
         assert!(WithinNoise.meets(Expect::NotSlower));
         assert!(!Slower.meets(Expect::NotSlower));
         assert!(Slower.meets(Expect::Report));
+    }
+
+    #[test]
+    fn each_expectation_is_undecided_only_past_the_threshold_it_cares_about() {
+        let within = Verdict::WithinNoise;
+        let floor = 0.05;
+        // Past the upper threshold only, the lower one only, both, neither.
+        let upper = (1.0, 1.08);
+        let lower = (0.93, 1.01);
+        let both = (0.5, 2.0);
+        let inside = (0.96, 1.04);
+        let decided = |interval, expect| within.decides(interval, floor, expect);
+        assert!(!decided(upper, Expect::Faster) && decided(lower, Expect::Faster));
+        assert!(decided(upper, Expect::NotSlower) && !decided(lower, Expect::NotSlower));
+        assert!(!decided(upper, Expect::Report) && !decided(lower, Expect::Report));
+        for expect in [Expect::Faster, Expect::NotSlower, Expect::Report] {
+            assert!(!decided(both, expect), "{expect:?}");
+            assert!(decided(inside, expect), "{expect:?}");
+            // An open interval (too few rounds) decides nothing.
+            assert!(!decided((0.0, f64::INFINITY), expect), "{expect:?}");
+            // A verdict past a threshold is an answer whatever the width.
+            assert!(Verdict::Faster.decides(both, floor, expect));
+            assert!(Verdict::Slower.decides(both, floor, expect));
+        }
+        // Touching a threshold is not reaching past it.
+        assert!(decided((1.0 / 1.05, 1.05), Expect::Report));
+        // For `report`, undecided is exactly unsettled.
+        for interval in [upper, lower, both, inside] {
+            assert_eq!(
+                decided(interval, Expect::Report),
+                Verdict::settled(interval, floor)
+            );
+        }
+    }
+
+    #[test]
+    fn the_judged_change_is_the_floor_widened_by_the_half_width() {
+        // The issue's guard: 1.34x slower [99% CI 0.57x – 3.14x] at 5%, a
+        // speedup interval of 0.3185 to 1.7544, which said 146.7% from its
+        // unrounded bounds.
+        let interval = (0.3185, 1.7544);
+        let judged = Verdict::judged_beyond(interval, 0.05);
+        assert!((judged - 1.467).abs() < 0.005, "{judged}");
+        // A point interval judges the floor itself; an open one nothing.
+        assert!((Verdict::judged_beyond((1.2, 1.2), 0.05) - 0.05).abs() < 1e-12);
+        assert_eq!(
+            Verdict::judged_beyond((0.0, f64::INFINITY), 0.05),
+            f64::INFINITY
+        );
+    }
+
+    #[test]
+    fn an_undecided_verdict_fails_only_when_asked_and_never_a_report() {
+        assert_eq!(Undecided::default(), Undecided::Pass);
+        assert!(Undecided::Pass.passes(Expect::NotSlower));
+        assert!(!Undecided::Fail.passes(Expect::NotSlower));
+        assert!(!Undecided::Fail.passes(Expect::Faster));
+        assert!(Undecided::Fail.passes(Expect::Report));
+        assert_eq!(Undecided::parse(" fail"), Ok(Undecided::Fail));
+        assert_eq!(
+            Undecided::parse("maybe").unwrap_err(),
+            "`maybe` is neither pass nor fail; write `pass` or `fail`"
+        );
     }
 }

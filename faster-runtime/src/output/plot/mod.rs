@@ -15,6 +15,7 @@ mod panels;
 mod scale;
 
 use super::files::write_atomically;
+use super::undecided;
 use crate::report::Report;
 use crate::report::units::{Ratio, format_ns, format_percent};
 use plotters::coord::Shift;
@@ -75,13 +76,17 @@ fn draw(report: &Report, root: &Area<'_>) -> DrawResult {
         &(FONT, 22).into_font().style(FontStyle::Bold).color(&BLACK),
         (16, 10),
     )?;
+    let verdict = if report.decided() {
+        format!("verdict: {}", report.verdict)
+    } else {
+        undecided(report)
+    };
     let subtitle = format!(
-        "{} → {} (best of {} runs)   {}   verdict: {} (noise floor {})",
+        "{} → {} (best of {} runs)   {}   {verdict} (noise floor {})",
         format_ns(report.original_ns),
         format_ns(report.candidate_ns),
         report.rounds,
         Ratio(report.speedup, Some(report.ci)),
-        report.verdict,
         format_percent(report.noise_floor),
     );
     title.draw_text(

@@ -18,7 +18,7 @@ pub use report::{render, verdict_line};
 pub use summary::table;
 
 use super::style::{Style, Tone, wrap};
-use super::{Note, Output, Run, Summary, notices};
+use super::{Note, Output, Run, Summary, notices, undecided};
 use crate::report::{Environment, Outcome, Status};
 use std::io::Write;
 use std::path::Path;
@@ -284,19 +284,90 @@ fn shown(path: &Path) -> String {
 }
 
 /// What a generated `#[test]` panics with when its comparison fails: the
-/// report and its files, then what was expected and where the attribute is.
+/// report and its files, then what was expected (or that undecided verdicts
+/// fail) and where the attribute is.
 pub fn failure_message(outcome: &Outcome, notes: &[Note]) -> String {
     let place = outcome.source.as_ref().map_or_else(String::new, |source| {
         format!(" (see {}:{})", source.file, source.line)
     });
     match &outcome.result {
-        Ok(report) => format!(
-            "{}faster: {} is {}, but was expected to be {}{place}",
-            report_with_notes(outcome, notes, Style::PLAIN),
-            outcome.test,
-            report.verdict,
-            report.expect.as_str().replace('_', " "),
-        ),
+        Ok(report) => {
+            let report_text = report_with_notes(outcome, notes, Style::PLAIN);
+            let expected = report.expect.as_str().replace('_', " ");
+            if report.decided() {
+                format!(
+                    "{report_text}faster: {} is {}, but was expected to be {expected}{place}",
+                    outcome.test, report.verdict,
+                )
+            } else if report.verdict.meets(report.expect) {
+                // It met the expectation, undecided: the setting failed it.
+                format!(
+                    "{report_text}faster: {} is {}, and undecided verdicts fail here \
+                     (--undecided fail or FASTER_UNDECIDED=fail){place}",
+                    outcome.test,
+                    undecided(report),
+                )
+            } else {
+                format!(
+                    "{report_text}faster: {} is {}, but was expected to be {expected}{place}",
+                    outcome.test,
+                    undecided(report),
+                )
+            }
+        }
         Err(error) => format!("faster: {}{place}: {error}", outcome.label),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::fixtures::{report, undecided_guard};
+    use crate::report::{Report, Source};
+    use crate::stats::verdict::{Expect, Undecided, Verdict};
+
+    fn outcome(report: Report) -> Outcome {
+        Outcome {
+            test: "mean::faster_mean_v2".into(),
+            label: "mean_v2 vs mean".into(),
+            source: Some(Source {
+                path: "demo::mean::faster_mean_v2".into(),
+                original: "mean".into(),
+                file: "src/mean.rs".into(),
+                line: 12,
+                debug_assertions: false,
+            }),
+            result: Ok(report),
+            enforced: true,
+        }
+    }
+
+    #[test]
+    fn a_failure_says_what_was_expected_or_that_undecided_verdicts_fail() {
+        let slower = report(0.8, (0.78, 0.82), Verdict::Slower, Expect::NotSlower);
+        assert!(failure_message(&outcome(slower), &[]).ends_with(
+            "faster: mean::faster_mean_v2 is slower, but was expected to be not slower \
+                 (see src/mean.rs:12)"
+        ));
+        let mut strict = undecided_guard();
+        strict.if_undecided = Undecided::Fail;
+        let message = failure_message(&outcome(strict), &[]);
+        assert!(
+            message.ends_with(
+                "faster: mean::faster_mean_v2 is undecided: only a change beyond 24% could be \
+                 judged, and undecided verdicts fail here (--undecided fail or \
+                 FASTER_UNDECIDED=fail) (see src/mean.rs:12)"
+            ),
+            "{message}"
+        );
+        let unsure = report(1.06, (1.02, 1.10), Verdict::WithinNoise, Expect::Faster);
+        let message = failure_message(&outcome(unsure), &[]);
+        assert!(
+            message.ends_with(
+                "faster: mean::faster_mean_v2 is undecided: only a change beyond 9% could be \
+                 judged, but was expected to be faster (see src/mean.rs:12)"
+            ),
+            "{message}"
+        );
     }
 }

@@ -7,6 +7,7 @@
 use super::inputs;
 use super::scope::scope_note;
 use crate::output::style::{Style, Tone, WIDTH, display_width, wrap};
+use crate::output::undecided;
 use crate::report::Report;
 use crate::report::units::{Ratio, format_bytes, format_change, format_ns, format_percent};
 use crate::stats::verdict::{Expect, Verdict};
@@ -49,10 +50,10 @@ pub fn render(report: &Report, style: Style) -> String {
         Verdict::Slower => Tone::Bad,
         Verdict::WithinNoise => Tone::Bold,
     };
-    let judged_tone = if report.passed() {
-        Tone::Good
-    } else {
-        Tone::Bad
+    let judged_tone = match (report.passed(), report.decided()) {
+        (true, true) => Tone::Good,
+        (true, false) => Tone::Warn,
+        (false, _) => Tone::Bad,
     };
     let line = format!("  {ratio}  {judged}");
     if display_width(&line) <= WIDTH {
@@ -64,7 +65,9 @@ pub fn render(report: &Report, style: Style) -> String {
         );
     } else {
         let _ = writeln!(out, "  {}", style.paint(ratio_tone, &ratio));
-        let _ = writeln!(out, "    {}", style.paint(judged_tone, &judged));
+        for line in wrap(&judged, "    ", "      ") {
+            let _ = writeln!(out, "{}", style.paint(judged_tone, &line));
+        }
     }
 
     if let Some(note) = scope_note(report) {
@@ -159,24 +162,36 @@ fn placement_note(report: &Report) -> Option<String> {
 
 /// The speedup with its interval, and the verdict judged against the
 /// expectation: `1.25x slower [99% CI 1.22x – 1.28x]` and
-/// `✗ slower (expected faster; noise floor 5%)`.
+/// `✗ slower (expected faster; noise floor 5%)`. A verdict that did not
+/// decide the expectation says how large a change could be judged instead,
+/// marked `?` where that passes: `? undecided: only a change beyond 24%
+/// could be judged (noise floor 5%)`.
 fn verdict_parts(report: &Report) -> (String, String) {
     let ratio = Ratio(report.speedup, Some(report.ci)).to_string();
-    let passed = report.passed();
-    let mark = if passed { '✓' } else { '✗' };
-    let floor = format_percent(report.noise_floor);
-    let judged = match report.expect {
-        Expect::Faster if !passed => format!(
-            "{mark} {} (expected faster; noise floor {floor})",
-            report.verdict
-        ),
-        Expect::NotSlower if !passed => format!(
-            "{mark} {} (expected not slower; noise floor {floor})",
-            report.verdict
-        ),
-        _ => format!("{mark} {} (noise floor {floor})", report.verdict),
+    let (passed, decided) = (report.passed(), report.decided());
+    let mark = match (passed, decided) {
+        (true, true) => '✓',
+        (true, false) => '?',
+        (false, _) => '✗',
     };
-    (ratio, judged)
+    let verdict = if decided {
+        report.verdict.to_string()
+    } else {
+        undecided(report)
+    };
+    let floor = format_percent(report.noise_floor);
+    let why = match report.expect {
+        _ if passed => "",
+        Expect::Faster => "expected faster; ",
+        // Not slower beyond the floor, yet failed: undecided verdicts fail.
+        Expect::NotSlower if report.verdict != Verdict::Slower => "undecided = fail; ",
+        Expect::NotSlower => "expected not slower; ",
+        Expect::Report => "",
+    };
+    (
+        ratio,
+        format!("{mark} {verdict} ({why}noise floor {floor})"),
+    )
 }
 
 /// The verdict line without colour, on one line: what a failure says first.
@@ -283,6 +298,71 @@ mod tests {
         for line in text.lines() {
             assert!(display_width(line) <= WIDTH, "{line}");
         }
+    }
+
+    #[test]
+    fn an_undecided_guard_says_what_it_could_judge_and_is_marked_apart() {
+        use crate::report::fixtures::undecided_guard;
+        use crate::stats::verdict::Undecided;
+        let text = undecided_guard().to_string();
+        assert!(
+            text.contains(
+                "  1.03x slower [99% CI 0.87x – 1.22x]\n    ? undecided: only a \
+                 change beyond 24% could be judged (noise floor 5%)\n"
+            ),
+            "{text}"
+        );
+        let mut strict = undecided_guard();
+        strict.if_undecided = Undecided::Fail;
+        let text = strict.to_string();
+        assert!(
+            text.contains(
+                "    ✗ undecided: only a change beyond 24% could be judged (undecided = fail;\n      \
+                 noise floor 5%)\n"
+            ),
+            "{text}"
+        );
+        // A `faster` expectation that could not see the floor says so, and
+        // that it was expected faster.
+        let unsure = report(1.06, (1.02, 1.10), Verdict::WithinNoise, Expect::Faster);
+        let joined = unsure
+            .to_string()
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ");
+        assert!(
+            joined.contains(
+                "1.06x faster [99% CI 1.02x – 1.10x] ✗ undecided: only a change beyond 9% \
+                 could be judged (expected faster; noise floor 5%)"
+            ),
+            "{joined}"
+        );
+        // Settled within noise stays a plain ✓.
+        let settled = report(1.0, (0.97, 1.03), Verdict::WithinNoise, Expect::NotSlower);
+        assert!(
+            settled
+                .to_string()
+                .contains("✓ within noise (noise floor 5%)"),
+            "{settled}"
+        );
+        for report in [undecided_guard(), strict, unsure] {
+            for line in report.to_string().lines() {
+                assert!(display_width(line) <= WIDTH, "{line}");
+            }
+        }
+        // An open interval judges nothing, and says why.
+        let open = report(
+            1.0,
+            (0.0, f64::INFINITY),
+            Verdict::WithinNoise,
+            Expect::NotSlower,
+        );
+        assert!(
+            open.to_string().contains(
+                "? undecided: too few rounds for an interval, so no change could be judged"
+            ),
+            "{open}"
+        );
     }
 
     #[test]

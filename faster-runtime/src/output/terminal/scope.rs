@@ -5,34 +5,25 @@
 use crate::engine::replicate::slot_of;
 use crate::report::units::Ratio;
 use crate::report::{Report, Scope};
-use crate::stats::verdict::Verdict;
 
 /// What the processes read and what the verdict is about:
 ///
 /// ```text
 /// 9 layouts of the binary (the same code linked in another order, one per
 /// process) read 0.97x to 1.07x (a spread of 10.3%), and the interval
-/// includes that. At this spread only a change beyond about 9.4% is judged.
+/// includes that.
 /// ```
+///
+/// How large a change a spread this wide still lets the interval judge is
+/// the verdict's to say, where it did not decide (`? undecided: ...`).
 pub fn scope_note(report: &Report) -> Option<String> {
     let read = processes_read(report);
     let (count, slices) = counts(report);
     match (&report.scope, read) {
-        (Some(Scope::Layouts), Some(read)) => {
-            let mut note = format!(
-                "{slices}{count} layouts of the binary (the same code linked in another order, \
-                 one per process) read {read}, and the interval includes that."
-            );
-            // Said where the spread, not the floor, sets what can be judged.
-            let half_width = (report.ci.1.ln() - report.ci.0.ln()) / 2.0;
-            if report.verdict == Verdict::WithinNoise && half_width >= report.noise_floor / 4.0 {
-                note.push_str(&format!(
-                    " At this spread only a change beyond about {:.1}% is judged.",
-                    100.0 * smallest_judged_change(report)
-                ));
-            }
-            Some(note)
-        }
+        (Some(Scope::Layouts), Some(read)) => Some(format!(
+            "{slices}{count} layouts of the binary (the same code linked in another order, \
+             one per process) read {read}, and the interval includes that."
+        )),
         (Some(Scope::ThisBuild(reason)), Some(read)) => Some(format!(
             "{slices}{count} processes of this build read {read}. The verdict holds for this \
              build only: {reason}."
@@ -103,21 +94,13 @@ fn processes_read(report: &Report) -> Option<String> {
     ))
 }
 
-/// The smallest true change (as a fraction, either way) that an interval as
-/// wide as this one would judge against the floor: the floor plus the
-/// interval's half-width, in log space.
-fn smallest_judged_change(report: &Report) -> f64 {
-    let (low, high) = report.ci;
-    let half_width = (high.ln() - low.ln()) / 2.0;
-    ((1.0 + report.noise_floor).ln() + half_width).exp() - 1.0
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::output::terminal::render;
     use crate::report::ProcessSummary;
     use crate::report::fixtures::report;
-    use crate::stats::verdict::Expect;
+    use crate::stats::verdict::{Expect, Verdict};
 
     /// A report whose processes read `speedups`, in the given scope.
     fn replicated(
@@ -143,7 +126,7 @@ mod tests {
     }
 
     #[test]
-    fn layouts_that_disagree_say_how_large_a_change_is_judged() {
+    fn layouts_that_disagree_say_how_far_apart_and_leave_the_judging_to_the_verdict() {
         let spread = replicated(
             0.99,
             (0.95, 1.03),
@@ -160,9 +143,13 @@ mod tests {
             note.contains("read 0.93x to 1.08x slower (a spread of 15.1%)"),
             "{note}"
         );
+        assert!(note.ends_with("and the interval includes that."), "{note}");
+        // The verdict line says what this interval could judge.
         assert!(
-            note.ends_with("only a change beyond about 9.3% is judged."),
-            "{note}"
+            render(&spread, crate::output::style::Style::PLAIN)
+                .contains("? undecided: only a change beyond 9.3% could be judged"),
+            "{}",
+            spread
         );
     }
 

@@ -5,17 +5,20 @@ use super::columns::Columns;
 use crate::error::{Error, OnlyIn};
 use crate::output::one_sided;
 use crate::output::style::{Style, Tone, display_width, pad, wrap};
-use crate::report::units::{Ratio, format_ns};
+use crate::report::units::{Ratio, format_ns, format_percent};
 use crate::report::{Outcome, Report, Status};
 use std::fmt::Write as _;
 
 /// The summary of a run:
 ///
 /// ```text
-/// faster: 3 comparisons: 2 passed, 1 failed
+/// faster: 3 comparisons: 1 passed, 1 undecided, 1 failed
 ///   comparison            best-of runtime   paired speedup  verdict
 ///   has_duplicate_sorted  405 µs → 44.0 µs  8.95x faster    ✓ faster
+///   mean_v2               9.58 µs → 9.87 µs 1.03x slower    ? undecided (24%)
 ///   sum_unrolled          ✗ error: the candidate returns a different result…
+///   ? undecided (X%): the interval could not rule out a change of the noise
+///     floor's size; only a change beyond X% could be judged
 /// ```
 pub fn table(outcomes: &[Outcome], style: Style) -> String {
     let mut out = String::new();
@@ -65,7 +68,7 @@ pub fn table(outcomes: &[Outcome], style: Style) -> String {
         let line = match &outcome.result {
             Ok(report) => {
                 unenforced |= outcome.passed() && !report.passed();
-                let tone = if report.passed() {
+                let tone = if report.passed() && report.decided() {
                     Tone::Good
                 } else if outcome.passed() {
                     Tone::Warn
@@ -87,6 +90,13 @@ pub fn table(outcomes: &[Outcome], style: Style) -> String {
             }
         };
         let _ = writeln!(out, "{line}");
+    }
+    if outcomes.iter().any(Outcome::undecided) {
+        let note = "undecided (X%): the interval could not rule out a change of the noise \
+                    floor's size; only a change beyond X% could be judged";
+        for line in wrap(note, "  ? ", "    ") {
+            let _ = writeln!(out, "{}", style.paint(Tone::Warn, &line));
+        }
     }
     if unenforced {
         let _ = writeln!(
@@ -129,20 +139,27 @@ fn error_row(name: &str, outcome: &Outcome, error: &Error, style: Style) -> Stri
     lines.join("\n")
 }
 
-/// `3 passed, 1 failed, 1 new`: the counts that are not zero (passed
-/// always), the failures in red.
+/// `3 passed, 1 undecided, 1 failed, 1 new`: the counts that are not zero
+/// (passed always), undecided apart from passed, the failures in red.
 fn counts(outcomes: &[Outcome], style: Style) -> String {
     let failed = outcomes.iter().filter(|outcome| !outcome.passed()).count();
+    let undecided = outcomes
+        .iter()
+        .filter(|outcome| outcome.passed_undecided())
+        .count();
     let (new, removed) = (
         one_sided(outcomes, OnlyIn::Current),
         one_sided(outcomes, OnlyIn::Base),
     );
-    let passed = outcomes.len() - failed - new - removed;
+    let passed = outcomes.len() - failed - undecided - new - removed;
     let mut counts = vec![if failed == 0 {
         style.paint(Tone::Good, &format!("{passed} passed"))
     } else {
         format!("{passed} passed")
     }];
+    if undecided > 0 {
+        counts.push(style.paint(Tone::Warn, &format!("{undecided} undecided")));
+    }
     if failed > 0 {
         counts.push(style.paint(Tone::Bad, &format!("{failed} failed")));
     }
@@ -155,11 +172,31 @@ fn counts(outcomes: &[Outcome], style: Style) -> String {
 }
 
 /// `✓ faster`, `✗ slower`, or `✗ slower*` when a debug build does not
-/// enforce the miss.
+/// enforce the miss; `? undecided (24%)` for a verdict that did not decide
+/// its expectation, with the change it could judge (`✗` where that fails).
 fn verdict_cell(report: &Report, passed: bool) -> String {
-    let mark = if report.passed() { '✓' } else { '✗' };
+    let mark = match (report.passed(), report.decided()) {
+        (true, true) => '✓',
+        (true, false) => '?',
+        (false, _) => '✗',
+    };
     let note = if passed && !report.passed() { "*" } else { "" };
-    format!("{mark} {}{note}", report.verdict)
+    if report.decided() {
+        format!("{mark} {}{note}", report.verdict)
+    } else {
+        format!("{mark} undecided ({}){note}", judged_beyond(report))
+    }
+}
+
+/// The change an undecided report could judge, in a cell: `24%`, or `∞`
+/// for an open interval.
+fn judged_beyond(report: &Report) -> String {
+    let judged = report.judged_beyond();
+    if judged.is_finite() {
+        format_percent(judged)
+    } else {
+        "∞".into()
+    }
 }
 
 #[cfg(test)]
@@ -229,6 +266,45 @@ mod tests {
             text.contains("405 µs → 44.0 µs   8.95x faster    ✓ faster"),
             "{text}"
         );
+    }
+
+    #[test]
+    fn an_undecided_guard_is_counted_apart_and_marked_with_what_it_could_judge() {
+        use crate::report::fixtures::undecided_guard;
+        use crate::stats::verdict::Undecided;
+        let outcome = |test: &str, report: Report| Outcome {
+            test: test.into(),
+            label: String::new(),
+            source: None,
+            result: Ok(report),
+            enforced: true,
+        };
+        let settled = report(1.0, (0.97, 1.03), Verdict::WithinNoise, Expect::NotSlower);
+        let outcomes = [
+            outcome("dup::faster_dedup", three_inputs()),
+            outcome("mean::faster_mean_v2", undecided_guard()),
+            outcome("sum::faster_sum_v2", settled),
+        ];
+        let text = table(&outcomes, Style::PLAIN);
+        assert_eq!(
+            text,
+            "faster: 3 comparisons: 2 passed, 1 undecided\n  \
+             comparison            best-of runtime    paired speedup  verdict\n  \
+             dup::faster_dedup     405 µs → 44.0 µs   8.95x faster    ✓ faster\n  \
+             mean::faster_mean_v2  32.8 µs → 29.2 µs  1.03x slower    ? undecided (24%)\n  \
+             sum::faster_sum_v2    32.8 µs → 29.2 µs  1.00x           ✓ within noise\n  \
+             ? undecided (X%): the interval could not rule out a change of the noise\n    \
+             floor's size; only a change beyond X% could be judged\n"
+        );
+        // Where undecided verdicts fail, it is a failure like any other.
+        let mut strict = undecided_guard();
+        strict.if_undecided = Undecided::Fail;
+        let text = table(&[outcome("mean::faster_mean_v2", strict)], Style::PLAIN);
+        assert!(
+            text.starts_with("faster: 1 comparison: 0 passed, 1 failed\n"),
+            "{text}"
+        );
+        assert!(text.contains("✗ undecided (24%)\n"), "{text}");
     }
 
     #[test]

@@ -15,7 +15,7 @@ use super::outcome::Outcome;
 use super::{InputReport, Load, Placement, ProcessSummary, Report};
 use crate::stats::LinearFit;
 use crate::stats::samples::CONFIDENCE;
-use crate::stats::verdict::Expect;
+use crate::stats::verdict::{Expect, Undecided};
 use crate::time::Calibration;
 use context::{GpuDoc, ScopeDoc};
 use serde::{Deserialize, Serialize};
@@ -54,6 +54,16 @@ struct ResultDoc {
     verdict: String,
     expect: String,
     passed: bool,
+    /// Derived from the verdict, interval, floor and expectation; written
+    /// for readers, not read back (absent from documents of older versions).
+    #[serde(default)]
+    decided: bool,
+    /// Derived from the interval and floor; `null` for an unbounded
+    /// interval. Written for readers, not read back.
+    #[serde(default)]
+    judged_beyond: Option<f64>,
+    #[serde(default)]
+    if_undecided: Undecided,
     noise_floor: f64,
     #[serde(deserialize_with = "nullable::number")]
     speedup: f64,
@@ -287,6 +297,9 @@ impl ResultDoc {
             verdict: report.verdict.name().into(),
             expect: report.expect.as_str().into(),
             passed: report.passed(),
+            decided: report.decided(),
+            judged_beyond: Some(report.judged_beyond()).filter(|judged| judged.is_finite()),
+            if_undecided: report.if_undecided,
             noise_floor: report.noise_floor,
             speedup: report.speedup,
             ci: IntervalDoc::of(report.ci),
@@ -356,6 +369,7 @@ impl ResultDoc {
             elapsed: Duration::try_from_secs_f64(self.elapsed_s).unwrap_or_default(),
             noise_floor: self.noise_floor,
             expect: Expect::parse(&self.expect)?,
+            if_undecided: self.if_undecided,
             inputs: self.inputs.into_iter().map(InputDoc::into_input).collect(),
             outputs_checked: self.outputs_checked,
             stop: parse_stop(&self.stop)?,
@@ -528,6 +542,46 @@ mod tests {
         assert_eq!(read.ci, (0.0, f64::INFINITY));
         assert!(read.best_speedup.is_nan());
         assert!(read.inputs[0].round_ns[0][0].is_nan());
+    }
+
+    #[test]
+    fn an_undecided_guard_says_so_and_what_it_could_judge() {
+        use crate::report::fixtures::undecided_guard;
+        let mut guard = undecided_guard();
+        guard.if_undecided = Undecided::Fail;
+        let line = Document::of(&outcome(Ok(guard.clone()))).to_line();
+        let value: serde_json::Value = serde_json::from_str(&line).unwrap();
+        let result = &value["result"];
+        assert_eq!(result["verdict"], "within_noise");
+        assert_eq!(result["decided"], false);
+        assert_eq!(result["if_undecided"], "fail");
+        assert_eq!(result["passed"], false);
+        assert_eq!(value["status"], "failed");
+        let judged = result["judged_beyond"].as_f64().unwrap();
+        assert!((judged - 0.24).abs() < 0.0005, "{judged}");
+        // The choice travels back with the report; the derived fields are
+        // recomputed, not read.
+        let read = serde_json::from_str::<Document>(&line)
+            .unwrap()
+            .into_report()
+            .unwrap();
+        assert_eq!(read.if_undecided, Undecided::Fail);
+        assert!(!read.decided() && !read.passed());
+        // A decided report, and an open interval, which judges nothing.
+        let decided = Document::of(&outcome(Ok(three_inputs()))).to_line();
+        let value: serde_json::Value = serde_json::from_str(&decided).unwrap();
+        assert_eq!(value["result"]["decided"], true);
+        assert_eq!(value["result"]["if_undecided"], "pass");
+        let open = report(
+            1.0,
+            (0.0, f64::INFINITY),
+            Verdict::WithinNoise,
+            Expect::Report,
+        );
+        let value: serde_json::Value =
+            serde_json::from_str(&Document::of(&outcome(Ok(open))).to_line()).unwrap();
+        assert!(value["result"]["judged_beyond"].is_null());
+        assert_eq!(value["result"]["decided"], false);
     }
 
     #[test]
