@@ -391,7 +391,8 @@ fn a_stack_overflow_in_a_replicated_comparison_fails_that_comparison_only() {
     // the end of its output.
     let failure = failure_of("hostile::faster_depth", output);
     for expected in [
-        "process 1 of the replicated comparison failed: exited with signal: 6 (SIGABRT)",
+        "process 1 of the replicated comparison failed: the process serving this binary's \
+         comparisons ended: it exited with signal: 6 (SIGABRT)",
         "has overflowed its stack",
     ] {
         assert!(failure.contains(expected), "no {expected:?} in:\n{failure}");

@@ -408,7 +408,8 @@ fn one_revision_against_another_built_once() {
     assert_eq!(documents.len(), 1, "{}", replicated.stdout);
     let result = &documents[0].1["result"];
     let processes = result["processes"].as_array().unwrap();
-    assert_eq!(processes.len(), 2, "{result}");
+    // At least the two asked for; more while the verdict is unsettled.
+    assert!(processes.len() >= 2, "{result}");
     let rounds: u64 = processes
         .iter()
         .map(|p| p["rounds"].as_u64().unwrap())

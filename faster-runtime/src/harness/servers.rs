@@ -75,7 +75,7 @@ impl Servers {
                 Role::ServeComparisons.serve_value().unwrap_or_default(),
             );
             let server =
-                Server::start(&format!("slot {slot}"), command, timeout).map_err(failed)?;
+                Server::start("this binary's comparisons", command, timeout).map_err(failed)?;
             self.running.insert(key.clone(), server);
         }
         let server = self.running.get_mut(&key).expect("started above");

@@ -140,7 +140,7 @@ impl Server {
         }
         let output = self.other_output.lock().map(|lines| lines.join("\n"));
         format!(
-            "the process serving {} {what} ({status}); its last output:\n{}",
+            "the process serving {} {what}: it exited with {status}; its last output:\n{}",
             self.name,
             output.unwrap_or_default()
         )
