@@ -49,7 +49,7 @@
 
 #[cfg(feature = "gpu")]
 pub use faster_macros::compare_gpu;
-pub use faster_macros::{compare, track};
+pub use faster_macros::{compare, methods, track};
 pub use faster_runtime::{
     Calibration, Clock, Comparison, Config, CycleCounter, Error, Expect, InputReport, LinearFit,
     OutputCheck, Phase, Placement, ProcessSummary, Report, Settings, SimClock, ThreadCpuClock,

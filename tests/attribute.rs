@@ -1066,20 +1066,24 @@ fn mut_arguments_are_compared_after_the_call() {
         max_time: Duration::from_millis(20),
         ..Config::default()
     };
-    let error = faster::__private::by_value(
+    type Case = (Vec<u32>, usize, Vec<u32>);
+    let naive = |(_, limit, extra): &Case, (mut v,): (Vec<u32>,)| {
+        let removed = merge_dedup_naive(&mut v, *limit, extra);
+        (removed, v)
+    };
+    let reversing = |(_, limit, extra): &Case, (mut v,): (Vec<u32>,)| {
+        let removed = merge_dedup(&mut v, *limit, extra);
+        v.reverse();
+        (removed, v)
+    };
+    let error = faster::__private::parts(
         "merge",
         &inputs,
         faster::__private::Eq,
         Some("(the output, `v` after the call)"),
-        |(mut v, limit, extra): (Vec<u32>, usize, Vec<u32>)| {
-            let removed = merge_dedup_naive(&mut v, limit, &extra);
-            ((removed, v), (extra,))
-        },
-        |(mut v, limit, extra): (Vec<u32>, usize, Vec<u32>)| {
-            let removed = merge_dedup(&mut v, limit, &extra);
-            v.reverse();
-            ((removed, v), (extra,))
-        },
+        (naive, naive),
+        (reversing, reversing),
+        |(v, _, _): &Case| (v.clone(),),
         &config,
     )
     .unwrap_err();

@@ -31,10 +31,14 @@
 //!   `bad_check` (malformed `approx(...)` and check values),
 //!   `check_function_mismatch` (a `check = path` of the wrong type);
 //! - `types_misuse` (generic functions and `types = [...]`),
-//!   `unsupported_signatures` (`async`, `impl Trait`, borrowed outputs,
-//!   lifetime bounds, two attributes), `impl_block` (a method, associated
+//!   `unsupported_signatures` (`async`, `impl Trait`, a borrow inside an
+//!   output, lifetime bounds, two attributes), `impl_block` (a method, associated
 //!   functions, in `cfg_attr`, in a trait's implementation, and
-//!   `#[faster::track]`: one error each, at the attribute);
+//!   `#[faster::track]` without `#[faster::methods]` on the block: one
+//!   error each, at the attribute), `methods_misuse` (`#[faster::methods]`
+//!   on a generic block or with options, a receiver without inputs, a
+//!   `&mut self` that is not `Clone`, `types` on a method that is not
+//!   generic);
 //! - `track_misuse` (`#[faster::track]`: an option of `compare`, a misspelt
 //!   option, inputs missing or superfluous, generic and `async` functions, a
 //!   bad value).

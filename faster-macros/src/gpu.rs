@@ -179,7 +179,7 @@ fn expansion(
     cache_flush: bool,
 ) -> TokenStream {
     let ident = &function.sig.ident;
-    let names = Names::of(options, ident, None);
+    let names = Names::of(options, ident, None, None);
     let run = run_closure(options, params, &names.label, ident, cache_flush);
     let registered = registration(&names, options, &run);
     quote! {

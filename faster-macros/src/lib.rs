@@ -12,6 +12,7 @@
 mod attr;
 mod expand;
 mod gpu;
+mod methods;
 mod placement;
 #[cfg(test)]
 mod snapshots;
@@ -65,13 +66,15 @@ use proc_macro::TokenStream;
 ///
 /// # Parameters and inputs
 ///
-/// The candidate is a free function (not a method, not inside an `impl`
-/// block, not `async`) with any number of parameters, each taken
+/// The candidate is a function (not `async`; a method or an associated
+/// function with [`macro@methods`] on its `impl` block) with any number of
+/// parameters, each taken
 ///
-/// - by shared reference (`&[u64]`, `&str`, `&T`): every call borrows the
-///   input case;
-/// - by value (`u64`, `Vec<u64>`): every call gets a fresh clone of the
-///   input case, made outside the timed region;
+/// - by shared reference (`&[u64]`, `&str`, `&T`): every call borrows its
+///   part of the input case;
+/// - by value: a `Copy` argument (`u64`) is copied by the call, as any
+///   call copies its arguments; any other (`Vec<u64>`) is cloned for each
+///   call, outside the timed region;
 /// - by `&mut` (`&mut Vec<u64>`, `&mut [f64]`): every call mutates its own
 ///   fresh clone, and the argument's state after the call is compared
 ///   between the original and the candidate, as the output is.
@@ -193,8 +196,8 @@ use proc_macro::TokenStream;
 /// signature that differs from the original's, an `inputs` that is not a
 /// function (a static, a constant), `inputs` items that do not fit the
 /// parameters, an output the check cannot compare, a check function of the
-/// wrong type, an unsupported function, the attribute inside an `impl`
-/// block.
+/// wrong type, an unsupported function, a method whose `impl` block lacks
+/// [`macro@methods`].
 #[proc_macro_attribute]
 pub fn compare(args: TokenStream, item: TokenStream) -> TokenStream {
     expand::compare(args.into(), item.into()).into()
@@ -281,12 +284,14 @@ pub fn compare_gpu(args: TokenStream, item: TokenStream) -> TokenStream {
 /// | `expect = not_slower \| faster \| report` | what the comparison with the base revision must show | `not_slower` |
 /// | `noise_floor = 0.05` | the smallest relative difference that counts | the run's (5%, 10% on CI) |
 /// | `max_time = "3s"` | the time budget for measuring it | the run's (3 s) |
+/// | `types = [u32, u64]` | for a function generic over one type: tracked once per type (`my_crate::text::parse::<u32>`) | none |
 ///
 /// Parameters are taken as `#[faster::compare]` takes them (by reference,
-/// by value, by `&mut`); the function must not be generic (track a wrapper
-/// at a concrete type). The attribute also adds a test,
-/// `faster_track_<function>`, which calls the function on every input, so
-/// `cargo test` catches an inputs function or a call that panics.
+/// by value, by `&mut`); a method needs [`macro@methods`] on its block. The
+/// attribute also adds a test, `faster_track_<function>`
+/// (`faster_track_<function>_<type>` per type), which calls the function
+/// on every input, so `cargo test` catches an inputs function or a call
+/// that panics.
 ///
 /// Outputs are compared across revisions by digest: by `Hash` where the
 /// output type has it, else by its `Debug` rendering; an output with
@@ -294,4 +299,80 @@ pub fn compare_gpu(args: TokenStream, item: TokenStream) -> TokenStream {
 #[proc_macro_attribute]
 pub fn track(args: TokenStream, item: TokenStream) -> TokenStream {
     track::track(args.into(), item.into()).into()
+}
+
+/// Lets the methods and associated functions of an `impl` block carry
+/// `#[faster::compare]` and `#[faster::track]`: put it on the block, as
+/// `#[cfg_attr(test, faster::methods)]`.
+///
+/// ```
+/// #[derive(Clone)]
+/// pub struct Buffer {
+///     bytes: [u8; 20],
+/// }
+///
+/// #[cfg_attr(test, faster::methods)]
+/// impl Buffer {
+///     pub fn new() -> Buffer {
+///         Buffer { bytes: [0; 20] }
+///     }
+///
+///     /// Formats `n` into the buffer and returns it.
+///     #[cfg_attr(test, faster::compare(original = Self::format_naive, inputs = format_inputs))]
+///     pub fn format(&mut self, mut n: u64) -> &str {
+///         let mut at = self.bytes.len();
+///         loop {
+///             at -= 1;
+///             self.bytes[at] = b'0' + (n % 10) as u8;
+///             n /= 10;
+///             if n == 0 {
+///                 break;
+///             }
+///         }
+///         std::str::from_utf8(&self.bytes[at..]).unwrap()
+///     }
+///
+///     #[cfg(test)]
+///     fn format_naive(&mut self, n: u64) -> &str {
+///         let written = n.to_string();
+///         let at = self.bytes.len() - written.len();
+///         self.bytes[at..].copy_from_slice(written.as_bytes());
+///         std::str::from_utf8(&self.bytes[at..]).unwrap()
+///     }
+/// }
+///
+/// /// The receiver comes first in each input case.
+/// #[cfg(test)]
+/// fn format_inputs() -> Vec<(Buffer, u64)> {
+///     vec![(Buffer::new(), 0), (Buffer::new(), u64::MAX)]
+/// }
+/// # fn main() {}
+/// ```
+///
+/// The block's attribute writes the tests: libtest runs only the `#[test]`
+/// functions of a module, never one nested in a function or a constant,
+/// and an attribute on a method can only write items of the block. It
+/// takes its methods' attributes, and after the block adds for each what
+/// the attribute adds next to a free function, calling the method by its
+/// path (`<Buffer>::format`); their options name `Self` as the block does.
+///
+/// - A method's receiver is its first parameter: each input case starts
+///   with it, `(Buffer::new(), 42)`. `&self` borrows it, `self` takes a
+///   clone, `&mut self` works on a clone (a copy, where it is `Copy`)
+///   whose state after the call is compared where the method returns
+///   nothing; a method that returns a value is compared by that value.
+/// - An associated function without a receiver takes its inputs as a free
+///   function does.
+/// - A generic method takes `types = [...]`, as a generic function does.
+/// - The tests are `faster_<type>_<method>` and
+///   `faster_track_<type>_<method>` (`faster_buffer_format`), with the
+///   type's suffix for each of `types = [...]`.
+///
+/// The block must be of a concrete type (`impl Buffer`, `impl
+/// Parser<u8>`, `impl Display for Buffer`), not generic (`impl<T>`). A
+/// method's output may borrow from its receiver or its arguments (`&str`):
+/// it is compared as the owned value it points to, made after the call.
+#[proc_macro_attribute]
+pub fn methods(args: TokenStream, item: TokenStream) -> TokenStream {
+    methods::methods(args.into(), item.into()).into()
 }

@@ -6,21 +6,32 @@
 //! the function runs on every input (and serves it, when `cargo faster`
 //! starts the test binary to).
 
-use crate::attr::{self, Expect, InputsOption};
-use crate::expand::{call_closure, collected_inputs, expansion_or_errors, settings};
+use crate::attr::{self, Expect, InputsOption, TypesOption, tokens_as_written};
+use crate::expand::{
+    callee_path, collected_inputs, expansion_or_errors, prepare_closure, settings, side,
+    type_suffix,
+};
+use crate::methods::Owner;
 use crate::validate::{self, Candidate};
 use proc_macro2::{Span, TokenStream};
 use quote::{ToTokens, format_ident, quote};
 use std::time::Duration;
 use syn::ext::IdentExt;
 use syn::parse::{ParseStream, Parser};
-use syn::{Expr, Ident, ItemFn, LitStr, Token};
+use syn::{Expr, Ident, ItemFn, LitStr, Token, Type};
 
 /// The options, in the order the guide documents them (`guide/revisions.md`).
-const OPTION_NAMES: [&str; 5] = ["inputs", "name", "expect", "noise_floor", "max_time"];
+const OPTION_NAMES: [&str; 6] = [
+    "inputs",
+    "name",
+    "expect",
+    "noise_floor",
+    "max_time",
+    "types",
+];
 
 /// Options of `#[faster::compare]` that mean nothing here.
-const COMPARE_ONLY: [&str; 6] = ["original", "check", "flops", "bytes", "types", "processes"];
+const COMPARE_ONLY: [&str; 5] = ["original", "check", "flops", "bytes", "processes"];
 
 /// The parsed `#[faster::track(...)]` options.
 #[derive(Default)]
@@ -30,6 +41,7 @@ struct Options {
     expect: Option<Expect>,
     noise_floor: Option<f64>,
     max_time: Option<Duration>,
+    types: Option<TypesOption>,
 }
 
 /// The attribute's expansion, or the function unchanged followed by the
@@ -47,14 +59,35 @@ fn try_track(args: TokenStream, item: TokenStream) -> syn::Result<TokenStream> {
         )
     })?;
     validate::outside_blocks(&function, "track", &args)?;
+    let tracked = tracked(&function, args, None, Span::call_site())?;
+    Ok(quote! {
+        #function
+        #tracked
+    })
+}
+
+/// What `#[faster::track(args)]` on `function` adds next to it: one
+/// registered descriptor and test, or one per type of `types = [...]`.
+/// `owner` is the `impl` block of a method (see [`crate::methods`]);
+/// `attribute` the span of the attribute.
+pub(crate) fn tracked(
+    function: &ItemFn,
+    args: TokenStream,
+    owner: Option<&Owner>,
+    attribute: Span,
+) -> syn::Result<TokenStream> {
     let options = (|input: ParseStream| parse_options(input)).parse2(args);
     // A function may also carry a `#[faster::compare]`: what that attribute
     // accepts, this one does too.
     let mut bare = function.clone();
     bare.attrs
         .retain(|attribute| !validate::is_compare_attribute(attribute));
-    let candidate = validate::signature(&bare).map_err(for_track);
-    let (options, candidate) = match (options, candidate) {
+    let candidate = match owner {
+        None => validate::signature(&bare),
+        Some(owner) => validate::method_signature(&bare, owner),
+    }
+    .map_err(for_track);
+    let (mut options, candidate) = match (options, candidate) {
         (Ok(options), Ok(candidate)) => (options, candidate),
         (Err(mut errors), Err(more)) => {
             errors.combine(more);
@@ -62,23 +95,70 @@ fn try_track(args: TokenStream, item: TokenStream) -> syn::Result<TokenStream> {
         }
         (Err(errors), _) | (_, Err(errors)) => return Err(errors),
     };
-    if let Some(param) = candidate.type_params.first() {
-        return Err(syn::Error::new_spanned(
-            param,
-            format!(
-                "`#[faster::track]` needs concrete types, and `{}` is generic over `{}`: track a \
-                 wrapper at the type you care about, such as `fn {}_u64(...) {{ {}::<u64>(...) }}`",
-                candidate.ident, param.ident, candidate.ident, candidate.ident
-            ),
-        ));
+    if let Some(owner) = owner
+        && let Some(inputs) = &mut options.inputs
+    {
+        let replaced =
+            crate::methods::without_self(inputs.path.to_token_stream(), &owner.qualified);
+        if let Ok(path) = syn::parse2(replaced) {
+            inputs.path = path;
+        }
     }
+    types_match(options.types.as_ref(), &candidate)?;
     validate::inputs_match(
         options.inputs.as_ref(),
         &candidate,
-        Span::call_site(),
+        attribute,
         "tracking it",
     )?;
-    Ok(expansion(&function, &options, &candidate))
+    Ok(match &options.types {
+        None => expansion(&options, &candidate, None, owner),
+        Some(types) => types
+            .types
+            .iter()
+            .map(|concrete| {
+                expansion(
+                    &options,
+                    &candidate.instantiated(concrete),
+                    Some(concrete),
+                    owner,
+                )
+            })
+            .collect(),
+    })
+}
+
+/// `types = [...]` is given exactly when the function has one type
+/// parameter.
+fn types_match(types: Option<&TypesOption>, candidate: &Candidate) -> syn::Result<()> {
+    let ident = &candidate.ident;
+    match (types, candidate.type_params.as_slice()) {
+        (None, []) | (Some(_), [_]) => Ok(()),
+        (Some(types), []) => Err(syn::Error::new(
+            types.key.span(),
+            format!(
+                "`types` instantiates a generic function, and `{ident}` has no type parameter: \
+                 remove `types = [...]`"
+            ),
+        )),
+        (None, [param]) => Err(syn::Error::new_spanned(
+            param,
+            format!(
+                "`#[faster::track]` needs concrete types, and `{ident}` is generic over `{}`: \
+                 add `types = [u32, u64]` (your types) to track it once per type, in tests \
+                 named `faster_track_{ident}_u32`, `faster_track_{ident}_u64`",
+                param.ident
+            ),
+        )),
+        (_, [_, second, ..]) => Err(syn::Error::new_spanned(
+            second,
+            format!(
+                "`{ident}` is generic over more than one type, and `types = [...]` instantiates \
+                 one type parameter: track a wrapper generic over one of them, or at concrete \
+                 types"
+            ),
+        )),
+    }
 }
 
 /// The shared signature checks speak of `#[faster::compare]`; here they
@@ -114,14 +194,25 @@ fn parse_options(input: ParseStream) -> syn::Result<Options> {
             ));
         }
         input.parse::<Token![=]>()?;
-        let value: Expr = input.parse()?;
-        let set = if seen.contains(&key_name) {
-            Err(syn::Error::new(
-                key.span(),
-                format!("`{key_name}` is given twice: keep only one `{key_name} = ...`"),
-            ))
+        let set = if key_name == "types" {
+            // Types are not expressions (`Vec<u8>`): read as `compare` reads them.
+            attr::types_value(input).and_then(|types| {
+                if seen.contains(&key_name) {
+                    return Err(twice(&key, &key_name));
+                }
+                options.types = Some(TypesOption {
+                    key: key.clone(),
+                    types,
+                });
+                Ok(())
+            })
         } else {
-            set_option(&mut options, &key, &key_name, value)
+            let value: Expr = input.parse()?;
+            if seen.contains(&key_name) {
+                Err(twice(&key, &key_name))
+            } else {
+                set_option(&mut options, &key, &key_name, value)
+            }
         };
         if let Err(error) = set {
             match &mut errors {
@@ -136,6 +227,13 @@ fn parse_options(input: ParseStream) -> syn::Result<Options> {
         input.parse::<Token![,]>()?;
     }
     errors.map_or(Ok(options), Err)
+}
+
+fn twice(key: &Ident, key_name: &str) -> syn::Error {
+    syn::Error::new(
+        key.span(),
+        format!("`{key_name}` is given twice: keep only one `{key_name} = ...`"),
+    )
 }
 
 fn set_option(options: &mut Options, key: &Ident, key_name: &str, value: Expr) -> syn::Result<()> {
@@ -170,24 +268,49 @@ fn unknown_option(key: &Ident, key_name: &str) -> syn::Error {
     syn::Error::new(key.span(), message)
 }
 
-/// The function, unchanged; its descriptor, registered; and its test.
-fn expansion(function: &ItemFn, options: &Options, candidate: &Candidate) -> TokenStream {
+/// One tracked instantiation: its descriptor, registered, and its test.
+/// `concrete` is the type a generic function is instantiated at here
+/// (which `candidate` already has substituted); `owner` the `impl` block
+/// of a method.
+fn expansion(
+    options: &Options,
+    candidate: &Candidate,
+    concrete: Option<&Type>,
+    owner: Option<&Owner>,
+) -> TokenStream {
     let bare_ident = candidate.ident.unraw();
-    let descriptor = format_ident!("__FASTER_TRACK_{}", bare_ident);
-    let test = format_ident!("faster_track_{}", bare_ident);
+    let suffix = concrete.map_or_else(String::new, |ty| format!("_{}", type_suffix(ty)));
+    let (stem, function) = match owner {
+        Some(owner) => (
+            format!("{}_{bare_ident}", owner.snake_name()),
+            format!("{}::{bare_ident}", owner.written),
+        ),
+        None => (bare_ident.to_string(), bare_ident.to_string()),
+    };
+    let descriptor = format_ident!("__FASTER_TRACK_{}{}", stem, suffix);
+    let test = format_ident!("faster_track_{}{}", stem, suffix);
+    // What matches it across revisions: its path, and its type.
+    let instantiation = concrete.map_or_else(String::new, |ty| {
+        format!("::<{}>", tokens_as_written(ty.to_token_stream()))
+    });
     let name = match &options.name {
-        Some(name) => name.to_token_stream(),
+        Some(name) => {
+            let name = format!("{}{instantiation}", name.value());
+            quote!(#name)
+        }
         None => {
-            let tail = format!("::{bare_ident}");
+            let tail = format!("::{function}{instantiation}");
             quote!(::core::concat!(::core::module_path!(), #tail))
         }
     };
     let test_suffix = format!("::{test}");
     let settings = settings(options.expect, options.noise_floor, options.max_time, None);
-    let open = open_closure(options, candidate);
+    let open = open_closure(
+        options,
+        candidate,
+        callee_path(&candidate.ident, concrete, owner),
+    );
     quote! {
-        #function
-
         #[doc(hidden)]
         #[allow(non_upper_case_globals, clippy::needless_update)]
         const #descriptor: ::faster::__private::Tracked = ::faster::__private::Tracked {
@@ -212,7 +335,7 @@ fn expansion(function: &ItemFn, options: &Options, candidate: &Candidate) -> Tok
 /// The descriptor's `open`: a non-capturing closure that collects the
 /// inputs and hands them to the runtime with the function and the closures
 /// that digest and render an input and an output.
-fn open_closure(options: &Options, candidate: &Candidate) -> TokenStream {
+fn open_closure(options: &Options, candidate: &Candidate, path: TokenStream) -> TokenStream {
     let inputs = Ident::new("inputs", Span::mixed_site());
     let collect = match &options.inputs {
         Some(given) => {
@@ -221,23 +344,18 @@ fn open_closure(options: &Options, candidate: &Candidate) -> TokenStream {
         }
         None => quote!(let #inputs = ::faster::__private::collect_inputs(|| [()])?;),
     };
-    let ident = &candidate.ident;
-    let call = call_closure(
-        quote!(#ident),
-        ident.span(),
+    let calls = side(
+        path,
+        candidate.ident.span(),
         options.inputs.as_ref(),
         candidate,
     );
+    let prepare = prepare_closure(options.inputs.as_ref(), candidate);
     let describe = describe_closure();
-    let entry = if candidate.consumes_inputs() {
-        quote!(track_by_value)
-    } else {
-        quote!(track_by_ref)
-    };
     quote! {
         || -> ::faster::__private::Opened {
             #collect
-            ::faster::__private::#entry(#inputs, #call, #describe, #describe)
+            ::faster::__private::track_parts(#inputs, #calls, #prepare, #describe, #describe)
         }
     }
 }

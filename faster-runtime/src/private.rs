@@ -22,18 +22,20 @@ pub use crate::inputs::{Inputs, InputsByFunction, InputsFunction, InputsOther, c
 pub use crate::registry::{Comparison, Tracked};
 pub use crate::report::Report;
 pub use crate::signature::{
-    Arguments, ByMut, ByRef, ByValue, Callee, Checked, Fit, FitMatching, FitOther, FitPlain,
-    Function, Matches, Plain, SameOutput, SameParameters, String, Vec, arguments, arguments_ref,
-    callee,
+    Arguments, ByMut, ByRef, ByValue, Callee, Checked, Cloned, ClonedPerCall, Fit, FitMatching,
+    FitOther, FitPlain, Function, Later, Matches, OwnedOutput, Plain, Prepare, PrepareClone,
+    PrepareCopy, SameOutput, SameParameters, String, Take, Vec, arguments, arguments_ref, callee,
+    owned,
 };
 pub use crate::stats::verdict::Expect;
 pub use inventory;
 
-use crate::check::{CheckWith, First, OutputCheck, truncate};
-use crate::engine::compare::{compare_by_ref, compare_by_value};
-use crate::engine::routine;
+use crate::check::{CheckWith, Legend, OutputCheck, truncate};
+use crate::engine::compare::measure;
+use crate::engine::routine::{self, Pair, Parts};
 use crate::engine::tracked::TrackedFn;
 use crate::error::{Phase, panic_message};
+use crate::time;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 /// A count function for throughput, as the attribute's `flops = path` and
@@ -76,97 +78,89 @@ fn counts<T>(inputs: &[T], count: CountFn<T>, option: &str) -> Result<Vec<u64>, 
         .collect()
 }
 
-/// Functions whose parameters are all shared references (or none): each
-/// call borrows the input case, and `check` compares the outputs.
-pub fn by_ref<I, O, K, A, B>(
-    label: &str,
-    inputs: &[I],
-    check: K,
-    original: A,
-    candidate: B,
-    config: &Config,
-) -> Result<Report, Error>
-where
-    K: OutputCheck<O>,
-    A: FnMut(&I) -> O,
-    B: FnMut(&I) -> O,
-{
-    compare_by_ref(label, inputs, check, original, candidate, config)
-}
-
-/// Functions taking a parameter by value or by `&mut`: each call consumes
-/// its own clone of the input case, made before the clock starts, and
-/// returns `(compared, kept)`: what `check` compares (the output, and the
-/// `&mut` arguments after the call) and the parts of the case the call only
-/// borrowed, so that they are dropped after the clock stops. `compared`
-/// names the compared value in a failure message when it is not simply the
-/// output.
-pub fn by_value<I, O, L, K, A, B>(
+/// The two functions, each called as the expansion's closures say: `prepare`
+/// makes, before the clock starts, what one call consumes (a clone of each
+/// argument taken by value or by `&mut` whose type is not `Copy`, through
+/// [`Prepare`]; nothing for the others), and each side's closure calls its
+/// function on the input case and that, borrowing the rest of the case and
+/// copying its `Copy` parts. It returns what `check` compares: the output,
+/// and the `&mut` arguments after the call, which `compared` then names in
+/// a failure message.
+///
+/// Each side comes as two closures, `check`'s call and the timed one: the
+/// same closure, but for an output that borrows from the input, which the
+/// first makes owned and the second passes through `black_box`. `prepare`
+/// comes last: rustc reads the closures in order, and the sides' calls are
+/// what tell it the type of an `inputs` function's cases where that is
+/// generic.
+#[allow(clippy::too_many_arguments)] // One per piece of the attribute.
+pub fn parts<I, Q, O, R, K, A, AT, B, BT, P>(
     label: &str,
     inputs: &[I],
     check: K,
     compared: Option<&'static str>,
-    original: A,
-    candidate: B,
+    (original, original_timed): (A, AT),
+    (candidate, candidate_timed): (B, BT),
+    prepare: P,
     config: &Config,
 ) -> Result<Report, Error>
 where
-    I: Clone,
     K: OutputCheck<O>,
-    A: FnMut(I) -> (O, L),
-    B: FnMut(I) -> (O, L),
+    A: FnMut(&I, Q) -> O,
+    AT: FnMut(&I, Q) -> R,
+    B: FnMut(&I, Q) -> O,
+    BT: FnMut(&I, Q) -> R,
+    P: Fn(&I) -> Q + Copy,
 {
-    let check = First { check, compared };
-    compare_by_value(label, inputs, check, original, candidate, config)
+    let check = Legend { check, compared };
+    let (timer, calibration, fallback) = time::selected(config.timer);
+    let pair = Pair::new(
+        &timer,
+        inputs,
+        Parts {
+            prepare,
+            check: original,
+            timed: original_timed,
+        },
+        Parts {
+            prepare,
+            check: candidate,
+            timed: candidate_timed,
+        },
+        config.randomize_layout,
+    );
+    measure(pair, label, &check, calibration, fallback, config)
 }
 
-/// [`by_ref`] with the user's check function, `check = path`. The check
+/// [`parts`] with the user's check function, `check = path`. The check
 /// comes after the two functions so that the compiler knows the output type
 /// when it reads `agree`: a check function of the wrong type is then
 /// reported at its path, with the output type it should take.
-pub fn by_ref_with<I, O, A, B, F, S>(
-    label: &str,
-    inputs: &[I],
-    original: A,
-    candidate: B,
-    agree: F,
-    show: S,
-    config: &Config,
-) -> Result<Report, Error>
-where
-    A: FnMut(&I) -> O,
-    B: FnMut(&I) -> O,
-    F: Fn(&O, &O) -> bool,
-    S: Fn(&O) -> String,
-{
-    let check = CheckWith(agree, show);
-    compare_by_ref(label, inputs, check, original, candidate, config)
-}
-
-/// [`by_value`] with the user's check function; see [`by_ref_with`].
 #[allow(clippy::too_many_arguments)] // One per piece of the attribute.
-pub fn by_value_with<I, O, L, A, B, F, S>(
+pub fn parts_with<I, Q, O, R, A, AT, B, BT, F, S, P>(
     label: &str,
     inputs: &[I],
     compared: Option<&'static str>,
-    original: A,
-    candidate: B,
+    original: (A, AT),
+    candidate: (B, BT),
     agree: F,
     show: S,
+    prepare: P,
     config: &Config,
 ) -> Result<Report, Error>
 where
-    I: Clone,
-    A: FnMut(I) -> (O, L),
-    B: FnMut(I) -> (O, L),
+    A: FnMut(&I, Q) -> O,
+    AT: FnMut(&I, Q) -> R,
+    B: FnMut(&I, Q) -> O,
+    BT: FnMut(&I, Q) -> R,
     F: Fn(&O, &O) -> bool,
     S: Fn(&O) -> String,
+    P: Fn(&I) -> Q + Copy,
 {
-    let check = First {
-        check: CheckWith(agree, show),
-        compared,
-    };
-    compare_by_value(label, inputs, check, original, candidate, config)
+    let check = CheckWith(agree, show);
+    parts(
+        label, inputs, check, compared, original, candidate, prepare, config,
+    )
 }
 
 /// `#[faster::compare_gpu]`'s entry: two record functions over the cases
@@ -217,29 +211,33 @@ where
     }))
 }
 
-/// A tracked function taking a parameter by value or by `&mut`: each call
-/// consumes its own clone of the input case, made before the clock starts,
-/// and returns `(compared, kept)` as for [`by_value`]; `describe_output`
-/// sees what is compared.
-pub fn track_by_value<I, O, L, F, D, E>(
+/// A tracked function called as [`parts`] calls a side: `check` for the
+/// probes, whose output `describe_output` sees, `timed` by the clock.
+pub fn track_parts<I, Q, O, R, C, T, P, D, E>(
     inputs: Vec<I>,
-    function: F,
+    (check, timed): (C, T),
+    prepare: P,
     describe_input: D,
     describe_output: E,
 ) -> Opened
 where
-    I: Clone + 'static,
+    I: 'static,
     O: 'static,
-    L: 'static,
-    F: FnMut(I) -> (O, L) + 'static,
+    C: FnMut(&I, Q) -> O + 'static,
+    T: FnMut(&I, Q) -> R + 'static,
+    P: Fn(&I) -> Q + 'static,
     D: Fn(&I) -> Described + 'static,
     E: Fn(&O) -> Described + 'static,
 {
     Ok(Box::new(TrackedFn {
         inputs,
-        routine: routine::ByValue(function),
+        routine: routine::Parts {
+            prepare,
+            check,
+            timed,
+        },
         describe_input,
-        describe_output: move |(compared, _kept): &(O, L)| describe_output(compared),
+        describe_output,
     }))
 }
 
@@ -280,31 +278,47 @@ mod tests {
         }
     }
 
+    /// Nothing to prepare: every part borrowed or copied.
+    fn nothing<I>(_: &I) {}
+
     #[test]
-    fn by_value_compares_only_the_first_part() {
+    fn a_clone_per_call_is_made_only_of_what_the_call_consumes() {
         let inputs = [vec![3_u32, 1, 2]];
-        let sort = |mut v: Vec<u32>| {
+        let sort = |_: &Vec<u32>, mut v: Vec<u32>| {
             v.sort();
-            (v, "kept")
+            v
         };
-        let report = by_value("sort", &inputs, Eq, None, sort, sort, &quick()).unwrap();
+        let report = parts(
+            "sort",
+            &inputs,
+            Eq,
+            None,
+            (sort, sort),
+            (sort, sort),
+            |case: &Vec<u32>| case.clone(),
+            &quick(),
+        )
+        .unwrap();
         assert!(report.outputs_checked);
     }
 
     #[test]
     fn a_mismatch_shows_the_input_and_what_was_compared() {
         let inputs = [vec![1_u32; 300], vec![3, 1, 2]];
+        let sort = |_: &Vec<u32>, mut v: Vec<u32>| {
+            v.sort();
+            v
+        };
+        let keep = |_: &Vec<u32>, v: Vec<u32>| v;
         let error = show_input(
-            by_value(
+            parts(
                 "sort",
                 &inputs,
                 Eq,
                 Some("`v` after the call"),
-                |mut v: Vec<u32>| {
-                    v.sort();
-                    (v, ())
-                },
-                |v: Vec<u32>| (v, ()),
+                (sort, sort),
+                (keep, keep),
+                |case: &Vec<u32>| case.clone(),
                 &quick(),
             ),
             &inputs,
@@ -329,13 +343,17 @@ mod tests {
     #[test]
     fn huge_inputs_are_cut() {
         let inputs = [vec![7_u64; 10_000]];
+        let len = |v: &Vec<u64>, ()| v.len();
+        let zero = |_: &Vec<u64>, ()| 0;
         let error = show_input(
-            by_ref(
+            parts(
                 "len",
                 &inputs,
                 Eq,
-                |v: &Vec<u64>| v.len(),
-                |_: &Vec<u64>| 0,
+                None,
+                (len, len),
+                (zero, zero),
+                nothing,
                 &quick(),
             ),
             &inputs,
@@ -359,25 +377,31 @@ mod tests {
         let inputs = [2.0_f64];
         let close = |a: &f64, b: &f64| (a - b).abs() < 1e-6;
         let show = |value: &f64| (&&Shown(value)).show();
-        let report = by_ref_with(
+        let sqrt = |x: &f64, ()| x.sqrt();
+        let power = |x: &f64, ()| x.powf(0.5);
+        let same = |x: &f64, ()| *x;
+        let report = parts_with(
             "sqrt",
             &inputs,
-            |x: &f64| x.sqrt(),
-            |x: &f64| x.powf(0.5),
+            None,
+            (sqrt, sqrt),
+            (power, power),
             close,
             show,
+            nothing,
             &quick(),
         )
         .unwrap();
         assert!(report.outputs_checked);
-        let error = by_value_with(
+        let error = parts_with(
             "sqrt",
             &inputs,
             None,
-            |x: f64| (x.sqrt(), ()),
-            |x: f64| (x, ()),
+            (sqrt, sqrt),
+            (same, same),
             close,
             show,
+            nothing,
             &quick(),
         )
         .unwrap_err();

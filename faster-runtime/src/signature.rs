@@ -11,6 +11,9 @@
 //! - [`arguments`] and [`arguments_ref`] take an input case apart into one
 //!   argument per parameter; [`Arguments`] says so when the case is not a
 //!   tuple of that many.
+//! - [`Prepare`] makes what a call consumes ready before the clock starts:
+//!   nothing for a `Copy` argument, which the call copies, a clone of any
+//!   other; [`Take`] hands it to the call.
 //! - [`Fit`] checks each argument against its parameter by method
 //!   resolution: a case that fits, or whose type this crate cannot judge, is
 //!   handed over unchanged (the call coerces it, `&Vec<u64>` to `&[u64]`, as
@@ -485,6 +488,131 @@ where
     }
 }
 
+/// A part of an input case that one call consumes — the argument of a
+/// parameter taken by value or by `&mut` — as it is made ready before the
+/// clock starts. The expansion writes `(&&Prepare(&part)).faster_prepare()`,
+/// and method resolution picks the first of two routes whose bounds hold:
+///
+/// 1. [`PrepareCopy`]: the part is `Copy`: [`Later`], nothing, and the
+///    call copies the part itself, as any call copies its arguments; so an
+///    `i64` taken by value never makes anything else of the case cloned.
+/// 2. [`PrepareClone`]: any other type: [`Cloned`], a clone of it, or, for
+///    a type that cannot be cloned, [`ClonedPerCall`]'s message.
+///
+/// The call then takes its argument with [`Take::take`].
+pub struct Prepare<'a, T>(pub &'a T);
+
+/// A `Copy` part, copied by the call itself: of no size, so a case whose
+/// consumed parts are all `Copy` prepares nothing.
+pub struct Later<T>(PhantomData<fn() -> T>);
+
+/// A clone of a part, made before the clock starts, for one call.
+pub struct Cloned<T>(T);
+
+/// The first route of [`Prepare`]: a `Copy` part.
+pub trait PrepareCopy<T> {
+    /// Nothing: the call copies the part.
+    fn faster_prepare(&self) -> Later<T>;
+}
+
+impl<T: Copy> PrepareCopy<T> for &Prepare<'_, T> {
+    #[inline(always)]
+    fn faster_prepare(&self) -> Later<T> {
+        Later(PhantomData)
+    }
+}
+
+/// The second route of [`Prepare`]: a part to clone.
+pub trait PrepareClone<T> {
+    /// A clone of the part.
+    fn faster_prepare(&self) -> Cloned<T>
+    where
+        T: ClonedPerCall;
+}
+
+impl<T> PrepareClone<T> for Prepare<'_, T> {
+    #[inline(always)]
+    fn faster_prepare(&self) -> Cloned<T>
+    where
+        T: ClonedPerCall,
+    {
+        Cloned(self.0.clone_for_call())
+    }
+}
+
+/// A part taken by value or by `&mut` is cloned for every call, so that
+/// every call starts from the same input.
+#[diagnostic::on_unimplemented(
+    message = "the candidate takes `{Self}` by value or by `&mut`, so every call gets its own clone of the input's `{Self}`, and `{Self}` does not implement `Clone`",
+    label = "cloned for every call",
+    note = "derive or implement `Clone` for it, or take the parameter by shared reference (`&{Self}`), which every call borrows from the input"
+)]
+pub trait ClonedPerCall: Sized {
+    /// A clone of `self`.
+    fn clone_for_call(&self) -> Self;
+}
+
+#[diagnostic::do_not_recommend]
+impl<T: Clone> ClonedPerCall for T {
+    #[inline(always)]
+    fn clone_for_call(&self) -> T {
+        self.clone()
+    }
+}
+
+/// The argument a call takes for a part of the case from what
+/// [`Prepare`] made: the part copied, or its clone.
+pub trait Take<T> {
+    /// The argument.
+    fn take(self, part: &T) -> T;
+}
+
+impl<T: Copy> Take<T> for Later<T> {
+    #[inline(always)]
+    fn take(self, part: &T) -> T {
+        *part
+    }
+}
+
+impl<T> Take<T> for Cloned<T> {
+    #[inline(always)]
+    fn take(self, _: &T) -> T {
+        self.0
+    }
+}
+
+/// What an output that borrows from the input (`&str` from a method's
+/// buffer) is compared as: the value it points to, owned, made after the
+/// call and before the check, never in the timed region.
+#[diagnostic::on_unimplemented(
+    message = "the output is a reference to `{Self}`, which is compared after the call as an owned value, and `{Self}` cannot be made owned",
+    label = "compared as an owned `{Self}`",
+    note = "implement `Clone` for it (or `ToOwned`), or return an owned value from a wrapper and annotate the wrapper"
+)]
+pub trait OwnedOutput {
+    /// The owned value.
+    type Owned;
+
+    /// An owned copy of the value.
+    fn owned_output(&self) -> Self::Owned;
+}
+
+#[diagnostic::do_not_recommend]
+impl<T: ToOwned + ?Sized> OwnedOutput for T {
+    type Owned = T::Owned;
+
+    #[inline(always)]
+    fn owned_output(&self) -> T::Owned {
+        self.to_owned()
+    }
+}
+
+/// The owned value of an output that borrows; see [`OwnedOutput`].
+#[inline(always)]
+pub fn owned<T: OwnedOutput + ?Sized>(output: &T) -> T::Owned {
+    output.owned_output()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -589,5 +717,19 @@ mod tests {
         assert_eq!(buffer, [1, 2, 3]);
         let given = (&&&Fit::<_, ByValue, u64, u64>::of(&7_u64)).faster_argument(7_u64);
         assert_eq!(given, 7);
+    }
+
+    #[test]
+    // The references choose the route, as in the expansion.
+    #[allow(clippy::needless_borrow)]
+    fn copy_parts_are_copied_by_the_call_and_others_cloned_before() {
+        let needle = 7_i64;
+        let later = (&&Prepare(&needle)).faster_prepare();
+        assert_eq!(size_of_val(&later), 0);
+        assert_eq!(Take::take(later, &needle), 7);
+        let haystack = vec![1_i64, 2];
+        let cloned = (&&Prepare(&haystack)).faster_prepare();
+        assert_eq!(Take::take(cloned, &haystack), haystack);
+        assert_eq!(owned("text"), "text".to_string());
     }
 }

@@ -1,5 +1,6 @@
-// The attributes inside `impl` and `trait` blocks, which cannot hold the
-// test they add: one error each, with the free function to annotate.
+// The attributes inside `impl` blocks without `#[faster::methods]`, which
+// writes the test they add (a block cannot hold one): one error each,
+// saying to add it, with the free function to annotate where it cannot go.
 struct Samples(Vec<f64>);
 
 impl Samples {

@@ -145,6 +145,31 @@ pub(crate) enum Check {
 }
 
 impl Options {
+    /// Every path option with `Self` replaced by `qualified` (`<Buffer>`):
+    /// the options of a method's attribute, written inside its `impl`
+    /// block, as its comparison reads them outside the block.
+    pub fn without_self(&mut self, qualified: &TokenStream) {
+        let replace = |path: &mut ExprPath| {
+            let replaced = crate::methods::without_self(path.to_token_stream(), qualified);
+            if let Ok(parsed) = syn::parse2(replaced) {
+                *path = parsed;
+            }
+        };
+        replace(&mut self.original);
+        if let Some(inputs) = &mut self.inputs {
+            replace(&mut inputs.path);
+        }
+        if let Some(flops) = &mut self.flops {
+            replace(flops);
+        }
+        if let Some(bytes) = &mut self.bytes {
+            replace(bytes);
+        }
+        if let Check::With(path) = &mut self.check {
+            replace(path);
+        }
+    }
+
     /// Parses the attribute's arguments. `attribute` is the span errors about
     /// the attribute as a whole (a missing option) point at.
     pub fn parse(args: TokenStream, attribute: Span) -> syn::Result<Options> {
@@ -274,7 +299,7 @@ fn parse_options(input: ParseStream) -> syn::Result<GivenOptions> {
 }
 
 /// `[u32, u64]`: the value of `types`.
-fn types_value(input: ParseStream) -> syn::Result<Vec<Type>> {
+pub(crate) fn types_value(input: ParseStream) -> syn::Result<Vec<Type>> {
     if !input.peek(syn::token::Bracket) {
         // Take the value up to the next option, to show it in brackets.
         let mut tokens = TokenStream::new();

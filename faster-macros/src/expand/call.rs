@@ -1,7 +1,8 @@
-//! One side's call as a closure over an input case: taking the case apart
-//! into arguments, the probes that word a mismatch between the cases and
-//! the parameters, the call itself (through the `Fn` traits or a pointer),
-//! and what a by-value call hands back.
+//! One side's call as a closure over a borrowed input case: what is made
+//! ready before the clock starts (clones of the parts a call consumes),
+//! taking the case apart into arguments, the probes that word a mismatch
+//! between the cases and the parameters, the call itself (through the `Fn`
+//! traits or a pointer), and what the check compares and the clock times.
 
 use crate::attr::InputsOption;
 use crate::validate::{Candidate, OwnedForm, Param, Passing};
@@ -11,8 +12,8 @@ use syn::spanned::Spanned;
 use syn::{Ident, ReturnType, Type};
 
 /// One side's call as a closure over an input case:
-/// `|input| { let callee = callee(&path).checked::<_, &[u64], u64>(); let
-/// arguments: &[u64] = input; callee.call(arguments) }`, each argument
+/// `|input, ()| { let callee = callee(&path).checked::<_, &[u64], u64>();
+/// let arguments: &[u64] = input; callee.call(arguments) }`, each argument
 /// passed through the check of its parameter (see below). The call is
 /// spanned `at_path`, where an error about the function belongs (its locals
 /// keep mixed-site hygiene: `original = arguments` still names the user's
@@ -31,40 +32,136 @@ use syn::{Ident, ReturnType, Type};
 /// pointer of its type instead, `let function: fn(&[u64]) -> u64 = path;`
 /// (first too), and rustc words a mismatch.
 ///
-/// Several parameters are taken apart with the runtime's `arguments`, whose
+/// Several parameters are taken apart with the runtime's `arguments_ref`, whose
 /// error says so when the input case is not a tuple of that many. Each
 /// argument goes through `Fit`, whose error says so when an input case of a
 /// plain type (`Vec<u32>` for `&[u64]`) cannot be the argument. Both are
 /// spanned at `inputs = ...`: a mismatch between the input cases and the
 /// parameters is the user's to fix there.
 ///
-/// When a parameter is taken by value or by `&mut`, the closure consumes
-/// its own clone of the case and returns `(compared, kept)`: `compared` is
-/// the output, or with `&mut` parameters the arguments after the call (after
-/// the output, when it is not `()`); `kept` holds the fields the call only
-/// borrowed, so that they are dropped after the clock stops, not inside the
-/// timed region.
+/// The closure takes the case by reference and, second, what
+/// [`prepare_closure`] made ready for the call: `|input, (prepared1,)|`.
+/// A parameter by reference borrows its part of the case; one by value or
+/// by `&mut` takes its part through the runtime's `Take`, copied by the
+/// call where it is `Copy`, else the clone made before the clock started.
+///
+/// It returns what the check compares: the output, or with `&mut`
+/// parameters whose state is compared, the arguments after the call (after
+/// the output, when it is not `()`); an output that borrows from the input
+/// is made owned first. [`timed_closure`] is the one the clock times.
 pub(crate) fn call_closure(
     path: TokenStream,
     at_path: Span,
     inputs: Option<&InputsOption>,
     candidate: &Candidate,
 ) -> TokenStream {
-    let inputs_span = inputs.map_or_else(Span::call_site, |given| given.path.span());
-    let at_inputs = Span::mixed_site().located_at(inputs_span);
-    let by_value = candidate.consumes_inputs();
-    // By value, each call receives its own clone of the case; by reference,
-    // a borrow of the case.
-    let stem = if by_value { "owned" } else { "input" };
-    let case = Ident::new(stem, at_inputs);
-    let params = &candidate.params;
-    let bindings: Vec<Ident> = match params.len() {
-        1 => vec![case.clone()],
-        count => (0..count)
-            .map(|position| Ident::new(&format!("{stem}{position}"), at_inputs))
-            .collect(),
+    let call = Call::of(path, at_path, inputs, candidate);
+    let output = Ident::new("output", Span::mixed_site());
+    let compared: Vec<&Ident> = candidate
+        .mutated()
+        .map(|(position, _)| &call.bindings[position])
+        .collect();
+    let value = &call.call;
+    let output_value = if candidate.output_borrows {
+        // After the call, before the check: never timed.
+        quote!(::faster::__private::owned(&*#value))
+    } else {
+        quote!(#value)
     };
-    let param_types: Vec<Type> = params
+    let body = match (candidate.returns_value(), compared.as_slice()) {
+        (_, []) => output_value,
+        (false, [one]) => quote!({ #value; #one }),
+        (false, several) => quote!({ #value; (#(#several),*) }),
+        (true, several) => quote! {{
+            let #output = #output_value;
+            (#output, #(#several),*)
+        }},
+    };
+    call.closure(body)
+}
+
+/// The closure the clock times, over the same arguments as
+/// [`call_closure`]'s: it returns the output and every `&mut` argument, so
+/// that they are dropped after the clock stops; an output that borrows
+/// from the input goes through `black_box` instead, and is not returned.
+pub(crate) fn timed_closure(
+    path: TokenStream,
+    at_path: Span,
+    inputs: Option<&InputsOption>,
+    candidate: &Candidate,
+) -> TokenStream {
+    let call = Call::of(path, at_path, inputs, candidate);
+    let output = Ident::new("output", Span::mixed_site());
+    let mutable: Vec<&Ident> = candidate
+        .params
+        .iter()
+        .zip(&call.bindings)
+        .filter(|(param, _)| param.passing == Passing::Mutable)
+        .map(|(_, binding)| binding)
+        .collect();
+    let value = &call.call;
+    let body = if candidate.output_borrows {
+        quote! {{
+            let #output = #value;
+            ::core::hint::black_box(#output);
+            (#(#mutable,)*)
+        }}
+    } else if mutable.is_empty() {
+        quote!(#value)
+    } else {
+        quote! {{
+            let #output = #value;
+            (#output, #(#mutable,)*)
+        }}
+    };
+    call.closure(body)
+}
+
+/// What `prepare` makes ready before the clock starts for one call, shared
+/// by both sides: `|input| ((&&Prepare(&input.1)).faster_prepare(),)`, a
+/// tuple with one entry per parameter by value or by `&mut` (nothing, of no
+/// size, for a `Copy` one; a clone for the others), `|_| ()` when there is
+/// none.
+pub(crate) fn prepare_closure(inputs: Option<&InputsOption>, candidate: &Candidate) -> TokenStream {
+    let at_inputs = at_inputs(inputs);
+    let case = Ident::new("input", at_inputs);
+    let consumed: Vec<usize> = candidate
+        .params
+        .iter()
+        .enumerate()
+        .filter(|(_, param)| param.passing != Passing::Shared)
+        .map(|(position, _)| position)
+        .collect();
+    if consumed.is_empty() {
+        return quote!(|_| ());
+    }
+    let (params_type, _) = params_type(candidate);
+    let take_apart = take_apart(candidate, &case, &params_type, at_inputs);
+    let prepared = consumed.iter().map(|&position| {
+        let part = part(candidate, &case, position, at_inputs);
+        quote_spanned!(at_inputs=> (&&::faster::__private::Prepare(#part)).faster_prepare())
+    });
+    quote! {
+        |#case| {
+            use ::faster::__private::{PrepareClone as _, PrepareCopy as _};
+            #take_apart
+            (#(#prepared,)*)
+        }
+    }
+}
+
+/// The span of `inputs = ...`, where a mismatch between the cases and the
+/// parameters is the user's to fix (the attribute where there is none).
+fn at_inputs(inputs: Option<&InputsOption>) -> Span {
+    let inputs_span = inputs.map_or_else(Span::call_site, |given| given.path.span());
+    Span::mixed_site().located_at(inputs_span)
+}
+
+/// The parameters' types as one type, `(&[u64], usize)` (the one type for
+/// one parameter), their lifetimes left to inference; and each type.
+fn params_type(candidate: &Candidate) -> (TokenStream, Vec<Type>) {
+    let param_types: Vec<Type> = candidate
+        .params
         .iter()
         .map(|param| candidate.without_lifetimes(&param.ty))
         .collect();
@@ -72,62 +169,162 @@ pub(crate) fn call_closure(
         [single] => quote!(#single),
         several => quote!((#(#several),*)),
     };
+    (params_type, param_types)
+}
 
-    let (pattern, mut setup) = pattern(candidate, &case, &bindings, &params_type, at_inputs);
+/// For several parameters, the statement that takes the borrowed case
+/// apart with the runtime's `arguments_ref`, whose error says so when the
+/// case is not a tuple of that many.
+fn take_apart(
+    candidate: &Candidate,
+    case: &Ident,
+    params_type: &TokenStream,
+    at_inputs: Span,
+) -> TokenStream {
+    match candidate.params.len() {
+        0 | 1 => TokenStream::new(),
+        count => {
+            let count = Literal::usize_unsuffixed(count);
+            quote_spanned! {at_inputs=>
+                let #case = ::faster::__private::arguments_ref::<#count, #params_type, _, _>(#case);
+            }
+        }
+    }
+}
 
-    let mut checked = false;
-    let arguments: Vec<TokenStream> = params
-        .iter()
-        .zip(&bindings)
-        .zip(&param_types)
-        .map(|((param, binding), param_type)| {
-            let (argument, fitted) = argument(param, binding, param_type, by_value, at_inputs);
-            checked |= fitted;
-            argument
-        })
-        .collect();
-    if checked {
-        setup = quote! {
-            use ::faster::__private::{FitMatching as _, FitOther as _, FitPlain as _};
-            #setup
+/// A borrow of the case's part for the parameter at `position`.
+fn part(candidate: &Candidate, case: &Ident, position: usize, at_inputs: Span) -> TokenStream {
+    if candidate.params.len() == 1 {
+        quote!(#case)
+    } else {
+        let field = Literal::usize_unsuffixed(position);
+        quote_spanned!(at_inputs=> &#case.#field)
+    }
+}
+
+/// One side's call over a borrowed case and what was prepared for it: the
+/// statements before it, the call, and the arguments' locals.
+struct Call {
+    /// `|input, (prepared1,)|`.
+    pattern: TokenStream,
+    /// The check of the function against the candidate's signature.
+    function: TokenStream,
+    /// Taking the case apart into arguments.
+    setup: TokenStream,
+    /// The call itself.
+    call: TokenStream,
+    /// Each parameter's local: a borrow of its part for one by reference,
+    /// the argument itself for one by value or by `&mut`.
+    bindings: Vec<Ident>,
+}
+
+impl Call {
+    fn of(
+        path: TokenStream,
+        at_path: Span,
+        inputs: Option<&InputsOption>,
+        candidate: &Candidate,
+    ) -> Call {
+        let at_inputs = at_inputs(inputs);
+        let case = Ident::new("input", at_inputs);
+        let params = &candidate.params;
+        let bindings: Vec<Ident> = (0..params.len())
+            .map(|position| Ident::new(&format!("input{position}"), at_inputs))
+            .collect();
+        let prepared: Vec<Ident> = params
+            .iter()
+            .enumerate()
+            .filter(|(_, param)| param.passing != Passing::Shared)
+            .map(|(position, _)| Ident::new(&format!("prepared{position}"), at_inputs))
+            .collect();
+        let (params_type, param_types) = params_type(candidate);
+        let pattern = quote!(#case, (#(#prepared,)*));
+
+        let mut setup = take_apart(candidate, &case, &params_type, at_inputs);
+        let mut prepared = prepared.iter();
+        for (position, (param, binding)) in params.iter().zip(&bindings).enumerate() {
+            let part = part(candidate, &case, position, at_inputs);
+            setup.extend(match param.passing {
+                Passing::Shared => quote_spanned!(at_inputs=> let #binding = #part;),
+                passing => {
+                    let ready = prepared
+                        .next()
+                        .expect("one prepared value per consumed part");
+                    let mutability = (passing == Passing::Mutable).then(|| quote!(mut));
+                    quote_spanned! {at_inputs=>
+                        let #mutability #binding = ::faster::__private::Take::take(#ready, #part);
+                    }
+                }
+            });
+        }
+
+        let mut checked = false;
+        let arguments: Vec<TokenStream> = params
+            .iter()
+            .zip(&bindings)
+            .zip(&param_types)
+            .map(|((param, binding), param_type)| {
+                let (argument, fitted) = argument(param, binding, param_type, at_inputs);
+                checked |= fitted;
+                argument
+            })
+            .collect();
+        if checked {
+            setup = quote! {
+                use ::faster::__private::{FitMatching as _, FitOther as _, FitPlain as _};
+                #setup
+            };
+        }
+
+        // The function is checked against the candidate's signature first,
+        // in the closure's first statement: rustc then reports a mismatch of
+        // the signatures before what it causes (cases that fit one function
+        // and not the other).
+        let (function, mut call) = if candidate.calls_through_fn_traits() {
+            let output_type = match &candidate.output {
+                ReturnType::Default => quote!(()),
+                ReturnType::Type(_, ty) => candidate.without_lifetimes(ty).to_token_stream(),
+            };
+            let arguments =
+                one_argument(&arguments, &params_type, (at_path, at_inputs), &mut setup);
+            let (function, callee) = checked_callee(&path, at_path, params_type, output_type);
+            (function, quote_spanned!(at_path=> #callee.call(#arguments)))
+        } else {
+            let function = Ident::new("function", Span::mixed_site());
+            let pointer_type = pointer_type(candidate);
+            (
+                quote!(let #function: #pointer_type = #path;),
+                quote_spanned!(at_inputs=> #function(#(#arguments),*)),
+            )
         };
+        if candidate.unsafety {
+            // The annotation on an `unsafe fn` vouches that every input case
+            // meets its safety contract (see the attribute's documentation).
+            call = quote!(unsafe { #call });
+        }
+        Call {
+            pattern,
+            function,
+            setup,
+            call,
+            bindings,
+        }
     }
 
-    // The function is checked against the candidate's signature first, in
-    // the closure's first statement: rustc then reports a mismatch of the
-    // signatures before what it causes (cases that fit one function and not
-    // the other).
-    let (function, mut call) = if candidate.calls_through_fn_traits() {
-        let output_type = match &candidate.output {
-            ReturnType::Default => quote!(()),
-            ReturnType::Type(_, ty) => candidate.without_lifetimes(ty).to_token_stream(),
-        };
-        let arguments = one_argument(&arguments, &params_type, (at_path, at_inputs), &mut setup);
-        let (function, callee) = checked_callee(&path, at_path, params_type, output_type);
-        (function, quote_spanned!(at_path=> #callee.call(#arguments)))
-    } else {
-        let function = Ident::new("function", Span::mixed_site());
-        let pointer_type = pointer_type(candidate);
-        (
-            quote!(let #function: #pointer_type = #path;),
-            quote_spanned!(at_inputs=> #function(#(#arguments),*)),
-        )
-    };
-    if candidate.unsafety {
-        // The annotation on an `unsafe fn` vouches that every input case
-        // meets its safety contract (see the attribute's documentation).
-        call = quote!(unsafe { #call });
-    }
-    let body = if by_value {
-        consumed(candidate, &bindings, call)
-    } else {
-        call
-    };
-    quote! {
-        |#pattern| {
-            #function
-            #setup
-            #body
+    /// The closure whose body, after the setup, is `body`.
+    fn closure(self, body: TokenStream) -> TokenStream {
+        let Call {
+            pattern,
+            function,
+            setup,
+            ..
+        } = self;
+        quote! {
+            |#pattern| {
+                #function
+                #setup
+                #body
+            }
         }
     }
 }
@@ -181,72 +378,6 @@ pub(crate) fn checked_callee(
     (statement, callee)
 }
 
-/// The closure's parameter pattern for the case, and the statements that
-/// take a case of several parameters apart into one binding each.
-fn pattern(
-    candidate: &Candidate,
-    case: &Ident,
-    bindings: &[Ident],
-    params_type: &TokenStream,
-    at_inputs: Span,
-) -> (TokenStream, TokenStream) {
-    let mut setup = TokenStream::new();
-    let pattern = match candidate.params.as_slice() {
-        [] => quote!(_),
-        [param] if param.passing == Passing::Mutable => quote_spanned!(at_inputs=> mut #case),
-        [_] => quote!(#case),
-        several => {
-            let count = Literal::usize_unsuffixed(several.len());
-            let take_apart = if candidate.consumes_inputs() {
-                quote_spanned!(at_inputs=> arguments)
-            } else {
-                quote_spanned!(at_inputs=> arguments_ref)
-            };
-            setup.extend(quote_spanned! {at_inputs=>
-                let #case = ::faster::__private::#take_apart::<#count, #params_type, _, _>(#case);
-            });
-            for (position, (param, binding)) in several.iter().zip(bindings).enumerate() {
-                let field = Literal::usize_unsuffixed(position);
-                setup.extend(match (param.passing, candidate.consumes_inputs()) {
-                    (Passing::Mutable, _) => {
-                        quote_spanned!(at_inputs=> let mut #binding = #case.#field;)
-                    }
-                    (_, true) => quote_spanned!(at_inputs=> let #binding = #case.#field;),
-                    (_, false) => quote_spanned!(at_inputs=> let #binding = &#case.#field;),
-                });
-            }
-            quote!(#case)
-        }
-    };
-    (pattern, setup)
-}
-
-/// The body of a closure that consumed its own clone of the case: the call,
-/// then `(compared, kept)` as [`call_closure`] describes.
-fn consumed(candidate: &Candidate, bindings: &[Ident], call: TokenStream) -> TokenStream {
-    let kept = candidate
-        .params
-        .iter()
-        .zip(bindings)
-        .filter(|(param, _)| param.passing == Passing::Shared)
-        .map(|(_, binding)| binding);
-    let kept = quote!((#(#kept,)*));
-    let mutated: Vec<&Ident> = candidate
-        .mutated()
-        .map(|(position, _)| &bindings[position])
-        .collect();
-    let output = Ident::new("output", Span::mixed_site());
-    match (candidate.returns_value(), mutated.as_slice()) {
-        (_, []) => quote!((#call, #kept)),
-        (false, [one]) => quote!({ #call; (#one, #kept) }),
-        (false, several) => quote!({ #call; ((#(#several),*), #kept) }),
-        (true, several) => quote! {{
-            let #output = #call;
-            ((#output, #(#several),*), #kept)
-        }},
-    }
-}
-
 /// One argument of the call: the value handed over, wrapped (when the
 /// parameter's type can be read) in the `Fit` probe that makes a mismatch
 /// between the input case and the parameter an error in our words; and
@@ -255,23 +386,17 @@ fn argument(
     param: &Param,
     binding: &Ident,
     param_type: &Type,
-    by_value: bool,
     at_inputs: Span,
 ) -> (TokenStream, bool) {
     // The value handed over, and a borrow of it to read its type from.
-    let (value, borrowed) = match (param.passing, by_value) {
-        // A borrow of the case's field already.
-        (Passing::Shared, false) => (quote!(#binding), quote!(#binding)),
-        // The owned case's field, lent to a by-reference parameter.
-        (Passing::Shared, true) => (
-            quote_spanned!(at_inputs=> &#binding),
-            quote_spanned!(at_inputs=> &#binding),
-        ),
-        (Passing::Mutable, _) => (
+    let (value, borrowed) = match param.passing {
+        // A borrow of the case's part already.
+        Passing::Shared => (quote!(#binding), quote!(#binding)),
+        Passing::Mutable => (
             quote_spanned!(at_inputs=> &mut #binding),
             quote_spanned!(at_inputs=> &#binding),
         ),
-        (Passing::Owned, _) => (quote!(#binding), quote_spanned!(at_inputs=> &#binding)),
+        Passing::Owned => (quote!(#binding), quote_spanned!(at_inputs=> &#binding)),
     };
     if param.takes_dyn() {
         // A reference to a type coerces to `&dyn Trait` without

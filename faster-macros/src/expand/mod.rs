@@ -11,12 +11,15 @@
 mod call;
 mod registration;
 
-pub(crate) use call::{call_closure, checked_callee, collected_inputs};
-pub(crate) use registration::{Names, registration, settings};
+pub(crate) use call::{checked_callee, collected_inputs, prepare_closure};
+
+use call::{call_closure, timed_closure};
+pub(crate) use registration::{Names, registration, settings, type_suffix};
 
 use registration::distinct_test_names;
 
-use crate::attr::{Check, Options};
+use crate::attr::{Check, InputsOption, Options};
+use crate::methods::Owner;
 use crate::validate::{self, Candidate};
 use proc_macro2::{Literal, Span, TokenStream};
 use quote::{ToTokens, quote, quote_spanned};
@@ -47,8 +50,6 @@ pub(crate) fn expansion_or_errors(
 }
 
 fn try_compare(args: TokenStream, item: TokenStream) -> syn::Result<TokenStream> {
-    // For an attribute macro the call site is the whole `#[...]`.
-    let attribute = Span::call_site();
     let function: ItemFn = syn::parse2(item).map_err(|error| {
         syn::Error::new(
             error.span(),
@@ -57,10 +58,30 @@ fn try_compare(args: TokenStream, item: TokenStream) -> syn::Result<TokenStream>
         )
     })?;
     validate::outside_blocks(&function, "compare", &args)?;
-    let (options, candidate) = match (
-        Options::parse(args, attribute),
-        validate::signature(&function),
-    ) {
+    // For an attribute macro the call site is the whole `#[...]`.
+    let comparisons = comparisons(&function, args, None, Span::call_site())?;
+    Ok(quote! {
+        #function
+        #comparisons
+    })
+}
+
+/// The comparisons `#[faster::compare(args)]` on `function` adds next to
+/// it: one (descriptor, registration and test) for a plain function, one
+/// per type of `types = [...]` for a generic one. `owner` is the `impl`
+/// block of a method (see [`crate::methods`]); `attribute` the span of the
+/// attribute, where errors about it as a whole go.
+pub(crate) fn comparisons(
+    function: &ItemFn,
+    args: TokenStream,
+    owner: Option<&Owner>,
+    attribute: Span,
+) -> syn::Result<TokenStream> {
+    let described = match owner {
+        None => validate::signature(function),
+        Some(owner) => validate::method_signature(function, owner),
+    };
+    let (mut options, candidate) = match (Options::parse(args, attribute), described) {
         (Ok(options), Ok(candidate)) => (options, candidate),
         (Err(mut errors), Err(more)) => {
             errors.combine(more);
@@ -68,6 +89,9 @@ fn try_compare(args: TokenStream, item: TokenStream) -> syn::Result<TokenStream>
         }
         (Err(errors), _) | (_, Err(errors)) => return Err(errors),
     };
+    if let Some(owner) = owner {
+        options.without_self(&owner.qualified);
+    }
     let mut errors: Option<syn::Error> = None;
     for check in [
         validate::types_match(&options, &candidate),
@@ -77,7 +101,10 @@ fn try_compare(args: TokenStream, item: TokenStream) -> syn::Result<TokenStream>
             attribute,
             "the comparison",
         ),
-        validate::no_self_paths(&options, &candidate),
+        match owner {
+            None => validate::no_self_paths(&options, &candidate),
+            Some(_) => Ok(()),
+        },
         distinct_test_names(&options),
     ] {
         if let Err(error) = check {
@@ -87,40 +114,39 @@ fn try_compare(args: TokenStream, item: TokenStream) -> syn::Result<TokenStream>
             }
         }
     }
-    match errors {
-        Some(errors) => Err(errors),
-        None => Ok(expansion(&function, &options, &candidate)),
+    if let Some(errors) = errors {
+        return Err(errors);
     }
-}
-
-/// The function, unchanged, and one comparison (descriptor, registration
-/// and test) per instantiation: one for a plain function, one per type of
-/// `types = [...]` for a generic one.
-fn expansion(function: &ItemFn, options: &Options, candidate: &Candidate) -> TokenStream {
     let comparisons: Vec<TokenStream> = match &options.types {
-        None => vec![comparison(options, candidate, None)],
+        None => vec![comparison(&options, &candidate, None, owner)],
         Some(types) => types
             .types
             .iter()
-            .map(|concrete| comparison(options, &candidate.instantiated(concrete), Some(concrete)))
+            .map(|concrete| {
+                comparison(
+                    &options,
+                    &candidate.instantiated(concrete),
+                    Some(concrete),
+                    owner,
+                )
+            })
             .collect(),
     };
-    quote! {
-        #function
-        #(#comparisons)*
-    }
+    Ok(quote!(#(#comparisons)*))
 }
 
 /// One comparison: the descriptor, its registration and its test.
 /// `concrete` is the type this one instantiates the candidate at, for a
-/// generic candidate (which `candidate` already has substituted).
-fn comparison(options: &Options, candidate: &Candidate, concrete: Option<&Type>) -> TokenStream {
-    let names = Names::of(options, &candidate.ident, concrete);
-    let ident = &candidate.ident;
-    let candidate_path = match concrete {
-        Some(ty) => quote!(#ident::<#ty>),
-        None => quote!(#ident),
-    };
+/// generic candidate (which `candidate` already has substituted); `owner`
+/// the `impl` block of a method.
+fn comparison(
+    options: &Options,
+    candidate: &Candidate,
+    concrete: Option<&Type>,
+    owner: Option<&Owner>,
+) -> TokenStream {
+    let names = Names::of(options, &candidate.ident, concrete, owner);
+    let candidate_path = callee_path(&candidate.ident, concrete, owner);
     // A bound of the candidate that its instantiation breaks, rustc reports
     // at the type in `types = [...]`, where the path names it; calling it
     // there, with that very span, keeps the report to one.
@@ -132,6 +158,23 @@ fn comparison(options: &Options, candidate: &Candidate, concrete: Option<&Type>)
         (candidate_path, candidate_span),
     );
     registration(&names, options, &run)
+}
+
+/// How the expansion names the function `ident`: `ident`, `ident::<u32>`
+/// at a type of `types = [...]`, `<Buffer>::ident::<u32>` for a method.
+pub(crate) fn callee_path(
+    ident: &Ident,
+    concrete: Option<&Type>,
+    owner: Option<&Owner>,
+) -> TokenStream {
+    let owner = owner.map(|owner| {
+        let qualified = &owner.qualified;
+        quote!(#qualified::)
+    });
+    match concrete {
+        Some(ty) => quote!(#owner #ident::<#ty>),
+        None => quote!(#owner #ident),
+    }
 }
 
 /// The descriptor's `run`: a non-capturing closure (so it coerces to the
@@ -163,52 +206,37 @@ fn run_closure(
     // candidate's types break is one report, the one rustc makes at the
     // path for naming it.
     let inputs_option = options.inputs.as_ref();
-    let original = call_closure(
+    let original = side(
         options.original.to_token_stream(),
         options.original.span(),
         inputs_option,
         candidate,
     );
-    let candidate_call = call_closure(candidate_path, candidate_span, inputs_option, candidate);
+    let candidate_calls = side(candidate_path, candidate_span, inputs_option, candidate);
+    let prepare = prepare_closure(inputs_option, candidate);
     let compared = match compared_legend(candidate) {
         Some(legend) => quote!(::core::option::Option::Some(#legend)),
         None => quote!(::core::option::Option::None),
     };
-    let by_value = candidate.consumes_inputs();
     // The closures are passed directly so that rustc infers their parameter
     // type from `inputs`.
     let compare = match &options.check {
         Check::With(path) => {
             let (agree, show) = check_function(path);
-            if by_value {
-                quote! {
-                    ::faster::__private::by_value_with(
-                        #label, &#inputs, #compared, #original, #candidate_call, #agree, #show,
-                        #config,
-                    )
-                }
-            } else {
-                quote! {
-                    ::faster::__private::by_ref_with(
-                        #label, &#inputs, #original, #candidate_call, #agree, #show, #config,
-                    )
-                }
+            quote! {
+                ::faster::__private::parts_with(
+                    #label, &#inputs, #compared, #original, #candidate_calls, #agree, #show,
+                    #prepare, #config,
+                )
             }
         }
         check => {
             let check = check_expression(check, candidate);
-            if by_value {
-                quote! {
-                    ::faster::__private::by_value(
-                        #label, &#inputs, #check, #compared, #original, #candidate_call, #config,
-                    )
-                }
-            } else {
-                quote! {
-                    ::faster::__private::by_ref(
-                        #label, &#inputs, #check, #original, #candidate_call, #config,
-                    )
-                }
+            quote! {
+                ::faster::__private::parts(
+                    #label, &#inputs, #check, #compared, #original, #candidate_calls, #prepare,
+                    #config,
+                )
             }
         }
     };
@@ -235,6 +263,19 @@ fn run_closure(
             #finish
         }
     }
+}
+
+/// One side as the runtime's `parts` takes it: the call the check sees and
+/// the call the clock times, `(check, timed)`.
+pub(crate) fn side(
+    path: TokenStream,
+    at_path: Span,
+    inputs: Option<&InputsOption>,
+    candidate: &Candidate,
+) -> TokenStream {
+    let check = call_closure(path.clone(), at_path, inputs, candidate);
+    let timed = timed_closure(path, at_path, inputs, candidate);
+    quote!((#check, #timed))
 }
 
 /// The statement that adds the `flops` and `bytes` counts to the result,

@@ -4,6 +4,7 @@
 //! `inventory` entry and the `#[test]` that runs it.
 
 use crate::attr::{Expect, Options, tokens_as_written};
+use crate::methods::Owner;
 use proc_macro2::{Literal, TokenStream};
 use quote::{ToTokens, format_ident, quote};
 use syn::ext::IdentExt;
@@ -11,7 +12,7 @@ use syn::{Ident, Type};
 
 /// `u32` → `u32`, `Vec<u8>` → `vec_u8`, `[f32; 4]` → `f32_4`: a type as
 /// the end of a test's name.
-fn type_suffix(concrete: &Type) -> String {
+pub(crate) fn type_suffix(concrete: &Type) -> String {
     let written = tokens_as_written(concrete.to_token_stream()).to_lowercase();
     let mut suffix = String::new();
     for c in written.chars() {
@@ -66,20 +67,43 @@ pub(crate) struct Names {
 impl Names {
     /// The names of the comparison of the candidate `ident`, instantiated
     /// at `concrete` where it is generic.
-    pub(crate) fn of(options: &Options, ident: &Ident, concrete: Option<&Type>) -> Names {
+    pub(crate) fn of(
+        options: &Options,
+        ident: &Ident,
+        concrete: Option<&Type>,
+        owner: Option<&Owner>,
+    ) -> Names {
         let bare_ident = ident.unraw();
         let suffix = concrete.map_or_else(String::new, |ty| format!("_{}", type_suffix(ty)));
         let concrete_written = concrete.map(|ty| tokens_as_written(ty.to_token_stream()));
-        let original_as_written = tokens_as_written(options.original.to_token_stream());
+        let mut original_as_written = tokens_as_written(options.original.to_token_stream());
+        // A method's test is `faster_<type>_<method>`: two blocks of one
+        // module may both have a `new`.
+        let (function, stem) = match owner {
+            Some(owner) => {
+                // `Self::old` was made `<Buffer>::old` to be called; it
+                // reads `Buffer::old`.
+                if let Some(rest) =
+                    original_as_written.strip_prefix(&format!("<{}>::", owner.written))
+                {
+                    original_as_written = format!("{}::{rest}", owner.written);
+                }
+                (
+                    format!("{}::{bare_ident}", owner.written),
+                    format!("{}_{bare_ident}", owner.snake_name()),
+                )
+            }
+            None => (bare_ident.to_string(), bare_ident.to_string()),
+        };
         let display_name = match (&options.name, &concrete_written) {
             (Some(name), Some(ty)) => format!("{} ({ty})", name.value()),
             (Some(name), None) => name.value(),
-            (None, Some(ty)) => format!("{bare_ident}::<{ty}>"),
-            (None, None) => bare_ident.to_string(),
+            (None, Some(ty)) => format!("{function}::<{ty}>"),
+            (None, None) => function,
         };
         Names {
-            descriptor: format_ident!("__FASTER_{}{}", bare_ident, suffix),
-            test: format_ident!("faster_{}{}", bare_ident, suffix),
+            descriptor: format_ident!("__FASTER_{}{}", stem, suffix),
+            test: format_ident!("faster_{}{}", stem, suffix),
             label: format!("{display_name} vs {original_as_written}"),
             original_as_written,
         }

@@ -1,8 +1,9 @@
 //! Functions inside `impl` and `trait` blocks, which cannot hold the test
 //! and the registration the attributes add: the one refusal, at the
-//! attribute, where the source shows the block ([`crate::placement`]), and
-//! the refusal of `Self::` paths where it does not. Each shows the free
-//! function to annotate instead.
+//! attribute, where the source shows the block ([`crate::placement`]) —
+//! for an `impl` block, that it needs `#[faster::methods]`; for a `trait`,
+//! the free function to annotate instead — and the refusal of `Self::`
+//! paths where the source does not show it.
 
 use super::Candidate;
 use super::refusals::{free_wrapper_example, output_as_written};
@@ -40,28 +41,35 @@ fn refuse_inside(
     let Some(enclosing) = enclosing else {
         return Ok(());
     };
-    let (block, outside) = match &enclosing {
-        Enclosing::Impl { .. } => ("an `impl` block", "the `impl`"),
-        Enclosing::Trait { .. } => ("a `trait` block", "the `trait`"),
-    };
     let example = free_wrapper_example(&function.sig, Some(&enclosing));
-    let self_paths = match &enclosing {
-        Enclosing::Impl {
-            self_type: Some(self_type),
-            ..
-        } if names_self(args.clone()) => {
-            format!(", with `{self_type}::` for `Self::` in its options")
+    let message = match &enclosing {
+        Enclosing::Impl { self_type, .. } => {
+            let header = self_type.as_ref().map_or_else(
+                || "the `impl` block".to_string(),
+                |self_type| format!("`impl {self_type}`"),
+            );
+            format!(
+                "`#[faster::{attribute}]` on a method needs `#[faster::methods]` on its `impl` \
+                 block, which writes the test the attribute adds (a block cannot hold one): put \
+                 `#[cfg_attr(test, faster::methods)]` above {header}; for a generic block, \
+                 which cannot carry it, annotate a free function that calls this one instead, \
+                 `{example}`"
+            )
         }
-        _ => String::new(),
+        Enclosing::Trait { .. } => {
+            let self_paths = if names_self(args.clone()) {
+                ", with your type's name for `Self::` in its options"
+            } else {
+                ""
+            };
+            format!(
+                "`#[faster::{attribute}]` cannot go on a function inside a `trait` block, which \
+                 cannot hold the test it adds: write a free function outside the `trait` that \
+                 calls this one, `{example}`, and put the attribute there{self_paths}"
+            )
+        }
     };
-    Err(syn::Error::new(
-        Span::call_site(),
-        format!(
-            "`#[faster::{attribute}]` cannot go on a function inside {block}, which cannot \
-             hold the test it adds: write a free function outside {outside} that calls this \
-             one, `{example}`, and put the attribute there{self_paths}"
-        ),
-    ))
+    Err(syn::Error::new(Span::call_site(), message))
 }
 
 /// Whether `tokens` name `Self`.
@@ -130,7 +138,7 @@ mod tests {
     use quote::quote;
 
     #[test]
-    fn inside_a_block_the_refusal_shows_the_free_function_to_annotate() {
+    fn inside_a_block_the_refusal_says_what_to_write() {
         let refusal = |enclosing: Enclosing, function: proc_macro2::TokenStream, args| {
             let function: ItemFn = syn::parse2(function).unwrap();
             refuse_inside(Some(enclosing), &function, "compare", &args)
@@ -141,6 +149,8 @@ mod tests {
             self_type: Some("Parser".into()),
             of_trait: None,
         };
+        // In an `impl` block: the block's attribute, or, for a generic
+        // block, a free function.
         let error = refusal(
             parser(),
             quote!(
@@ -151,29 +161,18 @@ mod tests {
             quote!(original = parse_naive),
         );
         assert!(
-            error
-                .starts_with("`#[faster::compare]` cannot go on a function inside an `impl` block"),
+            error.starts_with(
+                "`#[faster::compare]` on a method needs `#[faster::methods]` on its `impl` block"
+            ) && error.contains("put `#[cfg_attr(test, faster::methods)]` above `impl Parser`"),
             "{error}"
         );
         assert!(
-            error.contains(
-                "`fn parse_fast(x: &str, arg1: (u8, u8)) -> u64 { Parser::parse_fast(x, arg1) }`, \
-                 and put the attribute there"
+            error.ends_with(
+                "`fn parse_fast(x: &str, arg1: (u8, u8)) -> u64 { Parser::parse_fast(x, arg1) }`"
             ),
             "{error}"
         );
-        let error = refusal(
-            parser(),
-            quote!(
-                fn parse_fast(x: &str) {}
-            ),
-            quote!(original = Self::parse_naive),
-        );
-        assert!(
-            error.ends_with("with `Parser::` for `Self::` in its options"),
-            "{error}"
-        );
-        // Receivers, each as the wrapper takes it.
+        // Receivers, each as the free function takes it.
         for (receiver, value) in [
             (quote!(&self), "&Parser"),
             (quote!(&mut self), "&mut Parser"),
@@ -202,6 +201,7 @@ mod tests {
             error.contains("`fn parse(x: &str) { <Parser as Parse>::parse(x) }`"),
             "{error}"
         );
+        // In a `trait` block: a free function.
         let error = refusal(
             Enclosing::Trait {
                 name: "Parse".into(),
@@ -209,12 +209,13 @@ mod tests {
             quote!(
                 fn parse(x: &str) {}
             ),
-            quote!(),
+            quote!(original = Self::old),
         );
         assert!(
             error.contains("inside a `trait` block")
                 && error.contains("outside the `trait`")
-                && error.contains("`fn parse(x: &str) { <YourType as Parse>::parse(x) }`"),
+                && error.contains("`fn parse(x: &str) { <YourType as Parse>::parse(x) }`")
+                && error.ends_with("with your type's name for `Self::` in its options"),
             "{error}"
         );
         // Where the source could not be read, nothing is refused here.

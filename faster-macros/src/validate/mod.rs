@@ -12,9 +12,10 @@ mod refusals;
 pub(crate) use blocks::{no_self_paths, outside_blocks};
 
 use crate::attr::{InputsOption, Options};
+use crate::methods::Owner;
 use proc_macro2::Span;
 use refusals::{
-    check_generics, free_wrapper_example, owned_form, unsupported_parameter_type,
+    borrowed_output, check_generics, free_wrapper_example, owned_form, unsupported_parameter_type,
     unsupported_return_type,
 };
 use syn::ext::IdentExt;
@@ -46,6 +47,10 @@ pub(crate) struct Candidate {
     pub target_feature: bool,
     /// Its type parameters, which `types = [...]` instantiates.
     pub type_params: Vec<TypeParam>,
+    /// It returns a reference that borrows from the input (`&str`): the
+    /// check compares an owned copy of what it points to, and the timed
+    /// call passes it through `black_box`.
+    pub output_borrows: bool,
 }
 
 /// One parameter of the candidate.
@@ -58,6 +63,11 @@ pub(crate) struct Param {
     pub name: String,
     /// Its name for examples of code: `v`, or `arg1` for a pattern.
     pub binding: String,
+    /// For a `&mut` parameter, whether its state after the call is
+    /// compared: always, but for a method's `&mut self` when the method
+    /// returns a value (a buffer it writes its output in, as `itoa`'s
+    /// `Buffer::format` does).
+    pub compared: bool,
 }
 
 impl Param {
@@ -88,21 +98,13 @@ pub(crate) enum Passing {
 }
 
 impl Candidate {
-    /// Whether every call needs its own clone of the input: some parameter
-    /// is taken by value or by `&mut`.
-    pub fn consumes_inputs(&self) -> bool {
-        self.params
-            .iter()
-            .any(|param| param.passing != Passing::Shared)
-    }
-
-    /// The parameters taken by `&mut`, whose state after the call is
+    /// The parameters taken by `&mut` whose state after the call is
     /// compared.
     pub fn mutated(&self) -> impl Iterator<Item = (usize, &Param)> {
         self.params
             .iter()
             .enumerate()
-            .filter(|(_, param)| param.passing == Passing::Mutable)
+            .filter(|(_, param)| param.passing == Passing::Mutable && param.compared)
     }
 
     /// Whether both functions are called through the runtime's `call`,
@@ -152,6 +154,7 @@ impl Candidate {
                     passing: param.passing,
                     name: param.name.clone(),
                     binding: param.binding.clone(),
+                    compared: param.compared,
                 }
             })
             .collect();
@@ -166,6 +169,7 @@ impl Candidate {
             unsafety: self.unsafety,
             target_feature: self.target_feature,
             type_params: Vec::new(),
+            output_borrows: self.output_borrows,
         }
     }
 }
@@ -231,8 +235,10 @@ pub(crate) fn signature(function: &ItemFn) -> syn::Result<Candidate> {
             FnArg::Receiver(receiver) => errors.push(syn::Error::new_spanned(
                 receiver,
                 format!(
-                    "`#[faster::compare]` goes on free functions, not methods: write a free \
-                     function wrapper such as `{}` outside the `impl` block and annotate it",
+                    "`#[faster::compare]` on a method needs `#[faster::methods]` on its `impl` \
+                     block, which writes the test the attribute adds: put \
+                     `#[cfg_attr(test, faster::methods)]` above the block; or annotate a free \
+                     function that calls it, such as `{}`",
                     free_wrapper_example(sig, None)
                 ),
             )),
@@ -280,7 +286,68 @@ pub(crate) fn signature(function: &ItemFn) -> syn::Result<Candidate> {
             .iter()
             .any(|attr| attr.path().is_ident("target_feature")),
         type_params: sig.generics.type_params().cloned().collect(),
+        output_borrows: borrowed_output(&sig.output),
     })
+}
+
+/// A method's signature read as a free function's, for
+/// `#[faster::methods]`: the receiver is the first parameter (`&mut self`
+/// a `&mut Buffer`), and `Self` is the block's type wherever it is written.
+/// The state of a `&mut self` after the call is compared only where the
+/// method returns nothing: a method that returns a value is compared by it
+/// (`Buffer::format` writes into its buffer only to return a `&str` of it).
+pub(crate) fn method_signature(function: &ItemFn, owner: &Owner) -> syn::Result<Candidate> {
+    let mut free = function.clone();
+    let mut receiver = None;
+    for input in &mut free.sig.inputs {
+        if let FnArg::Receiver(taken) = input {
+            receiver = Some(taken.mutability.is_some() && taken.reference.is_some());
+            let self_token = taken.self_token;
+            *input = FnArg::Typed(PatType {
+                attrs: taken.attrs.clone(),
+                pat: Box::new(syn::parse_quote_spanned!(self_token.span=> receiver)),
+                colon_token: Default::default(),
+                ty: taken.ty.clone(),
+            });
+        }
+    }
+    SelfIsType(owner).visit_signature_mut(&mut free.sig);
+    let mut candidate = signature(&free)?;
+    if let Some(mutable) = receiver {
+        let returns_value = candidate.returns_value();
+        let first = &mut candidate.params[0];
+        first.name = "`self`".to_string();
+        first.binding = "value".to_string();
+        first.compared = !(mutable && returns_value);
+    }
+    Ok(candidate)
+}
+
+/// Replaces `Self` with the block's type: `Self` itself, and `Self::Err`
+/// as `<Samples as FromStr>::Err`.
+struct SelfIsType<'a>(&'a Owner);
+
+impl VisitMut for SelfIsType<'_> {
+    fn visit_type_mut(&mut self, ty: &mut Type) {
+        if let Type::Path(path) = ty
+            && path.qself.is_none()
+            && path
+                .path
+                .segments
+                .first()
+                .is_some_and(|segment| segment.ident == "Self")
+        {
+            let rest: Vec<_> = path.path.segments.iter().skip(1).collect();
+            *ty = if rest.is_empty() {
+                self.0.self_type.clone()
+            } else {
+                let qualified = &self.0.qualified;
+                syn::parse_quote!(#qualified::#(#rest)::*)
+            };
+            return;
+        }
+        syn::visit_mut::visit_type_mut(self, ty);
+    }
 }
 
 /// One typed parameter as a [`Param`], or the error its type earns.
@@ -309,6 +376,7 @@ fn param(typed: &PatType, position: usize, sig: &Signature) -> syn::Result<Param
         passing,
         name,
         binding,
+        compared: true,
     })
 }
 
@@ -474,13 +542,11 @@ mod tests {
         .unwrap();
         let passing: Vec<Passing> = accepted.params.iter().map(|param| param.passing).collect();
         assert_eq!(passing, [Passing::Shared, Passing::Owned, Passing::Shared]);
-        assert!(accepted.consumes_inputs());
 
         let by_ref = candidate(quote!(
             fn f(v: &Vec<u8>) {}
         ))
         .unwrap();
-        assert!(!by_ref.consumes_inputs());
         assert!(matches!(by_ref.output, ReturnType::Default));
     }
 
@@ -578,13 +644,21 @@ mod tests {
             }
         ));
         assert!(error.contains("`impl Trait` return types"), "{error}");
-        let error = error_of(quote!(
+        // A reference is compared as the value it points to.
+        let borrowing = candidate(quote!(
             fn f(v: &[u64]) -> &u64 {
                 &v[0]
             }
+        ))
+        .unwrap();
+        assert!(borrowing.output_borrows);
+        let error = error_of(quote!(
+            fn f<'a>(v: &'a [u64]) -> &'a Cow<'a, str> {
+                todo!()
+            }
         ));
         assert!(
-            error.contains("the output borrows from the input"),
+            error.contains("the output borrows from the input inside another type"),
             "{error}"
         );
         let error = error_of(quote!(
@@ -593,7 +667,7 @@ mod tests {
             }
         ));
         assert!(
-            error.contains("the output borrows from the input"),
+            error.contains("the output borrows from the input inside another type"),
             "{error}"
         );
     }
@@ -608,7 +682,6 @@ mod tests {
         .unwrap();
         let passing: Vec<Passing> = sorting.params.iter().map(|param| param.passing).collect();
         assert_eq!(passing, [Passing::Mutable, Passing::Owned, Passing::Shared]);
-        assert!(sorting.consumes_inputs());
         assert_eq!(sorting.mutated().map(|(at, _)| at).collect::<Vec<_>>(), [0]);
         assert_eq!(sorting.params[0].name, "`v`");
         assert!(sorting.returns_value());
@@ -644,6 +717,45 @@ mod tests {
         ))
         .unwrap();
         assert!(!unit.returns_value());
+    }
+
+    #[test]
+    fn a_methods_receiver_is_its_first_parameter_and_self_its_type() {
+        let owner = Owner {
+            self_type: syn::parse_quote!(Buffer),
+            qualified: quote!(<Buffer as Format>),
+            written: "Buffer".into(),
+        };
+        let method = |function: proc_macro2::TokenStream| {
+            method_signature(&syn::parse2(function).unwrap(), &owner).unwrap()
+        };
+        let format = method(quote!(
+            fn format<I: Integer>(&mut self, i: I) -> &str {
+                ""
+            }
+        ));
+        let written: Vec<String> = format
+            .params
+            .iter()
+            .map(|param| tokens_as_written(param.ty.to_token_stream()))
+            .collect();
+        assert_eq!(written, ["&mut Buffer", "I"]);
+        assert_eq!(format.params[0].name, "`self`");
+        // It returns a value: that is what is compared, not the buffer.
+        assert!(format.output_borrows && format.mutated().next().is_none());
+        let clear = method(quote!(
+            fn clear(&mut self) {}
+        ));
+        assert_eq!(clear.mutated().count(), 1);
+        let parse = method(quote!(
+            fn parse(text: &str) -> Result<Self, Self::Err> {
+                todo!()
+            }
+        ));
+        assert_eq!(
+            output_as_written(&parse.output),
+            " -> Result<Buffer, <Buffer as Format>::Err>"
+        );
     }
 
     #[test]

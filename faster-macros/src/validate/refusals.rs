@@ -122,14 +122,30 @@ pub(super) fn unsupported_return_type(output: &Type) -> Option<syn::Error> {
         }),
         _ => false,
     };
-    find_type(output, &borrows).map(|borrowed| {
+    // A reference is compared as the value it points to, made owned after
+    // the call (see `borrowed_output`); a borrow inside it, or inside
+    // another type, cannot be.
+    let pointee = match output {
+        Type::Reference(reference) => &*reference.elem,
+        other => other,
+    };
+    find_type(pointee, &borrows).map(|borrowed| {
         syn::Error::new_spanned(
             borrowed,
-            "the output borrows from the input, and outputs must outlive the call to be \
-             compared: return an owned value (such as `.to_vec()`, `.to_owned()` or an index) \
-             from a wrapper and annotate the wrapper",
+            "the output borrows from the input inside another type, and outputs must outlive \
+             the call to be compared: return a reference (compared as the value it points \
+             to) or an owned value (such as `.to_vec()`, `.to_owned()` or an index), from a \
+             wrapper if need be, and annotate that",
         )
     })
+}
+
+/// Whether the output is a reference that borrows (not `&'static`): it is
+/// compared as an owned copy of what it points to, made after the call,
+/// and the timed call only passes it through `black_box`.
+pub(super) fn borrowed_output(output: &ReturnType) -> bool {
+    matches!(output, ReturnType::Type(_, ty)
+        if matches!(&**ty, Type::Reference(reference) if !is_static(reference.lifetime.as_ref())))
 }
 
 pub(super) fn is_static(lifetime: Option<&Lifetime>) -> bool {

@@ -29,74 +29,144 @@ const __FASTER_sum_unrolled: ::faster::__private::Comparison = ::faster::__priva
             >::of(&sum_inputs))
                 .faster_inputs(sum_inputs)
         }?;
-        let result = ::faster::__private::by_ref(
+        let result = ::faster::__private::parts(
             "sum: unrolled vs sum_naive",
             &inputs,
             ::faster::__private::Eq,
-            |input| {
-                let callee = ::faster::__private::callee(&sum_naive)
-                    .checked::<_, (&[u64], &u64), u64>();
-                use ::faster::__private::{
-                    FitMatching as _, FitOther as _, FitPlain as _,
-                };
-                let input = ::faster::__private::arguments_ref::<
-                    2,
-                    (&[u64], &u64),
-                    _,
-                    _,
-                >(input);
-                let input0 = &input.0;
-                let input1 = &input.1;
-                let arguments: (&[u64], &u64) = (
-                    (&&&::faster::__private::Fit::<
+            ::core::option::Option::None,
+            (
+                |input, ()| {
+                    let callee = ::faster::__private::callee(&sum_naive)
+                        .checked::<_, (&[u64], &u64), u64>();
+                    use ::faster::__private::{
+                        FitMatching as _, FitOther as _, FitPlain as _,
+                    };
+                    let input = ::faster::__private::arguments_ref::<
+                        2,
+                        (&[u64], &u64),
                         _,
-                        ::faster::__private::ByRef,
-                        &[u64],
-                        ::faster::__private::Vec<u64>,
-                    >::of(input0))
-                        .faster_argument(input0),
-                    (&&&::faster::__private::Fit::<
                         _,
-                        ::faster::__private::ByRef,
-                        &u64,
-                        u64,
-                    >::of(input1))
-                        .faster_argument(input1),
-                );
-                callee.call(arguments)
-            },
-            |input| {
-                let callee = ::faster::__private::callee(&sum_unrolled)
-                    .checked::<_, (&[u64], &u64), u64>();
-                use ::faster::__private::{
-                    FitMatching as _, FitOther as _, FitPlain as _,
-                };
-                let input = ::faster::__private::arguments_ref::<
-                    2,
-                    (&[u64], &u64),
-                    _,
-                    _,
-                >(input);
-                let input0 = &input.0;
-                let input1 = &input.1;
-                let arguments: (&[u64], &u64) = (
-                    (&&&::faster::__private::Fit::<
+                    >(input);
+                    let input0 = &input.0;
+                    let input1 = &input.1;
+                    let arguments: (&[u64], &u64) = (
+                        (&&&::faster::__private::Fit::<
+                            _,
+                            ::faster::__private::ByRef,
+                            &[u64],
+                            ::faster::__private::Vec<u64>,
+                        >::of(input0))
+                            .faster_argument(input0),
+                        (&&&::faster::__private::Fit::<
+                            _,
+                            ::faster::__private::ByRef,
+                            &u64,
+                            u64,
+                        >::of(input1))
+                            .faster_argument(input1),
+                    );
+                    callee.call(arguments)
+                },
+                |input, ()| {
+                    let callee = ::faster::__private::callee(&sum_naive)
+                        .checked::<_, (&[u64], &u64), u64>();
+                    use ::faster::__private::{
+                        FitMatching as _, FitOther as _, FitPlain as _,
+                    };
+                    let input = ::faster::__private::arguments_ref::<
+                        2,
+                        (&[u64], &u64),
                         _,
-                        ::faster::__private::ByRef,
-                        &[u64],
-                        ::faster::__private::Vec<u64>,
-                    >::of(input0))
-                        .faster_argument(input0),
-                    (&&&::faster::__private::Fit::<
                         _,
-                        ::faster::__private::ByRef,
-                        &u64,
-                        u64,
-                    >::of(input1))
-                        .faster_argument(input1),
-                );
-                callee.call(arguments)
-            },
+                    >(input);
+                    let input0 = &input.0;
+                    let input1 = &input.1;
+                    let arguments: (&[u64], &u64) = (
+                        (&&&::faster::__private::Fit::<
+                            _,
+                            ::faster::__private::ByRef,
+                            &[u64],
+                            ::faster::__private::Vec<u64>,
+                        >::of(input0))
+                            .faster_argument(input0),
+                        (&&&::faster::__private::Fit::<
+                            _,
+                            ::faster::__private::ByRef,
+                            &u64,
+                            u64,
+                        >::of(input1))
+                            .faster_argument(input1),
+                    );
+                    callee.call(arguments)
+                },
+            ),
+            (
+                |input, ()| {
+                    let callee = ::faster::__private::callee(&sum_unrolled)
+                        .checked::<_, (&[u64], &u64), u64>();
+                    use ::faster::__private::{
+                        FitMatching as _, FitOther as _, FitPlain as _,
+                    };
+                    let input = ::faster::__private::arguments_ref::<
+                        2,
+                        (&[u64], &u64),
+                        _,
+                        _,
+                    >(input);
+                    let input0 = &input.0;
+                    let input1 = &input.1;
+                    let arguments: (&[u64], &u64) = (
+                        (&&&::faster::__private::Fit::<
+                            _,
+                            ::faster::__private::ByRef,
+                            &[u64],
+                            ::faster::__private::Vec<u64>,
+                        >::of(input0))
+                            .faster_argument(input0),
+                        (&&&::faster::__private::Fit::<
+                            _,
+                            ::faster::__private::ByRef,
+                            &u64,
+                            u64,
+                        >::of(input1))
+                            .faster_argument(input1),
+                    );
+                    callee.call(arguments)
+                },
+                |input, ()| {
+                    let callee = ::faster::__private::callee(&sum_unrolled)
+                        .checked::<_, (&[u64], &u64), u64>();
+                    use ::faster::__private::{
+                        FitMatching as _, FitOther as _, FitPlain as _,
+                    };
+                    let input = ::faster::__private::arguments_ref::<
+                        2,
+                        (&[u64], &u64),
+                        _,
+                        _,
+                    >(input);
+                    let input0 = &input.0;
+                    let input1 = &input.1;
+                    let arguments: (&[u64], &u64) = (
+                        (&&&::faster::__private::Fit::<
+                            _,
+                            ::faster::__private::ByRef,
+                            &[u64],
+                            ::faster::__private::Vec<u64>,
+                        >::of(input0))
+                            .faster_argument(input0),
+                        (&&&::faster::__private::Fit::<
+                            _,
+                            ::faster::__private::ByRef,
+                            &u64,
+                            u64,
+                        >::of(input1))
+                            .faster_argument(input1),
+                    );
+                    callee.call(arguments)
+                },
+            ),
+            |_| (),
             config,
         );
         ::faster::__private::show_input(

@@ -26,7 +26,7 @@ const __FASTER_pop_fast: ::faster::__private::Comparison = ::faster::__private::
             >::of(&pop_inputs))
                 .faster_inputs(pop_inputs)
         }?;
-        let result = ::faster::__private::by_value(
+        let result = ::faster::__private::parts(
             "pop_fast vs pop_naive",
             &inputs,
             ::faster::__private::Approx {
@@ -34,91 +34,206 @@ const __FASTER_pop_fast: ::faster::__private::Comparison = ::faster::__private::
                 abs: 0.000000000001f64,
             },
             ::core::option::Option::Some("(the output, `v` after the call)"),
-            |owned| {
-                let callee = ::faster::__private::callee(&pop_naive)
-                    .checked::<_, (&mut Vec<f64>, usize, &[f64]), Option<f64>>();
-                use ::faster::__private::{
-                    FitMatching as _, FitOther as _, FitPlain as _,
-                };
-                let owned = ::faster::__private::arguments::<
+            (
+                |input, (prepared0, prepared1)| {
+                    let callee = ::faster::__private::callee(&pop_naive)
+                        .checked::<_, (&mut Vec<f64>, usize, &[f64]), Option<f64>>();
+                    use ::faster::__private::{
+                        FitMatching as _, FitOther as _, FitPlain as _,
+                    };
+                    let input = ::faster::__private::arguments_ref::<
+                        3,
+                        (&mut Vec<f64>, usize, &[f64]),
+                        _,
+                        _,
+                    >(input);
+                    let mut input0 = ::faster::__private::Take::take(
+                        prepared0,
+                        &input.0,
+                    );
+                    let input1 = ::faster::__private::Take::take(prepared1, &input.1);
+                    let input2 = &input.2;
+                    let arguments: (&mut Vec<f64>, usize, &[f64]) = (
+                        (&&&::faster::__private::Fit::<
+                            _,
+                            ::faster::__private::ByMut,
+                            &mut Vec<f64>,
+                            Vec<f64>,
+                        >::of(&input0))
+                            .faster_argument(&mut input0),
+                        (&&&::faster::__private::Fit::<
+                            _,
+                            ::faster::__private::ByValue,
+                            usize,
+                            usize,
+                        >::of(&input1))
+                            .faster_argument(input1),
+                        (&&&::faster::__private::Fit::<
+                            _,
+                            ::faster::__private::ByRef,
+                            &[f64],
+                            ::faster::__private::Vec<f64>,
+                        >::of(input2))
+                            .faster_argument(input2),
+                    );
+                    {
+                        let output = callee.call(arguments);
+                        (output, input0)
+                    }
+                },
+                |input, (prepared0, prepared1)| {
+                    let callee = ::faster::__private::callee(&pop_naive)
+                        .checked::<_, (&mut Vec<f64>, usize, &[f64]), Option<f64>>();
+                    use ::faster::__private::{
+                        FitMatching as _, FitOther as _, FitPlain as _,
+                    };
+                    let input = ::faster::__private::arguments_ref::<
+                        3,
+                        (&mut Vec<f64>, usize, &[f64]),
+                        _,
+                        _,
+                    >(input);
+                    let mut input0 = ::faster::__private::Take::take(
+                        prepared0,
+                        &input.0,
+                    );
+                    let input1 = ::faster::__private::Take::take(prepared1, &input.1);
+                    let input2 = &input.2;
+                    let arguments: (&mut Vec<f64>, usize, &[f64]) = (
+                        (&&&::faster::__private::Fit::<
+                            _,
+                            ::faster::__private::ByMut,
+                            &mut Vec<f64>,
+                            Vec<f64>,
+                        >::of(&input0))
+                            .faster_argument(&mut input0),
+                        (&&&::faster::__private::Fit::<
+                            _,
+                            ::faster::__private::ByValue,
+                            usize,
+                            usize,
+                        >::of(&input1))
+                            .faster_argument(input1),
+                        (&&&::faster::__private::Fit::<
+                            _,
+                            ::faster::__private::ByRef,
+                            &[f64],
+                            ::faster::__private::Vec<f64>,
+                        >::of(input2))
+                            .faster_argument(input2),
+                    );
+                    {
+                        let output = callee.call(arguments);
+                        (output, input0)
+                    }
+                },
+            ),
+            (
+                |input, (prepared0, prepared1)| {
+                    let callee = ::faster::__private::callee(&pop_fast)
+                        .checked::<_, (&mut Vec<f64>, usize, &[f64]), Option<f64>>();
+                    use ::faster::__private::{
+                        FitMatching as _, FitOther as _, FitPlain as _,
+                    };
+                    let input = ::faster::__private::arguments_ref::<
+                        3,
+                        (&mut Vec<f64>, usize, &[f64]),
+                        _,
+                        _,
+                    >(input);
+                    let mut input0 = ::faster::__private::Take::take(
+                        prepared0,
+                        &input.0,
+                    );
+                    let input1 = ::faster::__private::Take::take(prepared1, &input.1);
+                    let input2 = &input.2;
+                    let arguments: (&mut Vec<f64>, usize, &[f64]) = (
+                        (&&&::faster::__private::Fit::<
+                            _,
+                            ::faster::__private::ByMut,
+                            &mut Vec<f64>,
+                            Vec<f64>,
+                        >::of(&input0))
+                            .faster_argument(&mut input0),
+                        (&&&::faster::__private::Fit::<
+                            _,
+                            ::faster::__private::ByValue,
+                            usize,
+                            usize,
+                        >::of(&input1))
+                            .faster_argument(input1),
+                        (&&&::faster::__private::Fit::<
+                            _,
+                            ::faster::__private::ByRef,
+                            &[f64],
+                            ::faster::__private::Vec<f64>,
+                        >::of(input2))
+                            .faster_argument(input2),
+                    );
+                    {
+                        let output = callee.call(arguments);
+                        (output, input0)
+                    }
+                },
+                |input, (prepared0, prepared1)| {
+                    let callee = ::faster::__private::callee(&pop_fast)
+                        .checked::<_, (&mut Vec<f64>, usize, &[f64]), Option<f64>>();
+                    use ::faster::__private::{
+                        FitMatching as _, FitOther as _, FitPlain as _,
+                    };
+                    let input = ::faster::__private::arguments_ref::<
+                        3,
+                        (&mut Vec<f64>, usize, &[f64]),
+                        _,
+                        _,
+                    >(input);
+                    let mut input0 = ::faster::__private::Take::take(
+                        prepared0,
+                        &input.0,
+                    );
+                    let input1 = ::faster::__private::Take::take(prepared1, &input.1);
+                    let input2 = &input.2;
+                    let arguments: (&mut Vec<f64>, usize, &[f64]) = (
+                        (&&&::faster::__private::Fit::<
+                            _,
+                            ::faster::__private::ByMut,
+                            &mut Vec<f64>,
+                            Vec<f64>,
+                        >::of(&input0))
+                            .faster_argument(&mut input0),
+                        (&&&::faster::__private::Fit::<
+                            _,
+                            ::faster::__private::ByValue,
+                            usize,
+                            usize,
+                        >::of(&input1))
+                            .faster_argument(input1),
+                        (&&&::faster::__private::Fit::<
+                            _,
+                            ::faster::__private::ByRef,
+                            &[f64],
+                            ::faster::__private::Vec<f64>,
+                        >::of(input2))
+                            .faster_argument(input2),
+                    );
+                    {
+                        let output = callee.call(arguments);
+                        (output, input0)
+                    }
+                },
+            ),
+            |input| {
+                use ::faster::__private::{PrepareClone as _, PrepareCopy as _};
+                let input = ::faster::__private::arguments_ref::<
                     3,
                     (&mut Vec<f64>, usize, &[f64]),
                     _,
                     _,
-                >(owned);
-                let mut owned0 = owned.0;
-                let owned1 = owned.1;
-                let owned2 = owned.2;
-                let arguments: (&mut Vec<f64>, usize, &[f64]) = (
-                    (&&&::faster::__private::Fit::<
-                        _,
-                        ::faster::__private::ByMut,
-                        &mut Vec<f64>,
-                        Vec<f64>,
-                    >::of(&owned0))
-                        .faster_argument(&mut owned0),
-                    (&&&::faster::__private::Fit::<
-                        _,
-                        ::faster::__private::ByValue,
-                        usize,
-                        usize,
-                    >::of(&owned1))
-                        .faster_argument(owned1),
-                    (&&&::faster::__private::Fit::<
-                        _,
-                        ::faster::__private::ByRef,
-                        &[f64],
-                        ::faster::__private::Vec<f64>,
-                    >::of(&owned2))
-                        .faster_argument(&owned2),
-                );
-                {
-                    let output = callee.call(arguments);
-                    ((output, owned0), (owned2,))
-                }
-            },
-            |owned| {
-                let callee = ::faster::__private::callee(&pop_fast)
-                    .checked::<_, (&mut Vec<f64>, usize, &[f64]), Option<f64>>();
-                use ::faster::__private::{
-                    FitMatching as _, FitOther as _, FitPlain as _,
-                };
-                let owned = ::faster::__private::arguments::<
-                    3,
-                    (&mut Vec<f64>, usize, &[f64]),
-                    _,
-                    _,
-                >(owned);
-                let mut owned0 = owned.0;
-                let owned1 = owned.1;
-                let owned2 = owned.2;
-                let arguments: (&mut Vec<f64>, usize, &[f64]) = (
-                    (&&&::faster::__private::Fit::<
-                        _,
-                        ::faster::__private::ByMut,
-                        &mut Vec<f64>,
-                        Vec<f64>,
-                    >::of(&owned0))
-                        .faster_argument(&mut owned0),
-                    (&&&::faster::__private::Fit::<
-                        _,
-                        ::faster::__private::ByValue,
-                        usize,
-                        usize,
-                    >::of(&owned1))
-                        .faster_argument(owned1),
-                    (&&&::faster::__private::Fit::<
-                        _,
-                        ::faster::__private::ByRef,
-                        &[f64],
-                        ::faster::__private::Vec<f64>,
-                    >::of(&owned2))
-                        .faster_argument(&owned2),
-                );
-                {
-                    let output = callee.call(arguments);
-                    ((output, owned0), (owned2,))
-                }
+                >(input);
+                (
+                    (&&::faster::__private::Prepare(&input.0)).faster_prepare(),
+                    (&&::faster::__private::Prepare(&input.1)).faster_prepare(),
+                )
             },
             config,
         );

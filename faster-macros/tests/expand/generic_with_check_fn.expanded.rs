@@ -24,50 +24,98 @@ const __FASTER_sort_fast_u32: ::faster::__private::Comparison = ::faster::__priv
             >::of(&sort_inputs))
                 .faster_inputs(sort_inputs)
         }?;
-        let result = ::faster::__private::by_value_with(
+        let result = ::faster::__private::parts_with(
             "sort_fast::<u32> vs sort_naive",
             &inputs,
             ::core::option::Option::Some("`v` after the call"),
-            |mut owned| {
-                let callee = ::faster::__private::callee(&sort_naive)
-                    .checked::<_, &mut [u32], ()>();
-                use ::faster::__private::{
-                    FitMatching as _, FitOther as _, FitPlain as _,
-                };
-                let arguments: &mut [u32] = (&&&::faster::__private::Fit::<
-                    _,
-                    ::faster::__private::ByMut,
-                    &mut [u32],
-                    ::faster::__private::Vec<u32>,
-                >::of(&owned))
-                    .faster_argument(&mut owned);
-                {
-                    callee.call(arguments);
-                    (owned, ())
-                }
-            },
-            |mut owned| {
-                let callee = ::faster::__private::callee(&sort_fast::<u32>)
-                    .checked::<_, &mut [u32], ()>();
-                use ::faster::__private::{
-                    FitMatching as _, FitOther as _, FitPlain as _,
-                };
-                let arguments: &mut [u32] = (&&&::faster::__private::Fit::<
-                    _,
-                    ::faster::__private::ByMut,
-                    &mut [u32],
-                    ::faster::__private::Vec<u32>,
-                >::of(&owned))
-                    .faster_argument(&mut owned);
-                {
-                    callee.call(arguments);
-                    (owned, ())
-                }
-            },
+            (
+                |input, (prepared0,)| {
+                    let callee = ::faster::__private::callee(&sort_naive)
+                        .checked::<_, &mut [u32], ()>();
+                    use ::faster::__private::{
+                        FitMatching as _, FitOther as _, FitPlain as _,
+                    };
+                    let mut input0 = ::faster::__private::Take::take(prepared0, input);
+                    let arguments: &mut [u32] = (&&&::faster::__private::Fit::<
+                        _,
+                        ::faster::__private::ByMut,
+                        &mut [u32],
+                        ::faster::__private::Vec<u32>,
+                    >::of(&input0))
+                        .faster_argument(&mut input0);
+                    {
+                        callee.call(arguments);
+                        input0
+                    }
+                },
+                |input, (prepared0,)| {
+                    let callee = ::faster::__private::callee(&sort_naive)
+                        .checked::<_, &mut [u32], ()>();
+                    use ::faster::__private::{
+                        FitMatching as _, FitOther as _, FitPlain as _,
+                    };
+                    let mut input0 = ::faster::__private::Take::take(prepared0, input);
+                    let arguments: &mut [u32] = (&&&::faster::__private::Fit::<
+                        _,
+                        ::faster::__private::ByMut,
+                        &mut [u32],
+                        ::faster::__private::Vec<u32>,
+                    >::of(&input0))
+                        .faster_argument(&mut input0);
+                    {
+                        let output = callee.call(arguments);
+                        (output, input0)
+                    }
+                },
+            ),
+            (
+                |input, (prepared0,)| {
+                    let callee = ::faster::__private::callee(&sort_fast::<u32>)
+                        .checked::<_, &mut [u32], ()>();
+                    use ::faster::__private::{
+                        FitMatching as _, FitOther as _, FitPlain as _,
+                    };
+                    let mut input0 = ::faster::__private::Take::take(prepared0, input);
+                    let arguments: &mut [u32] = (&&&::faster::__private::Fit::<
+                        _,
+                        ::faster::__private::ByMut,
+                        &mut [u32],
+                        ::faster::__private::Vec<u32>,
+                    >::of(&input0))
+                        .faster_argument(&mut input0);
+                    {
+                        callee.call(arguments);
+                        input0
+                    }
+                },
+                |input, (prepared0,)| {
+                    let callee = ::faster::__private::callee(&sort_fast::<u32>)
+                        .checked::<_, &mut [u32], ()>();
+                    use ::faster::__private::{
+                        FitMatching as _, FitOther as _, FitPlain as _,
+                    };
+                    let mut input0 = ::faster::__private::Take::take(prepared0, input);
+                    let arguments: &mut [u32] = (&&&::faster::__private::Fit::<
+                        _,
+                        ::faster::__private::ByMut,
+                        &mut [u32],
+                        ::faster::__private::Vec<u32>,
+                    >::of(&input0))
+                        .faster_argument(&mut input0);
+                    {
+                        let output = callee.call(arguments);
+                        (output, input0)
+                    }
+                },
+            ),
             |original, candidate| -> bool { same_order(original, candidate) },
             |value| {
                 use ::faster::__private::{ShowAny as _, ShowDebug as _};
                 (&&::faster::__private::Shown(value)).show()
+            },
+            |input| {
+                use ::faster::__private::{PrepareClone as _, PrepareCopy as _};
+                ((&&::faster::__private::Prepare(input)).faster_prepare(),)
             },
             config,
         );
@@ -117,50 +165,98 @@ const __FASTER_sort_fast_f64: ::faster::__private::Comparison = ::faster::__priv
             >::of(&sort_inputs))
                 .faster_inputs(sort_inputs)
         }?;
-        let result = ::faster::__private::by_value_with(
+        let result = ::faster::__private::parts_with(
             "sort_fast::<f64> vs sort_naive",
             &inputs,
             ::core::option::Option::Some("`v` after the call"),
-            |mut owned| {
-                let callee = ::faster::__private::callee(&sort_naive)
-                    .checked::<_, &mut [f64], ()>();
-                use ::faster::__private::{
-                    FitMatching as _, FitOther as _, FitPlain as _,
-                };
-                let arguments: &mut [f64] = (&&&::faster::__private::Fit::<
-                    _,
-                    ::faster::__private::ByMut,
-                    &mut [f64],
-                    ::faster::__private::Vec<f64>,
-                >::of(&owned))
-                    .faster_argument(&mut owned);
-                {
-                    callee.call(arguments);
-                    (owned, ())
-                }
-            },
-            |mut owned| {
-                let callee = ::faster::__private::callee(&sort_fast::<f64>)
-                    .checked::<_, &mut [f64], ()>();
-                use ::faster::__private::{
-                    FitMatching as _, FitOther as _, FitPlain as _,
-                };
-                let arguments: &mut [f64] = (&&&::faster::__private::Fit::<
-                    _,
-                    ::faster::__private::ByMut,
-                    &mut [f64],
-                    ::faster::__private::Vec<f64>,
-                >::of(&owned))
-                    .faster_argument(&mut owned);
-                {
-                    callee.call(arguments);
-                    (owned, ())
-                }
-            },
+            (
+                |input, (prepared0,)| {
+                    let callee = ::faster::__private::callee(&sort_naive)
+                        .checked::<_, &mut [f64], ()>();
+                    use ::faster::__private::{
+                        FitMatching as _, FitOther as _, FitPlain as _,
+                    };
+                    let mut input0 = ::faster::__private::Take::take(prepared0, input);
+                    let arguments: &mut [f64] = (&&&::faster::__private::Fit::<
+                        _,
+                        ::faster::__private::ByMut,
+                        &mut [f64],
+                        ::faster::__private::Vec<f64>,
+                    >::of(&input0))
+                        .faster_argument(&mut input0);
+                    {
+                        callee.call(arguments);
+                        input0
+                    }
+                },
+                |input, (prepared0,)| {
+                    let callee = ::faster::__private::callee(&sort_naive)
+                        .checked::<_, &mut [f64], ()>();
+                    use ::faster::__private::{
+                        FitMatching as _, FitOther as _, FitPlain as _,
+                    };
+                    let mut input0 = ::faster::__private::Take::take(prepared0, input);
+                    let arguments: &mut [f64] = (&&&::faster::__private::Fit::<
+                        _,
+                        ::faster::__private::ByMut,
+                        &mut [f64],
+                        ::faster::__private::Vec<f64>,
+                    >::of(&input0))
+                        .faster_argument(&mut input0);
+                    {
+                        let output = callee.call(arguments);
+                        (output, input0)
+                    }
+                },
+            ),
+            (
+                |input, (prepared0,)| {
+                    let callee = ::faster::__private::callee(&sort_fast::<f64>)
+                        .checked::<_, &mut [f64], ()>();
+                    use ::faster::__private::{
+                        FitMatching as _, FitOther as _, FitPlain as _,
+                    };
+                    let mut input0 = ::faster::__private::Take::take(prepared0, input);
+                    let arguments: &mut [f64] = (&&&::faster::__private::Fit::<
+                        _,
+                        ::faster::__private::ByMut,
+                        &mut [f64],
+                        ::faster::__private::Vec<f64>,
+                    >::of(&input0))
+                        .faster_argument(&mut input0);
+                    {
+                        callee.call(arguments);
+                        input0
+                    }
+                },
+                |input, (prepared0,)| {
+                    let callee = ::faster::__private::callee(&sort_fast::<f64>)
+                        .checked::<_, &mut [f64], ()>();
+                    use ::faster::__private::{
+                        FitMatching as _, FitOther as _, FitPlain as _,
+                    };
+                    let mut input0 = ::faster::__private::Take::take(prepared0, input);
+                    let arguments: &mut [f64] = (&&&::faster::__private::Fit::<
+                        _,
+                        ::faster::__private::ByMut,
+                        &mut [f64],
+                        ::faster::__private::Vec<f64>,
+                    >::of(&input0))
+                        .faster_argument(&mut input0);
+                    {
+                        let output = callee.call(arguments);
+                        (output, input0)
+                    }
+                },
+            ),
             |original, candidate| -> bool { same_order(original, candidate) },
             |value| {
                 use ::faster::__private::{ShowAny as _, ShowDebug as _};
                 (&&::faster::__private::Shown(value)).show()
+            },
+            |input| {
+                use ::faster::__private::{PrepareClone as _, PrepareCopy as _};
+                ((&&::faster::__private::Prepare(input)).faster_prepare(),)
             },
             config,
         );

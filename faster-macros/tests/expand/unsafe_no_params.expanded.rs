@@ -17,18 +17,32 @@ const __FASTER_answer: ::faster::__private::Comparison = ::faster::__private::Co
         config: &::faster::__private::Config,
     | -> ::core::result::Result<::faster::__private::Report, ::faster::__private::Error> {
         let inputs = [()];
-        let result = ::faster::__private::by_ref(
+        let result = ::faster::__private::parts(
             "answer vs answer_naive",
             &inputs,
             ::faster::__private::Skip,
-            |_| {
-                let function: unsafe fn() -> u64 = answer_naive;
-                unsafe { function() }
-            },
-            |_| {
-                let function: unsafe fn() -> u64 = answer;
-                unsafe { function() }
-            },
+            ::core::option::Option::None,
+            (
+                |input, ()| {
+                    let function: unsafe fn() -> u64 = answer_naive;
+                    unsafe { function() }
+                },
+                |input, ()| {
+                    let function: unsafe fn() -> u64 = answer_naive;
+                    unsafe { function() }
+                },
+            ),
+            (
+                |input, ()| {
+                    let function: unsafe fn() -> u64 = answer;
+                    unsafe { function() }
+                },
+                |input, ()| {
+                    let function: unsafe fn() -> u64 = answer;
+                    unsafe { function() }
+                },
+            ),
+            |_| (),
             config,
         );
         let result = ::faster::__private::with_throughput(

@@ -4,7 +4,7 @@
 
 use super::diagnostics;
 use super::guard;
-use super::routine::{ByRef, ByValue, Pair, Routine};
+use super::routine::{ByRef, Pair, Routine};
 use super::sampler::{self, Subject};
 use crate::check::{Eq, OutputCheck};
 use crate::config::Config;
@@ -89,9 +89,7 @@ where
     Ok(report)
 }
 
-/// The engine's entry point (behind `private::by_ref`) for functions
-/// whose parameters are all shared references (or none): each call borrows
-/// the input.
+/// The entry point of [`compare_fns`]: each call borrows the input.
 pub(crate) fn compare_by_ref<I, O, K, A, B>(
     label: &str,
     inputs: &[I],
@@ -111,34 +109,6 @@ where
         inputs,
         ByRef(original),
         ByRef(candidate),
-        config.randomize_layout,
-    );
-    measure(pair, label, &check, calibration, fallback, config)
-}
-
-/// The engine's entry point (behind `private::by_value`) for functions
-/// taking a parameter by value: each call gets its own clone of the input,
-/// made before the timed region.
-pub(crate) fn compare_by_value<I, O, K, A, B>(
-    label: &str,
-    inputs: &[I],
-    check: K,
-    original: A,
-    candidate: B,
-    config: &Config,
-) -> Result<Report, Error>
-where
-    I: Clone,
-    K: OutputCheck<O>,
-    A: FnMut(I) -> O,
-    B: FnMut(I) -> O,
-{
-    let (timer, calibration, fallback) = time::selected(config.timer);
-    let pair = Pair::new(
-        &timer,
-        inputs,
-        ByValue(original),
-        ByValue(candidate),
         config.randomize_layout,
     );
     measure(pair, label, &check, calibration, fallback, config)

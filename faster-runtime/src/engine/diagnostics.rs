@@ -101,8 +101,10 @@ fn budget_too_short(report: &Report, config: &Config, found: &mut Vec<String>) {
     }
 }
 
-/// Samples shorter than the timer needs (batches capped by memory): one
-/// warning naming the inputs where they are.
+/// Samples shorter than the timer needs: one warning naming the inputs
+/// where they are, with both reasons a batch stays short, since the report
+/// does not say which one held it back (a `Copy` argument by value no
+/// longer clones anything, so a short budget is the usual one).
 fn samples_too_short(report: &Report, found: &mut Vec<String>) {
     let min_sample_ns = report.calibration.min_sample_ns();
     let name_inputs = report.inputs.len() > 1;
@@ -121,9 +123,11 @@ fn samples_too_short(report: &Report, found: &mut Vec<String>) {
         .collect();
     if !short.is_empty() {
         found.push(format!(
-            "samples last {} against the {} the timer needs to stay under 0.1% of them (batches \
-             are capped by the memory their outputs or cloned inputs take): the timer's cost \
-             weighs on the ratio; give the function larger inputs",
+            "samples last {} against the {} the timer needs to stay under 0.1% of them: the \
+             timer's cost weighs on the ratio. A batch stays this short where a longer one \
+             would not fit in max_time (raise max_time), or where every call needs its own \
+             clone of an argument taken by value or by `&mut` that is not `Copy`, and the \
+             clones' memory caps the batch (take that argument by reference)",
             short.join(", "),
             format_ns(min_sample_ns),
         ));

@@ -1,9 +1,10 @@
 //! How the two functions are called and timed: a `Routine` per side
-//! (borrowing the input, or consuming a clone of it made before the clock
-//! starts), each timed loop compiled in [`PLACEMENTS`] copies at different
-//! places in memory and of slightly different shapes, and `Pair`, the two
-//! sides over their inputs as the sampler's [`Subject`]. User code runs
-//! here, so panics are caught here.
+//! (borrowing the input, or taking it apart into what a call borrows and
+//! what it consumes, cloned before the clock starts), each timed loop
+//! compiled in [`PLACEMENTS`] copies at different places in memory and of
+//! slightly different shapes, and `Pair`, the two sides over their inputs
+//! as the sampler's [`Subject`]. User code runs here, so panics are caught
+//! here.
 
 use super::sampler::{self, Subject};
 use crate::error::{Error, Phase, panic_message};
@@ -82,35 +83,73 @@ impl<I, O, F: FnMut(&I) -> O> Routine<I> for ByRef<F> {
     }
 }
 
-/// Calls `f(input.clone())`, cloning before the clock starts.
-pub(crate) struct ByValue<F>(pub F);
+/// Calls a function on an input case taken apart: `prepare(&input)`
+/// makes what one call consumes — a clone of each part taken by value or
+/// by `&mut` whose type is not `Copy` — before the clock starts, and
+/// `timed(&input, prepared)` is the call, which borrows the other parts
+/// from the input and copies the `Copy` ones itself, as any call copies
+/// its arguments. Where nothing is cloned (`Prepared` has no size), the
+/// timed loop is [`ByRef`]'s: a function taking an `i64` by value is
+/// measured as one taking `&i64` is, whatever else its input holds.
+///
+/// `check` is the call whose output the output check compares; `timed`
+/// the one the clock times, and it is `check` itself but where the output
+/// borrows from the input: there `timed` passes the borrow through
+/// `black_box` and `check` turns it into an owned value, untimed.
+pub(crate) struct Parts<P, C, T> {
+    pub prepare: P,
+    pub check: C,
+    pub timed: T,
+}
 
-impl<I: Clone, O, F: FnMut(I) -> O> Routine<I> for ByValue<F> {
+impl<I, Prepared, O, R, P, C, T> Routine<I> for Parts<P, C, T>
+where
+    P: Fn(&I) -> Prepared,
+    C: FnMut(&I, Prepared) -> O,
+    T: FnMut(&I, Prepared) -> R,
+{
     type Output = O;
 
     fn call(&mut self, input: &I) -> O {
-        (self.0)(input.clone())
+        let prepared = (self.prepare)(input);
+        (self.check)(input, prepared)
     }
 
     #[inline(never)]
-    fn time_batch<C: Clock, const PLACEMENT: usize>(
+    fn time_batch<C2: Clock, const PLACEMENT: usize>(
         &mut self,
-        clock: &C,
+        clock: &C2,
         input: &I,
         batch: u64,
     ) -> f64 {
         place::<PLACEMENT>();
-        let mut prepared: Vec<I> = (0..batch).map(|_| input.clone()).collect();
-        let mut outputs = Vec::with_capacity(if std::mem::needs_drop::<O>() {
+        let mut outputs = Vec::with_capacity(if std::mem::needs_drop::<R>() {
             batch as usize
         } else {
             0
         });
+        if size_of::<Prepared>() == 0 {
+            // Nothing to prepare: `prepare` makes a value of no size, free
+            // to make inside the loop, which is `ByRef`'s.
+            let start = clock.now();
+            for _ in 0..batch {
+                detour::<PLACEMENT>();
+                let prepared = (self.prepare)(input);
+                let output = black_box((self.timed)(black_box(input), prepared));
+                if std::mem::needs_drop::<R>() {
+                    outputs.push(output);
+                }
+            }
+            let end = clock.now();
+            drop(outputs);
+            return clock.nanos_between(start, end);
+        }
+        let mut prepared: Vec<Prepared> = (0..batch).map(|_| (self.prepare)(input)).collect();
         let start = clock.now();
         for owned in prepared.drain(..) {
             detour::<PLACEMENT>();
-            let output = black_box((self.0)(black_box(owned)));
-            if std::mem::needs_drop::<O>() {
+            let output = black_box((self.timed)(black_box(input), black_box(owned)));
+            if std::mem::needs_drop::<R>() {
                 outputs.push(output);
             }
         }
@@ -120,10 +159,17 @@ impl<I: Clone, O, F: FnMut(I) -> O> Routine<I> for ByValue<F> {
     }
 
     fn max_batch(&self, input: &I) -> u64 {
+        if size_of::<Prepared>() == 0 {
+            return if std::mem::needs_drop::<R>() {
+                MAX_HELD_OUTPUTS
+            } else {
+                sampler::MAX_BATCH
+            };
+        }
         // Clones are held for a whole batch: bound the memory they take by
-        // what one clone costs to make (a proxy for its size).
+        // what one costs to make (a proxy for its size).
         let start = Instant::now();
-        let clones: Vec<I> = (0..16).map(|_| input.clone()).collect();
+        let clones: Vec<Prepared> = (0..16).map(|_| (self.prepare)(input)).collect();
         let per_clone_ns = start.elapsed().as_nanos() as f64 / 16.0;
         drop(clones);
         let affordable = (MAX_CLONING_NS / per_clone_ns.max(1.0)) as u64;
@@ -339,15 +385,14 @@ mod tests {
         let calls = Cell::new(0_u64);
         let count = |_: &u64| calls.set(calls.get() + 1);
         let owned_calls = Cell::new(0_u64);
-        let count_owned = |_: u64| owned_calls.set(owned_calls.get() + 1);
+        let count_owned = |_: &u64, _: u64| owned_calls.set(owned_calls.get() + 1);
         let mut pair = Pair::new(&clock, &[7_u64], ByRef(count), ByRef(count), false);
-        let mut by_value = Pair::new(
-            &clock,
-            &[7_u64],
-            ByValue(count_owned),
-            ByValue(count_owned),
-            false,
-        );
+        let parts = || Parts {
+            prepare: |input: &u64| *input,
+            check: count_owned,
+            timed: count_owned,
+        };
+        let mut by_value = Pair::new(&clock, &[7_u64], parts(), parts(), false);
         assert_eq!(pair.placements(), PLACEMENTS);
         for placement in 0..PLACEMENTS {
             pair.begin_round(placement, placement);
@@ -360,5 +405,29 @@ mod tests {
             assert_eq!(calls.get() - before.0, 2_000, "placement {placement}");
             assert_eq!(owned_calls.get() - before.1, 20, "placement {placement}");
         }
+    }
+
+    #[test]
+    fn parts_clone_only_what_calls_consume() {
+        let clock = SimClock::new();
+        let prepared = Cell::new(0_u64);
+        let nothing = |_: &Vec<u64>| prepared.set(prepared.get() + 1);
+        let mut copied = Parts {
+            prepare: nothing,
+            check: |input: &Vec<u64>, ()| input.len(),
+            timed: |input: &Vec<u64>, ()| input.len(),
+        };
+        let input = vec![1_u64; 1_000];
+        // Nothing to clone: no cap beyond the measuring loop's own.
+        assert_eq!(copied.max_batch(&input), sampler::MAX_BATCH);
+        copied.time_batch::<_, 0>(&clock, &input, 100);
+        assert_eq!(prepared.get(), 100, "made in the loop, for nothing");
+
+        let cloned = Parts {
+            prepare: |input: &Vec<u64>| input.clone(),
+            check: |_: &Vec<u64>, owned: Vec<u64>| owned.len(),
+            timed: |_: &Vec<u64>, owned: Vec<u64>| owned.len(),
+        };
+        assert!(cloned.max_batch(&input) < sampler::MAX_BATCH);
     }
 }

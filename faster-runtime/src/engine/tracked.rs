@@ -142,7 +142,7 @@ pub(crate) mod fixtures {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::routine::{ByRef, ByValue};
+    use crate::engine::routine::{ByRef, Parts};
     use crate::time::{Timer, TimerKind};
     use std::cell::Cell;
 
@@ -181,7 +181,11 @@ mod tests {
     fn panics_are_errors_naming_the_input() {
         let mut served = TrackedFn {
             inputs: vec![vec![1_u8], vec![]],
-            routine: ByValue(|v: Vec<u8>| v[0]),
+            routine: Parts {
+                prepare: |v: &Vec<u8>| v.clone(),
+                check: |_: &Vec<u8>, v: Vec<u8>| v[0],
+                timed: |_: &Vec<u8>, v: Vec<u8>| v[0],
+            },
             describe_input: described::<Vec<u8>>,
             describe_output: described::<u8>,
         };

@@ -1,0 +1,297 @@
+//! `#[faster::methods]` on `impl` blocks of a crate shaped like `itoa`:
+//! `Buffer::format<I: Integer>(&mut self, i: I) -> &str`, with `Integer` a
+//! sealed trait implemented for `u32`, `u64` and `i64`, compared and
+//! tracked at each type without a hand-written wrapper; methods taking
+//! `&self` and `self`, an associated function, a trait's implementation.
+//! The plain tests at the end read the registry and run the comparisons.
+
+#![deny(warnings)]
+
+use faster::{Comparison, Config};
+use std::time::Duration;
+
+mod itoa {
+    /// A buffer integers are formatted into, as `itoa::Buffer`.
+    #[derive(Clone)]
+    pub struct Buffer {
+        bytes: [u8; 20],
+    }
+
+    mod private {
+        pub trait Sealed {}
+    }
+
+    /// The integers a `Buffer` formats; sealed, as `itoa::Integer` is.
+    pub trait Integer: private::Sealed + Copy {
+        /// The digits, from the last, and whether it is negative.
+        fn split(self) -> (u64, bool);
+    }
+
+    macro_rules! integer {
+        ($($ty:ty),*) => {$(
+            impl private::Sealed for $ty {}
+            impl Integer for $ty {
+                #[allow(unused_comparisons)]
+                fn split(self) -> (u64, bool) {
+                    (self.unsigned_abs() as u64, self < 0)
+                }
+            }
+        )*};
+    }
+
+    trait UnsignedAbs {
+        fn unsigned_abs(self) -> Self;
+    }
+    impl UnsignedAbs for u32 {
+        fn unsigned_abs(self) -> u32 {
+            self
+        }
+    }
+    impl UnsignedAbs for u64 {
+        fn unsigned_abs(self) -> u64 {
+            self
+        }
+    }
+
+    integer!(u32, u64, i64);
+
+    #[faster::methods]
+    impl Buffer {
+        pub fn new() -> Buffer {
+            Buffer { bytes: [0; 20] }
+        }
+
+        /// Two digits at a time from a table, as `itoa` does.
+        #[faster::compare(
+            original = Self::format_naive,
+            inputs = format_inputs,
+            types = [u32, u64, i64],
+            max_time = "300ms",
+        )]
+        #[faster::track(inputs = format_inputs, types = [u32, u64, i64])]
+        pub fn format<I: Integer>(&mut self, i: I) -> &str {
+            const PAIRS: &[u8; 200] = b"0001020304050607080910111213141516171819\
+                2021222324252627282930313233343536373839\
+                4041424344454647484950515253545556575859\
+                6061626364656667686970717273747576777879\
+                8081828384858687888990919293949596979899";
+            let (mut n, negative) = i.split();
+            let mut at = self.bytes.len();
+            while n >= 100 {
+                let pair = (n % 100) as usize * 2;
+                n /= 100;
+                at -= 2;
+                self.bytes[at..at + 2].copy_from_slice(&PAIRS[pair..pair + 2]);
+            }
+            if n >= 10 {
+                let pair = n as usize * 2;
+                at -= 2;
+                self.bytes[at..at + 2].copy_from_slice(&PAIRS[pair..pair + 2]);
+            } else {
+                at -= 1;
+                self.bytes[at] = b'0' + n as u8;
+            }
+            if negative {
+                at -= 1;
+                self.bytes[at] = b'-';
+            }
+            std::str::from_utf8(&self.bytes[at..]).expect("digits are ASCII")
+        }
+
+        /// Through `format!`, allocating.
+        fn format_naive<I: Integer>(&mut self, i: I) -> &str {
+            let (n, negative) = i.split();
+            let written = if negative {
+                format!("-{n}")
+            } else {
+                format!("{n}")
+            };
+            let at = self.bytes.len() - written.len();
+            self.bytes[at..].copy_from_slice(written.as_bytes());
+            std::str::from_utf8(&self.bytes[at..]).expect("digits are ASCII")
+        }
+    }
+
+    /// The receiver first: a fresh buffer and the integer to format.
+    fn format_inputs<I: From<u32>>() -> Vec<(Buffer, I)> {
+        [0, 7, 4_294_967_295]
+            .into_iter()
+            .map(|n| (Buffer::new(), I::from(n)))
+            .collect()
+    }
+}
+
+mod shapes {
+    /// Samples to summarize, with the receivers of every kind.
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct Samples(pub Vec<f64>);
+
+    // As `#[cfg_attr(test, ...)]` writes them under `cargo test` (`all()`
+    // holds everywhere, as `test` does there).
+    #[cfg_attr(all(), faster::methods)]
+    impl Samples {
+        fn sum_naive(&self) -> f64 {
+            self.0
+                .iter()
+                .fold(0.0, |sum, x| std::hint::black_box(sum + x))
+        }
+
+        /// `&self`: every call borrows the case's receiver.
+        #[faster::compare(
+            original = Self::sum_naive,
+            inputs = sample_inputs,
+            expect = report,
+            max_time = "50ms",
+            processes = 1
+        )]
+        #[faster::track(inputs = sample_inputs)]
+        pub fn sum(&self) -> f64 {
+            self.0.iter().sum()
+        }
+
+        fn into_sorted_naive(mut self) -> Vec<f64> {
+            self.0.sort_by(f64::total_cmp);
+            self.0
+        }
+
+        /// `self`: every call takes its own clone of the receiver.
+        #[faster::compare(
+            original = Samples::into_sorted_naive,
+            inputs = sample_inputs,
+            expect = report,
+            max_time = "50ms",
+            processes = 1
+        )]
+        pub fn into_sorted(mut self) -> Vec<f64> {
+            self.0.sort_unstable_by(f64::total_cmp);
+            self.0
+        }
+
+        fn scale_naive(&mut self, by: f64) {
+            for x in &mut self.0 {
+                *x *= by;
+            }
+        }
+
+        /// `&mut self` returning nothing: its state after the call is
+        /// compared.
+        #[faster::compare(
+            original = Self::scale_naive,
+            inputs = scale_inputs,
+            expect = report,
+            max_time = "50ms",
+            processes = 1
+        )]
+        pub fn scale(&mut self, by: f64) {
+            self.0.iter_mut().for_each(|x| *x *= by);
+        }
+
+        fn from_text_naive(text: &str) -> Samples {
+            Samples(text.split(',').map(|x| x.trim().parse().unwrap()).collect())
+        }
+
+        /// An associated function: inputs as for a free function.
+        #[cfg_attr(
+            all(),
+            inline,
+            faster::compare(
+                original = Self::from_text_naive,
+                inputs = text_inputs,
+                expect = report,
+                max_time = "50ms",
+            processes = 1
+            )
+        )]
+        pub fn from_text(text: &str) -> Samples {
+            Samples::from_text_naive(text)
+        }
+    }
+
+    /// A trait's implementation, its method named through the trait.
+    #[faster::methods]
+    impl std::str::FromStr for Samples {
+        type Err = std::num::ParseFloatError;
+
+        #[faster::track(inputs = text_inputs)]
+        fn from_str(text: &str) -> Result<Self, Self::Err> {
+            text.split(',')
+                .map(|x| x.trim().parse())
+                .collect::<Result<_, _>>()
+                .map(Samples)
+        }
+    }
+
+    fn sample_inputs() -> Vec<Samples> {
+        vec![Samples(
+            (0..1_000).map(|i| f64::from(i * 37 % 101)).collect(),
+        )]
+    }
+
+    fn scale_inputs() -> Vec<(Samples, f64)> {
+        vec![(sample_inputs().remove(0), 0.5)]
+    }
+
+    fn text_inputs() -> Vec<&'static str> {
+        vec!["1, 2.5, 3"]
+    }
+}
+
+fn registered(test_name: &str) -> &'static Comparison {
+    faster::comparisons()
+        .into_iter()
+        .find(|comparison| comparison.test_name() == test_name)
+        .unwrap_or_else(|| panic!("no comparison named {test_name:?} is registered"))
+}
+
+#[test]
+fn every_method_is_registered_under_its_type_and_name() {
+    let names: Vec<&str> = faster::comparisons()
+        .iter()
+        .map(|comparison| comparison.test_name())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "itoa::faster_buffer_format_i64",
+            "itoa::faster_buffer_format_u32",
+            "itoa::faster_buffer_format_u64",
+            "shapes::faster_samples_from_text",
+            "shapes::faster_samples_into_sorted",
+            "shapes::faster_samples_scale",
+            "shapes::faster_samples_sum",
+        ]
+    );
+    let tracked: Vec<&str> = faster::tracked()
+        .iter()
+        .map(|tracked| tracked.name)
+        .collect();
+    assert_eq!(
+        tracked,
+        [
+            "methods::itoa::Buffer::format::<i64>",
+            "methods::itoa::Buffer::format::<u32>",
+            "methods::itoa::Buffer::format::<u64>",
+            "methods::shapes::Samples::from_str",
+            "methods::shapes::Samples::sum",
+        ]
+    );
+    let format = registered("itoa::faster_buffer_format_u64");
+    assert_eq!(format.original, "Buffer::format_naive");
+    assert_eq!(
+        format.label,
+        "Buffer::format::<u64> vs Buffer::format_naive"
+    );
+}
+
+#[test]
+fn a_borrowed_output_is_compared_as_its_value() {
+    let config = Config {
+        max_time: Duration::from_millis(50),
+        processes: 1,
+        ..Config::default()
+    };
+    let report = (registered("itoa::faster_buffer_format_i64").run)(&config)
+        .unwrap_or_else(|error| panic!("the comparison did not run: {error}"));
+    assert!(report.outputs_checked);
+    assert_eq!(report.inputs.len(), 3);
+}
