@@ -3,6 +3,8 @@
 //! why.
 
 use crate::engine::replicate::slot_of;
+use crate::stats::percentile;
+use std::collections::BTreeMap;
 use crate::report::units::Ratio;
 use crate::report::{Report, Scope};
 
@@ -40,14 +42,7 @@ pub fn scope_note(report: &Report) -> Option<String> {
 /// where some ran in the same one (more than one pass).
 fn counts(report: &Report) -> (usize, String) {
     let slices = report.processes.len();
-    let processes = report
-        .processes
-        .iter()
-        .enumerate()
-        // Without layouts, the slot the slices went to in turn.
-        .map(|(slice, process)| process.layout.unwrap_or_else(|| slot_of(slice, 0)))
-        .collect::<std::collections::BTreeSet<u32>>()
-        .len();
+    let processes = layout_means(report).len();
     let passes = if slices > processes {
         format!("{slices} slices in ")
     } else {
@@ -56,26 +51,47 @@ fn counts(report: &Report) -> (usize, String) {
     (processes, passes)
 }
 
+/// Each process's (layout's) mean speedup over its slices, in the order
+/// of the processes.
+fn layout_means(report: &Report) -> Vec<f64> {
+    let mut sums: BTreeMap<u32, (f64, f64)> = BTreeMap::new();
+    for (slice, process) in report.processes.iter().enumerate() {
+        // Without layouts, the slot the slices went to in turn.
+        let slot = process.layout.unwrap_or_else(|| slot_of(slice, 0));
+        let sum = sums.entry(slot).or_default();
+        sum.0 += process.speedup.ln();
+        sum.1 += 1.0;
+    }
+    sums.into_values()
+        .map(|(sum, count)| (sum / count).exp())
+        .collect()
+}
+
+/// From this many layouts on, the note gives the middle 80% of their
+/// means: a short slice reads its own noise as well as its layout, and the
+/// extremes of dozens of them say more about the noise than the layouts.
+const MIDDLE_FROM: usize = 10;
+
 /// `0.97x to 1.07x slower (a spread of 10.3%)`, ascending in the
-/// headline's direction, where there are several processes.
+/// headline's direction, over the processes' (layouts') means, where there
+/// are several.
 fn processes_read(report: &Report) -> Option<String> {
-    if report.processes.len() < 2 {
+    let means = layout_means(report);
+    if means.len() < 2 {
         return None;
     }
     let slower = report.speedup < 1.0;
-    let directed: Vec<f64> = report
-        .processes
+    let mut directed: Vec<f64> = means
         .iter()
-        .map(|process| {
-            if slower {
-                1.0 / process.speedup
-            } else {
-                process.speedup
-            }
-        })
+        .map(|mean| if slower { 1.0 / mean } else { *mean })
         .collect();
-    let low = directed.iter().copied().fold(f64::INFINITY, f64::min);
-    let high = directed.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    directed.sort_by(f64::total_cmp);
+    let middle = directed.len() >= MIDDLE_FROM;
+    let (low, high) = if middle {
+        (percentile(&directed, 10.0), percentile(&directed, 90.0))
+    } else {
+        (directed[0], directed[directed.len() - 1])
+    };
     let spread = high / low - 1.0;
     let decimals = if spread < 0.03 { 3 } else { 2 };
     // The headline's own direction, at the decimals its interval gives it.
@@ -85,7 +101,8 @@ fn processes_read(report: &Report) -> Option<String> {
         .find(|direction| headline.contains(direction))
         .unwrap_or("");
     Some(format!(
-        "{low:.decimals$}x to {high:.decimals$}x{direction} (a spread of {})",
+        "{low:.decimals$}x to {high:.decimals$}x{direction} ({}a spread of {})",
+        if middle { "the middle 80%, " } else { "" },
         if spread < 0.001 {
             "under 0.1%".to_string()
         } else {
