@@ -15,6 +15,7 @@ mod gpu;
 mod placement;
 #[cfg(test)]
 mod snapshots;
+mod source_digest;
 mod track;
 mod validate;
 

@@ -185,6 +185,7 @@ fn expansion(function: &ItemFn, options: &Options, candidate: &Candidate) -> Tok
     let test_suffix = format!("::{test}");
     let settings = settings(options.expect, options.noise_floor, options.max_time, None);
     let open = open_closure(options, candidate);
+    let source_digest = crate::source_digest::source_digest(function);
     quote! {
         #function
 
@@ -197,6 +198,7 @@ fn expansion(function: &ItemFn, options: &Options, candidate: &Candidate) -> Tok
             line: ::core::line!(),
             settings: #settings,
             debug_build: ::core::cfg!(debug_assertions),
+            source_digest: #source_digest,
             open: #open,
         };
 
