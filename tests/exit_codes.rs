@@ -257,7 +257,10 @@ fn a_replicated_comparison_is_reported_once_with_the_same_figures_everywhere() {
     let result = &document["result"];
     let rounds = result["rounds"].as_u64().unwrap() as usize;
     // At least the two asked for; more while the verdict is unsettled.
-    assert!(result["processes"].as_array().unwrap().len() >= 2, "{result}");
+    assert!(
+        result["processes"].as_array().unwrap().len() >= 2,
+        "{result}"
+    );
     let per_process: usize = result["processes"]
         .as_array()
         .unwrap()

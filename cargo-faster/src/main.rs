@@ -11,7 +11,8 @@
 //! binaries, the base's cached by commit), `cache` (the base builds' record,
 //! its key, and the pruning of older ones), `build_failure` (what to say
 //! when one does not build), `discover` (which binaries serve tracked
-//! functions). The comparison itself, and every output, is the runtime's
+//! functions), `machine_code` (the size of a function's timed loop in a
+//! binary). The comparison itself, and every output, is the runtime's
 //! (`faster_runtime::harness::run_against`).
 
 mod build;
@@ -19,6 +20,7 @@ mod build_failure;
 mod cache;
 mod discover;
 mod git;
+mod machine_code;
 mod options;
 mod sources;
 mod toolchain;
@@ -111,6 +113,7 @@ fn run(options: &Options) -> Result<u8, String> {
         },
         accept_changes: options.accept_changes,
         output: workspace.target.join("faster"),
+        symbol_sizes: Some(machine_code::symbol_sizes),
     };
     if against.current.servers.is_empty() && against.base.servers.is_empty() {
         return Err(nothing_tracked(&directory));

@@ -273,6 +273,14 @@ fn one_revision_against_another_built_once() {
         kept["label"],
         format!("fixture::kept vs HEAD~1 ({})", &base_commit[..7])
     );
+    // Its source is the same in both commits, and each binary's timed loop
+    // for it was found (their sizes are the compiler's to choose).
+    let code = &kept["result"]["compiled_code"];
+    assert_eq!(code["source_unchanged"], true, "{code}");
+    for revision in ["base", "current"] {
+        let bytes = code["timed_loop_bytes"][revision].as_u64().unwrap_or(0);
+        assert!((16..100_000).contains(&bytes), "{code}");
+    }
     // Behaves: a failure naming the input and both outputs.
     let behaves = by_name("fixture::behaves");
     assert_eq!(behaves["status"], "error");

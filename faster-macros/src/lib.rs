@@ -16,6 +16,7 @@ mod methods;
 mod placement;
 #[cfg(test)]
 mod snapshots;
+mod source_digest;
 mod track;
 mod validate;
 

@@ -111,8 +111,9 @@ pub(crate) fn tracked(
         attribute,
         "tracking it",
     )?;
+    let source_digest = crate::source_digest::source_digest(function);
     Ok(match &options.types {
-        None => expansion(&options, &candidate, None, owner),
+        None => expansion(&options, &candidate, None, owner, source_digest),
         Some(types) => types
             .types
             .iter()
@@ -122,6 +123,7 @@ pub(crate) fn tracked(
                     &candidate.instantiated(concrete),
                     Some(concrete),
                     owner,
+                    source_digest,
                 )
             })
             .collect(),
@@ -271,12 +273,13 @@ fn unknown_option(key: &Ident, key_name: &str) -> syn::Error {
 /// One tracked instantiation: its descriptor, registered, and its test.
 /// `concrete` is the type a generic function is instantiated at here
 /// (which `candidate` already has substituted); `owner` the `impl` block
-/// of a method.
+/// of a method; `source_digest` the digest of the function's own source.
 fn expansion(
     options: &Options,
     candidate: &Candidate,
     concrete: Option<&Type>,
     owner: Option<&Owner>,
+    source_digest: u64,
 ) -> TokenStream {
     let bare_ident = candidate.ident.unraw();
     let suffix = concrete.map_or_else(String::new, |ty| format!("_{}", type_suffix(ty)));
@@ -320,6 +323,7 @@ fn expansion(
             line: ::core::line!(),
             settings: #settings,
             debug_build: ::core::cfg!(debug_assertions),
+            source_digest: #source_digest,
             open: #open,
         };
 

@@ -68,6 +68,10 @@ pub struct Tracked {
     /// Whether the crate holding the attribute was built with
     /// `debug_assertions`: then timing is reported but not enforced.
     pub debug_build: bool,
+    /// A digest of the function's own tokens (its doc comments aside), made
+    /// by the attribute: equal in two revisions where its source is, so a
+    /// change in its compiled code alone can be told apart.
+    pub source_digest: u64,
     /// Collects the inputs and holds them with the function, ready to be
     /// probed and timed.
     pub open: fn() -> Result<Box<dyn Served>, Error>,

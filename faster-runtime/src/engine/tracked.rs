@@ -58,6 +58,11 @@ pub trait Served {
     /// Runs `batch` calls on input `input` and returns their nanoseconds on
     /// `timer`. A panic is the error, naming the input.
     fn time_batch(&mut self, timer: &Timer, input: usize, batch: u64) -> Result<f64, Error>;
+
+    /// The address of the machine code [`Served::time_batch`] times: the
+    /// measuring loop compiled for this function, which inlines it (see
+    /// `revision::machine_code`).
+    fn timed_loop(&self) -> usize;
 }
 
 /// [`Served`] for a function called as the routine `R` says, with the
@@ -121,6 +126,14 @@ where
             input: Some(input),
             message: panic_message(payload),
         })
+    }
+
+    fn timed_loop(&self) -> usize {
+        // The instance `time_batch` above calls: never inlined (see
+        // `Routine::time_batch`), one per function, so its symbol is this
+        // function's timed code and its size that code's.
+        let timed: fn(&mut R, &Timer, &I, u64) -> f64 = R::time_batch::<Timer, 0>;
+        timed as usize
     }
 }
 

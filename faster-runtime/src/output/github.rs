@@ -171,9 +171,12 @@ fn row(outcome: &Outcome) -> String {
                 undecided(report)
             };
             let note = if status == Status::NotEnforced {
-                " (debug build: not enforced)"
+                " (debug build: not enforced)".to_string()
             } else {
-                ""
+                report
+                    .compiled_code
+                    .and_then(|code| code.short_note())
+                    .map_or_else(String::new, |note| format!(" ({note})"))
             };
             format!(
                 "| {name} | {} | {} | {} | {mark} {verdict}{note} |\n",

@@ -4,12 +4,14 @@
 //! ([`Environment`]), and the units figures are written in. Nothing here
 //! prints: the outputs (`crate::output`) lay these out.
 
+pub mod compiled_code;
 pub mod document;
 pub mod environment;
 pub mod outcome;
 pub mod throughput;
 pub mod units;
 
+pub use compiled_code::CompiledCode;
 pub use document::Document;
 pub use environment::Environment;
 pub use outcome::{Outcome, Source, Status};
@@ -98,6 +100,10 @@ pub struct Report {
     /// Where two GPU kernels ran (`faster::gpu`); `None` for functions
     /// compared on the CPU.
     pub gpu: Option<GpuInfo>,
+    /// Across revisions, the function's source and timed machine code in
+    /// each (`cargo faster`), where the platform can tell; `None` for
+    /// other comparisons.
+    pub compiled_code: Option<CompiledCode>,
 }
 
 /// The GPU a comparison of two kernels ran on, and how its samples were
@@ -319,6 +325,7 @@ pub(crate) mod fixtures {
             round_original_first: (0..rounds).map(|round| round % 2 == 0).collect(),
             warm_up_rounds: 6,
             gpu: None,
+            compiled_code: None,
         }
     }
 

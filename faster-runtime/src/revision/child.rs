@@ -96,6 +96,7 @@ mod tests {
         line: line!(),
         settings: Settings::NONE,
         debug_build: false,
+        source_digest: 3,
         open: || track_by_ref(vec![3_u64, 4], square_or_panic, described, described),
     };
     inventory::submit! { SERVED }

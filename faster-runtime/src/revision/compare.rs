@@ -346,6 +346,8 @@ mod tests {
             max_time_ns: None,
             inputs,
             error: None,
+            source_digest: 0,
+            timed_loop: None,
         }
     }
 

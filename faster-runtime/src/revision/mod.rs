@@ -7,10 +7,13 @@
 //! `protocol` is what crosses the pipe, `serve` the child's side, `child`
 //! the parent's handle on a child, and `compare` one function: matched by
 //! name, checked by the digests of its outputs, measured by the engine's
-//! sampler with each batch timed by the child of its revision. The run
-//! around them (building, outputs, exit code) is `harness::against`'s.
+//! sampler with each batch timed by the child of its revision;
+//! `machine_code` whether its compiled code changed where its source did
+//! not. The run around them (building, outputs, exit code) is
+//! `harness::against`'s.
 
 pub mod child;
 pub mod compare;
+pub mod machine_code;
 pub mod protocol;
 pub mod serve;

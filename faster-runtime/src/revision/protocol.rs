@@ -9,7 +9,7 @@
 //!
 //! ```text
 //! → faster-frame/2 {"op":"list"}
-//! ← faster-frame/2 {"listing":{"protocol":1,"timer":"monotonic clock",...,"functions":[...]}}
+//! ← faster-frame/2 {"listing":{"protocol":2,"timer":"monotonic clock",...,"functions":[...]}}
 //! → faster-frame/2 {"op":"time","function":"demo::parse","input":0,"batch":4096}
 //! ← faster-frame/2 {"nanos":81234.0}
 //! → faster-frame/2 {"op":"quit"}
@@ -23,7 +23,9 @@ use crate::time::Calibration;
 use serde::{Deserialize, Serialize};
 
 /// The protocol's version; a child answering with another is refused.
-pub const PROTOCOL: u32 = 1;
+/// 2: a function's listing carries its source digest and where its timed
+/// loop is.
+pub const PROTOCOL: u32 = 2;
 
 /// What the parent asks.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -126,6 +128,16 @@ pub struct FunctionListing {
     /// Why it cannot be served otherwise (its inputs function or a call
     /// panicked, no inputs).
     pub error: Option<String>,
+    /// The digest of its own source (`Tracked::source_digest`). Defaults
+    /// where absent, so that an older child's listing still reads and is
+    /// refused for its protocol, not for its shape.
+    #[serde(default)]
+    pub source_digest: u64,
+    /// Where its timed loop is in the child's executable, as an offset
+    /// from the program's entry point (see `machine_code`); `None` where
+    /// the platform cannot tell.
+    #[serde(default)]
+    pub timed_loop: Option<i64>,
 }
 
 #[cfg(test)]
@@ -177,6 +189,8 @@ mod tests {
                     max_batch: 1 << 20,
                 }],
                 error: None,
+                source_digest: 0x1234_5678_9abc_def0,
+                timed_loop: Some(-4_096),
             }],
         });
         for response in [

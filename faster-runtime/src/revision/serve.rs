@@ -7,6 +7,7 @@
 //! listed with its error, and the others are served. A panic while timing
 //! is answered as a failure, and the child goes on serving.
 
+use super::machine_code;
 use super::protocol::{FunctionListing, Listing, PROTOCOL, Request, Response};
 use crate::config::{Config, Settings};
 use crate::engine::tracked::Served;
@@ -79,6 +80,8 @@ fn open(function: &Tracked) -> (Option<Box<dyn Served>>, FunctionListing) {
             .map(|max_time| u64::try_from(max_time.as_nanos()).unwrap_or(u64::MAX)),
         inputs: Vec::new(),
         error: None,
+        source_digest: function.source_digest,
+        timed_loop: None,
     };
     let probed = (function.open)().and_then(|mut served| {
         if served.input_count() == 0 {
@@ -90,6 +93,7 @@ fn open(function: &Tracked) -> (Option<Box<dyn Served>>, FunctionListing) {
     match probed {
         Ok((served, probes)) => {
             listing.inputs = probes;
+            listing.timed_loop = machine_code::from_entry(served.timed_loop());
             (Some(served), listing)
         }
         Err(error) => {
@@ -125,6 +129,7 @@ mod tests {
             ..Settings::NONE
         },
         debug_build: false,
+        source_digest: 1,
         open: || track_by_ref(vec![1_u64, 0, 7], double, described, described),
     };
 
@@ -135,6 +140,7 @@ mod tests {
         line: 9,
         settings: Settings::NONE,
         debug_build: false,
+        source_digest: 2,
         open: || {
             let inputs: Vec<u64> = collect_inputs(|| -> Vec<u64> { panic!("no inputs today") })?;
             track_by_ref(inputs, double, described, described)

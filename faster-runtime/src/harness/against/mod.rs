@@ -17,6 +17,7 @@ use crate::output::Summary;
 use crate::output::style::Progress;
 use crate::revision::child::{Endpoint, Server, ServerCommand};
 use crate::revision::compare::{self, Match};
+use crate::revision::machine_code::{LoopSizes, SymbolSizes};
 use crate::revision::protocol::{Listing, PROTOCOL, Request, Response};
 use crate::stats::verdict::Expect;
 use measuring::Measuring;
@@ -45,6 +46,10 @@ pub struct Against {
     /// `<target>/faster`: report files go to its `against/` folder, and
     /// runs take turns on its lock.
     pub output: PathBuf,
+    /// Reads the size of the symbols at given places in a binary, where the
+    /// caller can read its format: then a function whose compiled code
+    /// changed while its source did not is said so.
+    pub symbol_sizes: Option<SymbolSizes>,
 }
 
 /// The exit code of a run that could not compare: a child did not start or
@@ -125,6 +130,21 @@ pub fn run_against(against: &Against, cli: &Cli) -> u8 {
             .map(|command| Builds::of(command.program.clone(), run_config.layouts))
             .collect()
     };
+    let loop_sizes = [
+        (&against.base, &base.listings),
+        (&against.current, &current.listings),
+    ]
+    .map(|(revision, listings)| {
+        let binaries: Vec<&std::path::Path> = revision
+            .servers
+            .iter()
+            .map(|command| command.program.as_path())
+            .collect();
+        against
+            .symbol_sizes
+            .map(|sizes| LoopSizes::read(&binaries, listings, sizes))
+            .unwrap_or_default()
+    });
     let _turn = lock_across_processes(&against.output);
     let mut run = Measuring {
         against,
@@ -132,6 +152,7 @@ pub fn run_against(against: &Against, cli: &Cli) -> u8 {
         builds: [builds_of(&against.base), builds_of(&against.current)],
         servers: [Vec::new(), Vec::new()],
         listings: [&base.listings, &current.listings],
+        loop_sizes,
         outputs,
     };
     let started = Instant::now();

@@ -70,6 +70,12 @@ pub fn render(report: &Report, style: Style) -> String {
         }
     }
 
+    // Beside the verdict: where it may come from code generation.
+    if let Some(note) = report.compiled_code.and_then(|code| code.note()) {
+        for line in wrap(&note, "  ", "    ") {
+            let _ = writeln!(out, "{line}");
+        }
+    }
     if let Some(note) = scope_note(report) {
         for line in wrap(&note, "  ", "    ") {
             let _ = writeln!(out, "{line}");
@@ -383,6 +389,27 @@ mod tests {
             ),
             "{text}"
         );
+    }
+
+    #[test]
+    fn compiled_code_that_changed_alone_is_said_beside_the_verdict() {
+        let mut report = report(0.67, (0.48, 0.93), Verdict::Slower, Expect::NotSlower);
+        report.compiled_code = Some(crate::report::CompiledCode {
+            source_unchanged: true,
+            timed_loop_bytes: [456, 546],
+        });
+        let text = report.to_string();
+        assert!(
+            text.contains(
+                "(expected not slower; noise floor 5%)\n  Its source is unchanged, but its compiled \
+                 code is not: the timed loop that\n    inlines it is 456 bytes at the base revision, \
+                 546 now."
+            ),
+            "{text}"
+        );
+        for line in text.lines() {
+            assert!(display_width(line) <= WIDTH, "{line}");
+        }
     }
 
     #[test]

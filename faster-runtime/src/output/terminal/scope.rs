@@ -3,10 +3,10 @@
 //! why.
 
 use crate::engine::replicate::slot_of;
-use crate::stats::percentile;
-use std::collections::BTreeMap;
 use crate::report::units::Ratio;
 use crate::report::{Report, Scope};
+use crate::stats::percentile;
+use std::collections::BTreeMap;
 
 /// What the processes read and what the verdict is about:
 ///

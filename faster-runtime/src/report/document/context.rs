@@ -1,8 +1,9 @@
 //! Where and how a result was measured, as the document writes it: the GPU
-//! its kernels ran on, and how far its verdict reaches (the layouts its
-//! processes ran in).
+//! its kernels ran on, how far its verdict reaches (the layouts its
+//! processes ran in), and across revisions, the function's compiled code in
+//! each.
 
-use crate::report::{GpuInfo, Scope};
+use crate::report::{CompiledCode, GpuInfo, Scope};
 use serde::{Deserialize, Serialize};
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -61,6 +62,42 @@ impl ScopeDoc {
         match (self.layouts, self.reason) {
             (true, _) => Scope::Layouts,
             (false, reason) => Scope::ThisBuild(reason.unwrap_or_default()),
+        }
+    }
+}
+
+/// [`CompiledCode`]: whether the source is unchanged, the timed loop's size
+/// in each revision, and whether the code changed alone.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub(super) struct CompiledCodeDoc {
+    source_unchanged: bool,
+    timed_loop_bytes: RevisionsDoc,
+    /// Derived from the two fields above; written for readers, not read
+    /// back.
+    changed_alone: bool,
+}
+
+/// A figure at the base revision and in the current code.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct RevisionsDoc {
+    base: u64,
+    current: u64,
+}
+
+impl CompiledCodeDoc {
+    pub(super) fn of(code: &CompiledCode) -> CompiledCodeDoc {
+        let [base, current] = code.timed_loop_bytes;
+        CompiledCodeDoc {
+            source_unchanged: code.source_unchanged,
+            timed_loop_bytes: RevisionsDoc { base, current },
+            changed_alone: code.changed_alone(),
+        }
+    }
+
+    pub(super) fn into_code(self) -> CompiledCode {
+        CompiledCode {
+            source_unchanged: self.source_unchanged,
+            timed_loop_bytes: [self.timed_loop_bytes.base, self.timed_loop_bytes.current],
         }
     }
 }

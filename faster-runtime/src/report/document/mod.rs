@@ -17,7 +17,7 @@ use crate::stats::LinearFit;
 use crate::stats::samples::CONFIDENCE;
 use crate::stats::verdict::{Expect, Undecided};
 use crate::time::Calibration;
-use context::{GpuDoc, ScopeDoc};
+use context::{CompiledCodeDoc, GpuDoc, ScopeDoc};
 use serde::{Deserialize, Serialize};
 use std::time::Duration;
 use values::{nullable, parse_stop, parse_verdict, stop_name};
@@ -94,6 +94,9 @@ struct ResultDoc {
     load: Option<LoadDoc>,
     warnings: Vec<String>,
     gpu: Option<GpuDoc>,
+    /// Across revisions only; absent from documents written before it.
+    #[serde(default)]
+    compiled_code: Option<CompiledCodeDoc>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -352,6 +355,7 @@ impl ResultDoc {
             }),
             warnings: report.warnings.clone(),
             gpu: report.gpu.as_ref().map(GpuDoc::of),
+            compiled_code: report.compiled_code.as_ref().map(CompiledCodeDoc::of),
         }
     }
 
@@ -406,6 +410,7 @@ impl ResultDoc {
             round_original_first: self.round_original_first,
             warm_up_rounds: self.warm_up_rounds,
             gpu: self.gpu.map(GpuDoc::into_info),
+            compiled_code: self.compiled_code.map(CompiledCodeDoc::into_code),
         })
     }
 }
@@ -470,7 +475,7 @@ mod tests {
     use crate::error::Error;
     use crate::report::fixtures::{report, three_inputs};
     use crate::report::outcome::Source;
-    use crate::report::{GpuInfo, Scope};
+    use crate::report::{CompiledCode, GpuInfo, Scope};
     use crate::stats::verdict::Verdict;
 
     fn outcome(result: Result<Report, Error>) -> Outcome {
@@ -514,7 +519,17 @@ mod tests {
             driver: "llvmpipe".into(),
             cache_flush_bytes: Some(64 << 20),
         });
+        original.compiled_code = Some(CompiledCode {
+            source_unchanged: true,
+            timed_loop_bytes: [456, 546],
+        });
         let line = Document::of(&outcome(Ok(original.clone()))).to_line();
+        assert!(
+            line.contains(
+                r#""compiled_code":{"source_unchanged":true,"timed_loop_bytes":{"base":456,"current":546},"changed_alone":true}"#
+            ),
+            "{line}"
+        );
         let back: Document = serde_json::from_str(&line).unwrap();
         let mut read = back.into_report().unwrap();
         // Elapsed time travels as seconds in a float.
