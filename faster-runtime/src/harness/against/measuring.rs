@@ -19,6 +19,16 @@ use crate::stats::verdict::Expect;
 use crate::time::{Calibration, WallClock};
 use std::time::{Duration, Instant};
 
+/// How many cycles of rounds a pair of processes measures a function in,
+/// where a slice in one binary measures two: every round here crosses from
+/// one process to the other, which makes it noisier, and every pair starts
+/// two fresh processes, which makes another pair dearer than a longer one.
+/// Measured on a split-and-parse and a duplicate search (1.8–3 µs) against
+/// a commit slowing the search by about a tenth: two cycles read it in 690
+/// slices as `1.09x slower [0.99x – 1.19x]`, undecided, eight in four pairs
+/// as `1.11x slower [1.07x – 1.16x]` in 3 runs of 3 (guide/layouts.md).
+const PAIR_CYCLES: usize = 8;
+
 /// A run in progress: the builds of both revisions, the children serving
 /// them now, what they serve, and the outputs.
 pub(super) struct Measuring<'a> {
@@ -175,7 +185,10 @@ impl Measuring<'_> {
             &base_listings[base.server],
             &current_listings[current.server],
         );
-        let config = replicate::slice_config(config);
+        let config = Config {
+            cycles: Some(PAIR_CYCLES),
+            ..replicate::slice_config(config)
+        };
         let calibration = worse(
             base_listing.calibration.into(),
             current_listing.calibration.into(),
