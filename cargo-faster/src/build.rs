@@ -14,9 +14,9 @@
 
 use crate::cache::prune::{self, InUse};
 use crate::cache::{self, Key, Lookup, key};
+use crate::executable::Executable;
 use crate::git::Repository;
 use crate::{build_failure, sources};
-use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::ffi::OsString;
 use std::io::{IsTerminal, Read, Write};
@@ -49,15 +49,6 @@ pub struct Workspace {
     pub root: PathBuf,
     /// Cargo's target directory.
     pub target: PathBuf,
-}
-
-/// A test binary and the directory `cargo test` runs it in.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Executable {
-    /// The binary.
-    pub path: PathBuf,
-    /// Its package's directory.
-    pub directory: PathBuf,
 }
 
 impl Cargo {

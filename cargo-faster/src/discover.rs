@@ -3,7 +3,7 @@
 //! `faster_track_*` test serves all of its tracked functions when that test
 //! is run with `FASTER_SERVE=1`.
 
-use crate::build::Executable;
+use crate::executable::Executable;
 use faster_runtime::revision::child::ServerCommand;
 use std::process::Command;
 

@@ -19,6 +19,7 @@ mod build;
 mod build_failure;
 mod cache;
 mod discover;
+mod executable;
 mod git;
 mod machine_code;
 mod options;

@@ -13,6 +13,7 @@ mod attr;
 mod expand;
 mod gpu;
 mod methods;
+mod owner;
 mod placement;
 #[cfg(test)]
 mod snapshots;

@@ -11,7 +11,7 @@ use crate::expand::{
     callee_path, collected_inputs, expansion_or_errors, prepare_closure, settings, side,
     type_suffix,
 };
-use crate::methods::Owner;
+use crate::owner::Owner;
 use crate::validate::{self, Candidate};
 use proc_macro2::{Span, TokenStream};
 use quote::{ToTokens, format_ident, quote};
@@ -98,8 +98,7 @@ pub(crate) fn tracked(
     if let Some(owner) = owner
         && let Some(inputs) = &mut options.inputs
     {
-        let replaced =
-            crate::methods::without_self(inputs.path.to_token_stream(), &owner.qualified);
+        let replaced = crate::owner::without_self(inputs.path.to_token_stream(), &owner.qualified);
         if let Ok(path) = syn::parse2(replaced) {
             inputs.path = path;
         }

@@ -5,7 +5,7 @@
 pub mod key;
 pub mod prune;
 
-use crate::build::Executable;
+use crate::executable::Executable;
 use crate::sources;
 use faster_runtime::layout::Layouts;
 use faster_runtime::output::files::write_atomically;

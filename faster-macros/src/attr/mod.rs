@@ -150,7 +150,7 @@ impl Options {
     /// block, as its comparison reads them outside the block.
     pub fn without_self(&mut self, qualified: &TokenStream) {
         let replace = |path: &mut ExprPath| {
-            let replaced = crate::methods::without_self(path.to_token_stream(), qualified);
+            let replaced = crate::owner::without_self(path.to_token_stream(), qualified);
             if let Ok(parsed) = syn::parse2(replaced) {
                 *path = parsed;
             }

@@ -19,7 +19,7 @@ pub(crate) use registration::{Names, registration, settings, type_suffix};
 use registration::distinct_test_names;
 
 use crate::attr::{Check, InputsOption, Options};
-use crate::methods::Owner;
+use crate::owner::Owner;
 use crate::validate::{self, Candidate};
 use proc_macro2::{Literal, Span, TokenStream};
 use quote::{ToTokens, quote, quote_spanned};

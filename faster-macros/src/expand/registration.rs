@@ -4,7 +4,7 @@
 //! `inventory` entry and the `#[test]` that runs it.
 
 use crate::attr::{Expect, Options, tokens_as_written};
-use crate::methods::Owner;
+use crate::owner::Owner;
 use proc_macro2::{Literal, TokenStream};
 use quote::{ToTokens, format_ident, quote};
 use syn::ext::IdentExt;

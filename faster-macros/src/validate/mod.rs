@@ -12,7 +12,7 @@ mod refusals;
 pub(crate) use blocks::{no_self_paths, outside_blocks};
 
 use crate::attr::{InputsOption, Options};
-use crate::methods::Owner;
+use crate::owner::Owner;
 use proc_macro2::Span;
 use refusals::{
     borrowed_output, check_generics, free_wrapper_example, owned_form, unsupported_parameter_type,
