@@ -103,7 +103,7 @@ pub(crate) fn tracked(
             inputs.path = path;
         }
     }
-    types_match(options.types.as_ref(), &candidate)?;
+    validate::types_match(options.types.as_ref(), &candidate, "track")?;
     validate::inputs_match(
         options.inputs.as_ref(),
         &candidate,
@@ -127,39 +127,6 @@ pub(crate) fn tracked(
             })
             .collect(),
     })
-}
-
-/// `types = [...]` is given exactly when the function has one type
-/// parameter.
-fn types_match(types: Option<&TypesOption>, candidate: &Candidate) -> syn::Result<()> {
-    let ident = &candidate.ident;
-    match (types, candidate.type_params.as_slice()) {
-        (None, []) | (Some(_), [_]) => Ok(()),
-        (Some(types), []) => Err(syn::Error::new(
-            types.key.span(),
-            format!(
-                "`types` instantiates a generic function, and `{ident}` has no type parameter: \
-                 remove `types = [...]`"
-            ),
-        )),
-        (None, [param]) => Err(syn::Error::new_spanned(
-            param,
-            format!(
-                "`#[faster::track]` needs concrete types, and `{ident}` is generic over `{}`: \
-                 add `types = [u32, u64]` (your types) to track it once per type, in tests \
-                 named `faster_track_{ident}_u32`, `faster_track_{ident}_u64`",
-                param.ident
-            ),
-        )),
-        (_, [_, second, ..]) => Err(syn::Error::new_spanned(
-            second,
-            format!(
-                "`{ident}` is generic over more than one type, and `types = [...]` instantiates \
-                 one type parameter: track a wrapper generic over one of them, or at concrete \
-                 types"
-            ),
-        )),
-    }
 }
 
 /// The shared signature checks speak of `#[faster::compare]`; here they

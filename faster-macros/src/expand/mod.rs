@@ -94,7 +94,7 @@ pub(crate) fn comparisons(
     }
     let mut errors: Option<syn::Error> = None;
     for check in [
-        validate::types_match(&options, &candidate),
+        validate::types_match(options.types.as_ref(), &candidate, "compare"),
         validate::inputs_match(
             options.inputs.as_ref(),
             &candidate,

@@ -11,7 +11,7 @@ mod refusals;
 
 pub(crate) use blocks::{no_self_paths, outside_blocks};
 
-use crate::attr::{InputsOption, Options};
+use crate::attr::{InputsOption, TypesOption};
 use crate::owner::Owner;
 use proc_macro2::Span;
 use refusals::{
@@ -381,11 +381,16 @@ fn param(typed: &PatType, position: usize, sig: &Signature) -> syn::Result<Param
 }
 
 /// `types = [...]` is given exactly when the candidate has one type
-/// parameter.
-pub(crate) fn types_match(options: &Options, candidate: &Candidate) -> syn::Result<()> {
+/// parameter. `attribute` is the attribute's name (`compare`, `track`),
+/// which also names its tests (`faster_NAME_u32`, `faster_track_NAME_u32`).
+pub(crate) fn types_match(
+    types: Option<&TypesOption>,
+    candidate: &Candidate,
+    attribute: &str,
+) -> syn::Result<()> {
     let ident = &candidate.ident;
-    match (&options.types, candidate.type_params.as_slice()) {
-        (None, []) => Ok(()),
+    match (types, candidate.type_params.as_slice()) {
+        (None, []) | (Some(_), [_]) => Ok(()),
         (Some(types), []) => Err(syn::Error::new(
             types.key.span(),
             format!(
@@ -393,16 +398,21 @@ pub(crate) fn types_match(options: &Options, candidate: &Candidate) -> syn::Resu
                  remove `types = [...]`"
             ),
         )),
-        (None, [param]) => Err(syn::Error::new_spanned(
-            param,
-            format!(
-                "`#[faster::compare]` needs concrete types, and `{ident}` is generic over `{}`: \
-                 add `types = [u32, u64]` (your types) to compare it once per type, in tests \
-                 named `faster_{ident}_u32`, `faster_{ident}_u64`",
-                param.ident
-            ),
-        )),
-        (Some(_), [_]) => Ok(()),
+        (None, [param]) => {
+            let tests = match attribute {
+                "compare" => format!("faster_{ident}"),
+                other => format!("faster_{other}_{ident}"),
+            };
+            Err(syn::Error::new_spanned(
+                param,
+                format!(
+                    "`#[faster::{attribute}]` needs concrete types, and `{ident}` is generic over \
+                     `{}`: add `types = [u32, u64]` (your types) to {attribute} it once per \
+                     type, in tests named `{tests}_u32`, `{tests}_u64`",
+                    param.ident
+                ),
+            ))
+        }
         (_, [first, second, ..]) => Err(syn::Error::new_spanned(
             second,
             format!(
