@@ -317,7 +317,7 @@ impl Subject for Remote<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::revision::protocol::{CalibrationDoc, PROTOCOL};
+    use crate::revision::protocol::fixtures::listing;
     use crate::stats::verdict::{Expect, Verdict};
     use crate::time::{SimClock, calibrate};
     use std::cell::RefCell;
@@ -348,20 +348,6 @@ mod tests {
             error: None,
             source_digest: 0,
             timed_loop: None,
-        }
-    }
-
-    fn listing(functions: Vec<FunctionListing>) -> Listing {
-        Listing {
-            protocol: PROTOCOL,
-            timer: "simulated".into(),
-            timer_fallback: None,
-            calibration: CalibrationDoc {
-                reading_cost_ns: 20.0,
-                resolution_ns: 1.0,
-                empty_call_ns: 0.0,
-            },
-            functions,
         }
     }
 

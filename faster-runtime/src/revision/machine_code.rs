@@ -96,7 +96,8 @@ pub fn compiled_code(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::revision::protocol::{CalibrationDoc, FunctionListing, PROTOCOL};
+    use crate::revision::protocol::FunctionListing;
+    use crate::revision::protocol::fixtures::listing;
 
     /// A timed loop of this test binary: an entry-relative offset of code
     /// that exists.
@@ -130,20 +131,6 @@ mod tests {
             error: None,
             source_digest: digest,
             timed_loop,
-        }
-    }
-
-    fn listing(functions: Vec<FunctionListing>) -> Listing {
-        Listing {
-            protocol: PROTOCOL,
-            timer: "simulated".into(),
-            timer_fallback: None,
-            calibration: CalibrationDoc {
-                reading_cost_ns: 20.0,
-                resolution_ns: 1.0,
-                empty_call_ns: 0.0,
-            },
-            functions,
         }
     }
 

@@ -140,6 +140,27 @@ pub struct FunctionListing {
     pub timed_loop: Option<i64>,
 }
 
+/// Listings made by hand, for the tests of what reads them.
+#[cfg(test)]
+pub(crate) mod fixtures {
+    use super::*;
+
+    /// A listing of `functions` from a child timing on a simulated clock.
+    pub(crate) fn listing(functions: Vec<FunctionListing>) -> Listing {
+        Listing {
+            protocol: PROTOCOL,
+            timer: "simulated".into(),
+            timer_fallback: None,
+            calibration: CalibrationDoc {
+                reading_cost_ns: 20.0,
+                resolution_ns: 1.0,
+                empty_call_ns: 0.0,
+            },
+            functions,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
