@@ -34,6 +34,7 @@ use crate::report::{ProcessSummary, Report};
 use crate::stats::samples::{CONFIDENCE, Stop};
 use crate::stats::verdict::Verdict;
 use crate::stats::{self, Interval};
+use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
 /// The most processes (and layouts) a comparison's slices are measured in
@@ -234,20 +235,27 @@ pub fn combine(mut parent: Report, children: Vec<Report>, least: usize) -> Repor
 /// measures the same noise, and the layouts' besides, directly. `None`
 /// where there is one process only.
 fn interval_over(processes: &[ProcessSummary], least: usize) -> Option<Interval> {
-    let mut sums: Vec<(f64, f64)> = Vec::new();
-    for (slice, process) in processes.iter().enumerate() {
-        let slot = slot_of(slice, least) as usize - 1;
-        if sums.len() <= slot {
-            sums.resize(slot + 1, (0.0, 0.0));
-        }
-        sums[slot].0 += process.speedup.ln();
-        sums[slot].1 += 1.0;
-    }
-    let means: Vec<(f64, Option<f64>)> = sums
+    let slots = (0..).map(|slice| slot_of(slice, least));
+    let means: Vec<(f64, Option<f64>)> = log_means_by_slot(processes, slots)
         .into_iter()
-        .map(|(sum, count)| (sum / count, None))
+        .map(|mean| (mean, None))
         .collect();
     stats::across_processes(&means, CONFIDENCE).ok()
+}
+
+/// The mean log speedup of each slot's slices, in slot order: slice `i`
+/// of `processes` ran in the `i`th of `slots`.
+pub fn log_means_by_slot(
+    processes: &[ProcessSummary],
+    slots: impl IntoIterator<Item = u32>,
+) -> Vec<f64> {
+    let mut sums: BTreeMap<u32, (f64, f64)> = BTreeMap::new();
+    for (process, slot) in processes.iter().zip(slots) {
+        let sum = sums.entry(slot).or_default();
+        sum.0 += process.speedup.ln();
+        sum.1 += 1.0;
+    }
+    sums.into_values().map(|(sum, count)| sum / count).collect()
 }
 
 /// `child`'s rounds, best times and observations added to `parent`'s.

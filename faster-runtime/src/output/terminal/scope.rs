@@ -2,11 +2,10 @@
 //! binary its processes ran in (about the code), or this build only, and
 //! why.
 
-use crate::engine::replicate::slot_of;
+use crate::engine::replicate::{log_means_by_slot, slot_of};
 use crate::report::units::Ratio;
 use crate::report::{Report, Scope};
 use crate::stats::percentile;
-use std::collections::BTreeMap;
 
 /// What the processes read and what the verdict is about:
 ///
@@ -51,19 +50,17 @@ fn counts(report: &Report) -> (usize, String) {
     (processes, passes)
 }
 
-/// Each process's (layout's) mean speedup over its slices, in the order
-/// of the processes.
+/// Each process's (layout's) mean speedup over its slices, in slot order.
 fn layout_means(report: &Report) -> Vec<f64> {
-    let mut sums: BTreeMap<u32, (f64, f64)> = BTreeMap::new();
-    for (slice, process) in report.processes.iter().enumerate() {
-        // Without layouts, the slot the slices went to in turn.
-        let slot = process.layout.unwrap_or_else(|| slot_of(slice, 0));
-        let sum = sums.entry(slot).or_default();
-        sum.0 += process.speedup.ln();
-        sum.1 += 1.0;
-    }
-    sums.into_values()
-        .map(|(sum, count)| (sum / count).exp())
+    // Without layouts, the slot the slices went to in turn.
+    let slots = report
+        .processes
+        .iter()
+        .enumerate()
+        .map(|(slice, process)| process.layout.unwrap_or_else(|| slot_of(slice, 0)));
+    log_means_by_slot(&report.processes, slots)
+        .into_iter()
+        .map(f64::exp)
         .collect()
 }
 
