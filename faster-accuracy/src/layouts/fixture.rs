@@ -92,15 +92,7 @@ impl Fixture {
         };
         std::fs::create_dir_all(fixture.root.join("src"))
             .map_err(|error| format!("{}: {error}", fixture.root.display()))?;
-        fixture.write(
-            "Cargo.toml",
-            &format!(
-                "[package]\nname = \"{CRATE}\"\nversion = \"0.0.0\"\nedition = \"2024\"\n\
-                 publish = false\n\n[dev-dependencies]\nfaster-test = {{ path = {:?} }}\n\n\
-                 [workspace]\n",
-                faster.display().to_string()
-            ),
-        )?;
+        fixture.write("Cargo.toml", &manifest(CRATE, faster))?;
         fixture.write(
             "build.rs",
             &BUILD_SCRIPT.replace("SEED_VARIABLE", SEED_VARIABLE),
@@ -218,6 +210,17 @@ fn linker_variable() -> Result<String, String> {
         "CARGO_TARGET_{}_LINKER",
         host_triple()?.to_uppercase().replace(['-', '.'], "_")
     ))
+}
+
+/// The `Cargo.toml` of a generated crate `name`: a workspace of its own
+/// that depends on the faster workspace at `faster` as a user's crate does.
+pub fn manifest(name: &str, faster: &Path) -> String {
+    format!(
+        "[package]\nname = \"{name}\"\nversion = \"0.0.0\"\nedition = \"2024\"\n\
+         publish = false\n\n[dev-dependencies]\nfaster-test = {{ path = {:?} }}\n\n\
+         [workspace]\n",
+        faster.display().to_string()
+    )
 }
 
 /// The host's target triple, from `rustc -vV`.

@@ -41,7 +41,7 @@ use tally::Comparison;
 
 // `--suite-cost` builds its crate the same way: on a faster workspace,
 // through a linker, for the host.
-pub(crate) use fixture::{host_triple, tail};
+pub(crate) use fixture::{host_triple, manifest, tail};
 
 /// What the command line asked for.
 #[derive(Debug, PartialEq)]

@@ -2,7 +2,7 @@
 //! carried chain at two lengths, or at one), its files, with the README's
 //! set-up line in `.cargo/config.toml`, and `cargo test --release` in it.
 
-use crate::layouts::host_triple;
+use crate::layouts::{host_triple, manifest};
 use crate::parallel::CARRIED_CHAIN;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -117,15 +117,7 @@ impl Suite {
         std::fs::create_dir_all(suite.root.join("src"))
             .and_then(|()| std::fs::create_dir_all(suite.root.join(".cargo")))
             .map_err(|error| format!("{}: {error}", suite.root.display()))?;
-        suite.write(
-            "Cargo.toml",
-            &format!(
-                "[package]\nname = \"{CRATE}\"\nversion = \"0.0.0\"\nedition = \"2024\"\n\
-                 publish = false\n\n[dev-dependencies]\nfaster-test = {{ path = {:?} }}\n\n\
-                 [workspace]\n",
-                faster.display().to_string()
-            ),
-        )?;
+        suite.write("Cargo.toml", &manifest(CRATE, faster))?;
         suite.write(
             ".cargo/config.toml",
             &format!(
