@@ -12,8 +12,9 @@
 //! its key, and the pruning of older ones), `build_failure` (what to say
 //! when one does not build), `discover` (which binaries serve tracked
 //! functions), `machine_code` (the size of a function's timed loop in a
-//! binary). The comparison itself, and every output, is the runtime's
-//! (`faster_runtime::harness::run_against`).
+//! binary), `linked` (`cargo faster test`: cargo's own command, linked
+//! through `faster-link`). The comparison itself, and every output, is the
+//! runtime's (`faster_runtime::harness::run_against`).
 
 mod build;
 mod build_failure;
@@ -21,6 +22,7 @@ mod cache;
 mod discover;
 mod executable;
 mod git;
+mod linked;
 mod machine_code;
 mod options;
 mod sources;
@@ -41,6 +43,12 @@ fn main() -> ExitCode {
     if arguments.first().map(String::as_str) == Some("faster") {
         arguments.remove(0);
     }
+    if let Some(subcommand) = arguments
+        .first()
+        .filter(|first| linked::SUBCOMMANDS.contains(&first.as_str()))
+    {
+        return exit_code(linked::run(subcommand, &arguments[1..]));
+    }
     let options = match options::parse(&arguments) {
         Ok(options) => options,
         Err(message) => {
@@ -52,7 +60,12 @@ fn main() -> ExitCode {
         println!("{USAGE}");
         return ExitCode::SUCCESS;
     }
-    match run(&options) {
+    exit_code(run(&options))
+}
+
+/// A run's exit code, or why it could not run, said.
+fn exit_code(run: Result<u8, String>) -> ExitCode {
+    match run {
         Ok(code) => ExitCode::from(code),
         Err(message) => {
             eprintln!("cargo faster: {message}");
@@ -80,14 +93,15 @@ fn run(options: &Options) -> Result<u8, String> {
     let base_name = git::name(&options.against, &commit);
 
     // Both revisions are linked through faster-link, in target directories
-    // of ours: linked another way, the project's own target directory would
-    // be rebuilt whole on the next `cargo test`, since cargo rebuilds
-    // everything it links when the linker changes.
+    // of ours (the current code's shared with `cargo faster test`): linked
+    // another way, the project's own target directory would be rebuilt
+    // whole on the next `cargo test`, since cargo rebuilds everything it
+    // links when the linker changes.
     let current = cargo
         .test_binaries(
             &directory,
             options.manifest_path.as_deref(),
-            Some(&workspace.target.join("faster").join("current")),
+            Some(&linked::linked_target(&workspace)),
             None,
         )
         .map_err(|error| build_failure::of_current(error, &directory))?;

@@ -8,6 +8,12 @@ use std::path::PathBuf;
 /// The usage text of `--help` and of a usage error.
 pub const USAGE: &str = "\
 usage: cargo faster --against REV [OPTIONS] [FILTER...]
+       cargo faster test|bench [CARGO TEST OR BENCH ARGUMENTS...]
+
+`cargo faster test` is `cargo test`, every binary linked through faster-link
+(in target/faster/current/), so each comparison is measured in layouts of its
+binary and its verdict is about the code, not this one link.
+
 
 Compares every function registered with #[faster::track] in the current code
 with the function of the same name at revision REV (a branch, a tag, a

@@ -1,7 +1,7 @@
-//! Layouts of the binary for real: a fixture library linked through the
-//! real `faster-link` by real cargo (offline, from what this workspace's
-//! build has fetched), whose comparisons then run under `cargo test
-//! --release` as a user's do. Each is measured in processes that run in
+//! Layouts of the binary for real: a fixture library tested with `cargo
+//! faster test --release`, as the README's set-up says, which runs real
+//! cargo (offline, from what this workspace's build has fetched) linking
+//! through the real `faster-link`. Each is measured in processes that run in
 //! layouts of their own — the same code relinked with lld's
 //! `--shuffle-sections` — and says so; a copy of the binary that no linker
 //! kept material for says its verdict holds for that build only.
@@ -66,16 +66,17 @@ impl Fixture {
         Fixture { root }
     }
 
-    /// `cargo ARGUMENTS` in the fixture, linked through `faster-link`:
-    /// its exit status and output.
-    fn cargo(&self, arguments: &[&str]) -> (bool, String) {
-        let output = Command::new(env!("CARGO"))
+    /// `cargo faster ARGUMENTS` in the fixture: its exit status and
+    /// output.
+    fn cargo_faster(&self, arguments: &[&str]) -> (bool, String) {
+        let output = Command::new(env!("CARGO_BIN_EXE_cargo-faster"))
+            .arg("faster")
             .args(arguments)
             .current_dir(&self.root)
+            .env("CARGO", env!("CARGO"))
             .env("CARGO_TARGET_DIR", target())
             .env("CARGO_NET_OFFLINE", "true")
             .env("CARGO_TERM_COLOR", "never")
-            .env(linker_variable(), env!("CARGO_BIN_EXE_faster-link"))
             .env("FASTER_OUTPUT_DIR", self.root.join("reports"))
             .output()
             .unwrap();
@@ -89,26 +90,13 @@ impl Fixture {
 }
 
 /// The fixture's target directory: kept between runs, so only the first
-/// one builds `faster` for it.
+/// one builds `faster` for it (`cargo faster test` builds under its
+/// `faster/current/`).
 fn target() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .parent()
         .unwrap()
         .join("target/layouts-fixture")
-}
-
-/// `CARGO_TARGET_<HOST>_LINKER`.
-fn linker_variable() -> String {
-    let version = Command::new("rustc").arg("-vV").output().unwrap();
-    let version = String::from_utf8(version.stdout).unwrap();
-    let host = version
-        .lines()
-        .find_map(|line| line.strip_prefix("host: "))
-        .unwrap();
-    format!(
-        "CARGO_TARGET_{}_LINKER",
-        host.to_uppercase().replace('-', "_")
-    )
 }
 
 /// The report file of the fixture's one comparison.
@@ -128,8 +116,12 @@ fn report(fixture: &Fixture) -> serde_json::Value {
 )]
 fn each_process_runs_in_a_layout_of_its_own_and_a_copy_says_it_has_none() {
     let fixture = Fixture::new();
-    let (passed, output) = fixture.cargo(&["test", "--release"]);
+    let (passed, output) = fixture.cargo_faster(&["test", "--release"]);
     assert!(passed, "{output}");
+    assert!(
+        output.contains("cargo faster: cargo test, linked through faster-link in"),
+        "{output}"
+    );
     assert!(
         output.contains("layouts of the binary (the same code linked in another order"),
         "{output}"
@@ -149,7 +141,7 @@ fn each_process_runs_in_a_layout_of_its_own_and_a_copy_says_it_has_none() {
     // The layouts are the same code in other orders: binaries of about the
     // same size, none of them byte for byte the binary as linked, nor
     // another layout.
-    let binary = std::fs::read_dir(target().join("release/deps"))
+    let binary = std::fs::read_dir(target().join("faster/current/release/deps"))
         .unwrap()
         .map(|entry| entry.unwrap().path())
         .find(|path| {

@@ -1,11 +1,7 @@
 //! `faster-link`: the linker wrapper that lets comparisons relink their own
-//! binary in other code layouts (see `faster_runtime::layout`). Set it as
-//! the linker in the project's `.cargo/config.toml`:
-//!
-//! ```toml
-//! [target.x86_64-unknown-linux-gnu]
-//! linker = "faster-link"
-//! ```
+//! binary in other code layouts (see `faster_runtime::layout`).
+//! `cargo faster test` and `cargo faster --against` link through it (it
+//! is the host's linker for their builds, `CARGO_TARGET_<HOST>_LINKER`).
 //!
 //! It runs `cc` (or `$FASTER_LINKER`) with rustc's arguments, unchanged,
 //! and keeps what a later relink needs beside each binary that links

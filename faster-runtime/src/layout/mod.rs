@@ -65,20 +65,25 @@ pub enum Unavailable {
     TurnedOff,
 }
 
+/// How to get layouts, where a binary was not linked through `faster-link`.
+const SET_UP: &str = "`cargo faster test` (cargo install cargo-faster) runs the tests in layouts \
+                      (README: \"Verdicts about the code: set-up\")";
+
 impl fmt::Display for Unavailable {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Unavailable::Platform => f.write_str("code layouts are varied on Linux with lld only"),
-            Unavailable::NotLinkedThrough => f.write_str(
-                "this binary was not linked through faster-link (README: \"Verdicts about the \
-                 code: set-up\")",
+            Unavailable::NotLinkedThrough => write!(
+                f,
+                "this binary was not linked through faster-link: {SET_UP}"
             ),
             Unavailable::NotKept(why) => {
                 write!(f, "faster-link could not keep what relinking needs: {why}")
             }
-            Unavailable::Changed => f.write_str(
+            Unavailable::Changed => write!(
+                f,
                 "this binary was linked again, not through faster-link, since faster-link last \
-                 linked it",
+                 linked it: {SET_UP}"
             ),
             Unavailable::RelinkFailed(why) => write!(f, "relinking it failed: {why}"),
             Unavailable::TurnedOff => f.write_str("layouts are turned off (FASTER_LAYOUTS=off)"),

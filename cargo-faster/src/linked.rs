@@ -1,0 +1,138 @@
+//! `cargo faster test ...` and `cargo faster bench ...`: cargo's own
+//! command, with every binary linked through `faster-link`, so each
+//! comparison is measured in layouts of its binary and its verdict is about
+//! the code rather than one link. Nothing in the project's configuration
+//! names `faster-link`, so a teammate or a CI job without it builds and
+//! tests as before.
+//!
+//! It builds in the target directory `cargo faster --against` builds the
+//! current code in: cargo rebuilds everything it links when the linker
+//! changes, so sharing the project's own `target/` with plain `cargo test`
+//! would rebuild the whole project each time one follows the other.
+
+use crate::build::{Cargo, Workspace};
+use crate::toolchain;
+use faster_runtime::harness::COULD_NOT_RUN;
+use faster_runtime::layout::LINKER_VARIABLE;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// The cargo commands run linked through `faster-link`.
+pub const SUBCOMMANDS: [&str; 2] = ["test", "bench"];
+
+/// Runs `cargo <subcommand> <arguments>` linked through `faster-link`, its
+/// reports written where `cargo test` writes them; cargo's exit code, or
+/// why it could not run.
+pub fn run(subcommand: &str, arguments: &[String]) -> Result<u8, String> {
+    let directory = std::env::current_dir()
+        .map_err(|error| format!("cannot read the current directory: {error}"))?;
+    let (_, version) = toolchain::toolchain(&directory)?;
+    let cargo = Cargo {
+        program: std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()),
+        profile: String::new(),
+        flags: Vec::new(),
+        manifest_path: manifest_path(arguments),
+        linker: None,
+    };
+    let workspace = cargo.workspace(&directory)?;
+    let mut command = Command::new(&cargo.program);
+    command
+        .arg(subcommand)
+        .args(arguments)
+        .current_dir(&directory);
+    if std::env::var_os("FASTER_OUTPUT_DIR").is_none() {
+        command.env("FASTER_OUTPUT_DIR", workspace.target.join("faster"));
+    }
+    match toolchain::layout_linker(&version) {
+        Some((variable, linker)) => {
+            link_through(&mut command, &variable, &linker);
+            command.env("CARGO_TARGET_DIR", linked_target(&workspace));
+            eprintln!(
+                "cargo faster: cargo {subcommand}, linked through faster-link in {}",
+                shown(&linked_target(&workspace), &directory)
+            );
+        }
+        None if cfg!(target_os = "linux") => {
+            return Err(format!(
+                "faster-link is not installed beside cargo-faster ({}): `cargo install \
+                 cargo-faster` installs both",
+                std::env::current_exe().unwrap_or_default().display()
+            ));
+        }
+        // Layouts vary on Linux only: elsewhere this is cargo's command as
+        // it is, and every report says its verdict holds for this build.
+        None => {}
+    }
+    let status = command
+        .status()
+        .map_err(|error| format!("could not run cargo: {error}"))?;
+    Ok(status
+        .code()
+        .and_then(|code| u8::try_from(code).ok())
+        .unwrap_or(COULD_NOT_RUN))
+}
+
+/// Where the current code is built linked through `faster-link`, by
+/// `cargo faster test` and `cargo faster --against` alike.
+pub fn linked_target(workspace: &Workspace) -> PathBuf {
+    workspace.target.join("faster").join("current")
+}
+
+/// Sets `faster-link` as the host's linker; a linker the environment had
+/// already set is the one `faster-link` runs, unless one is named already.
+fn link_through(command: &mut Command, variable: &str, linker: &Path) {
+    let already = std::env::var_os(variable)
+        .filter(|set| Path::new(set).file_stem() != Some("faster-link".as_ref()))
+        .filter(|_| std::env::var_os(LINKER_VARIABLE).is_none());
+    if let Some(already) = already {
+        command.env(LINKER_VARIABLE, already);
+    }
+    command.env(variable, linker);
+}
+
+/// `--manifest-path PATH` (or `=PATH`) among cargo's arguments, before `--`.
+fn manifest_path(arguments: &[String]) -> Option<PathBuf> {
+    let own = arguments.iter().take_while(|argument| *argument != "--");
+    let mut own = own.peekable();
+    while let Some(argument) = own.next() {
+        if argument == "--manifest-path" {
+            return own.peek().map(PathBuf::from);
+        }
+        if let Some(path) = argument.strip_prefix("--manifest-path=") {
+            return Some(PathBuf::from(path));
+        }
+    }
+    None
+}
+
+/// `path` relative to `directory` where it is inside it.
+fn shown(path: &Path, directory: &Path) -> String {
+    path.strip_prefix(directory)
+        .unwrap_or(path)
+        .display()
+        .to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn strings(arguments: &[&str]) -> Vec<String> {
+        arguments.iter().map(ToString::to_string).collect()
+    }
+
+    #[test]
+    fn the_manifest_path_is_read_from_cargos_arguments_only() {
+        let read = |arguments: &[&str]| manifest_path(&strings(arguments));
+        assert_eq!(
+            read(&["--release", "--manifest-path", "a/Cargo.toml"]),
+            Some(PathBuf::from("a/Cargo.toml"))
+        );
+        assert_eq!(
+            read(&["--manifest-path=b/Cargo.toml"]),
+            Some(PathBuf::from("b/Cargo.toml"))
+        );
+        assert_eq!(read(&["--release", "--", "--manifest-path", "c"]), None);
+        assert_eq!(read(&["--release"]), None);
+    }
+}
