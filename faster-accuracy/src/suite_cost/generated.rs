@@ -79,6 +79,37 @@ fn library(cases: &[Case]) -> String {
     source
 }
 
+/// What runs the crate's tests.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Runner {
+    /// `cargo test`: one process runs every test of the binary.
+    Libtest,
+    /// `cargo nextest run`: a process per test.
+    Nextest,
+}
+
+impl Runner {
+    fn command(self) -> &'static [&'static str] {
+        match self {
+            Runner::Libtest => &["test", "--release"],
+            Runner::Nextest => &["nextest", "run", "--release", "--no-fail-fast"],
+        }
+    }
+
+    /// Whether cargo can run it here (nextest is a separate install).
+    pub fn available(self) -> bool {
+        let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+        let mut command = Command::new(cargo);
+        match self {
+            Runner::Libtest => true,
+            Runner::Nextest => command
+                .args(["nextest", "--version"])
+                .output()
+                .is_ok_and(|output| output.status.success()),
+        }
+    }
+}
+
 /// The generated crate in a scratch directory with its own target
 /// directory, removed when dropped (unless kept).
 pub struct Suite {
@@ -147,10 +178,21 @@ impl Suite {
         arguments: &[&str],
         environment: &[(&str, &str)],
     ) -> Result<(bool, String, String, Duration), String> {
+        self.cargo(Runner::Libtest, arguments, environment)
+    }
+
+    /// `cargo test --release` or `cargo nextest run --release`, then
+    /// `arguments`, as [`Suite::cargo_test`].
+    pub fn cargo(
+        &self,
+        runner: Runner,
+        arguments: &[&str],
+        environment: &[(&str, &str)],
+    ) -> Result<(bool, String, String, Duration), String> {
         let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
         let mut command = Command::new(&cargo);
         command
-            .args(["test", "--release"])
+            .args(runner.command())
             .args(arguments)
             .current_dir(&self.root)
             .env("CARGO_TARGET_DIR", &self.target)

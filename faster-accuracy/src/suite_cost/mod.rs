@@ -4,9 +4,11 @@
 //! chains of 0.1 to 1 µs per call; a third of them a real 2x under `expect
 //! = faster`, the rest identical work under `expect = not_slower`) is
 //! built once, linked through `faster-link`, then tested again and again
-//! in three settings, interleaved run by run so that a drift of the machine
-//! reaches each alike: the defaults, `FASTER_LAYOUTS=off` and
-//! `FASTER_PROCESSES=1`.
+//! in four settings, interleaved run by run so that a drift of the machine
+//! reaches each alike: the defaults, `FASTER_LAYOUTS=off`,
+//! `FASTER_PROCESSES=1`, and the defaults under `cargo nextest run` (a
+//! process per test, so each comparison starts its own servers) where
+//! nextest is installed.
 //!
 //! ```text
 //! accuracy --suite-cost [--comparisons 100] [--runs 3] [--faster PATH] [--linker PATH] [--keep]
@@ -26,7 +28,7 @@ use crate::layouts::{faster_workspace, linker};
 use crate::machine;
 use crate::workloads::ns_per_step;
 use faster_runtime::stats::median;
-use generated::{Suite, cases};
+use generated::{Runner, Suite, cases};
 use on_disk::{describe_layouts, layouts_on_disk};
 use outcome::{Run, describe, run_once};
 use std::path::{Path, PathBuf};
@@ -80,24 +82,35 @@ fn settings(arguments: &[String]) -> Result<Settings, String> {
     Ok(settings)
 }
 
-/// A setting the suite runs in: its label and its environment.
+/// A setting the suite runs in: its label, what runs the tests and its
+/// environment.
 struct Setting {
     label: &'static str,
+    runner: Runner,
     environment: &'static [(&'static str, &'static str)],
 }
 
-const SETTINGS: [Setting; 3] = [
+/// The settings compared; `nextest` where cargo-nextest is installed.
+const SETTINGS: [Setting; 4] = [
     Setting {
         label: "default",
+        runner: Runner::Libtest,
         environment: &[],
     },
     Setting {
         label: "FASTER_LAYOUTS=off",
+        runner: Runner::Libtest,
         environment: &[("FASTER_LAYOUTS", "off")],
     },
     Setting {
         label: "FASTER_PROCESSES=1",
+        runner: Runner::Libtest,
         environment: &[("FASTER_PROCESSES", "1")],
+    },
+    Setting {
+        label: "nextest",
+        runner: Runner::Nextest,
+        environment: &[],
     },
 ];
 
@@ -179,16 +192,23 @@ fn measure(settings: &Settings) -> Result<(), String> {
         "first run (default settings; it makes the layouts): {}\n",
         describe(&first)
     );
-    let mut runs: Vec<Vec<Run>> = vec![Vec::new(); SETTINGS.len()];
+    let settings_run: Vec<&Setting> = SETTINGS
+        .iter()
+        .filter(|setting| setting.runner.available())
+        .collect();
+    if settings_run.len() < SETTINGS.len() {
+        println!("cargo nextest is not installed here: its setting is left out\n");
+    }
+    let mut runs: Vec<Vec<Run>> = vec![Vec::new(); settings_run.len()];
     for run in 1..=settings.runs {
-        for (setting, runs) in SETTINGS.iter().zip(&mut runs) {
+        for (setting, runs) in settings_run.iter().zip(&mut runs) {
             let one = run_once(&suite, setting, cases.len())?;
             println!("run {run}, {:<19} {}", setting.label, describe(&one));
             runs.push(one);
         }
     }
     println!();
-    print_settings(&runs);
+    print_settings(&settings_run, &runs);
     let median_wall = |runs: &[Run]| median(&runs.iter().map(|run| run.wall_s).collect::<Vec<_>>());
     println!(
         "\nmedian default / median FASTER_PROCESSES=1: {:.2}x ({:.1} s / {:.1} s)",
@@ -196,6 +216,15 @@ fn measure(settings: &Settings) -> Result<(), String> {
         median_wall(&runs[0]),
         median_wall(&runs[2]),
     );
+    if let Some(nextest) = runs.get(3) {
+        println!(
+            "median nextest / median default: {:.2}x ({:.1} s / {:.1} s): a process per test, \
+             each starting its own servers",
+            median_wall(nextest) / median_wall(&runs[0]),
+            median_wall(nextest),
+            median_wall(&runs[0]),
+        );
+    }
     println!("{}", describe_layouts(&layouts_on_disk(&suite.target)?));
     println!(
         "\nfinished in {:.0} s; load average {} at the end",
@@ -207,7 +236,7 @@ fn measure(settings: &Settings) -> Result<(), String> {
 
 /// A line per setting: each run's wall time, their median, and how many
 /// comparisons passed and failed over the runs.
-fn print_settings(runs: &[Vec<Run>]) {
+fn print_settings(settings: &[&Setting], runs: &[Vec<Run>]) {
     println!(
         "per setting, over its runs (the first run not among them); passed and failed count \
          comparisons:"
@@ -216,7 +245,7 @@ fn print_settings(runs: &[Vec<Run>]) {
         "{:<19} {:>24} {:>9} {:>8} {:>8} {:>10} {:>11}",
         "setting", "wall s per run", "median s", "passed", "failed", "2x failed", "same failed"
     );
-    for (setting, runs) in SETTINGS.iter().zip(runs) {
+    for (setting, runs) in settings.iter().zip(runs) {
         let walls: Vec<f64> = runs.iter().map(|run| run.wall_s).collect();
         let each: Vec<String> = walls.iter().map(|wall| format!("{wall:.1}")).collect();
         let sum = |read: fn(&Run) -> usize| runs.iter().map(read).sum::<usize>();

@@ -2,7 +2,7 @@
 //! comparisons passed, from libtest's lines.
 
 use super::Setting;
-use super::generated::Suite;
+use super::generated::{Runner, Suite};
 
 /// What one `cargo test` came to.
 #[derive(Debug, Default, Clone, PartialEq)]
@@ -21,19 +21,37 @@ pub struct Outcomes {
     pub failed: usize,
 }
 
-/// libtest's `test NAME ... ok|FAILED` lines of the comparisons.
-fn outcomes(stdout: &str, wall_s: f64) -> Run {
+/// libtest's `test NAME ... ok|FAILED` line: the test and whether it passed.
+fn libtest_line(line: &str) -> Option<(&str, bool)> {
+    let (name, result) = line
+        .strip_prefix("test ")
+        .and_then(|rest| rest.split_once(" ... "))?;
+    Some((name, result.starts_with("ok")))
+}
+
+/// nextest's `PASS [ 0.006s] (1/3) crate NAME` line (`FAIL` where it
+/// failed; the failures are listed again at the end).
+fn nextest_line(line: &str) -> Option<(&str, bool)> {
+    let line = line.trim_start();
+    let passed = line.starts_with("PASS [");
+    if !passed && !line.starts_with("FAIL [") {
+        return None;
+    }
+    Some((line.split_whitespace().last()?, passed))
+}
+
+/// The comparisons' outcomes, from the lines `read` understands: each test
+/// counted once.
+fn outcomes(output: &str, read: fn(&str) -> Option<(&str, bool)>, wall_s: f64) -> Run {
     let mut run = Run {
         wall_s,
         ..Run::default()
     };
-    for line in stdout.lines() {
-        let Some((name, result)) = line
-            .strip_prefix("test ")
-            .and_then(|rest| rest.split_once(" ... "))
-        else {
+    let mut seen = std::collections::BTreeSet::new();
+    for (name, passed) in output.lines().filter_map(read) {
+        if !seen.insert(name) {
             continue;
-        };
+        }
         let outcomes = if name.starts_with("faster_halved_") {
             &mut run.double
         } else if name.starts_with("faster_same_") {
@@ -41,7 +59,7 @@ fn outcomes(stdout: &str, wall_s: f64) -> Run {
         } else {
             continue;
         };
-        if result.starts_with("ok") {
+        if passed {
             outcomes.passed += 1;
         } else {
             outcomes.failed += 1;
@@ -53,7 +71,7 @@ fn outcomes(stdout: &str, wall_s: f64) -> Run {
 
 /// One run in `setting`: its outcomes, or why it is not a run of the suite.
 pub fn run_once(suite: &Suite, setting: &Setting, comparisons: usize) -> Result<Run, String> {
-    let (_, stdout, stderr, wall) = suite.cargo_test(&[], setting.environment)?;
+    let (_, stdout, stderr, wall) = suite.cargo(setting.runner, &[], setting.environment)?;
     if stderr
         .lines()
         .any(|line| line.trim_start().starts_with("Compiling "))
@@ -63,7 +81,10 @@ pub fn run_once(suite: &Suite, setting: &Setting, comparisons: usize) -> Result<
             setting.label
         ));
     }
-    let run = outcomes(&stdout, wall.as_secs_f64());
+    let run = match setting.runner {
+        Runner::Libtest => outcomes(&stdout, libtest_line, wall.as_secs_f64()),
+        Runner::Nextest => outcomes(&stderr, nextest_line, wall.as_secs_f64()),
+    };
     let seen = run.double.passed + run.double.failed + run.same.passed + run.same.failed;
     if seen != comparisons {
         return Err(format!(
@@ -107,7 +128,7 @@ test some_other_test ... ok
 
 test result: FAILED. 3 passed; 1 failed
 ";
-        let run = outcomes(stdout, 2.5);
+        let run = outcomes(stdout, libtest_line, 2.5);
         assert_eq!(
             run.double,
             Outcomes {
@@ -124,5 +145,33 @@ test result: FAILED. 3 passed; 1 failed
         );
         assert_eq!(run.failed, ["faster_same_1"]);
         assert!(describe(&run).contains("identical passed 1 of 2; failed: faster_same_1"));
+    }
+
+    #[test]
+    fn nextest_lines_tell_each_test_once() {
+        let stderr = "\
+        PASS [   0.006s] (1/3) suite faster_same_1
+        PASS [   0.008s] (2/3) suite faster_halved_0
+        FAIL [   0.063s] (3/3) suite faster_same_2
+    test faster_same_2 ... FAILED
+     Summary [   0.070s] 3 tests run: 2 passed, 1 failed, 0 skipped
+        FAIL [   0.063s] (3/3) suite faster_same_2
+";
+        let run = outcomes(stderr, nextest_line, 1.0);
+        assert_eq!(
+            run.double,
+            Outcomes {
+                passed: 1,
+                failed: 0
+            }
+        );
+        assert_eq!(
+            run.same,
+            Outcomes {
+                passed: 1,
+                failed: 1
+            }
+        );
+        assert_eq!(run.failed, ["faster_same_2"]);
     }
 }
