@@ -70,25 +70,34 @@ pub struct Replica {
 /// Measures as `config` says: with `measure_here` in this process where
 /// `config.processes` is 1, else in slices `replica` measures, at least
 /// `config.processes` of them and more while the verdict is not settled
-/// and the budget lasts, combined.
+/// and the budget lasts, combined. Before each slice, `prepare` readies
+/// its process's binary (a layout made once per build, by relinking),
+/// which the budget does not count: a first run would otherwise spend a
+/// comparison's budget on linking, and judge it on fewer layouts than
+/// every run after it.
 pub fn measure(
     config: &Config,
     measure_here: impl FnOnce(&Config) -> Result<Report, Error>,
+    mut prepare: impl FnMut(u32) -> Result<(), Error>,
     mut replica: impl FnMut(Replica) -> Result<Report, Error>,
 ) -> Result<Report, Error> {
     if config.processes <= 1 {
         return measure_here(config);
     }
-    let started = Instant::now();
     let slice = slice_config(config);
     let mut reports: Vec<Report> = Vec::new();
     let mut disturbed = 0;
-    while !enough(config, &reports, started.elapsed()) {
+    let mut spent = Duration::ZERO;
+    while !enough(config, &reports, spent) {
+        let index = slot_of(reports.len() + disturbed, config.processes);
+        prepare(index)?;
+        let started = Instant::now();
         let measured = replica(Replica {
-            index: slot_of(reports.len() + disturbed, config.processes),
+            index,
             config: slice.clone(),
             timeout: child_timeout(slice.max_time),
         });
+        spent += started.elapsed();
         match measured {
             Ok(report) => reports.push(report),
             // A pair of rounds would have fit: the slice's tuning and
@@ -325,6 +334,7 @@ mod tests {
                 ..Config::default()
             },
             |_| panic!("nothing is measured here"),
+            |_| Ok(()),
             |replica| {
                 Err(Error::BudgetTooShort {
                     round: Duration::from_millis(600),
@@ -360,13 +370,20 @@ mod tests {
     }
 
     /// Runs [`measure`] with `config` on processes reading `speedups` in
-    /// turn (round and round), and returns how many ran and the result.
+    /// turn (round and round), each prepared just before its slice, and
+    /// returns how many ran and the result.
     fn replicated(config: &Config, speedups: &[f64]) -> (usize, Result<Report, Error>) {
         let mut started = 0;
+        let prepared = std::cell::Cell::new(None);
         let result = measure(
             config,
             |_| panic!("a replicated comparison measures nothing here"),
+            |index| {
+                prepared.set(Some(index));
+                Ok(())
+            },
             |replica| {
+                assert_eq!(prepared.take(), Some(replica.index), "prepared first");
                 assert_eq!(replica.index, slot_of(started, config.processes));
                 assert_eq!(replica.config, slice_config(config));
                 started += 1;
@@ -429,6 +446,7 @@ mod tests {
         let report = measure(
             &config,
             |_| Ok(process(1.5, 0.01)),
+            |_| Ok(()),
             |_| panic!("no process is started"),
         );
         assert_eq!(report.unwrap().speedup, 1.5);
@@ -436,6 +454,7 @@ mod tests {
         let failed = measure(
             &Config::default(),
             |_| panic!("nothing is measured here"),
+            |_| Ok(()),
             |replica| {
                 started += 1;
                 Err(Error::Replication {
@@ -500,6 +519,7 @@ mod tests {
         let report = measure(
             &Config::default(),
             |_| panic!("nothing is measured here"),
+            |_| Ok(()),
             |replica| {
                 started += 1;
                 if started == 2 {

@@ -134,13 +134,15 @@ fn measure(
     // The processes time for this one: no other thread here may meanwhile.
     let _turn = compare::timing_turn();
     let mut servers = servers();
-    let mut report = replicate::measure(config, comparison.run, |replica| {
-        let binary = builds
-            .binary(replica.index)
-            .map_err(|why| Error::Replication {
-                process: replica.index as usize,
-                message: why.to_string(),
-            })?;
+    let binary = |index: u32| {
+        builds.binary(index).map_err(|why| Error::Replication {
+            process: index as usize,
+            message: why.to_string(),
+        })
+    };
+    let prepare = |index| binary(index).map(drop);
+    let mut report = replicate::measure(config, comparison.run, prepare, |replica| {
+        let binary = binary(replica.index)?;
         servers.measure(
             (&binary, replica.index),
             &arguments,
