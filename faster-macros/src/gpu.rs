@@ -1,18 +1,17 @@
 //! `#[faster::compare_gpu]`: the same comparison for two wgpu compute
 //! kernels, each given by a record function `fn(&mut wgpu::ComputePass<'_>,
-//! &Case)`. It takes `#[faster::compare]`'s options (read by `attr`) plus
-//! `cache_flush`, registers and tests the same way (`expand`), and checks
-//! here what differs: the record function's shape and the options a kernel
-//! comparison cannot use.
+//! &Case)`. It takes `#[faster::compare]`'s options but `types`, plus
+//! `cache_flush` (all read by `attr`), registers and tests the same way
+//! (`expand`), and checks here what differs: the record function's shape and
+//! what a kernel comparison needs of its options.
 
-use crate::attr::{Check, Options};
+use crate::attr::{Attribute, Check, Options, Value};
 use crate::expand::{Names, check_tokens, checked_callee, expansion_or_errors, registration};
 use crate::validate;
-use proc_macro2::{Span, TokenStream, TokenTree};
+use proc_macro2::{Span, TokenStream};
 use quote::{ToTokens, quote, quote_spanned};
-use syn::ext::IdentExt;
 use syn::spanned::Spanned;
-use syn::{Expr, ExprLit, FnArg, Ident, ItemFn, Lit, ReturnType, Type};
+use syn::{FnArg, Ident, ItemFn, ReturnType, Type};
 
 /// The shape the attribute goes on, for errors.
 const SHAPE: &str = "`#[faster::compare_gpu]` goes on a kernel's record function, \
@@ -30,9 +29,8 @@ fn try_compare_gpu(args: TokenStream, item: TokenStream) -> syn::Result<TokenStr
     let function: ItemFn =
         syn::parse2(item).map_err(|error| syn::Error::new(error.span(), SHAPE))?;
     validate::outside_blocks(&function, "compare_gpu", &args)?;
-    let (shared, cache_flush) = split_cache_flush(args)?;
     let (mut options, params) = match (
-        Options::parse(shared, attribute),
+        Options::parse(args, Attribute::CompareGpu, attribute),
         record_function(&function),
     ) {
         (Ok(options), Ok(params)) => (options, params),
@@ -46,63 +44,8 @@ fn try_compare_gpu(args: TokenStream, item: TokenStream) -> syn::Result<TokenStr
     // Kernels run on the GPU, where the CPU code's layout does not move
     // them, and every process would set the device up again: one process
     // unless the attribute asks for more.
-    options.processes.get_or_insert(1);
-    Ok(expansion(&function, &options, &params, cache_flush))
-}
-
-/// Takes `cache_flush = true | false` out of the options (the rest are
-/// `#[faster::compare]`'s); `true` when absent.
-fn split_cache_flush(args: TokenStream) -> syn::Result<(TokenStream, bool)> {
-    let mut shared = TokenStream::new();
-    let mut cache_flush = None;
-    let mut option: Vec<TokenTree> = Vec::new();
-    let mut tokens = args.into_iter().peekable();
-    while let Some(token) = tokens.next() {
-        let ends = matches!(&token, TokenTree::Punct(punct) if punct.as_char() == ',');
-        if !ends {
-            option.push(token);
-        }
-        if ends || tokens.peek().is_none() {
-            let key = match option.first() {
-                Some(TokenTree::Ident(key)) => key.unraw().to_string(),
-                _ => String::new(),
-            };
-            if key.contains("flush") {
-                if key != "cache_flush" {
-                    return Err(syn::Error::new(
-                        option[0].span(),
-                        format!("unknown option `{key}`: did you mean `cache_flush`?"),
-                    ));
-                }
-                if cache_flush.is_some() {
-                    return Err(syn::Error::new(
-                        option[0].span(),
-                        "`cache_flush` is given twice: keep only one `cache_flush = ...`",
-                    ));
-                }
-                cache_flush = Some(flush_value(option.drain(..).collect())?);
-            } else if !option.is_empty() {
-                shared.extend(option.drain(..));
-                shared.extend(quote!(,));
-            }
-        }
-    }
-    Ok((shared, cache_flush.unwrap_or(true)))
-}
-
-/// The value of `cache_flush = true | false`.
-fn flush_value(option: TokenStream) -> syn::Result<bool> {
-    let usage = "write `cache_flush = false` for kernels meant to run warm, or leave it out \
-                 to flush the caches before every sample";
-    let assignment: syn::MetaNameValue =
-        syn::parse2(option.clone()).map_err(|_| syn::Error::new_spanned(&option, usage))?;
-    match assignment.value {
-        Expr::Lit(ExprLit {
-            lit: Lit::Bool(flag),
-            ..
-        }) => Ok(flag.value),
-        other => Err(syn::Error::new_spanned(other, usage)),
-    }
+    options.default_setting("processes", Value::Count(1));
+    Ok(expansion(&function, &options, &params))
 }
 
 /// The parameter types of a record function `fn(&mut ComputePass<'_>,
@@ -145,20 +88,14 @@ fn record_function(function: &ItemFn) -> syn::Result<[Type; 2]> {
     }
 }
 
-/// What a kernel comparison needs of the shared options: `inputs` (the
-/// cases are made on the device), and no `types` or check function.
+/// What a kernel comparison needs of its options: `inputs` (the cases are
+/// made on the device), and no check function.
 fn kernel_options(options: &Options, attribute: Span) -> syn::Result<()> {
     if options.inputs.is_none() {
         return Err(syn::Error::new(
             attribute,
             "`#[faster::compare_gpu]` needs the cases to run on: add `inputs = path::to::cases`, \
              a `fn(&faster::gpu::Gpu) -> Vec<Case>` that makes their buffers on the device",
-        ));
-    }
-    if let Some(types) = &options.types {
-        return Err(syn::Error::new(
-            types.key.span(),
-            "`types` is not for kernels: a record function is not generic",
         ));
     }
     if let Check::With(path) = &options.check {
@@ -172,16 +109,11 @@ fn kernel_options(options: &Options, attribute: Span) -> syn::Result<()> {
 }
 
 /// The function, unchanged, and its comparison.
-fn expansion(
-    function: &ItemFn,
-    options: &Options,
-    params: &[Type; 2],
-    cache_flush: bool,
-) -> TokenStream {
+fn expansion(function: &ItemFn, options: &Options, params: &[Type; 2]) -> TokenStream {
     let ident = &function.sig.ident;
     let names = Names::of(options, ident, None, None);
-    let run = run_closure(options, params, &names.label, ident, cache_flush);
-    let registered = registration(&names, options, &run);
+    let run = run_closure(options, params, &names.label, ident);
+    let registered = registration(names.descriptor(run), options);
     quote! {
         #function
         #registered
@@ -195,9 +127,9 @@ fn run_closure(
     params: &[Type; 2],
     label: &str,
     candidate: &Ident,
-    cache_flush: bool,
 ) -> TokenStream {
     let hygienic = |name: &str| Ident::new(name, Span::mixed_site());
+    let cache_flush = options.cache_flush;
     let (config, gpu, inputs, result) = (
         hygienic("config"),
         hygienic("gpu"),
@@ -226,8 +158,8 @@ fn run_closure(
     // `kernel_options` has refused a check function.
     let check = check_tokens(&options.check, Span::call_site());
     let original = record_closure(
-        options.original.to_token_stream(),
-        options.original.span(),
+        options.original().to_token_stream(),
+        options.original().span(),
         params,
     );
     let candidate = record_closure(candidate.to_token_stream(), candidate.span(), params);
@@ -283,7 +215,6 @@ fn record_closure(path: TokenStream, at_path: Span, params: &[Type; 2]) -> Token
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::attr::tokens_as_written;
     use quote::quote;
 
     fn error_of(args: TokenStream, item: TokenStream) -> String {
@@ -304,25 +235,40 @@ mod tests {
     }
 
     #[test]
-    fn cache_flush_is_taken_out_and_the_rest_left_to_attr() {
-        let (rest, flush) = split_cache_flush(quote!(
+    fn cache_flush_turns_the_flush_off() {
+        let expansion = |args| try_compare_gpu(args, record()).unwrap().to_string();
+        let warm = expansion(quote!(
             original = naive,
             cache_flush = false,
             inputs = cases
-        ))
-        .unwrap();
-        assert!(!flush);
-        assert_eq!(tokens_as_written(rest), "original=naive, inputs=cases, ");
-        let (_, flush) = split_cache_flush(quote!(original = naive)).unwrap();
-        assert!(flush, "caches are flushed unless turned off");
+        ));
+        assert!(warm.contains("cache_flush : false"), "{warm}");
+        let flushed = expansion(quote!(original = naive, inputs = cases));
+        assert!(
+            flushed.contains("cache_flush : true"),
+            "caches are flushed unless turned off: {flushed}"
+        );
     }
 
     #[test]
     fn a_misspelt_or_misused_cache_flush_says_what_to_write() {
-        let error = |args| split_cache_flush(args).unwrap_err().to_string();
+        let error =
+            |args: TokenStream| error_of(quote!(original = naive, inputs = cases, #args), record());
         assert!(error(quote!(flush = false)).contains("did you mean `cache_flush`?"));
         assert!(error(quote!(cache_flush = "off")).contains("write `cache_flush = false`"));
         assert!(error(quote!(cache_flush = false, cache_flush = true)).contains("given twice"));
+        // Not an option of `#[faster::compare]`.
+        let error = crate::expand::compare(
+            quote!(original = naive, cache_flush = false),
+            quote!(
+                fn fast() {}
+            ),
+        )
+        .to_string();
+        assert!(
+            error.contains("`cache_flush` is an option of `#[faster::compare_gpu]`"),
+            "{error}"
+        );
     }
 
     #[test]
@@ -375,7 +321,10 @@ mod tests {
                 quote!(original = naive, inputs = cases, types = [u32]),
                 record()
             )
-            .contains("`types` is not for kernels")
+            .contains(
+                "`types` is an option of `#[faster::compare]`; `#[faster::compare_gpu]` compares \
+                 two kernels' record functions, which are not generic"
+            )
         );
         assert!(
             error_of(

@@ -3,11 +3,13 @@
 //! `faster`); this crate only turns them into code that calls `faster`'s
 //! runtime.
 //!
-//! `attr` reads the options, `validate` decides which functions can be
-//! compared (with `placement`, which tells a function inside an `impl`
-//! block), `expand` writes the registration and the test; `track` does the
-//! same for `#[faster::track]`, with their pieces; `gpu` for
-//! `#[faster::compare_gpu]`.
+//! `attr` reads every attribute's options (one parser, driven by one table
+//! of options), `validate` decides which functions can be compared (with
+//! `placement`, which tells a function inside an `impl` block), `expand`
+//! writes the comparison and the registration and test every attribute
+//! shares; `track` writes what `#[faster::track]` registers, with those
+//! pieces; `gpu` the same for `#[faster::compare_gpu]`; `methods` the `impl`
+//! block's attribute.
 
 mod attr;
 mod expand;
@@ -61,7 +63,7 @@ use proc_macro::TokenStream;
 /// | `noise_floor = 0.05` | the smallest relative difference that counts, a fraction above 0 (1.0: at least 2x) | the run's (5%, 10% on CI) |
 /// | `check = eq \| approx(REL) \| approx(REL, ABS) \| path \| skip` | how outputs are compared before timing (below) | `eq` |
 /// | `max_time = "3s"` | time budget for this pair: `"750us"`, `"500ms"`, `"1.5s"`, `"2m"` | the run's (3 s) |
-/// | `processes = 3` | measure in slices in at least this many processes, from 1 to 100 | the run's (1) |
+/// | `processes = 3` | measure in slices in at least this many processes, from 1 to 100; `1`: in the test's own process only | the run's (4) |
 /// | `flops = path`, `bytes = path` | a `fn(&Input) -> u64` counting one call's floating-point operations or bytes on an input case; the report adds GFLOP/s or GB/s | none |
 /// | `name = "..."` | the report's heading (`NAME vs original`); the test keeps its name | the function's name |
 /// | `types = [u32, u64]` | for a function generic over one type: one comparison per type | none |

@@ -10,6 +10,9 @@
 
 pub use crate::check::digest::{Digest, DigestDebug, DigestHash, DigestNone};
 pub use crate::check::{Approx, Eq, ShowAny, ShowDebug, Shown, Skip};
+/// The bound `processes = N` is checked against when the attribute expands
+/// (faster-macros' own copy, which a test of its compares with this one).
+pub use crate::config::MAX_PROCESSES;
 pub use crate::config::{Config, Settings};
 pub use crate::engine::tracked::{Described, Served};
 pub use crate::error::Error;

@@ -84,3 +84,32 @@ pub(crate) fn tokens_as_written(tokens: TokenStream) -> String {
     }
     text
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use quote::quote;
+
+    #[test]
+    fn paths_are_rendered_as_written() {
+        assert_eq!(
+            tokens_as_written(quote!(crate::old::sum)),
+            "crate::old::sum"
+        );
+        assert_eq!(tokens_as_written(quote!(::other::f)), "::other::f");
+        assert_eq!(tokens_as_written(quote!(Vec::<u8>::len)), "Vec::<u8>::len");
+        assert_eq!(
+            tokens_as_written(quote!(<T as Trait>::f)),
+            "<T as Trait>::f"
+        );
+    }
+
+    #[test]
+    fn edit_distance_counts_a_swap_as_one() {
+        assert_eq!(edit_distance("orignal", "original"), 1);
+        assert_eq!(edit_distance("oirginal", "original"), 1);
+        assert_eq!(edit_distance("input", "inputs"), 1);
+        assert_eq!(edit_distance("abc", "abc"), 0);
+        assert_eq!(edit_distance("", "abc"), 3);
+    }
+}

@@ -1,17 +1,92 @@
-//! Each option's value: a function's path, a keyword, a check with its
-//! tolerances, a noise floor, a duration, a count, a name. Each parser
-//! takes the value's expression and answers with the typed value or an
-//! error at its tokens saying what to write.
+//! Each kind of value an option takes (see [`Kind`]): a function's path, a
+//! keyword, a fraction, a duration, a count, a name, a switch, a check
+//! (in [`super::check`]), a list of types. Each reader takes the value's
+//! tokens and answers with the typed [`Value`] or an error at its tokens
+//! saying what to write, in the option's own words ([`OptionSpec`]).
 
+use super::check::{Check, check};
 use super::spelling::{closest, tokens_as_written};
-use super::{CHECK_SYNONYMS, Check, Expect, MAX_PROCESSES, example_for};
+use super::table::{Kind, OptionSpec};
+use proc_macro2::{TokenStream, TokenTree};
 use quote::ToTokens;
 use std::time::Duration;
 use syn::ext::IdentExt;
-use syn::{Expr, ExprLit, ExprPath, Ident, Lit, LitStr};
+use syn::parse::ParseStream;
+use syn::{Expr, ExprLit, ExprPath, Lit, LitStr, Token, Type};
 
-/// The value of `original` or `inputs`: the path of a function.
-pub(crate) fn function_path(option: &str, value: Expr) -> syn::Result<ExprPath> {
+/// An option's value, read.
+pub(crate) enum Value {
+    /// [`Kind::Function`].
+    Path(ExprPath),
+    /// [`Kind::Keyword`]: the choice, and the runtime's type it names a
+    /// variant of.
+    Keyword {
+        runtime: &'static str,
+        choice: &'static str,
+    },
+    /// [`Kind::Fraction`].
+    Fraction(f64),
+    /// [`Kind::Duration`].
+    Duration(Duration),
+    /// [`Kind::Count`].
+    Count(u64),
+    /// [`Kind::Text`].
+    Text(LitStr),
+    /// [`Kind::Switch`].
+    Switch(bool),
+    /// [`Kind::Check`].
+    Check(Check),
+    /// [`Kind::Types`], in order, as written.
+    Types(Vec<Type>),
+}
+
+impl Kind {
+    /// Reads `option`'s value, of this kind, from `input`: `Err` where the
+    /// tokens cannot be read at all (the options after them cannot be
+    /// either), `Ok(Err(...))` for a value read but wrong, which is
+    /// reported with the other options' errors.
+    pub(super) fn read(
+        self,
+        option: &OptionSpec,
+        input: ParseStream,
+    ) -> syn::Result<syn::Result<Value>> {
+        // Types are not expressions (`Vec<u8>`).
+        if let Kind::Types = self {
+            return Ok(types(option, input).map(Value::Types));
+        }
+        let value: Expr = input.parse()?;
+        Ok(match self {
+            Kind::Function => function_path(option, value).map(Value::Path),
+            Kind::Keyword { choices, runtime } => {
+                keyword(option, &value, choices).map(|choice| Value::Keyword { runtime, choice })
+            }
+            Kind::Fraction => fraction(option, value).map(Value::Fraction),
+            Kind::Duration => duration(option, value).map(Value::Duration),
+            Kind::Count { max } => count(option, value, max).map(Value::Count),
+            Kind::Text => text(option, value).map(Value::Text),
+            Kind::Switch => switch(option, value).map(Value::Switch),
+            Kind::Check => check(option, value).map(Value::Check),
+            Kind::Types => unreachable!("read above"),
+        })
+    }
+}
+
+/// Reads past the value of an option that is not used (unknown, of
+/// another attribute, or given twice), as `option`'s where the option is
+/// known; `Err` where the tokens cannot be read.
+pub(super) fn skip(option: Option<&OptionSpec>, input: ParseStream) -> syn::Result<()> {
+    match option {
+        // Its errors are not reported: the option's own error is.
+        Some(option) if matches!(option.kind, Kind::Types) => drop(types(option, input)),
+        _ => drop(input.parse::<Expr>()?),
+    }
+    Ok(())
+}
+
+/// The value of `original`, `inputs`, `flops` or `bytes`: the path of a
+/// function.
+fn function_path(option: &OptionSpec, value: Expr) -> syn::Result<ExprPath> {
+    let name = option.name;
     match value {
         Expr::Path(path) if path.attrs.is_empty() => Ok(path),
         Expr::Lit(ExprLit {
@@ -20,38 +95,50 @@ pub(crate) fn function_path(option: &str, value: Expr) -> syn::Result<ExprPath> 
         }) => {
             let unquoted = string.value();
             let message = if syn::parse_str::<syn::Path>(&unquoted).is_ok() {
-                format!("write the path without quotes: `{option} = {unquoted}`")
+                format!("write the path without quotes: `{name} = {unquoted}`")
             } else {
-                format!("write the path without quotes: {}", example_for(option))
+                format!("write the path without quotes: {}", option.example)
             };
             Err(syn::Error::new(string.span(), message))
         }
         Expr::Call(call) if call.args.is_empty() => Err(syn::Error::new_spanned(
             &call,
             format!(
-                "write the function's path without calling it: `{option} = {}`",
+                "write the function's path without calling it: `{name} = {}`",
                 tokens_as_written(call.func.to_token_stream())
             ),
         )),
         other => Err(syn::Error::new_spanned(
             other,
-            format!(
-                "`{option}` takes the path of a function: {}",
-                example_for(option)
-            ),
+            format!("`{name}` takes the path of a function: {}", option.example),
         )),
     }
 }
 
-/// A bare identifier value such as `not_slower`, or an error saying what to
-/// write. `choices` are the accepted words, for the "did you mean" hint.
-pub(super) fn keyword(option: &str, value: &Expr, choices: &[&str]) -> syn::Result<Ident> {
-    if let Expr::Path(path) = value
-        && path.attrs.is_empty()
-        && path.qself.is_none()
-        && let Some(ident) = path.path.get_ident()
-    {
-        return Ok(ident.clone());
+/// A bare word of `choices`, such as `not_slower`.
+fn keyword(
+    option: &OptionSpec,
+    value: &Expr,
+    choices: &'static [&'static str],
+) -> syn::Result<&'static str> {
+    let name = option.name;
+    let word = match value {
+        Expr::Path(path) if path.attrs.is_empty() && path.qself.is_none() => path.path.get_ident(),
+        _ => None,
+    };
+    if let Some(word) = word {
+        let given = word.unraw().to_string();
+        if let Some(choice) = choices.iter().find(|choice| **choice == given) {
+            return Ok(choice);
+        }
+        let hint = match closest(&given, choices) {
+            Some(choice) => format!(" (did you mean `{choice}`?)"),
+            None => String::new(),
+        };
+        return Err(syn::Error::new(
+            word.span(),
+            format!("unknown `{name}` value `{given}`{hint}: {}", option.example),
+        ));
     }
     if let Expr::Lit(ExprLit {
         lit: Lit::Str(string),
@@ -62,226 +149,23 @@ pub(super) fn keyword(option: &str, value: &Expr, choices: &[&str]) -> syn::Resu
         if choices.contains(&unquoted.as_str()) {
             return Err(syn::Error::new(
                 string.span(),
-                format!("write `{unquoted}` without quotes: `{option} = {unquoted}`"),
+                format!("write `{unquoted}` without quotes: `{name} = {unquoted}`"),
             ));
         }
     }
-    Err(syn::Error::new_spanned(value, example_for(option)))
+    Err(syn::Error::new_spanned(value, option.example))
 }
 
-pub(super) fn unknown_keyword(option: &str, ident: &Ident, choices: &[&str]) -> syn::Error {
-    let given = ident.unraw().to_string();
-    let hint = match closest(&given, choices) {
-        Some(choice) => format!(" (did you mean `{choice}`?)"),
-        None => String::new(),
-    };
-    syn::Error::new(
-        ident.span(),
+/// A fraction above 0, such as the noise floor: `0.05` for 5%, `1.0` for
+/// at least 2x.
+fn fraction(option: &OptionSpec, value: Expr) -> syn::Result<f64> {
+    let name = option.name;
+    let not_a_fraction = || {
         format!(
-            "unknown `{option}` value `{given}`{hint}: {}",
-            example_for(option)
-        ),
-    )
-}
-
-pub(crate) fn expect(value: Expr) -> syn::Result<Expect> {
-    const CHOICES: [&str; 3] = ["faster", "not_slower", "report"];
-    let ident = keyword("expect", &value, &CHOICES)?;
-    match ident.unraw().to_string().as_str() {
-        "faster" => Ok(Expect::Faster),
-        "not_slower" => Ok(Expect::NotSlower),
-        "report" => Ok(Expect::Report),
-        _ => Err(unknown_keyword("expect", &ident, &CHOICES)),
-    }
-}
-
-pub(super) fn check(value: Expr) -> syn::Result<Check> {
-    const CHOICES: [&str; 3] = ["eq", "skip", "approx"];
-    match value {
-        Expr::Call(call) => {
-            let callee = tokens_as_written(call.func.to_token_stream());
-            if callee == "approx" {
-                approx(&call)
-            } else if call.args.is_empty() {
-                Err(syn::Error::new_spanned(
-                    &call,
-                    format!(
-                        "write the check function's path without calling it: `check = {callee}`"
-                    ),
-                ))
-            } else {
-                Err(syn::Error::new_spanned(
-                    &call.func,
-                    format!("unknown check `{callee}(...)`: {}", example_for("check")),
-                ))
-            }
-        }
-        Expr::Path(path) if path.attrs.is_empty() && path.qself.is_none() => {
-            let Some(ident) = path.path.get_ident() else {
-                return Ok(Check::With(path));
-            };
-            let word = ident.unraw().to_string();
-            match word.as_str() {
-                "eq" => Ok(Check::Eq),
-                "skip" => Ok(Check::Skip),
-                "approx" => Err(syn::Error::new(
-                    ident.span(),
-                    format!("`approx` needs a tolerance: {}", example_for("approx")),
-                )),
-                _ if CHECK_SYNONYMS.contains(&word.as_str())
-                    || closest(&word, &CHOICES).is_some() =>
-                {
-                    let hint = match closest(&word, &CHOICES) {
-                        Some(choice) => format!(" (did you mean `{choice}`?)"),
-                        None => String::new(),
-                    };
-                    Err(syn::Error::new(
-                        ident.span(),
-                        format!(
-                            "unknown `check` value `{word}`{hint}: {}; a function of yours \
-                             called `{word}` is written `check = self::{word}`",
-                            example_for("check")
-                        ),
-                    ))
-                }
-                _ => Ok(Check::With(path)),
-            }
-        }
-        Expr::Lit(ExprLit {
-            lit: Lit::Str(string),
-            ..
-        }) => {
-            let unquoted = string.value();
-            let message = if CHOICES.contains(&unquoted.as_str()) {
-                format!("write `{unquoted}` without quotes: `check = {unquoted}`")
-            } else if syn::parse_str::<syn::Path>(&unquoted).is_ok() {
-                format!("write the path without quotes: `check = {unquoted}`")
-            } else {
-                example_for("check").to_string()
-            };
-            Err(syn::Error::new(string.span(), message))
-        }
-        other => Err(syn::Error::new_spanned(other, example_for("check"))),
-    }
-}
-
-/// `approx(REL)`, `approx(REL, ABS)`, `approx(rel = REL, abs = ABS)`.
-pub(super) fn approx(call: &syn::ExprCall) -> syn::Result<Check> {
-    let needs = || format!("`approx` needs a tolerance: {}", example_for("approx"));
-    if call.args.is_empty() {
-        return Err(syn::Error::new_spanned(call, needs()));
-    }
-    let mut rel: Option<f64> = None;
-    let mut abs: Option<f64> = None;
-    for (position, argument) in call.args.iter().enumerate() {
-        let (name, value) = match argument {
-            Expr::Assign(assign) => {
-                let name = tokens_as_written(assign.left.to_token_stream());
-                if name != "rel" && name != "abs" {
-                    return Err(syn::Error::new_spanned(
-                        &assign.left,
-                        format!(
-                            "`approx` takes `rel` (relative tolerance) and `abs` (absolute \
-                             tolerance), not `{name}`: {}",
-                            example_for("approx")
-                        ),
-                    ));
-                }
-                (name, &*assign.right)
-            }
-            _ if position == 0 => ("rel".to_string(), argument),
-            _ if position == 1 => ("abs".to_string(), argument),
-            extra => {
-                return Err(syn::Error::new_spanned(
-                    extra,
-                    format!(
-                        "`approx` takes at most two tolerances, relative and absolute: {}",
-                        example_for("approx")
-                    ),
-                ));
-            }
-        };
-        let slot = if name == "rel" { &mut rel } else { &mut abs };
-        if slot.is_some() {
-            return Err(syn::Error::new_spanned(
-                argument,
-                format!("the `{name}` tolerance is given twice: keep one"),
-            ));
-        }
-        *slot = Some(tolerance(&name, value)?);
-    }
-    let (rel, abs) = (rel.unwrap_or(0.0), abs.unwrap_or(0.0));
-    if rel == 0.0 && abs == 0.0 {
-        return Err(syn::Error::new_spanned(
-            &call.args,
-            format!(
-                "a tolerance of zero compares exactly: write `check = eq`, or {}",
-                example_for("approx").trim_start_matches("write ")
-            ),
-        ));
-    }
-    Ok(Check::Approx { rel, abs })
-}
-
-/// One tolerance of `approx(...)`: a number literal, at least zero; a
-/// relative one is a fraction under 1.
-pub(super) fn tolerance(name: &str, value: &Expr) -> syn::Result<f64> {
-    let number = match value {
-        Expr::Lit(ExprLit {
-            lit: Lit::Float(float),
-            ..
-        }) => float.base10_parse::<f64>()?,
-        Expr::Lit(ExprLit {
-            lit: Lit::Int(int), ..
-        }) => int.base10_parse::<f64>()?,
-        Expr::Unary(syn::ExprUnary {
-            op: syn::UnOp::Neg(_),
-            ..
-        }) => {
-            return Err(syn::Error::new_spanned(
-                value,
-                format!(
-                    "a tolerance is not negative: write the `{name}` tolerance as a positive \
-                     number such as `1e-9`"
-                ),
-            ));
-        }
-        Expr::Lit(ExprLit {
-            lit: Lit::Str(string),
-            ..
-        }) => {
-            return Err(syn::Error::new(
-                string.span(),
-                format!("write the number without quotes: `{}`", string.value()),
-            ));
-        }
-        other => {
-            return Err(syn::Error::new_spanned(
-                other,
-                format!(
-                    "write the `{name}` tolerance as a number literal such as `1e-9` (the \
-                     attribute checks it when it compiles)"
-                ),
-            ));
-        }
+            "`{name}` is a fraction above 0: write a fraction such as 0.05 for 5% (1.0 for at \
+             least 2x)"
+        )
     };
-    if !number.is_finite() {
-        return Err(syn::Error::new_spanned(
-            value,
-            format!("the `{name}` tolerance must be a finite number such as `1e-9`"),
-        ));
-    }
-    if name == "rel" && number >= 1.0 {
-        return Err(syn::Error::new_spanned(
-            value,
-            "a relative tolerance is a fraction of the values compared, under 1: write \
-             `approx(1e-9)` for one part in a billion, `approx(0.01)` for 1%",
-        ));
-    }
-    Ok(number)
-}
-
-pub(crate) fn noise_floor(value: Expr) -> syn::Result<f64> {
     let (fraction, span) = match &value {
         Expr::Lit(ExprLit {
             lit: Lit::Float(float),
@@ -294,18 +178,18 @@ pub(crate) fn noise_floor(value: Expr) -> syn::Result<f64> {
             let percent: u64 = int.base10_parse().unwrap_or(0);
             let message = if (1..100).contains(&percent) {
                 format!(
-                    "`noise_floor` is a fraction, not a percentage: write `noise_floor = {}` for {percent}%",
+                    "`{name}` is a fraction, not a percentage: write `{name} = {}` for {percent}%",
                     percent as f64 / 100.0
                 )
             } else {
-                NOT_A_FLOOR.to_string()
+                not_a_fraction()
             };
             return Err(syn::Error::new(int.span(), message));
         }
         other => {
             return Err(syn::Error::new_spanned(
                 other,
-                "`noise_floor` takes a number: write a fraction such as 0.05 for 5%",
+                format!("`{name}` takes a number: write a fraction such as 0.05 for 5%"),
             ));
         }
     };
@@ -313,15 +197,14 @@ pub(crate) fn noise_floor(value: Expr) -> syn::Result<f64> {
     if fraction > 0.0 && fraction.is_finite() {
         Ok(fraction)
     } else {
-        Err(syn::Error::new(span, NOT_A_FLOOR))
+        Err(syn::Error::new(span, not_a_fraction()))
     }
 }
 
-/// What a `noise_floor` that is not a fraction above 0 is told.
-const NOT_A_FLOOR: &str = "`noise_floor` is a fraction above 0: write a fraction such as 0.05 for 5% \
-     (1.0 for at least 2x)";
-
-pub(crate) fn max_time(value: Expr) -> syn::Result<Duration> {
+/// A duration with its unit, in quotes: `"500ms"`, `"3s"`.
+fn duration(option: &OptionSpec, value: Expr) -> syn::Result<Duration> {
+    let name = option.name;
+    let quote_it = |token: String| format!("write the duration in quotes: `{name} = \"{token}\"`");
     match value {
         Expr::Lit(ExprLit {
             lit: Lit::Str(string),
@@ -329,7 +212,10 @@ pub(crate) fn max_time(value: Expr) -> syn::Result<Duration> {
         }) => parse_duration(&string.value()).map_err(|reason| {
             syn::Error::new(
                 string.span(),
-                format!("{reason}: write a duration such as \"500ms\", \"3s\" or \"1.5s\" (units: ns, us, ms, s, m)"),
+                format!(
+                    "{reason}: write a duration such as \"500ms\", \"3s\" or \"1.5s\" (units: ns, \
+                     us, ms, s, m)"
+                ),
             )
         }),
         // `max_time = 3s` lexes as the integer 3 with the suffix `s`.
@@ -337,24 +223,21 @@ pub(crate) fn max_time(value: Expr) -> syn::Result<Duration> {
             lit: Lit::Int(int), ..
         }) if !int.suffix().is_empty() => Err(syn::Error::new(
             int.span(),
-            format!(
-                "write the duration in quotes: `max_time = \"{}\"`",
-                int.token()
-            ),
+            quote_it(int.token().to_string()),
         )),
         Expr::Lit(ExprLit {
             lit: Lit::Float(float),
             ..
         }) if !float.suffix().is_empty() => Err(syn::Error::new(
             float.span(),
-            format!(
-                "write the duration in quotes: `max_time = \"{}\"`",
-                float.token()
-            ),
+            quote_it(float.token().to_string()),
         )),
         other => Err(syn::Error::new_spanned(
             other,
-            "`max_time` takes a duration with its unit, in quotes: write `max_time = \"3s\"` or `max_time = \"500ms\"`",
+            format!(
+                "`{name}` takes a duration with its unit, in quotes: write `{name} = \"3s\"` or \
+                 `{name} = \"500ms\"`"
+            ),
         )),
     }
 }
@@ -407,18 +290,18 @@ pub(super) fn parse_duration(text: &str) -> Result<Duration, String> {
     Ok(Duration::from_nanos(nanos))
 }
 
-pub(super) fn processes(value: Expr) -> syn::Result<u64> {
-    let out_of_range = format!("`processes` is a whole number from 1 to {MAX_PROCESSES}");
+/// A whole number from 1 to `max`.
+fn count(option: &OptionSpec, value: Expr, max: u64) -> syn::Result<u64> {
+    let name = option.name;
+    let out_of_range = format!("`{name}` is a whole number from 1 to {max}");
     match value {
         Expr::Lit(ExprLit {
             lit: Lit::Int(int), ..
         }) => match int.base10_parse::<u64>() {
-            Ok(count) if (1..=MAX_PROCESSES).contains(&count) => Ok(count),
+            Ok(count) if (1..=max).contains(&count) => Ok(count),
             _ => Err(syn::Error::new(
                 int.span(),
-                format!(
-                    "{out_of_range}: write `processes = 3`, or leave it out to measure in this process only"
-                ),
+                format!("{out_of_range}: {}", option.example),
             )),
         },
         Expr::Lit(ExprLit {
@@ -427,18 +310,20 @@ pub(super) fn processes(value: Expr) -> syn::Result<u64> {
         }) if string.value().trim().parse::<u64>().is_ok() => Err(syn::Error::new(
             string.span(),
             format!(
-                "write the number without quotes: `processes = {}`",
+                "write the number without quotes: `{name} = {}`",
                 string.value().trim()
             ),
         )),
         other => Err(syn::Error::new_spanned(
             other,
-            format!("{out_of_range}: {}", example_for("processes")),
+            format!("{out_of_range}: {}", option.example),
         )),
     }
 }
 
-pub(crate) fn name(value: Expr) -> syn::Result<LitStr> {
+/// A string that is not empty, such as the name of `name = "..."`.
+fn text(option: &OptionSpec, value: Expr) -> syn::Result<LitStr> {
+    let name = option.name;
     match value {
         Expr::Lit(ExprLit {
             lit: Lit::Str(string),
@@ -449,15 +334,301 @@ pub(crate) fn name(value: Expr) -> syn::Result<LitStr> {
             ..
         }) => Err(syn::Error::new(
             string.span(),
-            "the name is empty: write a name such as `name = \"sum: unrolled\"`, or leave `name` out to use the function's path",
+            format!(
+                "the {name} is empty: {}, or leave `{name}` out to use the function's path",
+                option.example
+            ),
         )),
         Expr::Path(path) if path.path.get_ident().is_some() => {
             let ident = path.path.get_ident().expect("checked by the guard");
             Err(syn::Error::new(
                 ident.span(),
-                format!("write the name as a string: `name = \"{}\"`", ident.unraw()),
+                format!(
+                    "write the {name} as a string: `{name} = \"{}\"`",
+                    ident.unraw()
+                ),
             ))
         }
-        other => Err(syn::Error::new_spanned(other, example_for("name"))),
+        other => Err(syn::Error::new_spanned(other, option.example)),
+    }
+}
+
+/// `true` or `false`.
+fn switch(option: &OptionSpec, value: Expr) -> syn::Result<bool> {
+    match value {
+        Expr::Lit(ExprLit {
+            lit: Lit::Bool(flag),
+            ..
+        }) => Ok(flag.value),
+        other => Err(syn::Error::new_spanned(other, option.example)),
+    }
+}
+
+/// `[u32, u64]`: the value of `types`.
+fn types(option: &OptionSpec, input: ParseStream) -> syn::Result<Vec<Type>> {
+    let name = option.name;
+    if !input.peek(syn::token::Bracket) {
+        // Take the value up to the next option, to show it in brackets.
+        let mut tokens = TokenStream::new();
+        while !input.is_empty() && !input.peek(Token![,]) {
+            tokens.extend([input.parse::<TokenTree>()?]);
+        }
+        let written = tokens_as_written(tokens.clone());
+        let message = match syn::parse2::<LitStr>(tokens.clone()) {
+            Ok(string) => format!(
+                "write the types without quotes, in brackets: `{name} = [{}]`",
+                string.value()
+            ),
+            Err(_) if written.is_empty() => option.example.to_string(),
+            Err(_) => format!("write the types in brackets: `{name} = [{written}]`"),
+        };
+        return Err(syn::Error::new_spanned(tokens, message));
+    }
+    let content;
+    let brackets = syn::bracketed!(content in input);
+    let mut types: Vec<Type> = Vec::new();
+    let mut errors: Option<syn::Error> = None;
+    let mut push_error = |error: syn::Error| match &mut errors {
+        Some(errors) => errors.combine(error),
+        None => errors = Some(error),
+    };
+    while !content.is_empty() {
+        if content.peek(LitStr) {
+            let string: LitStr = content.parse()?;
+            push_error(syn::Error::new(
+                string.span(),
+                format!("write the type without quotes: `{}`", string.value()),
+            ));
+        } else {
+            let ty: Type = content.parse()?;
+            let written = tokens_as_written(ty.to_token_stream());
+            if types
+                .iter()
+                .any(|seen| tokens_as_written(seen.to_token_stream()) == written)
+            {
+                push_error(syn::Error::new_spanned(
+                    &ty,
+                    format!("`{written}` is listed twice in `{name}`: keep one"),
+                ));
+            } else {
+                types.push(ty);
+            }
+        }
+        if content.is_empty() {
+            break;
+        }
+        content.parse::<Token![,]>()?;
+    }
+    if let Some(errors) = errors {
+        return Err(errors);
+    }
+    if types.is_empty() {
+        return Err(syn::Error::new(
+            brackets.span.join(),
+            format!(
+                "`{name}` lists no type: name the types to compare at, such as `{name} = [u32, \
+                 u64]`"
+            ),
+        ));
+    }
+    Ok(types)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::tests::{error_of, parse};
+    use super::*;
+    use quote::quote;
+
+    #[test]
+    fn quoted_paths_are_refused_with_the_unquoted_form() {
+        let error = error_of(quote!(original = "sum_naive"));
+        assert!(
+            error.contains("write the path without quotes: `original = sum_naive`"),
+            "{error}"
+        );
+        let error = error_of(quote!(original = f, inputs = "some inputs"));
+        assert!(error.contains("without quotes"), "{error}");
+        let error = error_of(quote!(original = sum_naive()));
+        assert!(
+            error.contains("without calling it: `original = sum_naive`"),
+            "{error}"
+        );
+    }
+
+    #[test]
+    fn expect_takes_its_keywords() {
+        assert_eq!(
+            parse(quote!(original = f, expect = report))
+                .unwrap()
+                .setting("expect")
+                .as_deref(),
+            Some("report")
+        );
+        assert_eq!(
+            parse(quote!(original = f, expect = faster))
+                .unwrap()
+                .setting("expect")
+                .as_deref(),
+            Some("faster")
+        );
+        let error = error_of(quote!(original = f, expect = notslower));
+        assert!(error.contains("did you mean `not_slower`?"), "{error}");
+        let error = error_of(quote!(original = f, expect = "faster"));
+        assert!(error.contains("write `faster` without quotes"), "{error}");
+        let error = error_of(quote!(original = f, expect = faster | not_slower));
+        assert!(error.contains("write `expect = faster`"), "{error}");
+    }
+
+    #[test]
+    fn types_are_a_bracketed_list_of_types() {
+        let options = parse(quote!(original = f, types = [u32, Vec<u8>, [f32; 4]])).unwrap();
+        let written: Vec<String> = options
+            .unwrap_types()
+            .iter()
+            .map(|ty| tokens_as_written(ty.to_token_stream()))
+            .collect();
+        assert_eq!(written, ["u32", "Vec<u8>", "[f32; 4]"]);
+        for (tokens, expected) in [
+            (
+                quote!(types = u32),
+                "write the types in brackets: `types = [u32]`",
+            ),
+            (
+                quote!(types = "u32"),
+                "write the types without quotes, in brackets: `types = [u32]`",
+            ),
+            (
+                quote!(types = ["u32"]),
+                "write the type without quotes: `u32`",
+            ),
+            (quote!(types = []), "`types` lists no type"),
+            (quote!(types = [u32, u32]), "`u32` is listed twice"),
+            (
+                quote!(types = [u32], types = [u64]),
+                "`types` is given twice",
+            ),
+            (quote!(type = [Vec<u8>]), "did you mean `types`?"),
+        ] {
+            let error = error_of(quote!(original = f, #tokens));
+            assert!(error.contains(expected), "{tokens}: {error}");
+        }
+    }
+
+    #[test]
+    fn noise_floor_is_a_fraction() {
+        assert_eq!(
+            parse(quote!(original = f, noise_floor = 0.5))
+                .unwrap()
+                .setting("noise_floor")
+                .as_deref(),
+            Some("0.5")
+        );
+        let error = error_of(quote!(original = f, noise_floor = 5));
+        assert!(
+            error.contains("write `noise_floor = 0.05` for 5%"),
+            "{error}"
+        );
+        // A float of 1 or more asks for a multiple: 1.0 for at least 2x.
+        for (floor, value) in [
+            (quote!(1.0), "1"),
+            (quote!(10.0), "10"),
+            (quote!(1.5e3), "1500"),
+        ] {
+            let options = parse(quote!(original = f, noise_floor = #floor)).unwrap();
+            assert_eq!(options.setting("noise_floor").as_deref(), Some(value));
+        }
+        for bad in [
+            quote!(0.0),
+            quote!(-0.05),
+            quote!(250),
+            quote!(1e999),
+            quote!(f),
+        ] {
+            let error = error_of(quote!(original = f, noise_floor = #bad));
+            assert!(error.contains("such as 0.05 for 5%"), "{bad}: {error}");
+        }
+    }
+
+    #[test]
+    fn durations_are_read_exactly() {
+        let cases = [
+            ("500ms", 500_000_000),
+            ("3s", 3_000_000_000),
+            ("1.5s", 1_500_000_000),
+            ("1.1s", 1_100_000_000),
+            ("750us", 750_000),
+            ("750µs", 750_000),
+            ("2m", 120_000_000_000),
+            ("250 ns", 250),
+            ("0.25ms", 250_000),
+        ];
+        for (text, nanos) in cases {
+            assert_eq!(
+                parse_duration(text),
+                Ok(Duration::from_nanos(nanos)),
+                "{text}"
+            );
+        }
+        for bad in [
+            "",
+            "3",
+            "s",
+            "3 sec",
+            "1.2.3s",
+            ".5s",
+            "-1s",
+            "0s",
+            "0.1ns",
+            "99999999999m",
+        ] {
+            assert!(parse_duration(bad).is_err(), "{bad:?} was accepted");
+        }
+    }
+
+    #[test]
+    fn max_time_needs_a_quoted_duration() {
+        let error = error_of(quote!(original = f, max_time = 3s));
+        assert!(
+            error.contains("write the duration in quotes: `max_time = \"3s\"`"),
+            "{error}"
+        );
+        let error = error_of(quote!(original = f, max_time = 3));
+        assert!(error.contains("`max_time = \"3s\"`"), "{error}");
+        let error = error_of(quote!(original = f, max_time = "3 sec"));
+        assert!(error.contains("unknown unit \"sec\""), "{error}");
+    }
+
+    #[test]
+    fn processes_is_a_small_whole_number() {
+        let processes = |tokens| parse(tokens).unwrap().setting("processes");
+        assert_eq!(
+            processes(quote!(original = f, processes = 1)).as_deref(),
+            Some("1")
+        );
+        assert_eq!(
+            processes(quote!(original = f, processes = 100)).as_deref(),
+            Some("100")
+        );
+        for bad in [quote!(0), quote!(101), quote!(2.5), quote!(many)] {
+            let error = error_of(quote!(original = f, processes = #bad));
+            assert!(
+                error.contains("a whole number from 1 to 100"),
+                "{bad}: {error}"
+            );
+        }
+        let error = error_of(quote!(original = f, processes = "3"));
+        assert!(error.contains("without quotes: `processes = 3`"), "{error}");
+    }
+
+    #[test]
+    fn name_is_a_non_empty_string() {
+        let error = error_of(quote!(original = f, name = fast_sum));
+        assert!(
+            error.contains("write the name as a string: `name = \"fast_sum\"`"),
+            "{error}"
+        );
+        let error = error_of(quote!(original = f, name = "  "));
+        assert!(error.contains("the name is empty"), "{error}");
     }
 }

@@ -9,16 +9,18 @@
 //! mean the user's function called `input`.
 
 mod call;
+mod inputs;
 mod registration;
 
-pub(crate) use call::{checked_callee, collected_inputs, prepare_closure};
+pub(crate) use call::{checked_callee, prepare_closure};
+pub(crate) use inputs::collected_inputs;
 
 use call::{call_closure, timed_closure};
-pub(crate) use registration::{Names, registration, settings, type_suffix};
+pub(crate) use registration::{Descriptor, Names, registration, tracked_names};
 
 use registration::distinct_test_names;
 
-use crate::attr::{Check, InputsOption, Options};
+use crate::attr::{Attribute, Check, InputsOption, Options};
 use crate::owner::Owner;
 use crate::validate::{self, Candidate};
 use proc_macro2::{Literal, Span, TokenStream};
@@ -81,7 +83,10 @@ pub(crate) fn comparisons(
         None => validate::signature(function),
         Some(owner) => validate::method_signature(function, owner),
     };
-    let (mut options, candidate) = match (Options::parse(args, attribute), described) {
+    let (mut options, candidate) = match (
+        Options::parse(args, Attribute::Compare, attribute),
+        described,
+    ) {
         (Ok(options), Ok(candidate)) => (options, candidate),
         (Err(mut errors), Err(more)) => {
             errors.combine(more);
@@ -157,7 +162,7 @@ fn comparison(
         &names.label,
         (candidate_path, candidate_span),
     );
-    registration(&names, options, &run)
+    registration(names.descriptor(run), options)
 }
 
 /// How the expansion names the function `ident`: `ident`, `ident::<u32>`
@@ -207,8 +212,8 @@ fn run_closure(
     // path for naming it.
     let inputs_option = options.inputs.as_ref();
     let original = side(
-        options.original.to_token_stream(),
-        options.original.span(),
+        options.original().to_token_stream(),
+        options.original().span(),
         inputs_option,
         candidate,
     );

@@ -1,11 +1,12 @@
-//! What every comparison registers, whatever it compares: the names it
-//! goes by (its descriptor, its test `faster_<fn>[_<type>]` and its
-//! heading), the settings its attribute sets, and the descriptor, its
-//! `inventory` entry and the `#[test]` that runs it.
+//! What every attribute registers, whatever it registers: the names a
+//! comparison or a tracked function goes by (its descriptor, its test
+//! `faster_<fn>[_<type>]` or `faster_track_<fn>[_<type>]`, its heading),
+//! the settings its attribute sets, and the descriptor, its `inventory`
+//! entry and the `#[test]` that runs it.
 
-use crate::attr::{Expect, Options, tokens_as_written};
+use crate::attr::{Options, Value, tokens_as_written};
 use crate::owner::Owner;
-use proc_macro2::{Literal, TokenStream};
+use proc_macro2::{Literal, Span, TokenStream};
 use quote::{ToTokens, format_ident, quote};
 use syn::ext::IdentExt;
 use syn::{Ident, Type};
@@ -50,6 +51,23 @@ pub(crate) fn distinct_test_names(options: &Options) -> syn::Result<()> {
     Ok(())
 }
 
+/// The function `ident` as a heading writes it (`Buffer::format` for a
+/// method), and the stem of the names its registration goes by:
+/// `format`, `buffer_format` for a method, with `_u32` at a type of
+/// `types = [...]`. A method's stem has its type: two blocks of one module
+/// may both have a `new`.
+fn stem(ident: &Ident, concrete: Option<&Type>, owner: Option<&Owner>) -> (String, String) {
+    let bare_ident = ident.unraw();
+    let suffix = concrete.map_or_else(String::new, |ty| format!("_{}", type_suffix(ty)));
+    match owner {
+        Some(owner) => (
+            format!("{}::{bare_ident}", owner.written),
+            format!("{}_{bare_ident}{suffix}", owner.snake_name()),
+        ),
+        None => (bare_ident.to_string(), format!("{bare_ident}{suffix}")),
+    }
+}
+
 /// The names one comparison goes by, for `compare` and `compare_gpu` alike.
 pub(crate) struct Names {
     /// The registered descriptor's constant.
@@ -73,28 +91,17 @@ impl Names {
         concrete: Option<&Type>,
         owner: Option<&Owner>,
     ) -> Names {
-        let bare_ident = ident.unraw();
-        let suffix = concrete.map_or_else(String::new, |ty| format!("_{}", type_suffix(ty)));
         let concrete_written = concrete.map(|ty| tokens_as_written(ty.to_token_stream()));
-        let mut original_as_written = tokens_as_written(options.original.to_token_stream());
-        // A method's test is `faster_<type>_<method>`: two blocks of one
-        // module may both have a `new`.
-        let (function, stem) = match owner {
-            Some(owner) => {
-                // `Self::old` was made `<Buffer>::old` to be called; it
-                // reads `Buffer::old`.
-                if let Some(rest) =
-                    original_as_written.strip_prefix(&format!("<{}>::", owner.written))
-                {
-                    original_as_written = format!("{}::{rest}", owner.written);
-                }
-                (
-                    format!("{}::{bare_ident}", owner.written),
-                    format!("{}_{bare_ident}", owner.snake_name()),
-                )
+        let (function, stem) = stem(ident, concrete, owner);
+        let mut original_as_written = tokens_as_written(options.original().to_token_stream());
+        if let Some(owner) = owner {
+            // `Self::old` was made `<Buffer>::old` to be called; it reads
+            // `Buffer::old`.
+            if let Some(rest) = original_as_written.strip_prefix(&format!("<{}>::", owner.written))
+            {
+                original_as_written = format!("{}::{rest}", owner.written);
             }
-            None => (bare_ident.to_string(), bare_ident.to_string()),
-        };
+        }
         let display_name = match (&options.name, &concrete_written) {
             (Some(name), Some(ty)) => format!("{} ({ty})", name.value()),
             (Some(name), None) => name.value(),
@@ -102,103 +109,162 @@ impl Names {
             (None, None) => function,
         };
         Names {
-            descriptor: format_ident!("__FASTER_{}{}", stem, suffix),
-            test: format_ident!("faster_{}{}", stem, suffix),
+            descriptor: format_ident!("__FASTER_{}", stem),
+            test: format_ident!("faster_{}", stem),
             label: format!("{display_name} vs {original_as_written}"),
             original_as_written,
         }
     }
+
+    /// The comparison's descriptor, whose `run` is `run`.
+    pub(crate) fn descriptor(self, run: TokenStream) -> Descriptor {
+        let Names {
+            descriptor,
+            test,
+            original_as_written,
+            label,
+        } = self;
+        Descriptor {
+            kind: "Comparison",
+            constant: descriptor,
+            test,
+            identity: quote!(label: #label, original: #original_as_written,),
+            body: quote!(run: #run,),
+            runner: "run_test",
+        }
+    }
 }
 
-/// The descriptor `names` name, with the settings `options` set, its
-/// registration and the test that runs it: the same for every kind of
-/// comparison, whatever its `run`.
-pub(crate) fn registration(names: &Names, options: &Options, run: &TokenStream) -> TokenStream {
-    let Names {
-        descriptor,
+/// The names a tracked function goes by, `__FASTER_TRACK_<stem>` and
+/// `faster_track_<stem>`, and the function as written (see [`stem`]).
+pub(crate) fn tracked_names(
+    ident: &Ident,
+    concrete: Option<&Type>,
+    owner: Option<&Owner>,
+) -> (Ident, Ident, String) {
+    let (function, stem) = stem(ident, concrete, owner);
+    (
+        format_ident!("__FASTER_TRACK_{}", stem),
+        format_ident!("faster_track_{}", stem),
+        function,
+    )
+}
+
+/// A descriptor to register, of a comparison or of a tracked function.
+pub(crate) struct Descriptor {
+    /// Its type in `faster::__private`: `Comparison`, `Tracked`.
+    pub kind: &'static str,
+    /// The constant that holds it.
+    pub constant: Ident,
+    /// The generated test that runs it.
+    pub test: Ident,
+    /// The fields that say what it is (its heading, its name), each
+    /// followed by a comma.
+    pub identity: TokenStream,
+    /// The fields that run it, each followed by a comma.
+    pub body: TokenStream,
+    /// The runtime's function its test calls with it.
+    pub runner: &'static str,
+}
+
+/// The descriptor, with the settings `options` set, its registration and
+/// the test that runs it: the same for every attribute, whatever it
+/// registers.
+pub(crate) fn registration(descriptor: Descriptor, options: &Options) -> TokenStream {
+    let Descriptor {
+        kind,
+        constant,
         test,
-        original_as_written,
-        label,
-    } = names;
-    let settings = settings(
-        options.expect,
-        options.noise_floor,
-        options.max_time,
-        options.processes,
-    );
+        identity,
+        body,
+        runner,
+    } = descriptor;
+    let kind = Ident::new(kind, Span::call_site());
+    let runner = Ident::new(runner, Span::call_site());
+    let settings = settings(options);
     let test_suffix = format!("::{test}");
     quote! {
         #[doc(hidden)]
         // `..Settings::NONE` is needless when every option is given, and
         // necessary for settings a newer runtime adds.
         #[allow(non_upper_case_globals, clippy::needless_update)]
-        const #descriptor: ::faster::__private::Comparison = ::faster::__private::Comparison {
+        const #constant: ::faster::__private::#kind = ::faster::__private::#kind {
             // The generated test's path: libtest's name for it, with the
             // crate first (the runtime strips it, a const cannot).
             test: ::core::concat!(::core::module_path!(), #test_suffix),
-            label: #label,
-            original: #original_as_written,
+            #identity
             file: ::core::file!(),
             line: ::core::line!(),
             settings: #settings,
             debug_build: ::core::cfg!(debug_assertions),
-            run: #run,
+            #body
         };
 
-        ::faster::__private::inventory::submit! { #descriptor }
+        ::faster::__private::inventory::submit! { #constant }
 
         #[::core::prelude::v1::test]
         fn #test() {
-            // `run_test` is `#[track_caller]` and this call has the
+            // The runner is `#[track_caller]` and this call has the
             // attribute's span (the call site): a failure's `panicked at`
             // is the attribute in the user's file, the line `line!()`
             // above names, not the runtime.
-            ::faster::__private::run_test(&#descriptor)
+            ::faster::__private::#runner(&#constant)
         }
     }
 }
 
-/// The options the attribute sets; the others come from `Settings::NONE`,
-/// so a setting the runtime adds later does not break this expansion.
-pub(crate) fn settings(
-    expect: Option<Expect>,
-    noise_floor: Option<f64>,
-    max_time: Option<std::time::Duration>,
-    processes: Option<u64>,
-) -> TokenStream {
-    let mut fields = Vec::new();
-    if let Some(expect) = expect {
-        let variant = match expect {
-            Expect::Faster => quote!(Faster),
-            Expect::NotSlower => quote!(NotSlower),
-            Expect::Report => quote!(Report),
-        };
-        fields.push(quote! {
-            expect: ::core::option::Option::Some(::faster::__private::Expect::#variant)
-        });
-    }
-    if let Some(fraction) = noise_floor {
-        let fraction = Literal::f64_suffixed(fraction);
-        fields.push(quote!(noise_floor: ::core::option::Option::Some(#fraction)));
-    }
-    if let Some(duration) = max_time {
-        let nanos = u64::try_from(duration.as_nanos())
-            .expect("`max_time` is parsed from a nanosecond count that fits in a u64");
-        let nanos = Literal::u64_suffixed(nanos);
-        fields.push(quote! {
-            max_time: ::core::option::Option::Some(::core::time::Duration::from_nanos(#nanos))
-        });
-    }
-    if let Some(processes) = processes {
-        let processes = Literal::usize_suffixed(
-            usize::try_from(processes).expect("`processes` is at most 100"),
-        );
-        fields.push(quote!(processes: ::core::option::Option::Some(#processes)));
-    }
+/// The `Settings` the attribute's options set; the others come from
+/// `Settings::NONE`, so a setting the runtime adds later does not break
+/// this expansion.
+fn settings(options: &Options) -> TokenStream {
+    let fields = options.settings.iter().map(|(field, value)| {
+        let field = Ident::new(field, Span::call_site());
+        let value = setting_value(value);
+        quote!(#field: ::core::option::Option::Some(#value))
+    });
     quote! {
         ::faster::__private::Settings {
             #(#fields,)*
             ..::faster::__private::Settings::NONE
+        }
+    }
+}
+
+/// An option's value as the `Settings` field it sets holds it.
+fn setting_value(value: &Value) -> TokenStream {
+    match value {
+        Value::Keyword { runtime, choice } => {
+            let runtime = Ident::new(runtime, Span::call_site());
+            let variant: String = choice
+                .split('_')
+                .flat_map(|word| {
+                    let mut letters = word.chars();
+                    letters
+                        .next()
+                        .map(|first| first.to_ascii_uppercase())
+                        .into_iter()
+                        .chain(letters)
+                })
+                .collect();
+            let variant = Ident::new(&variant, Span::call_site());
+            quote!(::faster::__private::#runtime::#variant)
+        }
+        Value::Fraction(fraction) => Literal::f64_suffixed(*fraction).into_token_stream(),
+        Value::Duration(duration) => {
+            let nanos = u64::try_from(duration.as_nanos())
+                .expect("a duration is parsed from a nanosecond count that fits in a u64");
+            let nanos = Literal::u64_suffixed(nanos);
+            quote!(::core::time::Duration::from_nanos(#nanos))
+        }
+        Value::Count(count) => {
+            let count = usize::try_from(*count).expect("a count is at most `MAX_PROCESSES`");
+            Literal::usize_suffixed(count).into_token_stream()
+        }
+        Value::Switch(switch) => quote!(#switch),
+        Value::Text(text) => quote!(#text),
+        Value::Path(path) => quote!(#path),
+        Value::Check(_) | Value::Types(_) => {
+            unreachable!("no `Settings` field holds a check or types")
         }
     }
 }

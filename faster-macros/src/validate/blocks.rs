@@ -85,7 +85,7 @@ fn names_self(tokens: TokenStream) -> bool {
 /// block, where it cannot register anything. ([`outside_blocks`] says so
 /// first, where it can read the source.)
 pub(crate) fn no_self_paths(options: &Options, candidate: &Candidate) -> syn::Result<()> {
-    let mut paths: Vec<&ExprPath> = vec![&options.original];
+    let mut paths: Vec<&ExprPath> = vec![options.original()];
     paths.extend(options.inputs.as_ref().map(|inputs| &inputs.path));
     paths.extend(options.flops.as_ref());
     paths.extend(options.bytes.as_ref());
