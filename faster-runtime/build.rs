@@ -10,10 +10,13 @@ fn main() {
     let rustc = std::env::var_os("RUSTC").unwrap_or_else(|| "rustc".into());
     // `rustc --version`, e.g. `rustc 1.89.0 (29483883e 2025-08-04)`. When it
     // cannot be run, the report says `null` rather than guessing.
-    if let Ok(output) = Command::new(rustc).arg("--version").output()
-        && output.status.success()
-        && let Ok(version) = String::from_utf8(output.stdout)
-    {
+    let version = Command::new(rustc)
+        .arg("--version")
+        .output()
+        .ok()
+        .filter(|output| output.status.success())
+        .and_then(|output| String::from_utf8(output.stdout).ok());
+    if let Some(version) = version {
         println!("cargo:rustc-env=FASTER_BUILD_RUSTC={}", version.trim());
     }
     if let Ok(profile) = std::env::var("PROFILE") {

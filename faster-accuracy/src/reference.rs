@@ -143,7 +143,7 @@ impl<'a, I, F: FnMut(&I)> Reference<'a, I, F> {
 
     /// One pair over every input, the original first in even pairs.
     fn pair(&mut self) {
-        let original_first = self.ratios.len().is_multiple_of(2);
+        let original_first = self.ratios.len() % 2 == 0;
         let (mut original_ns, mut candidate_ns) = (0.0, 0.0);
         for (input, &[original_calls, candidate_calls]) in self.inputs.iter().zip(&self.calls) {
             let (original, candidate) = (&mut self.original, &mut self.candidate);

@@ -112,7 +112,7 @@ pub fn carried_walk(buffer: &'static [u64], cursor: Cursor, lines: u64) -> impl 
 /// its line count coprime with the stride, so the walk visits every line.
 pub fn walk_buffer(bytes: usize) -> &'static [u64] {
     let mut lines = (bytes / 64).max(STRIDE_LINES + 1);
-    while lines.is_multiple_of(STRIDE_LINES) {
+    while lines % STRIDE_LINES == 0 {
         lines -= 1;
     }
     let buffer: Vec<u64> = (0..(lines * WORDS_PER_LINE) as u64).collect();

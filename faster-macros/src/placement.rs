@@ -6,7 +6,8 @@
 //! file at the function name's line and column and finds the innermost
 //! `{ ... }` around it.
 //!
-//! Anything uncertain (no file, as under rust-analyzer; a name that is not
+//! Anything uncertain (no file, as under rust-analyzer or before Rust 1.88,
+//! whose proc macros cannot ask for a span's file; a name that is not
 //! at the place given, as for a function a macro writes; a name inside a
 //! macro's arguments) counts as not inside a block: the expansion is then
 //! what it always was.
@@ -34,9 +35,10 @@ pub(crate) fn enclosing(ident: &Ident) -> Option<Enclosing> {
     if !proc_macro::is_available() {
         return None;
     }
-    let span = ident.span().unwrap();
+    let span = ident.span();
     let source = std::fs::read_to_string(span.local_file()?).ok()?;
-    enclosing_in(&source, span.line(), span.column(), &ident.to_string())
+    let start = span.start();
+    enclosing_in(&source, start.line, start.column + 1, &ident.to_string())
 }
 
 /// [`enclosing`] for a name at `line` and `column` (both from 1, the column

@@ -164,7 +164,7 @@ pub fn crate_files(examples: &[&Example]) -> BTreeMap<String, String> {
                 if let Some(name) = path
                     .strip_prefix("tests/")
                     .and_then(|p| p.strip_suffix(".rs"))
-                    && example.code.contains("fn main(")
+                    .filter(|_| example.code.contains("fn main("))
                 {
                     let _ = write!(manifest, "\n[[test]]\nname = \"{name}\"\nharness = false\n");
                 }

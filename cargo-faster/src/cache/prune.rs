@@ -11,8 +11,9 @@
 //! directory shared by several repositories keeps a few of each.
 
 use crate::git::Repository;
+use faster_runtime::harness::lock::{lock_shared, try_lock};
 use std::collections::HashSet;
-use std::fs::{File, OpenOptions, TryLockError};
+use std::fs::{File, OpenOptions};
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
@@ -50,7 +51,7 @@ impl InUse {
                 .open(&path)
                 .map_err(failed)?;
             used.set_modified(SystemTime::now()).map_err(failed)?;
-            used.lock_shared().map_err(failed)?;
+            lock_shared(&used).map_err(failed)?;
             if path.exists() {
                 return Ok(InUse { _used: used });
             }
@@ -272,11 +273,11 @@ fn hold_exclusively(used: &Path) -> Option<Option<File>> {
     let Ok(file) = File::open(used) else {
         return Some(None);
     };
-    match file.try_lock() {
-        Ok(()) => Some(Some(file)),
-        Err(TryLockError::WouldBlock) => None,
+    match try_lock(&file) {
+        Ok(true) => Some(Some(file)),
+        Ok(false) => None,
         // A file system without locks: nothing else can hold it either.
-        Err(TryLockError::Error(_)) => Some(Some(file)),
+        Err(_) => Some(Some(file)),
     }
 }
 

@@ -264,11 +264,10 @@ pub fn parse_build_messages(stdout: &str) -> BuildMessages {
                 if message["fresh"] == false && !messages.compiled.contains(&package) {
                     messages.compiled.push(package.clone());
                 }
-                if package == CRATE
-                    && message["profile"]["test"] == true
-                    && let Some(path) = message["executable"].as_str()
-                {
-                    messages.test_binary = Some(PathBuf::from(path));
+                if package == CRATE && message["profile"]["test"] == true {
+                    if let Some(path) = message["executable"].as_str() {
+                        messages.test_binary = Some(PathBuf::from(path));
+                    }
                 }
             }
             Some("compiler-message") if message["message"]["level"] == "error" => {

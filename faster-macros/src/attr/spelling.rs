@@ -75,9 +75,7 @@ pub(crate) fn tokens_as_written(tokens: TokenStream) -> String {
             other => text.push_str(&other.to_string()),
         }
         // `[f32; 4]`, `HashMap<u8, u8>`: a space after a separator.
-        if let TokenTree::Punct(punct) = &token
-            && matches!(punct.as_char(), ',' | ';')
-        {
+        if matches!(&token, TokenTree::Punct(punct) if matches!(punct.as_char(), ',' | ';')) {
             text.push(' ');
         }
         previous_was_word = is_word;

@@ -148,43 +148,43 @@ pub(crate) fn truncate(text: &str, focus: Option<usize>) -> String {
     if text.chars().count() <= LIMIT {
         return text.to_string();
     }
-    if let Node::Group {
-        head,
-        open: '[',
-        items,
-        ..
-    } = parse(text)
-        && !items.is_empty()
-    {
-        // Two elements of context before the one that differs.
-        let start = focus.map_or(0, |index| index.saturating_sub(2).min(items.len() - 1));
-        let mut shown = String::new();
-        if start > 0 {
-            shown.push_str(&format!("… ({start} before), "));
-        }
-        let mut end = start;
-        for item in &items[start..] {
-            let separator = if end > start { ", " } else { "" };
-            let grown = shown.chars().count() + separator.len() + item.text.chars().count();
-            if end > start && grown > LIMIT {
-                break;
+    match parse(text) {
+        Node::Group {
+            head,
+            open: '[',
+            items,
+            ..
+        } if !items.is_empty() => {
+            // Two elements of context before the one that differs.
+            let start = focus.map_or(0, |index| index.saturating_sub(2).min(items.len() - 1));
+            let mut shown = String::new();
+            if start > 0 {
+                shown.push_str(&format!("… ({start} before), "));
             }
-            shown.push_str(separator);
-            shown.push_str(item.text);
-            end += 1;
+            let mut end = start;
+            for item in &items[start..] {
+                let separator = if end > start { ", " } else { "" };
+                let grown = shown.chars().count() + separator.len() + item.text.chars().count();
+                if end > start && grown > LIMIT {
+                    break;
+                }
+                shown.push_str(separator);
+                shown.push_str(item.text);
+                end += 1;
+            }
+            let after = items.len() - end;
+            if after > 0 {
+                shown.push_str(&format!(", … ({after} more)"));
+            }
+            let shown = if shown.chars().count() > 2 * LIMIT {
+                cut(&shown, LIMIT)
+            } else {
+                shown
+            };
+            format!("{head}[{shown}]")
         }
-        let after = items.len() - end;
-        if after > 0 {
-            shown.push_str(&format!(", … ({after} more)"));
-        }
-        let shown = if shown.chars().count() > 2 * LIMIT {
-            cut(&shown, LIMIT)
-        } else {
-            shown
-        };
-        return format!("{head}[{shown}]");
+        _ => cut(text, LIMIT),
     }
-    cut(text, LIMIT)
 }
 
 /// One element's rendering, cut for a "first difference" line.

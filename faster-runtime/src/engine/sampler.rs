@@ -207,7 +207,7 @@ fn warm_up<S: Subject, C: Clock>(
     let max_warm_up_ns = (config.max_warm_up.as_nanos() as f64).min(budget.total_ns / 5.0);
     let mut warm_up: Vec<Round> = Vec::new();
     while budget.fits(pace.round_ns(&pace.batch_sizes), max_warm_up_ns) {
-        let original_first = warm_up.len().is_multiple_of(2);
+        let original_first = warm_up.len() % 2 == 0;
         let over = || budget.elapsed_ns() > max_warm_up_ns;
         let sizes = pace.batch_sizes.clone();
         let Some(round) = measure_round(subject, sizes, (original_first, 0), &over)? else {
@@ -320,7 +320,7 @@ fn measure_rounds<S: Subject, C: Clock>(
             subject.begin_round(round, placement);
             let over = || budget.elapsed_ns() > limit_ns;
             let sizes = ladder_sizes(&pace.batch_sizes, ladders, round);
-            let original_first = round.is_multiple_of(2);
+            let original_first = round % 2 == 0;
             match measure_round(subject, sizes, (original_first, placement), &over)? {
                 Some(measured) => {
                     pace.observe(&measured);
@@ -594,7 +594,7 @@ mod tests {
     fn rounds_alternate_the_order() {
         let samples = run([1_000.0, 800.0], &Config::default());
         for (index, round) in samples.rounds.iter().enumerate() {
-            assert_eq!(round.original_first, index.is_multiple_of(2));
+            assert_eq!(round.original_first, index % 2 == 0);
         }
     }
 

@@ -140,7 +140,7 @@ pub(crate) fn unwritten_note<E: Element>(original: &Output<E>, candidate: &Outpu
 /// What `buffer` holds, once everything submitted has run.
 pub(crate) fn read_back<E: Element>(gpu: &Gpu, buffer: &wgpu::Buffer) -> Result<Output<E>, Error> {
     let size = buffer.size();
-    if !(size as usize).is_multiple_of(E::SIZE) {
+    if (size as usize) % E::SIZE != 0 {
         return Err(Error::Gpu(format!(
             "the output buffer holds {size} bytes, not a whole number of {}-byte elements",
             E::SIZE

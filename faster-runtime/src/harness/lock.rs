@@ -1,28 +1,31 @@
-//! Comparisons take turns across processes: an exclusive lock on
-//! `target/faster/.lock`, held while one is measured.
+//! Locks on files, which processes take turns with: comparisons on
+//! `target/faster/.lock`, held while one is measured, and cargo faster's
+//! cache folders (`lock_shared` while a run uses one, `try_lock` to prune).
 //!
 //! The in-process lock (in the engine) keeps libtest's threads from timing
 //! concurrently, but nextest runs every test in its own process, several at
 //! once, and two comparisons timing side by side would disturb each other.
 //! Processes that share a target directory take turns here. The children of
 //! a replicated comparison never take it: their parent holds it for them.
+//!
+//! On Unix the locks are `flock(2)`'s, the ones std's `File::lock` takes
+//! there from Rust 1.89 on, above this crate's `rust-version`; closing the
+//! file releases them. Elsewhere they are std's, and building there needs
+//! Rust 1.89.
 
 use std::fs::File;
+use std::io;
 use std::path::Path;
 
-/// The lock, released when dropped.
+/// The lock on `<dir>/.lock`, released when dropped.
 #[derive(Debug)]
-pub struct ProcessLock(File);
-
-impl Drop for ProcessLock {
-    fn drop(&mut self) {
-        let _ = self.0.unlock();
-    }
+pub(crate) struct ProcessLock {
+    _file: File,
 }
 
 /// Waits for and takes the lock on `<dir>/.lock`. Best effort: where the
 /// lock file cannot be created, the comparison runs without it.
-pub fn lock_across_processes(dir: &Path) -> Option<ProcessLock> {
+pub(crate) fn lock_across_processes(dir: &Path) -> Option<ProcessLock> {
     std::fs::create_dir_all(dir).ok()?;
     let file = File::options()
         .create(true)
@@ -30,8 +33,81 @@ pub fn lock_across_processes(dir: &Path) -> Option<ProcessLock> {
         .write(true)
         .open(dir.join(".lock"))
         .ok()?;
-    file.lock().ok()?;
-    Some(ProcessLock(file))
+    lock(&file).ok()?;
+    Some(ProcessLock { _file: file })
+}
+
+/// Waits for and takes an exclusive lock on `file`.
+pub fn lock(file: &File) -> io::Result<()> {
+    imp::lock(file, false)
+}
+
+/// Waits for and takes a shared lock on `file`.
+pub fn lock_shared(file: &File) -> io::Result<()> {
+    imp::lock(file, true)
+}
+
+/// Takes an exclusive lock on `file` if no one holds one: `Ok(false)` when
+/// another holds it.
+pub fn try_lock(file: &File) -> io::Result<bool> {
+    imp::try_lock(file)
+}
+
+#[cfg(unix)]
+mod imp {
+    use std::fs::File;
+    use std::io;
+    use std::os::unix::io::AsRawFd;
+
+    pub fn lock(file: &File, shared: bool) -> io::Result<()> {
+        let operation = if shared { libc::LOCK_SH } else { libc::LOCK_EX };
+        loop {
+            match flock(file, operation) {
+                Err(error) if error.kind() == io::ErrorKind::Interrupted => continue,
+                done => return done,
+            }
+        }
+    }
+
+    pub fn try_lock(file: &File) -> io::Result<bool> {
+        match flock(file, libc::LOCK_EX | libc::LOCK_NB) {
+            Ok(()) => Ok(true),
+            Err(error) if error.kind() == io::ErrorKind::WouldBlock => Ok(false),
+            Err(error) => Err(error),
+        }
+    }
+
+    fn flock(file: &File, operation: libc::c_int) -> io::Result<()> {
+        // SAFETY: the descriptor is `file`'s, open for as long as it lives.
+        if unsafe { libc::flock(file.as_raw_fd(), operation) } == 0 {
+            Ok(())
+        } else {
+            Err(io::Error::last_os_error())
+        }
+    }
+}
+
+#[cfg(not(unix))]
+#[allow(clippy::incompatible_msrv)]
+mod imp {
+    use std::fs::{File, TryLockError};
+    use std::io;
+
+    pub fn lock(file: &File, shared: bool) -> io::Result<()> {
+        if shared {
+            file.lock_shared()
+        } else {
+            file.lock()
+        }
+    }
+
+    pub fn try_lock(file: &File) -> io::Result<bool> {
+        match file.try_lock() {
+            Ok(()) => Ok(true),
+            Err(TryLockError::WouldBlock) => Ok(false),
+            Err(TryLockError::Error(error)) => Err(error),
+        }
+    }
 }
 
 #[cfg(test)]
@@ -45,10 +121,17 @@ mod tests {
         let held = lock_across_processes(&dir).expect("the lock is free");
         // Another holder must wait: a second descriptor cannot lock.
         let other = File::options().write(true).open(dir.join(".lock")).unwrap();
-        assert!(other.try_lock().is_err());
+        assert!(!try_lock(&other).unwrap());
         drop(held);
-        assert!(other.try_lock().is_ok());
-        other.unlock().unwrap();
+        assert!(try_lock(&other).unwrap());
+        let shared = File::open(dir.join(".lock")).unwrap();
+        drop(other);
+        lock_shared(&shared).unwrap();
+        let third = File::open(dir.join(".lock")).unwrap();
+        assert!(
+            !try_lock(&third).unwrap(),
+            "a shared lock keeps exclusive ones out"
+        );
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

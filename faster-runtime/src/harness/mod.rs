@@ -6,7 +6,7 @@
 
 mod against;
 pub mod cli;
-mod lock;
+pub mod lock;
 mod run;
 mod servers;
 

@@ -78,10 +78,10 @@ pub fn target_folder(source_file: &str) -> String {
         name.push(parts[kind - 1]);
     }
     name.push(parts[kind]);
-    if parts[kind] != "src"
-        && let Some(target) = parts.get(kind + 1)
-    {
-        name.push(target.strip_suffix(".rs").unwrap_or(target));
+    if parts[kind] != "src" {
+        if let Some(target) = parts.get(kind + 1) {
+            name.push(target.strip_suffix(".rs").unwrap_or(target));
+        }
     }
     file_stem(&name.join("-"))
 }

@@ -278,8 +278,9 @@ fn machine_notes() -> Vec<String> {
                     .to_string(),
             );
         }
-        if let Some(tracer) = read("/proc/self/status").and_then(|status| tracer_pid(&status))
-            && tracer != 0
+        if let Some(tracer) = read("/proc/self/status")
+            .and_then(|status| tracer_pid(&status))
+            .filter(|&tracer| tracer != 0)
         {
             found.push(format!(
                 "a debugger or tracer (pid {tracer}) is attached: breakpoints and tracing distort \

@@ -236,7 +236,7 @@ mod tests {
         // Two inputs; the first ten times the second's cost; fixed batches.
         let rounds: Vec<Round> = (0..8)
             .map(|i: usize| Round {
-                original_first: i.is_multiple_of(2),
+                original_first: i % 2 == 0,
                 placement: 0,
                 batch_sizes: vec![[10, 10], [100, 100]],
                 per_call_ns: vec![[1_000.0 + i as f64, 500.0], [100.0, 100.0 - i as f64]],
@@ -267,7 +267,7 @@ mod tests {
             .map(|round| {
                 let batch = 200 * samples::ladder_step(samples::LADDER, round);
                 Round {
-                    original_first: round.is_multiple_of(2),
+                    original_first: round % 2 == 0,
                     placement: 0,
                     batch_sizes: vec![[batch, batch]],
                     per_call_ns: vec![[2.5, 2.0].map(|ns: f64| ns + 50.0 / batch as f64)],

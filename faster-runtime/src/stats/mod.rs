@@ -197,7 +197,7 @@ pub fn median(values: &[f64]) -> f64 {
         return f64::NAN;
     }
     let middle = values.len() / 2;
-    let even = values.len().is_multiple_of(2);
+    let even = values.len() % 2 == 0;
     let mut values = values.to_vec();
     let (below, upper, _) = values.select_nth_unstable_by(middle, f64::total_cmp);
     if even {

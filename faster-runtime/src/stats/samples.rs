@@ -279,7 +279,7 @@ mod tests {
             .map(|round| {
                 let batch = base * ladder_step(LADDER, round);
                 Round {
-                    original_first: round.is_multiple_of(2),
+                    original_first: round % 2 == 0,
                     placement: 0,
                     batch_sizes: vec![[batch, batch]],
                     per_call_ns: vec![
@@ -321,7 +321,7 @@ mod tests {
     fn without_a_ladder_nothing_is_cleared() {
         let rounds: Vec<Round> = (0..4)
             .map(|round: usize| Round {
-                original_first: round.is_multiple_of(2),
+                original_first: round % 2 == 0,
                 placement: 0,
                 batch_sizes: vec![[8, 10]],
                 per_call_ns: vec![[100.0, 80.0]],

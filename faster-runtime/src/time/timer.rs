@@ -212,9 +212,13 @@ impl Clock for CycleCounter {
 
 #[cfg(target_arch = "x86_64")]
 fn invariant_tsc() -> bool {
-    use std::arch::x86_64::__cpuid;
-    let highest_extended_leaf = __cpuid(0x8000_0000).eax;
-    highest_extended_leaf >= 0x8000_0007 && (__cpuid(0x8000_0007).edx >> 8) & 1 == 1
+    use std::arch::x86_64::{__cpuid, CpuidResult};
+    // SAFETY: CPUID exists on every x86-64 CPU. (`__cpuid` is a safe
+    // function from Rust 1.87 on, where the block is needless.)
+    #[allow(unused_unsafe)]
+    let cpuid = |leaf: u32| -> CpuidResult { unsafe { __cpuid(leaf) } };
+    let highest_extended_leaf = cpuid(0x8000_0000).eax;
+    highest_extended_leaf >= 0x8000_0007 && (cpuid(0x8000_0007).edx >> 8) & 1 == 1
 }
 
 #[cfg(not(target_arch = "x86_64"))]

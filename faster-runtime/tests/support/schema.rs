@@ -79,13 +79,13 @@ fn check(root: &Value, schema: &Value, value: &Value, path: &str, found: &mut Ve
             return;
         }
     }
-    if let Some(constant) = rules.get("const")
-        && value != constant
-    {
+    if let Some(constant) = rules.get("const").filter(|&constant| constant != value) {
         found.push(format!("{path}: expected {constant}, found {value}"));
     }
-    if let Some(options) = rules.get("enum").and_then(Value::as_array)
-        && !options.contains(value)
+    if let Some(options) = rules
+        .get("enum")
+        .and_then(Value::as_array)
+        .filter(|options| !options.contains(value))
     {
         found.push(format!(
             "{path}: {value} is not one of {}",
@@ -94,19 +94,13 @@ fn check(root: &Value, schema: &Value, value: &Value, path: &str, found: &mut Ve
     }
     if let Some(number) = value.as_f64() {
         let bound = |name: &str| rules.get(name).and_then(Value::as_f64);
-        if let Some(minimum) = bound("minimum")
-            && number < minimum
-        {
+        if let Some(minimum) = bound("minimum").filter(|&minimum| number < minimum) {
             found.push(format!("{path}: {number} is below the minimum {minimum}"));
         }
-        if let Some(maximum) = bound("maximum")
-            && number > maximum
-        {
+        if let Some(maximum) = bound("maximum").filter(|&maximum| number > maximum) {
             found.push(format!("{path}: {number} is above the maximum {maximum}"));
         }
-        if let Some(limit) = bound("exclusiveMinimum")
-            && number <= limit
-        {
+        if let Some(limit) = bound("exclusiveMinimum").filter(|&limit| number <= limit) {
             found.push(format!("{path}: {number} is not above {limit}"));
         }
     }
@@ -118,9 +112,7 @@ fn check(root: &Value, schema: &Value, value: &Value, path: &str, found: &mut Ve
             .into_iter()
             .flatten()
         {
-            if let Some(key) = required.as_str()
-                && !object.contains_key(key)
-            {
+            if let Some(key) = required.as_str().filter(|&key| !object.contains_key(key)) {
                 found.push(format!("{path}: missing required `{key}`"));
             }
         }
@@ -143,14 +135,10 @@ fn check(root: &Value, schema: &Value, value: &Value, path: &str, found: &mut Ve
     }
     if let Some(array) = value.as_array() {
         let count = |name: &str| rules.get(name).and_then(Value::as_u64);
-        if let Some(least) = count("minItems")
-            && (array.len() as u64) < least
-        {
+        if let Some(least) = count("minItems").filter(|&least| (array.len() as u64) < least) {
             found.push(format!("{path}: {} items, fewer than {least}", array.len()));
         }
-        if let Some(most) = count("maxItems")
-            && (array.len() as u64) > most
-        {
+        if let Some(most) = count("maxItems").filter(|&most| (array.len() as u64) > most) {
             found.push(format!("{path}: {} items, more than {most}", array.len()));
         }
         if let Some(items) = rules.get("items") {
