@@ -136,8 +136,8 @@ pub fn check_behaviour(
     }
     let (mut other_input, mut unchecked, mut varies, mut changed) = (vec![], vec![], false, vec![]);
     for (index, (base, current)) in base.iter().zip(current).enumerate() {
-        if matches!((base.input_digest, current.input_digest), (Some(before), Some(now)) if before != now)
-        {
+        let digests = (base.input_digest, current.input_digest);
+        if matches!(digests, (Some(before), Some(now)) if before != now) {
             other_input.push(index);
             continue;
         }
