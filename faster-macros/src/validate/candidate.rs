@@ -177,12 +177,11 @@ struct Substitute<'a> {
 
 impl VisitMut for Substitute<'_> {
     fn visit_type_mut(&mut self, ty: &mut Type) {
-        if let Type::Path(path) = ty
-            && path.qself.is_none()
-            && path.path.is_ident(self.param)
-        {
-            *ty = self.concrete.clone();
-            return;
+        if let Type::Path(path) = ty {
+            if path.qself.is_none() && path.path.is_ident(self.param) {
+                *ty = self.concrete.clone();
+                return;
+            }
         }
         syn::visit_mut::visit_type_mut(self, ty);
     }

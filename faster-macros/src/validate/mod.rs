@@ -67,10 +67,10 @@ pub(crate) fn signature(function: &ItemFn) -> syn::Result<Candidate> {
         }
     }
 
-    if let ReturnType::Type(_, output) = &sig.output
-        && let Some(error) = unsupported_return_type(output)
-    {
-        errors.push(error);
+    if let ReturnType::Type(_, output) = &sig.output {
+        if let Some(error) = unsupported_return_type(output) {
+            errors.push(error);
+        }
     }
 
     for attr in &function.attrs {
@@ -147,22 +147,18 @@ struct SelfIsType<'a>(&'a Owner);
 
 impl VisitMut for SelfIsType<'_> {
     fn visit_type_mut(&mut self, ty: &mut Type) {
-        if let Type::Path(path) = ty
-            && path.qself.is_none()
-            && path
-                .path
-                .segments
-                .first()
-                .is_some_and(|segment| segment.ident == "Self")
-        {
-            let rest: Vec<_> = path.path.segments.iter().skip(1).collect();
-            *ty = if rest.is_empty() {
-                self.0.self_type.clone()
-            } else {
-                let qualified = &self.0.qualified;
-                syn::parse_quote!(#qualified::#(#rest)::*)
-            };
-            return;
+        if let Type::Path(path) = ty {
+            let segments = &path.path.segments;
+            if path.qself.is_none() && segments.first().is_some_and(|first| first.ident == "Self") {
+                let rest: Vec<_> = segments.iter().skip(1).collect();
+                *ty = if rest.is_empty() {
+                    self.0.self_type.clone()
+                } else {
+                    let qualified = &self.0.qualified;
+                    syn::parse_quote!(#qualified::#(#rest)::*)
+                };
+                return;
+            }
         }
         syn::visit_mut::visit_type_mut(self, ty);
     }
