@@ -7,7 +7,7 @@
 
 mod support;
 
-use support::cargo;
+use support::{cargo, cargo_with_env};
 
 const TARGETS: [&str; 3] = ["main_expression", "main_statement", "run_exit_code"];
 
@@ -165,7 +165,49 @@ fn help_succeeds_and_a_bad_flag_is_a_usage_error() {
         let bad = cargo("exit_codes", &["test"], &arguments);
         assert_eq!(bad.code, Some(2), "{}", bad.output);
         assert!(bad.output.contains(expected), "{}", bad.output);
+        // One line, not the usage under it.
+        assert!(!bad.output.contains("usage:"), "{}", bad.output);
     }
+    let misspelt = cargo(
+        "exit_codes",
+        &["test"],
+        &[
+            "--release",
+            "--test",
+            "main_statement",
+            "--",
+            "--noise_floor=0.1",
+        ],
+    );
+    assert_eq!(misspelt.code, Some(2), "{}", misspelt.output);
+    assert!(
+        misspelt.output.contains(
+            "faster: unknown flag --noise_floor; did you mean --noise-floor? (see --help)"
+        ),
+        "{}",
+        misspelt.output
+    );
+}
+
+#[test]
+fn every_switch_reads_on_and_off_and_a_bad_one_is_an_error_naming_it() {
+    let list = ["--release", "--test", "main_statement", "--", "--list"];
+    let on = cargo_with_env("exit_codes", &["test"], &list, &[("FASTER_STRICT", "on")]);
+    assert!(on.success(), "{}", on.output);
+    let maybe = cargo_with_env(
+        "exit_codes",
+        &["test"],
+        &list,
+        &[("FASTER_STRICT", "maybe")],
+    );
+    assert_eq!(maybe.code, Some(2), "{}", maybe.output);
+    assert!(
+        maybe
+            .output
+            .contains("faster: invalid setting: FASTER_STRICT: `maybe` is neither on nor off"),
+        "{}",
+        maybe.output
+    );
 }
 
 /// Whether `cargo nextest` is installed: the suite must not require it.
@@ -229,7 +271,7 @@ fn a_replicated_comparison_is_reported_once_with_the_same_figures_everywhere() {
         ("FASTER_OUTPUT_DIR", dir.to_str().unwrap()),
     ];
     let run = |format: &str| {
-        support::cargo_with_env(
+        cargo_with_env(
             "exit_codes",
             &["test"],
             &[

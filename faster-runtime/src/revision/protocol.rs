@@ -9,7 +9,7 @@
 //!
 //! ```text
 //! → faster-frame/2 {"op":"list"}
-//! ← faster-frame/2 {"listing":{"protocol":2,"timer":"monotonic clock",...,"functions":[...]}}
+//! ← faster-frame/2 {"listing":{"protocol":3,"timer":"monotonic clock",...,"functions":[...]}}
 //! → faster-frame/2 {"op":"time","function":"demo::parse","input":0,"batch":4096}
 //! ← faster-frame/2 {"nanos":81234.0}
 //! → faster-frame/2 {"op":"quit"}
@@ -18,14 +18,16 @@
 //! The child times each batch with its own timer and hands back only the
 //! nanoseconds it measured: the pipe is never inside a measurement.
 
+use crate::config::Settings;
 use crate::engine::tracked::Probe;
 use crate::time::Calibration;
 use serde::{Deserialize, Serialize};
 
 /// The protocol's version; a child answering with another is refused.
 /// 2: a function's listing carries its source digest and where its timed
-/// loop is.
-pub const PROTOCOL: u32 = 2;
+/// loop is. 3: its attribute's settings as text, by name, read back by each
+/// setting's own parser.
+pub const PROTOCOL: u32 = 3;
 
 /// What the parent asks.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -116,12 +118,11 @@ pub struct FunctionListing {
     pub line: u32,
     /// Whether its crate was built with `debug_assertions`.
     pub debug_build: bool,
-    /// The attribute's `expect = ...`.
-    pub expect: Option<String>,
-    /// The attribute's `noise_floor = ...`.
-    pub noise_floor: Option<f64>,
-    /// The attribute's `max_time = "..."`, in nanoseconds.
-    pub max_time_ns: Option<u64>,
+    /// The settings its attribute gives (`expect = ...`, `noise_floor =
+    /// ...`), each as text by name: one the parent cannot read is an error
+    /// naming it, not dropped. Defaults where absent, as below.
+    #[serde(default)]
+    pub settings: Settings,
     /// Each input, in order, when the inputs function and every call
     /// succeeded.
     pub inputs: Vec<Probe>,
@@ -198,9 +199,11 @@ mod tests {
                 file: "src/lib.rs".into(),
                 line: 12,
                 debug_build: false,
-                expect: Some("not_slower".into()),
-                noise_floor: None,
-                max_time_ns: Some(500_000_000),
+                settings: Settings {
+                    expect: Some(crate::stats::verdict::Expect::NotSlower),
+                    max_time: Some(std::time::Duration::from_millis(500)),
+                    ..Settings::NONE
+                },
                 inputs: vec![Probe {
                     input_digest: Some(u64::MAX),
                     input_shown: "\"a,b\"".into(),
