@@ -22,156 +22,156 @@ use values::usable_noise_floor;
 
 settings! {
     given {
-    /// What the comparison must show to pass.
-    expect: Expect = Expect::Faster, parsed by Expect::parse, Setting {
-        attribute: true,
-        variable: None,
-        flag: None,
-        value: "faster|not_slower|report",
-        usage: "what the comparison must show to pass",
-        to_servers: false,
-    };
-    /// The smallest relative difference that counts (0.05 = 5%; 1.0: the
-    /// candidate must be at least 2x faster). Any finite fraction above 0.
-    noise_floor: f64 = 0.05, parsed by parse_noise_floor, Setting {
-        attribute: true,
-        variable: Some("FASTER_NOISE_FLOOR"),
-        flag: Some("--noise-floor"),
-        value: "FRACTION",
-        usage: "smallest difference that counts, e.g. 0.05 (1.0: at least 2x)",
-        to_servers: false,
-    };
-    /// The time budget for measuring this pair, warm-up included.
-    max_time: Duration = Duration::from_secs(3), parsed by parse_duration, Setting {
-        attribute: true,
-        variable: Some("FASTER_MAX_TIME"),
-        flag: Some("--max-time"),
-        value: "DURATION",
-        usage: "budget per comparison, e.g. 500ms, 3s",
-        to_servers: false,
-    };
-    /// Measure a registered comparison in at least this many slices, each
-    /// in another process (a server kept for the run), each process in a
-    /// layout of the binary of its own where [`layouts`](Config::layouts)
-    /// can be varied, and judge the spread between them; more follow while
-    /// the verdict is undecided and the budget lasts. 1 measures in this
-    /// process only. (A
-    /// [`compare_fns`](crate::compare_fns) call always measures in its own
-    /// process: its closures cannot be run again elsewhere.)
-    processes: usize = 4, parsed by parse_processes, Setting {
-        attribute: true,
-        variable: Some("FASTER_PROCESSES"),
-        flag: Some("--processes"),
-        value: "N",
-        usage: "measure each comparison in at least N processes (1: this process only), \
-                more while its verdict is undecided",
-        to_servers: false,
-    };
-    /// Run each process in a layout of the binary of its own (the same code
-    /// linked in another order), where the binary was linked through
-    /// `faster-link`, so the verdict is about the code and not about one
-    /// link's luck. `FASTER_LAYOUTS=off` (`--layouts off`) turns it off.
-    layouts: bool = true, parsed by parse_switch, Setting {
-        attribute: false,
-        variable: Some("FASTER_LAYOUTS"),
-        flag: Some("--layouts"),
-        value: "on|off",
-        usage: "run each process in a layout of the binary of its own, where it was linked \
-                through faster-link",
-        to_servers: false,
-    };
-    /// What a verdict that did not decide the expectation does to the run
-    /// (see [`Verdict::decides`](crate::Verdict::decides)): passes, shown as
-    /// undecided (the default), or fails. `FASTER_UNDECIDED=fail`
-    /// (`--undecided fail`) asks for failure.
-    #[serde(default)]
-    if_undecided: Undecided = Undecided::Pass, parsed by Undecided::parse, Setting {
-        attribute: false,
-        variable: Some("FASTER_UNDECIDED"),
-        flag: Some("--undecided"),
-        value: "pass|fail",
-        usage: "a verdict that could not rule out a change of the floor's size: passes, \
-                shown as `?` (pass), or fails the run (fail)",
-        to_servers: false,
-    };
-    /// The timing source.
-    timer: TimerKind = TimerKind::Wall, parsed by TimerKind::parse, Setting {
-        attribute: false,
-        variable: Some("FASTER_TIMER"),
-        flag: Some("--timer"),
-        value: "wall|cycles|thread-cpu",
-        usage: "the timing source",
-        to_servers: true,
-    };
-    /// Shift the stack the measuring loop runs on from round to round, so an
-    /// alignment that happens to favour one function is averaged out rather
-    /// than baked into the estimate. Off by default (measured in the
-    /// guide's "Trusting the environment", `guide/environment.md`).
-    randomize_layout: bool = false, parsed by parse_switch, Setting {
-        attribute: false,
-        variable: Some("FASTER_RANDOMIZE_LAYOUT"),
-        flag: None,
-        value: "on|off",
-        usage: "vary the measuring loop's stack position per round",
-        to_servers: false,
-    };
-    /// Turn a verdict into `within noise` when the noise floor is too close
-    /// to what this machine resolves right now (the noise probe's estimate).
-    strict: bool = false, parsed by parse_switch, Setting {
-        attribute: false,
-        variable: Some("FASTER_STRICT"),
-        flag: None,
-        value: "on|off",
-        usage: "a verdict on a floor under the machine's measured noise reads \"within noise\"",
-        to_servers: false,
-    };
-    /// Enforce the timing verdict in a build with `debug_assertions` too,
-    /// where unoptimized code is timed and the verdict is otherwise only
-    /// reported.
-    enforce_in_debug: bool = false, parsed by parse_switch, Setting {
-        attribute: false,
-        variable: Some("FASTER_ENFORCE"),
-        flag: None,
-        value: "on|off",
-        usage: "enforce timing verdicts in a debug build too",
-        to_servers: false,
-    };
+        /// What the comparison must show to pass.
+        expect: Expect = Expect::Faster, parsed by Expect::parse, Setting {
+            attribute: true,
+            variable: None,
+            flag: None,
+            value: "faster|not_slower|report",
+            usage: "what the comparison must show to pass",
+            to_servers: false,
+        };
+        /// The smallest relative difference that counts (0.05 = 5%; 1.0: the
+        /// candidate must be at least 2x faster). Any finite fraction above 0.
+        noise_floor: f64 = 0.05, parsed by parse_noise_floor, Setting {
+            attribute: true,
+            variable: Some("FASTER_NOISE_FLOOR"),
+            flag: Some("--noise-floor"),
+            value: "FRACTION",
+            usage: "smallest difference that counts, e.g. 0.05 (1.0: at least 2x)",
+            to_servers: false,
+        };
+        /// The time budget for measuring this pair, warm-up included.
+        max_time: Duration = Duration::from_secs(3), parsed by parse_duration, Setting {
+            attribute: true,
+            variable: Some("FASTER_MAX_TIME"),
+            flag: Some("--max-time"),
+            value: "DURATION",
+            usage: "budget per comparison, e.g. 500ms, 3s",
+            to_servers: false,
+        };
+        /// Measure a registered comparison in at least this many slices, each
+        /// in another process (a server kept for the run), each process in a
+        /// layout of the binary of its own where [`layouts`](Config::layouts)
+        /// can be varied, and judge the spread between them; more follow while
+        /// the verdict is undecided and the budget lasts. 1 measures in this
+        /// process only. (A
+        /// [`compare_fns`](crate::compare_fns) call always measures in its own
+        /// process: its closures cannot be run again elsewhere.)
+        processes: usize = 4, parsed by parse_processes, Setting {
+            attribute: true,
+            variable: Some("FASTER_PROCESSES"),
+            flag: Some("--processes"),
+            value: "N",
+            usage: "measure each comparison in at least N processes (1: this process only), \
+                    more while its verdict is undecided",
+            to_servers: false,
+        };
+        /// Run each process in a layout of the binary of its own (the same code
+        /// linked in another order), where the binary was linked through
+        /// `faster-link`, so the verdict is about the code and not about one
+        /// link's luck. `FASTER_LAYOUTS=off` (`--layouts off`) turns it off.
+        layouts: bool = true, parsed by parse_switch, Setting {
+            attribute: false,
+            variable: Some("FASTER_LAYOUTS"),
+            flag: Some("--layouts"),
+            value: "on|off",
+            usage: "run each process in a layout of the binary of its own, where it was linked \
+                    through faster-link",
+            to_servers: false,
+        };
+        /// What a verdict that did not decide the expectation does to the run
+        /// (see [`Verdict::decides`](crate::Verdict::decides)): passes, shown as
+        /// undecided (the default), or fails. `FASTER_UNDECIDED=fail`
+        /// (`--undecided fail`) asks for failure.
+        #[serde(default)]
+        if_undecided: Undecided = Undecided::Pass, parsed by Undecided::parse, Setting {
+            attribute: false,
+            variable: Some("FASTER_UNDECIDED"),
+            flag: Some("--undecided"),
+            value: "pass|fail",
+            usage: "a verdict that could not rule out a change of the floor's size: passes, \
+                    shown as `?` (pass), or fails the run (fail)",
+            to_servers: false,
+        };
+        /// The timing source.
+        timer: TimerKind = TimerKind::Wall, parsed by TimerKind::parse, Setting {
+            attribute: false,
+            variable: Some("FASTER_TIMER"),
+            flag: Some("--timer"),
+            value: "wall|cycles|thread-cpu",
+            usage: "the timing source",
+            to_servers: true,
+        };
+        /// Shift the stack the measuring loop runs on from round to round, so an
+        /// alignment that happens to favour one function is averaged out rather
+        /// than baked into the estimate. Off by default (measured in the
+        /// guide's "Trusting the environment", `guide/environment.md`).
+        randomize_layout: bool = false, parsed by parse_switch, Setting {
+            attribute: false,
+            variable: Some("FASTER_RANDOMIZE_LAYOUT"),
+            flag: None,
+            value: "on|off",
+            usage: "vary the measuring loop's stack position per round",
+            to_servers: false,
+        };
+        /// Turn a verdict into `within noise` when the noise floor is too close
+        /// to what this machine resolves right now (the noise probe's estimate).
+        strict: bool = false, parsed by parse_switch, Setting {
+            attribute: false,
+            variable: Some("FASTER_STRICT"),
+            flag: None,
+            value: "on|off",
+            usage: "a verdict on a floor under the machine's measured noise reads \"within noise\"",
+            to_servers: false,
+        };
+        /// Enforce the timing verdict in a build with `debug_assertions` too,
+        /// where unoptimized code is timed and the verdict is otherwise only
+        /// reported.
+        enforce_in_debug: bool = false, parsed by parse_switch, Setting {
+            attribute: false,
+            variable: Some("FASTER_ENFORCE"),
+            flag: None,
+            value: "on|off",
+            usage: "enforce timing verdicts in a debug build too",
+            to_servers: false,
+        };
     }
     internal {
-    /// Measure at least this many rounds before stopping on convergence.
-    min_rounds: usize = 5;
-    /// Measure exactly this many cycles of rounds (every batch size in both
-    /// orders, in every placement of the measuring loop) and stop, instead
-    /// of stopping on convergence: how each slice of a replicated
-    /// comparison is measured, whose precision comes from the interval over
-    /// the slices rather than from inside one. `None` (the default):
-    /// until convergence.
-    #[serde(default)]
-    cycles: Option<usize> = None;
-    /// Stop once the 99% interval of the speedup is this narrow: its
-    /// half-width relative to the estimate (0.01 = ±1%).
-    target_precision: f64 = 0.01;
-    /// The longest warm-up; it ends earlier once per-call times settle.
-    max_warm_up: Duration = Duration::from_millis(50);
-    /// A half-width added in quadrature to every interval (0.005 = ±0.5%),
-    /// for what no measurement inside one process can see: where code and
-    /// data landed in memory, how long the timed batches were. Measured by
-    /// the accuracy suite, whose reference measurements of the same pair
-    /// differ from the engine's by up to about that much at every scale,
-    /// while the statistical part alone shrinks to ±0.01%. More rounds do not
-    /// shrink it; `processes = N` measures that variation directly.
-    systematic_allowance: f64 = 0.005;
-    /// Where the shorter function's call (summed over inputs) is under this
-    /// time, the rounds take turns in several placements of the measuring
-    /// loop, and the interval covers what another placement would measure;
-    /// at and above it, one loop, as for every longer call. At a few
-    /// nanoseconds a ratio belongs to the loop as much as to the functions:
-    /// measured on this project's 2-core VM (`accuracy --placement
-    /// --spread`, every run in all eight placements), the placements of a
-    /// ≈ 1.3 ns call read about 20% apart (median of 60 runs), those of
-    /// 4 to 100 ns calls 0.1–0.3%, no more than the statistical noise of
-    /// one placement's own figure. Zero turns placements off.
-    placement_threshold: Duration = PLACEMENT_THRESHOLD;
+        /// Measure at least this many rounds before stopping on convergence.
+        min_rounds: usize = 5;
+        /// Measure exactly this many cycles of rounds (every batch size in both
+        /// orders, in every placement of the measuring loop) and stop, instead
+        /// of stopping on convergence: how each slice of a replicated
+        /// comparison is measured, whose precision comes from the interval over
+        /// the slices rather than from inside one. `None` (the default):
+        /// until convergence.
+        #[serde(default)]
+        cycles: Option<usize> = None;
+        /// Stop once the 99% interval of the speedup is this narrow: its
+        /// half-width relative to the estimate (0.01 = ±1%).
+        target_precision: f64 = 0.01;
+        /// The longest warm-up; it ends earlier once per-call times settle.
+        max_warm_up: Duration = Duration::from_millis(50);
+        /// A half-width added in quadrature to every interval (0.005 = ±0.5%),
+        /// for what no measurement inside one process can see: where code and
+        /// data landed in memory, how long the timed batches were. Measured by
+        /// the accuracy suite, whose reference measurements of the same pair
+        /// differ from the engine's by up to about that much at every scale,
+        /// while the statistical part alone shrinks to ±0.01%. More rounds do not
+        /// shrink it; `processes = N` measures that variation directly.
+        systematic_allowance: f64 = 0.005;
+        /// Where the shorter function's call (summed over inputs) is under this
+        /// time, the rounds take turns in several placements of the measuring
+        /// loop, and the interval covers what another placement would measure;
+        /// at and above it, one loop, as for every longer call. At a few
+        /// nanoseconds a ratio belongs to the loop as much as to the functions:
+        /// measured on this project's 2-core VM (`accuracy --placement
+        /// --spread`, every run in all eight placements), the placements of a
+        /// ≈ 1.3 ns call read about 20% apart (median of 60 runs), those of
+        /// 4 to 100 ns calls 0.1–0.3%, no more than the statistical noise of
+        /// one placement's own figure. Zero turns placements off.
+        placement_threshold: Duration = PLACEMENT_THRESHOLD;
     }
 }
 

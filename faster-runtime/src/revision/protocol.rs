@@ -167,25 +167,9 @@ mod tests {
     use super::*;
     use crate::process::wire;
 
-    #[test]
-    fn requests_and_responses_read_back_as_written() {
-        let time = Request::Time {
-            function: "demo::parse".into(),
-            input: 2,
-            batch: 4_096,
-        };
-        let line = serde_json::to_string(&time).unwrap();
-        assert_eq!(
-            line,
-            r#"{"op":"time","function":"demo::parse","input":2,"batch":4096}"#
-        );
-        assert_eq!(serde_json::from_str::<Request>(&line).unwrap(), time);
-        assert_eq!(
-            serde_json::from_str::<Request>(r#"{"op":"quit"}"#).unwrap(),
-            Request::Quit
-        );
-
-        let listing = Response::Listing(Listing {
+    /// A listing of one function whose attribute expects `not_slower`.
+    fn a_listing() -> Response {
+        Response::Listing(Listing {
             protocol: PROTOCOL,
             timer: "monotonic clock".into(),
             timer_fallback: None,
@@ -216,7 +200,28 @@ mod tests {
                 source_digest: 0x1234_5678_9abc_def0,
                 timed_loop: Some(-4_096),
             }],
-        });
+        })
+    }
+
+    #[test]
+    fn requests_and_responses_read_back_as_written() {
+        let time = Request::Time {
+            function: "demo::parse".into(),
+            input: 2,
+            batch: 4_096,
+        };
+        let line = serde_json::to_string(&time).unwrap();
+        assert_eq!(
+            line,
+            r#"{"op":"time","function":"demo::parse","input":2,"batch":4096}"#
+        );
+        assert_eq!(serde_json::from_str::<Request>(&line).unwrap(), time);
+        assert_eq!(
+            serde_json::from_str::<Request>(r#"{"op":"quit"}"#).unwrap(),
+            Request::Quit
+        );
+
+        let listing = a_listing();
         for response in [
             listing,
             Response::Nanos(81_234.5),
@@ -225,5 +230,18 @@ mod tests {
             let line = wire::encode(&response);
             assert_eq!(wire::decode(&line), Some(Ok(response)));
         }
+    }
+
+    #[test]
+    fn an_attribute_setting_this_side_cannot_read_fails_the_listing_naming_it() {
+        let line = wire::encode(&a_listing());
+        assert!(line.contains(r#""settings":{"expect":"not_slower","max_time":"500ms"}"#));
+        let error = wire::decode::<Response>(&line.replace("not_slower", "sometimes"))
+            .unwrap()
+            .unwrap_err();
+        assert!(
+            error.contains("`expect = sometimes`: `sometimes` is not an expectation"),
+            "{error}"
+        );
     }
 }
