@@ -7,7 +7,7 @@
 
 mod support;
 
-use support::cargo;
+use support::{cargo, cargo_with_env};
 
 const TARGETS: [&str; 3] = ["main_expression", "main_statement", "run_exit_code"];
 
@@ -150,7 +150,14 @@ fn help_succeeds_and_a_bad_flag_is_a_usage_error() {
     assert!(help.output.contains("--processes N"), "{}", help.output);
     // An unknown flag, and a value that cannot be used, which names its flag.
     for (flags, expected) in [
-        (&["--frobnicate"][..], "faster: unknown flag --frobnicate"),
+        (
+            &["--frobnicate"][..],
+            "faster: unknown flag --frobnicate (see --help)",
+        ),
+        (
+            &["--noise_floor=0.1"],
+            "faster: unknown flag --noise_floor; did you mean --noise-floor? (see --help)",
+        ),
         (
             &["--noise-floor", "abc"],
             "faster: --noise-floor: `abc` is not a number; write a fraction such as 0.05 for 5%",
@@ -165,7 +172,30 @@ fn help_succeeds_and_a_bad_flag_is_a_usage_error() {
         let bad = cargo("exit_codes", &["test"], &arguments);
         assert_eq!(bad.code, Some(2), "{}", bad.output);
         assert!(bad.output.contains(expected), "{}", bad.output);
+        // One line, not the usage under it.
+        assert!(!bad.output.contains("usage:"), "{}", bad.output);
     }
+}
+
+#[test]
+fn every_switch_reads_on_and_off_and_a_bad_one_is_an_error_naming_it() {
+    let list = ["--release", "--test", "main_statement", "--", "--list"];
+    let on = cargo_with_env("exit_codes", &["test"], &list, &[("FASTER_STRICT", "on")]);
+    assert!(on.success(), "{}", on.output);
+    let maybe = cargo_with_env(
+        "exit_codes",
+        &["test"],
+        &list,
+        &[("FASTER_STRICT", "maybe")],
+    );
+    assert_eq!(maybe.code, Some(2), "{}", maybe.output);
+    assert!(
+        maybe
+            .output
+            .contains("faster: invalid setting: FASTER_STRICT: `maybe` is neither on nor off"),
+        "{}",
+        maybe.output
+    );
 }
 
 /// Whether `cargo nextest` is installed: the suite must not require it.
@@ -229,7 +259,7 @@ fn a_replicated_comparison_is_reported_once_with_the_same_figures_everywhere() {
         ("FASTER_OUTPUT_DIR", dir.to_str().unwrap()),
     ];
     let run = |format: &str| {
-        support::cargo_with_env(
+        cargo_with_env(
             "exit_codes",
             &["test"],
             &[

@@ -30,7 +30,7 @@ mod toolchain;
 
 use build::{Base, Cargo};
 use faster_runtime::harness::{Against, COULD_NOT_RUN, Revision, run_against};
-use options::{Options, USAGE};
+use options::{Options, Parsed};
 use std::path::Path;
 use std::process::ExitCode;
 
@@ -50,16 +50,16 @@ fn main() -> ExitCode {
         return exit_code(linked::run(subcommand, &arguments[1..]));
     }
     let options = match options::parse(&arguments) {
-        Ok(options) => options,
+        Ok(Parsed::Run(options)) => options,
+        Ok(Parsed::Help(help)) => {
+            println!("{help}");
+            return ExitCode::SUCCESS;
+        }
         Err(message) => {
-            eprintln!("cargo faster: {message}\n\n{USAGE}");
+            eprintln!("cargo faster: {message}");
             return ExitCode::from(USAGE_ERROR);
         }
     };
-    if options.help {
-        println!("{USAGE}");
-        return ExitCode::SUCCESS;
-    }
     exit_code(run(&options))
 }
 
@@ -82,15 +82,15 @@ fn run(options: &Options) -> Result<u8, String> {
     let (rustc, version) = toolchain::toolchain(&directory)?;
     let cargo = Cargo {
         program: std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()),
-        profile: options.profile.clone(),
-        flags: options.cargo_flags.clone(),
+        profile: options.profile().to_string(),
+        flags: options.cargo_flags(),
         manifest_path: options.manifest_path.clone(),
         linker: toolchain::layout_linker(&version),
     };
     let workspace = cargo.workspace(&directory)?;
     let repository = git::Repository::of(&directory)?;
-    let commit = repository.commit(&options.against)?;
-    let base_name = git::name(&options.against, &commit);
+    let commit = repository.commit(options.against())?;
+    let base_name = git::name(options.against(), &commit);
 
     // Both revisions are linked through faster-link, in target directories
     // of ours (the current code's shared with `cargo faster test`): linked
@@ -133,7 +133,7 @@ fn run(options: &Options) -> Result<u8, String> {
     if against.current.servers.is_empty() && against.base.servers.is_empty() {
         return Err(nothing_tracked(&directory));
     }
-    Ok(run_against(&against, &options.harness))
+    Ok(run_against(&against, options.harness()))
 }
 
 fn nothing_tracked(directory: &Path) -> String {

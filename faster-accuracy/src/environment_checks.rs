@@ -21,6 +21,7 @@
 //! would hide any difference), and compares coverage and error.
 
 use crate::load::{self, BackgroundLoad};
+use crate::options::Options;
 use crate::reference;
 use crate::workloads::{carried_chain, ns_per_step};
 use faster::{Config, Verdict, compare_fns};
@@ -38,48 +39,16 @@ pub struct Settings {
     pub load: bool,
 }
 
-fn settings(
-    arguments: &[String],
-    default_runs: usize,
-    default_processes: usize,
-) -> Result<Settings, String> {
-    let mut settings = Settings {
-        runs: default_runs,
-        processes: default_processes,
-        load: false,
-    };
-    let mut arguments = arguments.iter();
-    while let Some(argument) = arguments.next() {
-        let mut number = |flag: &str| -> Result<usize, String> {
-            arguments
-                .next()
-                .and_then(|value| value.parse().ok())
-                .ok_or_else(|| format!("{flag} takes a whole number"))
-        };
-        match argument.as_str() {
-            "--replication" | "--probe-check" | "--layout-check" | "--placement" => {}
-            "--runs" => settings.runs = number("--runs")?,
-            "--processes" => settings.processes = number("--processes")?.max(2),
-            "--load" => settings.load = true,
-            other => {
-                return Err(format!(
-                    "unknown argument {other} (see environment_checks.rs)"
-                ));
-            }
+impl Settings {
+    /// The options' runs, processes (at least 2) and load, with this
+    /// check's defaults.
+    pub fn of(options: &Options, default_runs: usize, default_processes: usize) -> Settings {
+        Settings {
+            runs: options.runs.unwrap_or(default_runs),
+            processes: options.processes.unwrap_or(default_processes).max(2),
+            load: options.load,
         }
     }
-    Ok(settings)
-}
-
-/// The settings, or `None` after saying what is wrong with them.
-pub fn settings_or_complain(
-    arguments: &[String],
-    default_runs: usize,
-    default_processes: usize,
-) -> Option<Settings> {
-    settings(arguments, default_runs, default_processes)
-        .map_err(|message| eprintln!("accuracy: {message}"))
-        .ok()
 }
 
 /// The child's part: the cell key names both step counts, so the child
@@ -104,10 +73,8 @@ pub fn child(key: &str) -> ExitCode {
 }
 
 /// `--replication`.
-pub fn replication(arguments: &[String]) -> ExitCode {
-    let Some(settings) = settings_or_complain(arguments, 200, 5) else {
-        return ExitCode::from(2);
-    };
+pub fn replication(options: &Options) -> ExitCode {
+    let settings = Settings::of(options, 200, 5);
     let _load = settings
         .load
         .then(|| BackgroundLoad::start(load::buffer_bytes()));
@@ -191,10 +158,8 @@ pub fn replication(arguments: &[String]) -> ExitCode {
 }
 
 /// `--layout-check`.
-pub fn layout_check(arguments: &[String]) -> ExitCode {
-    let Some(settings) = settings_or_complain(arguments, 100, 5) else {
-        return ExitCode::from(2);
-    };
+pub fn layout_check(options: &Options) -> ExitCode {
+    let settings = Settings::of(options, 100, 5);
     let _load = settings
         .load
         .then(|| BackgroundLoad::start(load::buffer_bytes()));
@@ -274,10 +239,8 @@ fn truth_of(original: u64, candidate: u64) -> f64 {
 }
 
 /// `--probe-check`.
-pub fn probe_check(arguments: &[String]) -> ExitCode {
-    let Some(settings) = settings_or_complain(arguments, 100, 5) else {
-        return ExitCode::from(2);
-    };
+pub fn probe_check(options: &Options) -> ExitCode {
+    let settings = Settings::of(options, 100, 5);
     let _load = settings
         .load
         .then(|| BackgroundLoad::start(load::buffer_bytes()));

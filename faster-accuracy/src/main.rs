@@ -39,9 +39,11 @@ mod summary;
 mod timing;
 mod workloads;
 
+use clap::Parser as _;
 use faster::{Config, format_ns};
 use faster_runtime::report::environment::last_level_cache_bytes;
 use matrix::{Noise, Workload};
+use options::Mode;
 use output::Csv;
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
@@ -71,45 +73,28 @@ fn main() -> ExitCode {
         }
         return environment_checks::child(&key);
     }
-    let arguments: Vec<String> = std::env::args().skip(1).collect();
-    if arguments.iter().any(|argument| argument == "--replication") {
-        return environment_checks::replication(&arguments);
+    let options = match options::Options::try_parse() {
+        Ok(options) => options,
+        Err(error) => error.exit(),
+    };
+    match options.mode() {
+        Mode::Matrix => {}
+        Mode::Replication => return environment_checks::replication(&options),
+        Mode::Placement => return placement::placement(&options),
+        Mode::ProbeCheck => return environment_checks::probe_check(&options),
+        Mode::LayoutCheck => return environment_checks::layout_check(&options),
+        Mode::Parallel => return parallel::parallel(&options),
+        Mode::Revisions => return revisions::revisions(&options),
+        Mode::SuiteCost => return suite_cost::suite_cost(&options),
+        Mode::Layouts => return layouts::layouts(&options),
     }
-    if arguments.iter().any(|argument| argument == "--placement") {
-        return placement::placement(&arguments);
-    }
-    if arguments.iter().any(|argument| argument == "--probe-check") {
-        return environment_checks::probe_check(&arguments);
-    }
-    if arguments
-        .iter()
-        .any(|argument| argument == "--layout-check")
-    {
-        return environment_checks::layout_check(&arguments);
-    }
-    if arguments.iter().any(|argument| argument == "--parallel") {
-        return parallel::parallel(&arguments);
-    }
-    if arguments.iter().any(|argument| argument == "--revisions") {
-        return revisions::revisions(&arguments);
-    }
-    if arguments.iter().any(|argument| argument == "--suite-cost") {
-        return suite_cost::suite_cost(&arguments);
-    }
-    if arguments.iter().any(|argument| argument == "--layouts") {
-        return layouts::layouts(&arguments);
-    }
-    let options = match options::parse(std::env::args().skip(1)) {
+    let options = match options.matrix() {
         Ok(options) => options,
         Err(message) => {
             eprintln!("accuracy: {message}");
             return ExitCode::from(2);
         }
     };
-    if options.help {
-        println!("{}", options::USAGE);
-        return ExitCode::SUCCESS;
-    }
     if !options.combine.is_empty() {
         return match combine(&options) {
             Ok(()) => ExitCode::SUCCESS,
@@ -142,7 +127,7 @@ fn main() -> ExitCode {
     }
 }
 
-fn run(options: &options::Options, cells: &[matrix::Cell]) -> std::io::Result<()> {
+fn run(options: &options::Matrix, cells: &[matrix::Cell]) -> std::io::Result<()> {
     let started = Instant::now();
     let config = Config::default();
     let llc = last_level_cache_bytes();
@@ -247,7 +232,7 @@ fn write_markdown(path: &str, results: &[(CellResult, Summary)]) -> std::io::Res
 
 /// The header's first lines: when, the machine, the engine's settings and
 /// the runs asked for.
-fn print_header(options: &options::Options, settings: &runner::Settings, llc: Option<u64>) {
+fn print_header(options: &options::Matrix, settings: &runner::Settings, llc: Option<u64>) {
     println!("faster accuracy suite, {}", machine::now_utc());
     println!(
         "machine: {}, {} cores, last-level cache {}; load average {} at the start",
@@ -311,7 +296,7 @@ fn probe_machine(cells: &[matrix::Cell], buffer_bytes: usize) -> runner::Machine
 
 /// `--combine`: the Markdown tables and the missed targets of earlier runs'
 /// `--csv` files, to stdout or to `--markdown`.
-fn combine(options: &options::Options) -> Result<(), String> {
+fn combine(options: &options::Matrix) -> Result<(), String> {
     let mut rows = Vec::new();
     for path in &options.combine {
         let text = std::fs::read_to_string(path).map_err(|error| format!("{path}: {error}"))?;

@@ -1,80 +1,169 @@
-//! The command line.
+//! The command line, through clap: at most one mode flag (none: the
+//! accuracy matrix) and the options, each mode reading those it takes with
+//! its own defaults ([`Matrix`] for the matrix; the other modes in their
+//! modules).
 
+use clap::{Args, Parser};
+use faster_runtime::parse_duration;
 use std::time::Duration;
 
-pub const USAGE: &str = "\
-usage: accuracy [options]
-
-Runs the accuracy matrix (scale × true speedup × noise) through the engine
-and, side by side, the traditional sequential method; prints a table, the
-stop rule against a fixed length, and the cells that miss the targets.
-
-options:
-  --runs N             runs per cell with a true difference (default 50);
-                       cells with the same function on both sides get 4 N
-  --identical-runs N   runs per identical-function (1.00) cell (default 4 × runs)
-  --filter TEXT        only cells whose key contains TEXT, `*` standing for any
-                       text (e.g. 1us/1.25/quiet, 2ms/, /1.00/, 1us/*/load);
-                       repeat or separate by commas for any of several
-  --quick              10 runs (40 identical), a 0.5 s reference: a fast look
-  --reference-time D   length of each cell's reference measurement (default 5s):
-                       a quarter before the runs, the rest spread between them
-  --reference-batch D  length of the reference's batches per side (default 250us)
-  --csv PATH           one row per cell, every figure
-  --runs-csv PATH      one row per run, every figure
-  --markdown PATH      the tables in Markdown (for the README)
-  --combine A.csv,...  measure nothing: combine --csv files of earlier runs
-                       (split with --filter) into the Markdown tables and the
-                       list of missed targets
-  --no-sequential      skip the sequential method
-  --no-fixed           skip the fixed-length engine runs on identical functions
-  --list               print the cell keys and exit
-  --help               this text
-
-The reference configuration is the default: 200 runs per 1.00 cell, 50 per
-other cell. Split it across invocations with --filter.
-
-other modes (checks of the environment features, each with --runs N, --load):
-  --replication        single-process against replicated intervals at ≈ 3 ns
-                       and ≈ 50 ns per call (--processes N, default 5)
-  --probe-check        the noise probe's estimate against the A/A spread of
-                       runs of its own length
-  --layout-check       coverage and error with layout randomization off and on
-  --placement          in N fresh processes (--processes, default 30), chains
-                       at ≈ 2, 5, 10 and 20 ns per call against each process's
-                       own reference loop; --spread: every run in all the
-                       engine's placements, ≈ 2 to 100 ns, and their spread
-  --parallel [--runs N]
-                       a suite of comparisons under cargo test and cargo nextest run,
-                       several at a time and one at a time
-  --revisions          cargo faster --against on a fixture repository with known
-                       commits, quiet and under the load (--runs N, default 20;
-                       --keep keeps the fixture)
-  --layouts            real functions (parsing, UTF-8, search, hashing, sorting,
-                       a tokenizer) against a copy of themselves, against
-                       themselves run twice, and against themselves run
-                       again on a twentieth of their input (about 5%, with a
-                       second copy, both at a 2% floor), in a fixture crate
-                       built in several layouts, under `cargo test --release`:
-                       --builds N (default 5; build k: k unrelated functions
-                       and link order --shuffle-sections=*=k), --runs N per
-                       build (default 4), --faster PATH (the faster workspace
-                       the fixture depends on; default this one), --linker PATH
-                       (every build of the fixture links through it),
-                       --markdown (the tables in Markdown), --csv FILE (every
-                       comparison), --keep (keep the fixture)
-  --suite-cost         a crate of comparisons (--comparisons N, default 100:
-                       chains of 0.1 to 1 µs, a third a real 2x, the rest
-                       identical work) linked through faster-link, built once,
-                       then `cargo test --release` --runs N times (default 3)
-                       in each of: the defaults, FASTER_LAYOUTS=off and
-                       FASTER_PROCESSES=1, interleaved; wall times, passes,
-                       the layouts' size on disk; --faster PATH, --linker PATH
-                       (default: faster-link on PATH, or the faster
-                       workspace's target/release/faster-link), --keep";
-
-#[derive(Debug, Clone, PartialEq)]
+/// What the command line asked for.
+#[derive(Debug, Parser)]
+#[command(
+    name = "accuracy",
+    about = "Runs the accuracy matrix (scale × true speedup × noise) through the engine and, \
+             side by side, the traditional sequential method; prints a table, the stop rule \
+             against a fixed length, and the cells that miss the targets. The reference \
+             configuration is the default: 200 runs per 1.00 cell, 50 per other cell; split it \
+             across invocations with --filter. A mode flag runs another check instead.",
+    disable_version_flag = true
+)]
 pub struct Options {
+    /// The mode, where one is given.
+    #[command(flatten)]
+    modes: Modes,
+    /// runs per cell with a true difference (default 50; cells with the same function on
+    /// both sides get 4 N); in the other modes, runs per case (the default is each mode's)
+    #[arg(long, value_name = "N", value_parser = count)]
+    pub runs: Option<usize>,
+    /// runs per identical-function (1.00) cell (default 4 × runs)
+    #[arg(long, value_name = "N", value_parser = count)]
+    identical_runs: Option<usize>,
+    /// only cells whose key contains TEXT, `*` standing for any text (e.g. 1us/1.25/quiet,
+    /// 2ms/, /1.00/, 1us/*/load); repeat or separate by commas for any of several
+    #[arg(long, value_name = "TEXT", value_delimiter = ',')]
+    filter: Vec<String>,
+    /// 10 runs (40 identical), a 0.5 s reference: a fast look
+    #[arg(long)]
+    quick: bool,
+    /// length of each cell's reference measurement (default 5s): a quarter before the
+    /// runs, the rest spread between them
+    #[arg(long, value_name = "DURATION", value_parser = parse_duration)]
+    reference_time: Option<Duration>,
+    /// length of the reference's batches per side (default 250us)
+    #[arg(long, value_name = "DURATION", value_parser = parse_duration)]
+    reference_batch: Option<Duration>,
+    /// one row per cell (per comparison with --layouts), every figure
+    #[arg(long, value_name = "PATH")]
+    pub csv: Option<String>,
+    /// one row per run, every figure
+    #[arg(long, value_name = "PATH")]
+    runs_csv: Option<String>,
+    /// the tables in Markdown: to PATH (for the README); with --layouts, on stdout
+    #[arg(long, value_name = "PATH", num_args = 0..=1)]
+    markdown: Option<Option<String>>,
+    /// measure nothing: combine --csv files of earlier runs (split with --filter) into the
+    /// Markdown tables and the list of missed targets
+    #[arg(long, value_name = "A.csv,...", value_delimiter = ',')]
+    combine: Vec<String>,
+    /// skip the sequential method
+    #[arg(long)]
+    no_sequential: bool,
+    /// skip the fixed-length engine runs on identical functions
+    #[arg(long)]
+    no_fixed: bool,
+    /// print the cell keys and exit
+    #[arg(long)]
+    list: bool,
+    /// processes per run (--replication: default 5; --placement: fresh processes, default
+    /// 30; at least 2)
+    #[arg(long, value_name = "N", value_parser = count)]
+    pub processes: Option<usize>,
+    /// under a background load (--replication, --probe-check, --layout-check, --placement)
+    #[arg(long)]
+    pub load: bool,
+    /// with --placement: every run in all the engine's placements, ≈ 2 to 100 ns, and their
+    /// spread
+    #[arg(long, requires = "placement")]
+    pub spread: bool,
+    /// with --layouts: builds (default 5; build k: k unrelated functions and link order
+    /// --shuffle-sections=*=k)
+    #[arg(long, value_name = "N", value_parser = count, requires = "layouts")]
+    pub builds: Option<usize>,
+    /// with --suite-cost: comparisons in the crate (default 100: chains of 0.1 to 1 µs, a
+    /// third a real 2x, the rest identical work)
+    #[arg(long, value_name = "N", value_parser = count, requires = "suite_cost")]
+    pub comparisons: Option<usize>,
+    /// with --layouts and --suite-cost: the faster workspace the fixture depends on
+    /// (default this one)
+    #[arg(long, value_name = "PATH")]
+    pub faster: Option<String>,
+    /// with --layouts and --suite-cost: the linker every build of the fixture links through
+    /// (--suite-cost: default faster-link on PATH, or the faster workspace's
+    /// target/release/faster-link)
+    #[arg(long, value_name = "PATH")]
+    pub linker: Option<String>,
+    /// with --layouts, --suite-cost and --revisions: keep the fixture
+    #[arg(long)]
+    pub keep: bool,
+    /// What `cargo bench` passes.
+    #[arg(long, hide = true)]
+    bench: bool,
+}
+
+/// The mode flags, at most one.
+#[derive(Debug, Args)]
+#[group(multiple = false)]
+struct Modes {
+    /// single-process against replicated intervals at ≈ 3 ns and ≈ 50 ns per call
+    #[arg(long)]
+    replication: bool,
+    /// the noise probe's estimate against the A/A spread of runs of its own length
+    #[arg(long)]
+    probe_check: bool,
+    /// coverage and error with layout randomization off and on
+    #[arg(long)]
+    layout_check: bool,
+    /// in N fresh processes, chains at ≈ 2, 5, 10 and 20 ns per call against each
+    /// process's own reference loop
+    #[arg(long)]
+    placement: bool,
+    /// a suite of comparisons under cargo test and cargo nextest run, several at a time and
+    /// one at a time
+    #[arg(long)]
+    parallel: bool,
+    /// cargo faster --against on a fixture repository with known commits, quiet and under
+    /// the load (--runs default 20)
+    #[arg(long)]
+    revisions: bool,
+    /// a crate of comparisons linked through faster-link, built once, then cargo test
+    /// --release --runs N times (default 3) with the defaults, FASTER_LAYOUTS=off and
+    /// FASTER_PROCESSES=1, interleaved: wall times, passes, the layouts' size on disk
+    #[arg(long)]
+    suite_cost: bool,
+    /// real functions against copies of themselves, themselves run twice and run again on a
+    /// twentieth of their input, in a fixture crate built in several layouts, under cargo
+    /// test --release (--runs per build, default 4)
+    #[arg(long)]
+    layouts: bool,
+}
+
+/// Which check a command line runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    /// The accuracy matrix (no mode flag).
+    Matrix,
+    /// `--replication`.
+    Replication,
+    /// `--probe-check`.
+    ProbeCheck,
+    /// `--layout-check`.
+    LayoutCheck,
+    /// `--placement`.
+    Placement,
+    /// `--parallel`.
+    Parallel,
+    /// `--revisions`.
+    Revisions,
+    /// `--suite-cost`.
+    SuiteCost,
+    /// `--layouts`.
+    Layouts,
+}
+
+/// What the accuracy matrix runs.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Matrix {
     pub runs: usize,
     pub identical_runs: Option<usize>,
     pub filters: Vec<String>,
@@ -87,131 +176,109 @@ pub struct Options {
     pub sequential: bool,
     pub fixed: bool,
     pub list: bool,
-    pub help: bool,
-}
-
-impl Default for Options {
-    fn default() -> Self {
-        Options {
-            runs: 50,
-            identical_runs: None,
-            filters: Vec::new(),
-            reference: Duration::from_secs(5),
-            reference_batch: crate::reference::BATCH,
-            csv: None,
-            runs_csv: None,
-            markdown: None,
-            combine: Vec::new(),
-            sequential: true,
-            fixed: true,
-            list: false,
-            help: false,
-        }
-    }
 }
 
 impl Options {
+    /// The check these options run.
+    pub fn mode(&self) -> Mode {
+        let modes = &self.modes;
+        [
+            (modes.replication, Mode::Replication),
+            (modes.probe_check, Mode::ProbeCheck),
+            (modes.layout_check, Mode::LayoutCheck),
+            (modes.placement, Mode::Placement),
+            (modes.parallel, Mode::Parallel),
+            (modes.revisions, Mode::Revisions),
+            (modes.suite_cost, Mode::SuiteCost),
+            (modes.layouts, Mode::Layouts),
+        ]
+        .into_iter()
+        .find_map(|(given, mode)| given.then_some(mode))
+        .unwrap_or(Mode::Matrix)
+    }
+
+    /// `--markdown` given, with or without a path.
+    pub fn markdown(&self) -> bool {
+        self.markdown.is_some()
+    }
+
+    /// The accuracy matrix's settings: the reference configuration unless
+    /// told otherwise.
+    pub fn matrix(&self) -> Result<Matrix, String> {
+        let quick = self.quick;
+        let markdown = match &self.markdown {
+            Some(None) => return Err("--markdown needs a PATH here".into()),
+            Some(Some(path)) => Some(path.clone()),
+            None => None,
+        };
+        Ok(Matrix {
+            runs: self.runs.unwrap_or(if quick { 10 } else { 50 }),
+            identical_runs: self.identical_runs,
+            filters: self
+                .filter
+                .iter()
+                .filter(|f| !f.is_empty())
+                .cloned()
+                .collect(),
+            reference: self.reference_time.unwrap_or(if quick {
+                Duration::from_millis(500)
+            } else {
+                Duration::from_secs(5)
+            }),
+            reference_batch: self.reference_batch.unwrap_or(crate::reference::BATCH),
+            csv: self.csv.clone(),
+            runs_csv: self.runs_csv.clone(),
+            markdown,
+            combine: self
+                .combine
+                .iter()
+                .filter(|f| !f.is_empty())
+                .cloned()
+                .collect(),
+            sequential: !self.no_sequential,
+            fixed: !self.no_fixed,
+            list: self.list,
+        })
+    }
+}
+
+impl Matrix {
     /// Runs per identical-function cell.
     pub fn identical_runs(&self) -> usize {
         self.identical_runs.unwrap_or(4 * self.runs)
     }
 }
 
-pub fn parse(arguments: impl IntoIterator<Item = String>) -> Result<Options, String> {
-    let mut options = Options::default();
-    let mut arguments = arguments.into_iter();
-    while let Some(argument) = arguments.next() {
-        let mut value = |name: &str| {
-            arguments
-                .next()
-                .ok_or_else(|| format!("{name} needs a value"))
-        };
-        match argument.as_str() {
-            "--runs" => options.runs = count(&value("--runs")?)?,
-            "--identical-runs" => {
-                options.identical_runs = Some(count(&value("--identical-runs")?)?)
-            }
-            "--filter" => options.filters.extend(
-                value("--filter")?
-                    .split(',')
-                    .filter(|part| !part.is_empty())
-                    .map(str::to_string),
-            ),
-            "--quick" => {
-                options.runs = 10;
-                options.reference = Duration::from_millis(500);
-            }
-            "--reference-time" => options.reference = duration(&value("--reference-time")?)?,
-            "--reference-batch" => {
-                options.reference_batch = duration(&value("--reference-batch")?)?
-            }
-            "--csv" => options.csv = Some(value("--csv")?),
-            "--runs-csv" => options.runs_csv = Some(value("--runs-csv")?),
-            "--markdown" => options.markdown = Some(value("--markdown")?),
-            "--combine" => options.combine.extend(
-                value("--combine")?
-                    .split(',')
-                    .filter(|part| !part.is_empty())
-                    .map(str::to_string),
-            ),
-            "--no-sequential" => options.sequential = false,
-            "--no-fixed" => options.fixed = false,
-            "--list" => options.list = true,
-            "--help" | "-h" => options.help = true,
-            // What `cargo bench` passes.
-            "--bench" => {}
-            other => return Err(format!("unknown argument `{other}`\n\n{USAGE}")),
-        }
-    }
-    Ok(options)
-}
-
+/// A count above 0.
 fn count(text: &str) -> Result<usize, String> {
     text.parse::<usize>()
         .ok()
         .filter(|&n| n > 0)
-        .ok_or_else(|| format!("`{text}` is not a positive count"))
-}
-
-/// `2s`, `500ms`, `1.5s`, `250us`.
-fn duration(text: &str) -> Result<Duration, String> {
-    let (number, scale) = if let Some(number) = text.strip_suffix("us") {
-        (number, 1e-6)
-    } else if let Some(number) = text.strip_suffix("ms") {
-        (number, 1e-3)
-    } else if let Some(number) = text.strip_suffix('s') {
-        (number, 1.0)
-    } else {
-        return Err(format!(
-            "`{text}` has no unit; write e.g. 2s, 500ms or 250us"
-        ));
-    };
-    number
-        .parse::<f64>()
-        .ok()
-        .filter(|n| *n > 0.0)
-        .map(|n| Duration::from_secs_f64(n * scale))
-        .ok_or_else(|| format!("`{text}` is not a duration; write e.g. 2s, 500ms or 250us"))
+        .ok_or_else(|| format!("`{text}` is not a whole number above 0"))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn parse_all(args: &[&str]) -> Result<Options, String> {
-        parse(args.iter().map(|a| a.to_string()))
+    fn parse(args: &[&str]) -> Result<Options, String> {
+        Options::try_parse_from(std::iter::once("accuracy").chain(args.iter().copied()))
+            .map_err(|error| error.to_string())
     }
 
     #[test]
     fn defaults_are_the_reference_configuration() {
-        let options = parse_all(&[]).unwrap();
-        assert_eq!((options.runs, options.identical_runs()), (50, 200));
-        assert_eq!(options.reference, Duration::from_secs(5));
+        let options = parse(&[]).unwrap();
+        assert_eq!(options.mode(), Mode::Matrix);
+        let matrix = options.matrix().unwrap();
+        assert_eq!((matrix.runs, matrix.identical_runs()), (50, 200));
+        assert_eq!(matrix.reference, Duration::from_secs(5));
+        assert!(matrix.sequential && matrix.fixed);
     }
 
     #[test]
     fn flags() {
-        let options = parse_all(&[
+        let matrix = parse(&[
             "--runs",
             "5",
             "--filter",
@@ -223,38 +290,68 @@ mod tests {
             "--csv",
             "out.csv",
             "--no-fixed",
+            "--markdown",
+            "t.md",
+            "--bench",
         ])
+        .unwrap()
+        .matrix()
         .unwrap();
-        assert_eq!((options.runs, options.identical_runs()), (5, 20));
-        assert_eq!(options.filters, vec!["1us/", "2ms/", "/load"]);
-        assert_eq!(options.reference, Duration::from_millis(500));
-        assert_eq!(options.csv.as_deref(), Some("out.csv"));
-        assert!(!options.fixed && options.sequential);
-        let quick = parse_all(&["--quick", "--identical-runs", "7"]).unwrap();
+        assert_eq!((matrix.runs, matrix.identical_runs()), (5, 20));
+        assert_eq!(matrix.filters, vec!["1us/", "2ms/", "/load"]);
+        assert_eq!(matrix.reference, Duration::from_millis(500));
+        assert_eq!(matrix.csv.as_deref(), Some("out.csv"));
+        assert_eq!(matrix.markdown.as_deref(), Some("t.md"));
+        assert!(!matrix.fixed && matrix.sequential);
+        let quick = parse(&["--quick", "--identical-runs", "7"]).unwrap();
+        let quick = quick.matrix().unwrap();
         assert_eq!((quick.runs, quick.identical_runs()), (10, 7));
+    }
+
+    #[test]
+    fn modes_and_their_options() {
+        let layouts = parse(&["--layouts", "--builds", "10", "--markdown", "--keep"]).unwrap();
+        assert_eq!(layouts.mode(), Mode::Layouts);
+        assert_eq!(layouts.builds, Some(10));
+        assert!(layouts.markdown() && layouts.keep);
+        let placement = parse(&["--placement", "--spread", "--processes", "3"]).unwrap();
+        assert_eq!(placement.mode(), Mode::Placement);
+        assert!(placement.spread);
+        assert_eq!(placement.processes, Some(3));
+        assert_eq!(parse(&["--suite-cost"]).unwrap().mode(), Mode::SuiteCost);
+        assert_eq!(parse(&["--probe-check"]).unwrap().mode(), Mode::ProbeCheck);
     }
 
     #[test]
     fn mistakes_are_explained() {
         assert!(
-            parse_all(&["--runs"])
+            parse(&["--runs"])
                 .unwrap_err()
-                .contains("needs a value")
+                .contains("a value is required")
         );
+        assert!(parse(&["--runs", "0"]).unwrap_err().contains("above 0"));
         assert!(
-            parse_all(&["--runs", "0"])
-                .unwrap_err()
-                .contains("positive")
-        );
-        assert!(
-            parse_all(&["--reference-time", "2"])
+            parse(&["--reference-time", "2"])
                 .unwrap_err()
                 .contains("unit")
         );
         assert!(
-            parse_all(&["--frobnicate"])
+            parse(&["--frobnicate"])
                 .unwrap_err()
-                .contains("unknown argument")
+                .contains("unexpected argument")
+        );
+        assert!(
+            parse(&["--layouts", "--revisions"])
+                .unwrap_err()
+                .contains("cannot be used")
+        );
+        assert!(parse(&["--builds", "2"]).unwrap_err().contains("--layouts"));
+        assert!(
+            parse(&["--markdown"])
+                .unwrap()
+                .matrix()
+                .unwrap_err()
+                .contains("PATH")
         );
     }
 }

@@ -13,6 +13,7 @@
 //! directory (`target/faster/.lock`), which nextest's processes and libtest's
 //! threads alike take in turn; what that costs shows in the wall time.
 
+use crate::options::Options;
 use crate::workloads::ns_per_step;
 use faster::{Verdict, format_ns};
 use std::path::{Path, PathBuf};
@@ -115,14 +116,8 @@ impl Tally {
 }
 
 /// `--parallel`.
-pub fn parallel(arguments: &[String]) -> ExitCode {
-    let runs = match runs_from(arguments) {
-        Ok(runs) => runs,
-        Err(message) => {
-            eprintln!("accuracy: {message}");
-            return ExitCode::from(2);
-        }
-    };
+pub fn parallel(options: &Options) -> ExitCode {
+    let runs = options.runs.unwrap_or(10);
     let step_ns = ns_per_step();
     let cases = cases(step_ns);
     let fixture = match write_fixture(&cases) {
@@ -203,25 +198,6 @@ pub fn parallel(arguments: &[String]) -> ExitCode {
         );
     }
     ExitCode::SUCCESS
-}
-
-fn runs_from(arguments: &[String]) -> Result<usize, String> {
-    let mut runs = 10;
-    let mut arguments = arguments.iter();
-    while let Some(argument) = arguments.next() {
-        match argument.as_str() {
-            "--parallel" => {}
-            "--runs" => {
-                runs = arguments
-                    .next()
-                    .and_then(|value| value.parse().ok())
-                    .filter(|&runs| runs > 0)
-                    .ok_or("--runs takes a whole number above 0")?;
-            }
-            other => return Err(format!("unknown argument {other} for --parallel")),
-        }
-    }
-    Ok(runs)
 }
 
 /// `runs` runs of the suite under `runner`, judged.

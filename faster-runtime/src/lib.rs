@@ -56,7 +56,9 @@ mod signature;
 pub mod __private;
 
 pub use check::{Approx, ApproxEq, Difference, Eq, EqComparable, OutputCheck, Skip};
-pub use config::{CI_NOISE_FLOOR, Config, Settings, parse_duration, parse_noise_floor};
+pub use config::{
+    CI_NOISE_FLOOR, Config, SETTINGS, Setting, Settings, parse_duration, parse_noise_floor,
+};
 pub use engine::compare::{compare_fns, compare_fns_with_clock};
 pub use engine::sampler::{Subject, sample};
 pub use engine::tracked::{Probe, Served};

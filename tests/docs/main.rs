@@ -11,6 +11,7 @@
 
 mod examples;
 mod markdown;
+mod settings;
 // Each test binary uses part of the shared support.
 #[allow(dead_code)]
 #[path = "../support/mod.rs"]

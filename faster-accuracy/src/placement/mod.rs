@@ -26,8 +26,9 @@
 
 mod table;
 
-use crate::environment_checks::{Settings, settings_or_complain};
+use crate::environment_checks::Settings;
 use crate::load::{self, BackgroundLoad};
+use crate::options::Options;
 use crate::reference::{self, Reference};
 use crate::workloads::{carried_chain, ns_per_step};
 use faster::{Config, Report, Verdict, compare_fns};
@@ -331,20 +332,13 @@ fn run_process(
 }
 
 /// `--placement`.
-pub fn placement(arguments: &[String]) -> ExitCode {
-    let mode = if arguments.iter().any(|argument| argument == "--spread") {
+pub fn placement(options: &Options) -> ExitCode {
+    let mode = if options.spread {
         Mode::Spread
     } else {
         Mode::Judged
     };
-    let rest: Vec<String> = arguments
-        .iter()
-        .filter(|argument| *argument != "--spread")
-        .cloned()
-        .collect();
-    let Some(settings) = settings_or_complain(&rest, 2, 30) else {
-        return ExitCode::from(2);
-    };
+    let settings = Settings::of(options, 2, 30);
     let _load = settings
         .load
         .then(|| BackgroundLoad::start(load::buffer_bytes()));

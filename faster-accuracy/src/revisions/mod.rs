@@ -31,6 +31,7 @@ mod tally;
 
 use crate::load::{self, BackgroundLoad};
 use crate::machine;
+use crate::options::Options;
 use faster_runtime::stats::median;
 use fixture::Fixture;
 use std::path::{Path, PathBuf};
@@ -44,32 +45,19 @@ struct Settings {
     keep: bool,
 }
 
-fn settings(arguments: &[String]) -> Result<Settings, String> {
-    let mut settings = Settings {
-        runs: 20,
-        keep: false,
-    };
-    let mut arguments = arguments.iter();
-    while let Some(argument) = arguments.next() {
-        match argument.as_str() {
-            "--revisions" => {}
-            "--runs" => {
-                settings.runs = arguments
-                    .next()
-                    .and_then(|value| value.parse().ok())
-                    .filter(|runs| *runs > 0)
-                    .ok_or("--runs takes a whole number above 0")?;
-            }
-            "--keep" => settings.keep = true,
-            other => return Err(format!("unknown argument {other} (see revisions.rs)")),
+impl Settings {
+    /// The options' runs (default 20) and whether to keep the fixture.
+    fn of(options: &Options) -> Settings {
+        Settings {
+            runs: options.runs.unwrap_or(20),
+            keep: options.keep,
         }
     }
-    Ok(settings)
 }
 
 /// `accuracy --revisions`.
-pub fn revisions(arguments: &[String]) -> ExitCode {
-    match settings(arguments).and_then(|settings| run(&settings)) {
+pub fn revisions(options: &Options) -> ExitCode {
+    match run(&Settings::of(options)) {
         Ok(()) => ExitCode::SUCCESS,
         Err(message) => {
             eprintln!("accuracy: {message}");

@@ -313,6 +313,25 @@ mod tests {
     }
 
     #[test]
+    fn the_options_that_set_a_setting_are_the_runtimes_attribute_options() {
+        let mut ours: Vec<&str> = OPTIONS
+            .iter()
+            .filter_map(|option| match option.field {
+                Field::Setting(field) => Some(field),
+                _ => None,
+            })
+            .collect();
+        let mut runtimes: Vec<&str> = faster::__private::SETTINGS
+            .iter()
+            .filter(|setting| setting.attribute)
+            .map(|setting| setting.name)
+            .collect();
+        ours.sort_unstable();
+        runtimes.sort_unstable();
+        assert_eq!(ours, runtimes);
+    }
+
+    #[test]
     fn max_processes_is_the_runtimes() {
         assert_eq!(
             usize::try_from(MAX_PROCESSES).unwrap(),

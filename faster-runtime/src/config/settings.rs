@@ -1,6 +1,8 @@
-//! [`Settings`]: the options of a comparison, each one given or not, as one
-//! source states them — the attribute, the environment, `faster::main()`'s
-//! command line — and the one rule that merges them.
+//! Where [`Settings`] come from and go: the environment (each variable of
+//! [`SETTINGS`] read by its setting's parser, naming the variable in an
+//! error), the variables `cargo faster` gives the processes serving a
+//! revision, text across the pipe (a tracked function's attribute, in its
+//! listing), and the one rule that merges the sources.
 //!
 //! Precedence, strongest first: the attribute's own options; the command
 //! line; the `FASTER_*` variables; the CI floor (10% when `CI` or
@@ -8,135 +10,90 @@
 //! that order with [`Settings::overwrite`], then applies the result with
 //! [`Config::with`].
 
-use super::{
-    CI_NOISE_FLOOR, Config, parse_duration, parse_noise_floor, parse_processes, parse_switch,
-};
+use super::{CI_NOISE_FLOOR, Config, SETTINGS, Settings};
 use crate::error::Error;
-use crate::stats::verdict::{Expect, Undecided};
-use crate::time::TimerKind;
-use std::time::Duration;
-
-/// Options of a comparison, each `None` where this source does not set it.
-///
-/// The attribute's expansion builds one as a `const` (the options it sets,
-/// then `..Settings::NONE`), the environment another
-/// ([`Settings::from_env`]), `faster::main()`'s flags a third.
-///
-/// ```
-/// use faster::{Config, Settings};
-/// use std::time::Duration;
-///
-/// let environment = Settings { noise_floor: Some(0.10), ..Settings::NONE };
-/// let attribute = Settings { noise_floor: Some(0.03), max_time: Some(Duration::from_secs(1)), ..Settings::NONE };
-/// let config = Config::default().with(&environment.overwrite(attribute));
-/// assert_eq!((config.noise_floor, config.max_time), (0.03, Duration::from_secs(1)));
-/// ```
-#[derive(Debug, Clone, Copy, Default, PartialEq)]
-pub struct Settings {
-    /// `expect = ...`
-    pub expect: Option<Expect>,
-    /// `--undecided`, `FASTER_UNDECIDED` (`pass` or `fail`)
-    pub if_undecided: Option<Undecided>,
-    /// `noise_floor = ...`, `--noise-floor`, `FASTER_NOISE_FLOOR`, the CI floor
-    pub noise_floor: Option<f64>,
-    /// `max_time = "..."`, `--max-time`, `--quick`, `FASTER_MAX_TIME`
-    pub max_time: Option<Duration>,
-    /// `processes = N`, `--processes`, `FASTER_PROCESSES`
-    pub processes: Option<usize>,
-    /// `--layouts`, `FASTER_LAYOUTS` (`on` or `off`)
-    pub layouts: Option<bool>,
-    /// `--timer`, `FASTER_TIMER`
-    pub timer: Option<TimerKind>,
-    /// `FASTER_RANDOMIZE_LAYOUT`
-    pub randomize_layout: Option<bool>,
-    /// `FASTER_STRICT`
-    pub strict: Option<bool>,
-    /// `FASTER_ENFORCE`
-    pub enforce_in_debug: Option<bool>,
-}
+use serde::de::Error as _;
+use serde::ser::SerializeMap;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use std::collections::BTreeMap;
 
 impl Settings {
-    /// Nothing set. The expansion fills the options it does not set from
-    /// here, so a setting a newer runtime adds does not break code an older
-    /// macro expanded.
-    pub const NONE: Settings = Settings {
-        expect: None,
-        if_undecided: None,
-        noise_floor: None,
-        max_time: None,
-        processes: None,
-        layouts: None,
-        timer: None,
-        randomize_layout: None,
-        strict: None,
-        enforce_in_debug: None,
-    };
-
-    /// These settings with every one `stronger` gives replaced: the one
-    /// precedence rule, applied weakest first.
-    pub fn overwrite(self, stronger: Settings) -> Settings {
-        Settings {
-            expect: stronger.expect.or(self.expect),
-            if_undecided: stronger.if_undecided.or(self.if_undecided),
-            noise_floor: stronger.noise_floor.or(self.noise_floor),
-            max_time: stronger.max_time.or(self.max_time),
-            processes: stronger.processes.or(self.processes),
-            layouts: stronger.layouts.or(self.layouts),
-            timer: stronger.timer.or(self.timer),
-            randomize_layout: stronger.randomize_layout.or(self.randomize_layout),
-            strict: stronger.strict.or(self.strict),
-            enforce_in_debug: stronger.enforce_in_debug.or(self.enforce_in_debug),
-        }
-    }
-
     /// The settings of this process's environment; see [`Settings::from_vars`].
     pub fn from_env() -> Result<Settings, Error> {
         Settings::from_vars(|name| std::env::var(name).ok())
     }
 
     /// The settings the variables give: the CI floor when `CI` or
-    /// `GITHUB_ACTIONS` is set, overwritten by `FASTER_NOISE_FLOOR` (a
-    /// fraction, e.g. `0.03`), `FASTER_MAX_TIME` (e.g. `500ms`),
-    /// `FASTER_TIMER` (`wall`, `cycles` or `thread-cpu`), `FASTER_PROCESSES`
-    /// (a count), `FASTER_LAYOUTS` (`on` or `off`), `FASTER_UNDECIDED`
-    /// (`pass` or `fail`), and the switches `FASTER_RANDOMIZE_LAYOUT`,
-    /// `FASTER_STRICT` and `FASTER_ENFORCE` (`1`, `true` or `yes`). An empty
-    /// variable counts as unset.
+    /// `GITHUB_ACTIONS` is set, overwritten by each setting's variable
+    /// (`FASTER_NOISE_FLOOR`, ...; see [`SETTINGS`]), read by its setting's
+    /// parser: every switch as `on` or `off` (`1`/`0`, `true`/`false`,
+    /// `yes`/`no`), a value that reads as none an error naming the
+    /// variable. An empty variable counts as unset.
     pub fn from_vars(var: impl Fn(&str) -> Option<String>) -> Result<Settings, Error> {
         let var = |name: &str| var(name).filter(|value| !value.trim().is_empty());
-        let switch =
-            |name: &str| var(name).map(|value| matches!(value.trim(), "1" | "true" | "yes"));
         let ci = Settings {
             noise_floor: (var("CI").is_some() || var("GITHUB_ACTIONS").is_some())
                 .then_some(CI_NOISE_FLOOR),
             ..Settings::NONE
         };
-        let set = Settings {
-            expect: None,
-            if_undecided: parsed(&var, "FASTER_UNDECIDED", Undecided::parse)?,
-            noise_floor: parsed(&var, "FASTER_NOISE_FLOOR", parse_noise_floor)?,
-            max_time: parsed(&var, "FASTER_MAX_TIME", parse_duration)?,
-            processes: parsed(&var, "FASTER_PROCESSES", parse_processes)?,
-            layouts: parsed(&var, "FASTER_LAYOUTS", parse_switch)?,
-            timer: parsed(&var, "FASTER_TIMER", TimerKind::parse)?,
-            randomize_layout: switch("FASTER_RANDOMIZE_LAYOUT"),
-            strict: switch("FASTER_STRICT"),
-            enforce_in_debug: switch("FASTER_ENFORCE"),
-        };
+        let mut set = Settings::NONE;
+        for setting in SETTINGS {
+            let Some(variable) = setting.variable else {
+                continue;
+            };
+            if let Some(text) = var(variable) {
+                set.set(setting.name, &text)
+                    .map_err(|reason| Error::InvalidConfig(format!("{variable}: {reason}")))?;
+            }
+        }
         Ok(ci.overwrite(set))
     }
 }
 
-/// Variable `name` parsed by `parse`, naming the variable in the error.
-fn parsed<T>(
-    var: &impl Fn(&str) -> Option<String>,
-    name: &str,
-    parse: impl Fn(&str) -> Result<T, String>,
-) -> Result<Option<T>, Error> {
-    var(name)
-        .map(|value| parse(&value))
-        .transpose()
-        .map_err(|reason| Error::InvalidConfig(format!("{name}: {reason}")))
+impl Config {
+    /// The variables `cargo faster` starts the processes serving a revision
+    /// with: those of the settings they apply themselves (see
+    /// [`Setting::to_servers`](super::Setting::to_servers)), as this
+    /// configuration sets them.
+    pub fn server_variables(&self) -> Vec<(String, String)> {
+        let settings = self.settings();
+        SETTINGS
+            .iter()
+            .filter(|setting| setting.to_servers)
+            .filter_map(|setting| Some((setting.variable?, settings.text(setting.name)?)))
+            .map(|(variable, text)| (variable.to_string(), text))
+            .collect()
+    }
+}
+
+/// As a map of each setting given, by name, to its text: what a tracked
+/// function's listing carries across the pipe.
+impl Serialize for Settings {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let given: Vec<(&str, String)> = SETTINGS
+            .iter()
+            .filter_map(|setting| Some((setting.name, self.text(setting.name)?)))
+            .collect();
+        let mut map = serializer.serialize_map(Some(given.len()))?;
+        for (name, text) in given {
+            map.serialize_entry(name, &text)?;
+        }
+        map.end()
+    }
+}
+
+/// Each setting read by its parser: a value it cannot read, or a setting
+/// this version does not know, is an error naming it, never dropped.
+impl<'de> Deserialize<'de> for Settings {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let mut settings = Settings::NONE;
+        for (name, text) in BTreeMap::<String, String>::deserialize(deserializer)? {
+            settings
+                .set(&name, &text)
+                .map_err(|reason| D::Error::custom(format!("`{name} = {text}`: {reason}")))?;
+        }
+        Ok(settings)
+    }
 }
 
 /// The configuration of one comparison: the defaults under the environment's
@@ -152,7 +109,10 @@ pub(crate) fn resolve(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::stats::verdict::{Expect, Undecided};
+    use crate::time::TimerKind;
     use std::collections::HashMap;
+    use std::time::Duration;
 
     fn from(vars: &[(&str, &str)]) -> Result<Settings, Error> {
         let vars: HashMap<String, String> = vars
@@ -282,5 +242,88 @@ mod tests {
                 .contains("FASTER_UNDECIDED: `never` is neither pass nor fail"),
             "{error}"
         );
+    }
+
+    #[test]
+    fn every_switch_variable_reads_on_and_off_and_refuses_the_rest() {
+        let switches = [
+            "FASTER_STRICT",
+            "FASTER_ENFORCE",
+            "FASTER_RANDOMIZE_LAYOUT",
+            "FASTER_LAYOUTS",
+        ];
+        for variable in switches {
+            let on = Config::default().with(&from(&[(variable, "on")]).unwrap());
+            let off = Config::default().with(&from(&[(variable, "off")]).unwrap());
+            let read = |config: &Config| match variable {
+                "FASTER_STRICT" => config.strict,
+                "FASTER_ENFORCE" => config.enforce_in_debug,
+                "FASTER_RANDOMIZE_LAYOUT" => config.randomize_layout,
+                _ => config.layouts,
+            };
+            assert!(read(&on) && !read(&off), "{variable}");
+            let error = from(&[(variable, "maybe")]).unwrap_err().to_string();
+            assert!(
+                error.contains(&format!("{variable}: `maybe` is neither on nor off")),
+                "{error}"
+            );
+        }
+        assert_eq!(from(&[("FASTER_STRICT", "on")]).unwrap().strict, Some(true));
+        assert_eq!(
+            from(&[("FASTER_STRICT", "yes")]).unwrap().strict,
+            Some(true)
+        );
+    }
+
+    #[test]
+    fn every_setting_with_a_variable_is_read_from_it() {
+        let defaults = Config::default().settings();
+        for setting in SETTINGS {
+            let Some(variable) = setting.variable else {
+                continue;
+            };
+            let text = defaults.text(setting.name).unwrap();
+            let read = from(&[(variable, &text)]).unwrap();
+            assert_eq!(read.text(setting.name), Some(text), "{variable}");
+        }
+    }
+
+    #[test]
+    fn servers_get_the_timer_as_its_variable() {
+        let config = Config {
+            timer: TimerKind::ThreadCpu,
+            ..Config::default()
+        };
+        assert_eq!(
+            config.server_variables(),
+            [("FASTER_TIMER".to_string(), "thread-cpu".to_string())]
+        );
+    }
+
+    #[test]
+    fn settings_cross_the_pipe_as_text_and_an_unknown_value_is_an_error() {
+        let attribute = Settings {
+            expect: Some(Expect::NotSlower),
+            noise_floor: Some(0.03),
+            max_time: Some(Duration::from_millis(1500)),
+            ..Settings::NONE
+        };
+        let json = serde_json::to_string(&attribute).unwrap();
+        assert_eq!(
+            json,
+            r#"{"expect":"not_slower","noise_floor":"0.03","max_time":"1500ms"}"#
+        );
+        assert_eq!(serde_json::from_str::<Settings>(&json).unwrap(), attribute);
+        let unknown = serde_json::from_str::<Settings>(r#"{"expect":"sometimes"}"#)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            unknown.contains("`expect = sometimes`: `sometimes` is not an expectation"),
+            "{unknown}"
+        );
+        let newer = serde_json::from_str::<Settings>(r#"{"patience":"3"}"#)
+            .unwrap_err()
+            .to_string();
+        assert!(newer.contains("there is no setting `patience`"), "{newer}");
     }
 }

@@ -13,7 +13,7 @@ mod servers;
 use crate::config::Settings;
 use crate::engine::guard;
 use crate::output::files::{ReportFiles, output_dir, target_folder};
-use crate::output::github::{StepSummary, binary_of_test};
+use crate::output::github::{STEP_SUMMARY_VARIABLE, StepSummary, binary_of_test};
 use crate::output::json::JsonLines;
 use crate::output::junit::{Destination, Junit, NoStream};
 use crate::output::style::{Progress, Style};
@@ -24,7 +24,7 @@ use crate::registry::{self, Comparison, Tracked, comparisons};
 use crate::report::Environment;
 use crate::revision::serve;
 pub use against::{Against, COULD_NOT_RUN, Revision, run_against};
-use cli::{Cli, Format, USAGE};
+use cli::{Cli, Format, usage};
 use run::{RunWide, run_comparison};
 use std::io::Write;
 use std::panic::Location;
@@ -87,12 +87,12 @@ fn run_from(caller: &str, arguments: Vec<String>) -> u8 {
         .and_then(|cli| cli.with_env(|name| std::env::var(name).ok()))
     {
         Ok(cli) if cli.help => {
-            println!("{USAGE}");
+            println!("{}", usage());
             return 0;
         }
         Ok(cli) => cli,
         Err(message) => {
-            eprintln!("faster: {message}\n\n{USAGE}");
+            eprintln!("faster: {message}");
             return USAGE_ERROR;
         }
     };
@@ -130,7 +130,7 @@ struct Destinations<'a> {
 }
 
 fn step_summary_path() -> Option<PathBuf> {
-    std::env::var_os("GITHUB_STEP_SUMMARY")
+    std::env::var_os(STEP_SUMMARY_VARIABLE)
         .filter(|path| !path.is_empty())
         .map(PathBuf::from)
 }

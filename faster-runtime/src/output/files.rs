@@ -111,6 +111,10 @@ impl Report {
     }
 }
 
+/// The variable naming the directory reports are written to (see
+/// [`output_dir`]).
+pub const OUTPUT_DIR_VARIABLE: &str = "FASTER_OUTPUT_DIR";
+
 /// The directory reports are written to: `<target dir>/faster`.
 ///
 /// The target directory is, in order: `FASTER_OUTPUT_DIR` when set (used
@@ -121,7 +125,7 @@ impl Report {
 /// finally `target` under the current directory.
 pub fn output_dir() -> PathBuf {
     output_dir_from(
-        std::env::var_os("FASTER_OUTPUT_DIR").map(PathBuf::from),
+        std::env::var_os(OUTPUT_DIR_VARIABLE).map(PathBuf::from),
         std::env::var_os("CARGO_TARGET_DIR").map(PathBuf::from),
         std::env::current_exe().ok(),
     )

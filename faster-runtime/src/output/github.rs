@@ -11,6 +11,9 @@ use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
+/// The variable GitHub Actions sets to the job summary file.
+pub const STEP_SUMMARY_VARIABLE: &str = "GITHUB_STEP_SUMMARY";
+
 /// Appends a run's table to the job summary file.
 ///
 /// Under `faster::main()` the whole table is appended when the run ends.

@@ -13,6 +13,10 @@ use crate::report::units::format_ns;
 use std::io::{IsTerminal, Write};
 use std::time::Duration;
 
+/// The variable that turns colour off where it is set and not empty
+/// (<https://no-color.org>).
+pub const NO_COLOR_VARIABLE: &str = "NO_COLOR";
+
 /// When to colour output: `--color auto|always|never`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum ColorChoice {
@@ -54,7 +58,7 @@ impl ColorChoice {
 
     /// [`ColorChoice::enabled`] for this process's stdout.
     pub fn for_stdout(self) -> Style {
-        let no_color = std::env::var("NO_COLOR").ok();
+        let no_color = std::env::var(NO_COLOR_VARIABLE).ok();
         let term = std::env::var("TERM").ok();
         Style {
             color: self.enabled(

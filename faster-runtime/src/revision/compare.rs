@@ -316,6 +316,7 @@ impl Subject for Remote<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::config::Settings;
     use crate::revision::protocol::fixtures::listing;
     use crate::stats::verdict::{Expect, Verdict};
     use crate::time::{SimClock, calibrate};
@@ -340,9 +341,7 @@ mod tests {
             file: "src/lib.rs".into(),
             line,
             debug_build: false,
-            expect: None,
-            noise_floor: None,
-            max_time_ns: None,
+            settings: Settings::NONE,
             inputs,
             error: None,
             source_digest: 0,

@@ -96,6 +96,7 @@ pub fn compiled_code(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::config::Settings;
     use crate::revision::protocol::FunctionListing;
     use crate::revision::protocol::fixtures::listing;
 
@@ -124,9 +125,7 @@ mod tests {
             file: "src/lib.rs".into(),
             line: 1,
             debug_build: false,
-            expect: None,
-            noise_floor: None,
-            max_time_ns: None,
+            settings: Settings::NONE,
             inputs: vec![],
             error: None,
             source_digest: digest,

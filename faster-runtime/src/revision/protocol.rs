@@ -9,7 +9,7 @@
 //!
 //! ```text
 //! → faster-frame/2 {"op":"list"}
-//! ← faster-frame/2 {"listing":{"protocol":2,"timer":"monotonic clock",...,"functions":[...]}}
+//! ← faster-frame/2 {"listing":{"protocol":3,"timer":"monotonic clock",...,"functions":[...]}}
 //! → faster-frame/2 {"op":"time","function":"demo::parse","input":0,"batch":4096}
 //! ← faster-frame/2 {"nanos":81234.0}
 //! → faster-frame/2 {"op":"quit"}
@@ -18,14 +18,16 @@
 //! The child times each batch with its own timer and hands back only the
 //! nanoseconds it measured: the pipe is never inside a measurement.
 
+use crate::config::Settings;
 use crate::engine::tracked::Probe;
 use crate::time::Calibration;
 use serde::{Deserialize, Serialize};
 
 /// The protocol's version; a child answering with another is refused.
 /// 2: a function's listing carries its source digest and where its timed
-/// loop is.
-pub const PROTOCOL: u32 = 2;
+/// loop is. 3: its attribute's settings as text, by name, read back by each
+/// setting's own parser.
+pub const PROTOCOL: u32 = 3;
 
 /// What the parent asks.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -116,12 +118,11 @@ pub struct FunctionListing {
     pub line: u32,
     /// Whether its crate was built with `debug_assertions`.
     pub debug_build: bool,
-    /// The attribute's `expect = ...`.
-    pub expect: Option<String>,
-    /// The attribute's `noise_floor = ...`.
-    pub noise_floor: Option<f64>,
-    /// The attribute's `max_time = "..."`, in nanoseconds.
-    pub max_time_ns: Option<u64>,
+    /// The settings its attribute gives (`expect = ...`, `noise_floor =
+    /// ...`), each as text by name: one the parent cannot read is an error
+    /// naming it, not dropped. Defaults where absent, as below.
+    #[serde(default)]
+    pub settings: Settings,
     /// Each input, in order, when the inputs function and every call
     /// succeeded.
     pub inputs: Vec<Probe>,
@@ -166,6 +167,42 @@ mod tests {
     use super::*;
     use crate::process::wire;
 
+    /// A listing of one function whose attribute expects `not_slower`.
+    fn a_listing() -> Response {
+        Response::Listing(Listing {
+            protocol: PROTOCOL,
+            timer: "monotonic clock".into(),
+            timer_fallback: None,
+            calibration: CalibrationDoc {
+                reading_cost_ns: 21.5,
+                resolution_ns: 1.0,
+                empty_call_ns: 0.3,
+            },
+            functions: vec![FunctionListing {
+                name: "demo::parse".into(),
+                file: "src/lib.rs".into(),
+                line: 12,
+                debug_build: false,
+                settings: Settings {
+                    expect: Some(crate::stats::verdict::Expect::NotSlower),
+                    max_time: Some(std::time::Duration::from_millis(500)),
+                    ..Settings::NONE
+                },
+                inputs: vec![Probe {
+                    input_digest: Some(u64::MAX),
+                    input_shown: "\"a,b\"".into(),
+                    output_digest: None,
+                    output_shown: "[1.5]".into(),
+                    output_varies: true,
+                    max_batch: 1 << 20,
+                }],
+                error: None,
+                source_digest: 0x1234_5678_9abc_def0,
+                timed_loop: Some(-4_096),
+            }],
+        })
+    }
+
     #[test]
     fn requests_and_responses_read_back_as_written() {
         let time = Request::Time {
@@ -184,36 +221,7 @@ mod tests {
             Request::Quit
         );
 
-        let listing = Response::Listing(Listing {
-            protocol: PROTOCOL,
-            timer: "monotonic clock".into(),
-            timer_fallback: None,
-            calibration: CalibrationDoc {
-                reading_cost_ns: 21.5,
-                resolution_ns: 1.0,
-                empty_call_ns: 0.3,
-            },
-            functions: vec![FunctionListing {
-                name: "demo::parse".into(),
-                file: "src/lib.rs".into(),
-                line: 12,
-                debug_build: false,
-                expect: Some("not_slower".into()),
-                noise_floor: None,
-                max_time_ns: Some(500_000_000),
-                inputs: vec![Probe {
-                    input_digest: Some(u64::MAX),
-                    input_shown: "\"a,b\"".into(),
-                    output_digest: None,
-                    output_shown: "[1.5]".into(),
-                    output_varies: true,
-                    max_batch: 1 << 20,
-                }],
-                error: None,
-                source_digest: 0x1234_5678_9abc_def0,
-                timed_loop: Some(-4_096),
-            }],
-        });
+        let listing = a_listing();
         for response in [
             listing,
             Response::Nanos(81_234.5),
@@ -222,5 +230,18 @@ mod tests {
             let line = wire::encode(&response);
             assert_eq!(wire::decode(&line), Some(Ok(response)));
         }
+    }
+
+    #[test]
+    fn an_attribute_setting_this_side_cannot_read_fails_the_listing_naming_it() {
+        let line = wire::encode(&a_listing());
+        assert!(line.contains(r#""settings":{"expect":"not_slower","max_time":"500ms"}"#));
+        let error = wire::decode::<Response>(&line.replace("not_slower", "sometimes"))
+            .unwrap()
+            .unwrap_err();
+        assert!(
+            error.contains("`expect = sometimes`: `sometimes` is not an expectation"),
+            "{error}"
+        );
     }
 }

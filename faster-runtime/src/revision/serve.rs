@@ -67,17 +67,12 @@ pub fn serve(
 /// `function` opened and probed, with its listing (its error in the listing
 /// when it cannot be served).
 fn open(function: &Tracked) -> (Option<Box<dyn Served>>, FunctionListing) {
-    let settings = function.settings;
     let mut listing = FunctionListing {
         name: function.name.to_string(),
         file: function.file.to_string(),
         line: function.line,
         debug_build: function.debug_build,
-        expect: settings.expect.map(|expect| expect.as_str().to_string()),
-        noise_floor: settings.noise_floor,
-        max_time_ns: settings
-            .max_time
-            .map(|max_time| u64::try_from(max_time.as_nanos()).unwrap_or(u64::MAX)),
+        settings: function.settings,
         inputs: Vec::new(),
         error: None,
         source_digest: function.source_digest,
@@ -187,8 +182,7 @@ mod tests {
             broken.error.as_deref().unwrap().contains("no inputs today"),
             "{broken:?}"
         );
-        assert_eq!(double.expect.as_deref(), Some("report"));
-        assert_eq!(double.max_time_ns, Some(500_000_000));
+        assert_eq!(double.settings, DOUBLE.settings);
         assert!(
             double
                 .error

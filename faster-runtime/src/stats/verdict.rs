@@ -32,8 +32,10 @@ impl Expect {
     pub fn parse(name: &str) -> Result<Expect, String> {
         [Expect::Faster, Expect::NotSlower, Expect::Report]
             .into_iter()
-            .find(|expect| expect.as_str() == name)
-            .ok_or_else(|| format!("unknown expectation `{name}`"))
+            .find(|expect| expect.as_str() == name.trim())
+            .ok_or_else(|| {
+                format!("`{name}` is not an expectation; write faster, not_slower or report")
+            })
     }
 }
 

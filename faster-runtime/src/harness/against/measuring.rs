@@ -15,7 +15,6 @@ use crate::revision::child::{Server, ServerCommand};
 use crate::revision::compare::{self, Across, Children, Located, Match};
 use crate::revision::machine_code::{self, LoopSizes};
 use crate::revision::protocol::Listing;
-use crate::stats::verdict::Expect;
 use crate::time::{Calibration, WallClock};
 use std::time::{Duration, Instant};
 
@@ -286,16 +285,7 @@ impl Measuring<'_> {
     /// The configuration of the function `current`: the run's settings
     /// under its attribute's.
     fn config(&self, current: Located) -> Config {
-        let function = current.function;
-        self.run_wide.config_with(Settings {
-            expect: function
-                .expect
-                .as_deref()
-                .and_then(|expect| Expect::parse(expect).ok()),
-            noise_floor: function.noise_floor,
-            max_time: function.max_time_ns.map(Duration::from_nanos),
-            ..Settings::NONE
-        })
+        self.run_wide.config_with(current.function.settings)
     }
 
     /// Whether a missed expectation fails the run: not for a debug build,

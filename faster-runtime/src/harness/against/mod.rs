@@ -222,10 +222,7 @@ impl Started {
 
     /// Fresh children of `revision`, not asked anything yet.
     fn spawn(revision: &Revision, config: &Config) -> Result<Vec<Server>, String> {
-        let environment = vec![(
-            "FASTER_TIMER".to_string(),
-            config.timer.as_str().to_string(),
-        )];
+        let environment = config.server_variables();
         let timeout = replicate::child_timeout(config.max_time);
         revision
             .servers

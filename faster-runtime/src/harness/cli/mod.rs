@@ -1,15 +1,18 @@
 //! The command line of `faster::main()`, libtest-like: filters, the flags
-//! that choose and shape the output, the run-wide settings, and the flags
-//! cargo, libtest and nextest pass, accepted and ignored. Also the few
-//! libtest flags a generated `#[test]` honours (`--color`, `--format`,
-//! `-q`).
+//! of the settings ([`SETTINGS`]) and the harness's own ([`flags`]), and the
+//! flags cargo, libtest and nextest pass, accepted and ignored; parsed here,
+//! one argument at a time, from those tables. Also the few libtest flags a
+//! generated `#[test]` honours (`--color`, `--format`, `-q`).
 
-use crate::config::{Settings, parse_duration, parse_noise_floor, parse_processes, parse_switch};
+pub mod flags;
+mod usage;
+
+use crate::config::{SETTINGS, Setting, Settings};
 use crate::output::style::ColorChoice;
-use crate::stats::verdict::Undecided;
-use crate::time::TimerKind;
+use flags::{Action, FORMAT_VARIABLE, Flag};
 use std::path::PathBuf;
 use std::time::Duration;
+pub use usage::{closest, closest_flag, unknown_flag, usage};
 
 /// What the run prints on stdout.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -43,42 +46,6 @@ impl Format {
     }
 }
 
-/// The usage text of `--help` and of a usage error.
-pub const USAGE: &str = "\
-usage: <test binary> [FILTER...] [OPTIONS]
-
-Runs the comparisons registered with #[faster::compare] in this binary.
-FILTER selects comparisons whose test name contains it (sum::faster_sum_fast).
-
-  --exact                    FILTER must match a test name exactly
-  --skip FILTER              leave out comparisons matching FILTER (repeatable)
-  --list                     list the comparisons (with --format terse: as nextest reads)
-  --quick                    measure each comparison for 0.5 s
-  --max-time DURATION        budget per comparison, e.g. 500ms, 3s  [FASTER_MAX_TIME]
-  --noise-floor FRACTION     smallest difference that counts, e.g. 0.05  [FASTER_NOISE_FLOOR]
-  --timer wall|cycles|thread-cpu
-                             the timing source  [FASTER_TIMER]
-  --processes N              measure each comparison in at least N processes (4;
-                             1: this process only)  [FASTER_PROCESSES]
-  --layouts on|off           run each process in a layout of the binary of its own,
-                             where it was linked through faster-link  [FASTER_LAYOUTS]
-  --undecided pass|fail      a verdict that could not rule out a change of the floor's
-                             size: passes, shown as `?` (pass, the default), or fails
-                             the run (fail)  [FASTER_UNDECIDED]
-  --format pretty|terse|json|bench|junit
-                             what to print on stdout  [FASTER_FORMAT]
-  --junit PATH               also write a JUnit XML report to PATH
-  --color auto|always|never  colour the output
-  -q, --quiet                the terse format
-  -h, --help                 this text
-  --ignored                  select nothing (no comparison is ignored)
-  --include-ignored, --bench, --nocapture, --test-threads N, ...
-                             flags cargo, libtest and nextest pass: accepted, ignored
-
-Attribute options are stronger than these flags, flags than the environment.
-Other variables: FASTER_ENFORCE, FASTER_STRICT, FASTER_RANDOMIZE_LAYOUT,
-FASTER_OUTPUT_DIR, FASTER_LINKER (see the guide: guide/running.md).";
-
 /// The parsed command line of `faster::main()`.
 #[derive(Debug, Default, PartialEq)]
 pub struct Cli {
@@ -107,74 +74,91 @@ pub struct Cli {
 /// Budget per comparison with `--quick`.
 pub const QUICK_MAX_TIME: Duration = Duration::from_millis(500);
 
+/// What a flag on the command line is.
+#[derive(Debug, Clone, Copy)]
+pub enum Known {
+    /// A setting's flag.
+    Setting(&'static Setting),
+    /// One of the harness's own.
+    Flag(&'static Flag),
+}
+
+impl Known {
+    /// The setting or flag named `name`, e.g. `--noise-floor` or `-q`.
+    pub fn named(name: &str) -> Option<Known> {
+        SETTINGS
+            .iter()
+            .find(|setting| setting.flag == Some(name))
+            .map(Known::Setting)
+            .or_else(|| Flag::named(name).map(Known::Flag))
+    }
+
+    /// Whether it takes a value.
+    pub fn takes_value(self) -> bool {
+        match self {
+            Known::Setting(_) => true,
+            Known::Flag(flag) => flag.value.is_some(),
+        }
+    }
+}
+
 impl Cli {
-    /// Parses `arguments` (without the program name).
+    /// Parses `arguments` (without the program name): a one-line error for
+    /// a flag that is not one, or a value its flag cannot read, naming it.
     pub fn parse(arguments: &[String]) -> Result<Cli, String> {
         let mut cli = Cli::default();
-        let (mut quiet, mut quick) = (false, false);
         let mut arguments = arguments.iter();
         while let Some(argument) = arguments.next() {
-            let (flag, inline_value) = match argument.split_once('=') {
-                Some((flag, value)) if flag.starts_with("--") => (flag, Some(value.to_string())),
+            let (name, inline_value) = match argument.split_once('=') {
+                Some((name, value)) if name.starts_with("--") => (name, Some(value.to_string())),
                 _ => (argument.as_str(), None),
             };
-            let mut value = || {
-                inline_value
-                    .clone()
-                    .or_else(|| arguments.next().cloned())
-                    .ok_or_else(|| format!("{flag} needs a value"))
-            };
-            let settings = &mut cli.settings;
-            match flag {
-                "--exact" => cli.exact = true,
-                "--list" => cli.list = true,
-                "--ignored" => cli.ignored_only = true,
-                "--quick" => quick = true,
-                "--help" | "-h" => cli.help = true,
-                "--skip" => cli.skips.push(value()?),
-                "--max-time" => settings.max_time = Some(flag_value(flag, value, parse_duration)?),
-                "--noise-floor" => {
-                    settings.noise_floor = Some(flag_value(flag, value, parse_noise_floor)?);
-                }
-                "--timer" => settings.timer = Some(flag_value(flag, value, TimerKind::parse)?),
-                "--processes" => {
-                    settings.processes = Some(flag_value(flag, value, parse_processes)?);
-                }
-                "--layouts" => settings.layouts = Some(flag_value(flag, value, parse_switch)?),
-                "--undecided" => {
-                    settings.if_undecided = Some(flag_value(flag, value, Undecided::parse)?);
-                }
-                "--format" => cli.format = Some(flag_value(flag, value, Format::parse)?),
-                "--junit" => cli.junit = Some(PathBuf::from(value()?)),
-                "--color" => cli.color = flag_value(flag, value, ColorChoice::parse)?,
-                // libtest's quiet mode is its terse format.
-                "--quiet" | "-q" => quiet = true,
-                // Flags cargo, libtest and nextest pass, which change nothing here.
-                "--include-ignored"
-                | "--bench"
-                | "--test"
-                | "--nocapture"
-                | "--no-capture"
-                | "--show-output"
-                | "--report-time"
-                | "--ensure-time"
-                | "--shuffle"
-                | "--force-run-in-process"
-                | "--exclude-should-panic" => {}
-                "--test-threads" | "--logfile" | "--shuffle-seed" | "-Z" => {
-                    value()?;
-                }
-                _ if flag.starts_with('-') => return Err(format!("unknown flag {argument}")),
-                _ => cli.filters.push(argument.clone()),
+            if !name.starts_with('-') {
+                cli.filters.push(argument.clone());
+                continue;
             }
-        }
-        if quick && cli.settings.max_time.is_none() {
-            cli.settings.max_time = Some(QUICK_MAX_TIME);
-        }
-        if quiet && cli.format.is_none() {
-            cli.format = Some(Format::Terse);
+            let known = Known::named(name).ok_or_else(|| unknown_flag(name, closest_flag(name)))?;
+            let value = if known.takes_value() {
+                let value = inline_value.or_else(|| arguments.next().cloned());
+                Some(value.ok_or_else(|| format!("{name} needs a value"))?)
+            } else {
+                None
+            };
+            cli.apply(known, value.as_deref())
+                .map_err(|reason| format!("{name}: {reason}"))?;
         }
         Ok(cli)
+    }
+
+    /// Applies `known` with its `value` (where it takes one): the one place
+    /// a flag changes the command line, whoever parsed it (`cargo faster`
+    /// too). `--quick` and `-q` give way to a budget and a format given on
+    /// either side of them.
+    pub fn apply(&mut self, known: Known, value: Option<&str>) -> Result<(), String> {
+        let value = || value.ok_or_else(|| "needs a value".to_string());
+        let flag = match known {
+            Known::Setting(setting) => return self.settings.set(setting.name, value()?),
+            Known::Flag(flag) => flag,
+        };
+        match flag.action {
+            Action::Exact => self.exact = true,
+            Action::Skip => self.skips.push(value()?.to_string()),
+            Action::List => self.list = true,
+            Action::Quick => {
+                self.settings.max_time.get_or_insert(QUICK_MAX_TIME);
+            }
+            Action::Format => self.format = Some(Format::parse(value()?)?),
+            Action::Junit => self.junit = Some(PathBuf::from(value()?)),
+            Action::Color => self.color = ColorChoice::parse(value()?)?,
+            // libtest's quiet mode is its terse format.
+            Action::Quiet => {
+                self.format.get_or_insert(Format::Terse);
+            }
+            Action::Help => self.help = true,
+            Action::Ignored => self.ignored_only = true,
+            Action::FromTestRunners => {}
+        }
+        Ok(())
     }
 
     /// `FASTER_FORMAT` where the command line did not choose a format.
@@ -200,22 +184,13 @@ impl Cli {
     }
 }
 
-/// The value of `flag` (from `value`) read by `parse`, naming the flag in
-/// the error as the environment's variables name themselves:
-/// `--noise-floor: \`abc\` is not a number; ...`.
-fn flag_value<T>(
-    flag: &str,
-    value: impl FnOnce() -> Result<String, String>,
-    parse: impl FnOnce(&str) -> Result<T, String>,
-) -> Result<T, String> {
-    parse(&value()?).map_err(|reason| format!("{flag}: {reason}"))
-}
-
 /// `FASTER_FORMAT`, when set.
 fn format_from_env(var: impl Fn(&str) -> Option<String>) -> Result<Option<Format>, String> {
-    var("FASTER_FORMAT")
+    var(FORMAT_VARIABLE)
         .filter(|format| !format.is_empty())
-        .map(|format| Format::parse(&format).map_err(|reason| format!("FASTER_FORMAT: {reason}")))
+        .map(|format| {
+            Format::parse(&format).map_err(|reason| format!("{FORMAT_VARIABLE}: {reason}"))
+        })
         .transpose()
 }
 
@@ -230,17 +205,20 @@ pub fn libtest_display(
     let mut arguments = arguments.into_iter();
     let (mut color, mut format) = (ColorChoice::Auto, None);
     while let Some(argument) = arguments.next() {
-        let (flag, inline) = match argument.split_once('=') {
-            Some((flag, value)) => (flag.to_string(), Some(value.to_string())),
+        let (name, inline) = match argument.split_once('=') {
+            Some((name, value)) => (name.to_string(), Some(value.to_string())),
             None => (argument.clone(), None),
         };
-        match flag.as_str() {
-            "--color" => {
+        let Some(flag) = Flag::named(&name) else {
+            continue;
+        };
+        match flag.action {
+            Action::Color => {
                 if let Some(choice) = inline.or_else(|| arguments.next()) {
                     color = ColorChoice::parse(&choice).unwrap_or(color);
                 }
             }
-            "--format" => {
+            Action::Format => {
                 // libtest's own `json` and `junit` formats take over its
                 // stdout; a report in between would break them.
                 format = match inline.or_else(|| arguments.next()).as_deref() {
@@ -249,7 +227,7 @@ pub fn libtest_display(
                     _ => format,
                 };
             }
-            "-q" | "--quiet" => format = Some(Format::Terse),
+            Action::Quiet => format = Some(Format::Terse),
             _ => {}
         }
     }
@@ -262,6 +240,8 @@ pub fn libtest_display(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::stats::verdict::Undecided;
+    use crate::time::TimerKind;
 
     fn parse(arguments: &[&str]) -> Result<Cli, String> {
         Cli::parse(&arguments.iter().map(|a| a.to_string()).collect::<Vec<_>>())
@@ -330,45 +310,26 @@ mod tests {
     }
 
     #[test]
-    fn every_flag_is_in_the_usage() {
-        for flag in [
-            "--exact",
-            "--skip",
-            "--list",
-            "--quick",
-            "--max-time",
-            "--noise-floor",
-            "--timer",
-            "--processes",
-            "--layouts",
-            "--undecided",
-            "--format",
-            "--junit",
-            "--color",
-            "--quiet",
-            "--help",
-            "--ignored",
-            "--include-ignored",
-        ] {
-            assert!(USAGE.contains(flag), "{flag} is not in the usage");
-            let mut arguments = vec![flag];
-            let value = match flag {
-                "--max-time" => Some("1s"),
-                "--noise-floor" => Some("0.1"),
-                "--timer" => Some("wall"),
-                "--processes" => Some("2"),
-                "--layouts" => Some("off"),
-                "--undecided" => Some("fail"),
-                "--format" => Some("json"),
-                "--color" => Some("never"),
-                "--skip" | "--junit" => Some("x"),
-                _ => None,
+    fn every_flag_in_the_tables_is_accepted() {
+        let defaults = crate::config::Config::default().settings();
+        for setting in SETTINGS {
+            let (Some(flag), Some(value)) = (setting.flag, defaults.text(setting.name)) else {
+                continue;
             };
-            arguments.extend(value);
-            assert!(
-                parse(&arguments).is_ok(),
-                "{flag} is in the usage but not accepted"
-            );
+            let cli = parse(&[flag, &value]).unwrap();
+            assert_eq!(cli.settings.text(setting.name), Some(value), "{flag}");
+        }
+        for flag in flags::FLAGS {
+            for name in flag.names {
+                let value = match flag.action {
+                    Action::Format => Some("json"),
+                    Action::Color => Some("never"),
+                    _ => flag.value.map(|_| "x"),
+                };
+                let mut arguments = vec![*name];
+                arguments.extend(value);
+                assert!(parse(&arguments).is_ok(), "{name} is not accepted");
+            }
         }
     }
 
@@ -448,9 +409,14 @@ mod tests {
 
     #[test]
     fn bad_arguments_say_what_is_wrong() {
+        // One line, naming the flag and the closest one where one is close.
         assert_eq!(
             parse(&["--frobnicate"]).unwrap_err(),
-            "unknown flag --frobnicate"
+            "unknown flag --frobnicate (see --help)"
+        );
+        assert_eq!(
+            parse(&["sum", "--noise_floor", "0.1"]).unwrap_err(),
+            "unknown flag --noise_floor; did you mean --noise-floor? (see --help)"
         );
         assert_eq!(
             parse(&["--max-time"]).unwrap_err(),

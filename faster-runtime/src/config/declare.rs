@@ -1,0 +1,176 @@
+//! What one entry of the table of settings (`config/mod.rs`) declares — a
+//! [`Setting`]: its names, its line of usage, whether it crosses to the
+//! processes serving a revision — and the generator that turns the table
+//! into [`Config`](super::Config) with its defaults, [`Settings`](super::Settings)
+//! with [`Settings::NONE`](super::Settings::NONE) and the precedence rule,
+//! [`SETTINGS`](super::SETTINGS), and reading and writing each setting as
+//! text. Adding a setting is one entry of the table.
+
+/// One setting of a comparison, as people give it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Setting {
+    /// Its field in [`Config`](super::Config) and
+    /// [`Settings`](super::Settings), also its option in the attribute where
+    /// it is one (`noise_floor`).
+    pub name: &'static str,
+    /// Whether `#[faster::compare]` takes it (`noise_floor = 0.03`).
+    pub attribute: bool,
+    /// Its variable, e.g. `FASTER_NOISE_FLOOR`.
+    pub variable: Option<&'static str>,
+    /// Its flag of `faster::main()` and `cargo faster`, e.g. `--noise-floor`.
+    pub flag: Option<&'static str>,
+    /// What its value looks like in the usage, e.g. `FRACTION` or `on|off`.
+    pub value: &'static str,
+    /// What it does, in a line of the usage.
+    pub usage: &'static str,
+    /// Whether `cargo faster` gives it to the processes serving each
+    /// revision, as its variable: they apply it themselves (the timer they
+    /// calibrate and time with), where every other setting is applied by
+    /// the parent.
+    pub to_servers: bool,
+}
+
+impl Setting {
+    /// Its line of usage with its default: `budget per comparison, e.g.
+    /// 500ms, 3s (default 3s)`.
+    pub fn described(&self) -> String {
+        match super::Config::default().settings().text(self.name) {
+            Some(default) => format!("{} (default {default})", self.usage),
+            None => self.usage.to_string(),
+        }
+    }
+
+    /// [`Setting::described`] with its variable: `... (default 3s)
+    /// [FASTER_MAX_TIME]`.
+    pub fn help(&self) -> String {
+        match self.variable {
+            Some(variable) => format!("{}  [{variable}]", self.described()),
+            None => self.described(),
+        }
+    }
+}
+
+/// The table of settings (`settings! { given { ... } internal { ... } }`):
+/// under `given`, each entry a field of [`Config`](super::Config) that a
+/// source can give, with its type, default, parser and [`Setting`]; under
+/// `internal`, the fields of `Config` no source sets, with their defaults.
+macro_rules! settings {
+    (
+        given {$(
+            $(#[$meta:meta])*
+            $name:ident: $type:ty = $default:expr, parsed by $parse:expr, Setting {
+                $($key:ident: $value:expr),* $(,)?
+            };
+        )*}
+        internal {$(
+            $(#[$internal_meta:meta])*
+            $internal:ident: $internal_type:ty = $internal_default:expr;
+        )*}
+    ) => {
+        /// How one comparison is measured and judged.
+        ///
+        /// `Default` gives the documented defaults and never reads the
+        /// environment; [`Config::from_env`] applies the `FASTER_*`
+        /// variables and the CI floor. Where settings come from several
+        /// places, they meet in [`Settings`] (see [`Settings::overwrite`]
+        /// for the precedence). Each field a source can set is one entry of
+        /// [`SETTINGS`].
+        ///
+        /// ```
+        /// let config = faster::Config::default();
+        /// assert_eq!(config.noise_floor, 0.05);
+        /// assert_eq!(config.max_time, std::time::Duration::from_secs(3));
+        /// ```
+        #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+        pub struct Config {
+            $( $(#[$meta])* pub $name: $type, )*
+            $( $(#[$internal_meta])* pub $internal: $internal_type, )*
+        }
+
+        impl Default for Config {
+            fn default() -> Self {
+                Config {
+                    $( $name: $default, )*
+                    $( $internal: $internal_default, )*
+                }
+            }
+        }
+
+        /// Options of a comparison, each `None` where this source does not
+        /// set it; each field is the [`Config`] field of that name.
+        ///
+        /// The attribute's expansion builds one as a `const` (the options
+        /// it sets, then `..Settings::NONE`), the environment another
+        /// ([`Settings::from_env`]), `faster::main()`'s flags a third.
+        ///
+        /// ```
+        /// use faster::{Config, Settings};
+        /// use std::time::Duration;
+        ///
+        /// let environment = Settings { noise_floor: Some(0.10), ..Settings::NONE };
+        /// let attribute = Settings { noise_floor: Some(0.03), max_time: Some(Duration::from_secs(1)), ..Settings::NONE };
+        /// let config = Config::default().with(&environment.overwrite(attribute));
+        /// assert_eq!((config.noise_floor, config.max_time), (0.03, Duration::from_secs(1)));
+        /// ```
+        #[derive(Debug, Clone, Copy, Default, PartialEq)]
+        pub struct Settings {
+            $(
+                #[doc = concat!("[`Config::", stringify!($name), "`], where set.")]
+                pub $name: Option<$type>,
+            )*
+        }
+
+        /// Every setting a source can give, in the order of the usage: one
+        /// entry per field of [`Settings`].
+        pub const SETTINGS: &[Setting] = &[
+            $( Setting { name: stringify!($name), $($key: $value,)* }, )*
+        ];
+
+        impl Settings {
+            /// Nothing set. The expansion fills the options it does not set
+            /// from here, so a setting a newer runtime adds does not break
+            /// code an older macro expanded.
+            pub const NONE: Settings = Settings { $( $name: None, )* };
+
+            /// These settings with every one `stronger` gives replaced: the
+            /// one precedence rule, applied weakest first.
+            pub fn overwrite(self, stronger: Settings) -> Settings {
+                Settings { $( $name: stronger.$name.or(self.$name), )* }
+            }
+
+            /// Sets the setting named `name` (a [`Setting::name`]) to the
+            /// value `text` reads as; the parser's reason where it reads as
+            /// none.
+            pub fn set(&mut self, name: &str, text: &str) -> Result<(), String> {
+                match name {
+                    $( stringify!($name) => self.$name = Some(($parse)(text)?), )*
+                    _ => return Err(format!("there is no setting `{name}`")),
+                }
+                Ok(())
+            }
+
+            /// The setting named `name` as text its parser reads back,
+            /// where it is set.
+            pub fn text(&self, name: &str) -> Option<String> {
+                match name {
+                    $( stringify!($name) => self.$name.map(|value| value.as_text()), )*
+                    _ => None,
+                }
+            }
+        }
+
+        impl Config {
+            /// This configuration with every setting `settings` gives
+            /// replaced.
+            pub fn with(mut self, settings: &Settings) -> Config {
+                $( self.$name = settings.$name.unwrap_or(self.$name); )*
+                self
+            }
+
+            /// Every setting of this configuration, each given.
+            pub fn settings(&self) -> Settings {
+                Settings { $( $name: Some(self.$name), )* }
+            }
+        }
+    };
+}

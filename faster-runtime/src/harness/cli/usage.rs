@@ -1,0 +1,204 @@
+//! The usage of `faster::main()` (`--help`), written from the tables of
+//! settings, flags and variables, and the one line a flag that is none of
+//! them gets, naming the closest one.
+
+use super::flags::{FLAGS, VARIABLES};
+use crate::config::{CI_NOISE_FLOOR, SETTINGS};
+
+/// The columns the usage wraps its lines at.
+const WIDTH: usize = 90;
+/// Where the description of a flag starts.
+const DESCRIPTION: usize = 29;
+
+/// The usage text of `--help`.
+pub fn usage() -> String {
+    let mut text = String::from(
+        "usage: <test binary> [FILTER...] [OPTIONS]\n\n\
+         Runs the comparisons registered with #[faster::compare] in this binary.\n\
+         FILTER selects comparisons whose test name contains it (sum::faster_sum_fast).\n\n",
+    );
+    for setting in SETTINGS {
+        if let Some(flag) = setting.flag {
+            text += &entry(&format!("{flag} {}", setting.value), &setting.help());
+        }
+    }
+    for flag in FLAGS {
+        let names: Vec<String> = flag
+            .names
+            .iter()
+            .map(|name| match flag.value {
+                Some(value) => format!("{name} {value}"),
+                None => name.to_string(),
+            })
+            .collect();
+        text += &entry(&names.join(", "), &flag.help());
+    }
+    text += "\n";
+    text += &wrap(
+        &format!(
+            "Attribute options are stronger than these flags, flags than the variables, \
+             the variables than CI's noise floor ({CI_NOISE_FLOOR} where CI or \
+             GITHUB_ACTIONS is set). Variables without a flag:"
+        ),
+        "",
+    );
+    for setting in SETTINGS.iter().filter(|setting| setting.flag.is_none()) {
+        if let Some(variable) = setting.variable {
+            text += &entry(
+                &format!("{variable}={}", setting.value),
+                &setting.described(),
+            );
+        }
+    }
+    for variable in VARIABLES {
+        text += &entry(
+            &format!("{}={}", variable.name, variable.value),
+            variable.usage,
+        );
+    }
+    text + "See the guide's \"Running comparisons\" (guide/running.md) for each of them."
+}
+
+/// One entry of the usage: `left` in the first column, `description`
+/// wrapped in the second (from the next line where `left` is too wide).
+fn entry(left: &str, description: &str) -> String {
+    let indent = " ".repeat(DESCRIPTION);
+    if left.len() + 3 > DESCRIPTION {
+        return wrap(left, "  ") + &wrap(description, &indent);
+    }
+    let first = format!("  {left:width$}", width = DESCRIPTION - 2);
+    first.clone() + &wrap(description, &indent)[first.len()..]
+}
+
+/// `text`'s words in lines of at most [`WIDTH`] columns, each starting with
+/// `indent`.
+fn wrap(text: &str, indent: &str) -> String {
+    let mut lines = vec![indent.to_string()];
+    for word in text.split_whitespace() {
+        let last = lines.last_mut().expect("there is a first line");
+        if last.len() > indent.len() && last.len() + 1 + word.len() > WIDTH {
+            lines.push(format!("{indent}{word}"));
+        } else {
+            if last.len() > indent.len() {
+                last.push(' ');
+            }
+            last.push_str(word);
+        }
+    }
+    lines.join("\n") + "\n"
+}
+
+/// The error of a flag that is not one: one line, naming the flag, the
+/// closest one where one is close, and where to look.
+pub fn unknown_flag(name: &str, closest: Option<&str>) -> String {
+    match closest {
+        Some(closest) => format!("unknown flag {name}; did you mean {closest}? (see --help)"),
+        None => format!("unknown flag {name} (see --help)"),
+    }
+}
+
+/// The flag of `faster::main()`, a setting's or one of [`FLAGS`], closest
+/// to `name`, where one is close.
+pub fn closest_flag(name: &str) -> Option<&'static str> {
+    let names = SETTINGS
+        .iter()
+        .filter_map(|setting| setting.flag)
+        .chain(FLAGS.iter().flat_map(|flag| flag.names.iter().copied()));
+    closest(name, names)
+}
+
+/// The candidate closest to `name` in edits, where it is close enough to be
+/// what was meant: at most one edit in three of its letters.
+pub fn closest<'a>(name: &str, candidates: impl Iterator<Item = &'a str>) -> Option<&'a str> {
+    candidates
+        .map(|candidate| (edits(name, candidate), candidate))
+        .filter(|(edits, candidate)| edits * 3 <= candidate.len())
+        .min_by_key(|(edits, _)| *edits)
+        .map(|(_, candidate)| candidate)
+}
+
+/// The Levenshtein distance between `one` and `other`, in characters.
+fn edits(one: &str, other: &str) -> usize {
+    let other: Vec<char> = other.chars().collect();
+    let mut previous: Vec<usize> = (0..=other.len()).collect();
+    for (i, a) in one.chars().enumerate() {
+        let mut current = vec![i + 1];
+        for (j, b) in other.iter().enumerate() {
+            let substitution = previous[j] + usize::from(a != *b);
+            current.push(substitution.min(previous[j + 1] + 1).min(current[j] + 1));
+        }
+        previous = current;
+    }
+    previous[other.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_usage_names_every_flag_and_variable() {
+        let usage = usage();
+        for setting in SETTINGS {
+            for name in setting.flag.into_iter().chain(setting.variable) {
+                assert!(usage.contains(name), "{name} is not in the usage");
+            }
+        }
+        for flag in FLAGS {
+            for name in flag.names.iter().chain(&flag.variable) {
+                assert!(usage.contains(name), "{name} is not in the usage");
+            }
+        }
+        for variable in VARIABLES {
+            assert!(usage.contains(variable.name), "{}", variable.name);
+        }
+        assert!(
+            usage.lines().all(|line| line.chars().count() <= WIDTH),
+            "{usage}"
+        );
+    }
+
+    #[test]
+    fn an_entry_wraps_under_its_description() {
+        assert_eq!(
+            entry("--list", "list them"),
+            format!("  --list{:21}list them\n", "")
+        );
+        let long = entry("--timer wall|cycles|thread-cpu", "the timing source");
+        assert_eq!(
+            long,
+            format!(
+                "  --timer wall|cycles|thread-cpu\n{:29}the timing source\n",
+                ""
+            )
+        );
+        let wrapped = entry("-x", &"word ".repeat(30));
+        assert!(wrapped.lines().count() > 1, "{wrapped}");
+        assert!(
+            wrapped
+                .lines()
+                .skip(1)
+                .all(|line| line.starts_with(&" ".repeat(29)))
+        );
+    }
+
+    #[test]
+    fn an_unknown_flag_is_one_line_naming_the_closest() {
+        let line = |name| unknown_flag(name, closest_flag(name));
+        assert_eq!(
+            line("--noise-flor"),
+            "unknown flag --noise-flor; did you mean --noise-floor? (see --help)"
+        );
+        assert_eq!(
+            line("--proceses"),
+            "unknown flag --proceses; did you mean --processes? (see --help)"
+        );
+        assert_eq!(line("-x"), "unknown flag -x (see --help)");
+        assert_eq!(
+            line("--frobnicate"),
+            "unknown flag --frobnicate (see --help)"
+        );
+        assert_eq!(edits("kitten", "sitting"), 3);
+        assert_eq!(edits("", "abc"), 3);
+    }
+}
