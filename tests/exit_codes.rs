@@ -249,9 +249,8 @@ fn nextest_fails_with_a_failing_comparison_and_passes_without() {
 /// once, with real figures and the same round count.
 #[test]
 fn a_replicated_comparison_is_reported_once_with_the_same_figures_everywhere() {
-    let dir = std::env::temp_dir().join(format!("faster-replicated-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let temp = tempfile::tempdir().unwrap();
+    let dir = temp.path();
     let summary = dir.join("step-summary.md");
     let junit = dir.join("junit.xml");
     let variables = [
@@ -340,5 +339,4 @@ fn a_replicated_comparison_is_reported_once_with_the_same_figures_everywhere() {
             .iter()
             .any(|f| f.file_name() == "exit_codes.faster_chain_again.json")
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }

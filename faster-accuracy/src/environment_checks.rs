@@ -26,7 +26,7 @@ use crate::reference;
 use crate::workloads::{carried_chain, ns_per_step};
 use faster::{Config, Verdict, compare_fns};
 use faster_runtime::engine::probe::{config as probe_config, measure as measure_noise};
-use faster_runtime::engine::replicate::{child_timeout, combine};
+use faster_runtime::engine::replicate::{child_timeout, combine_slices};
 use faster_runtime::process::{Measured, run_once, say};
 use faster_runtime::stats::median;
 use std::process::ExitCode;
@@ -128,7 +128,8 @@ pub fn replication(options: &Options) -> ExitCode {
                 })
                 .collect();
             replicated_seconds.push(started.elapsed().as_secs_f64());
-            let ci = combine(report.clone(), children, settings.processes).ci;
+            let slices = std::iter::once(report.clone()).chain(children).collect();
+            let ci = combine_slices(slices, settings.processes).ci;
             single += usize::from(report.ci.0 <= truth && truth <= report.ci.1);
             replicated += usize::from(ci.0 <= truth && truth <= ci.1);
             if original == candidate

@@ -1,12 +1,14 @@
 //! A killed run never leaves a truncated report: the test re-runs this
 //! binary as a child that writes a very large report, kills it once the
 //! temporary file holds part of it, and checks that the report's path still
-//! holds the previous complete document.
+//! holds the previous complete document, and that the partial file is
+//! removed only once it is stale.
 
+use faster_runtime::output::files::STALE_AFTER;
 use faster_runtime::{Config, Report, SimClock, compare_fns_with_clock};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::{Duration, Instant, SystemTime};
 
 /// Set in the child: the path to write.
 const CHILD_PATH: &str = "FASTER_TEST_ATOMIC_WRITE_PATH";
@@ -65,8 +67,8 @@ fn leftovers(dir: &Path) -> Vec<PathBuf> {
 
 #[test]
 fn a_killed_write_leaves_the_previous_complete_report() {
-    let dir = std::env::temp_dir().join(format!("faster-atomic-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+    let temp = tempfile::tempdir().unwrap();
+    let dir = temp.path().to_path_buf();
     let path = dir.join("demo.sum_fast.json");
     report("previous").write_json(&path).unwrap();
     let previous = std::fs::read_to_string(&path).unwrap();
@@ -113,13 +115,22 @@ fn a_killed_write_leaves_the_previous_complete_report() {
     assert_eq!(after, previous);
     let parsed: serde_json::Value = serde_json::from_str(&after).unwrap();
     assert_eq!(parsed["name"], "previous");
-    // The killed writer's partial file is hidden, and the next write of the
-    // same report removes it.
-    assert_eq!(leftovers(&dir).len(), 1);
+    // The killed writer's partial file is hidden. The next write of the
+    // same report leaves it while it may be another writer's still at work,
+    // and removes it once it is stale.
+    let partial = leftovers(&dir);
+    assert_eq!(partial.len(), 1, "{partial:?}");
     report("next").write_json(&path).unwrap();
+    assert_eq!(leftovers(&dir), partial);
+    let long_ago = SystemTime::now() - STALE_AFTER - Duration::from_secs(1);
+    let file = std::fs::File::options()
+        .write(true)
+        .open(&partial[0])
+        .unwrap();
+    file.set_modified(long_ago).unwrap();
+    report("last").write_json(&path).unwrap();
     assert!(leftovers(&dir).is_empty(), "{:?}", leftovers(&dir));
     let parsed: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
-    assert_eq!(parsed["name"], "next");
-    std::fs::remove_dir_all(&dir).unwrap();
+    assert_eq!(parsed["name"], "last");
 }

@@ -414,6 +414,7 @@ proptest! {
             .collect();
         let samples = Samples {
             batch_sizes: vec![[batch, batch]],
+            batch_limits: vec![None],
             ladders: vec![ladder],
             rounds,
             placements,

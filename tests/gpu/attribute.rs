@@ -63,8 +63,8 @@ struct Run {
 }
 
 fn run_child(test: &str) -> Result<Run, Failed> {
-    let files = std::env::temp_dir().join(format!("faster-gpu-{}-{test}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&files);
+    let temp = tempfile::tempdir()?;
+    let files = temp.path().join(test);
     let mut command = Command::new(std::env::current_exe()?);
     command
         .args([test, "--exact", "--color", "never"])
@@ -82,7 +82,6 @@ fn run_child(test: &str) -> Result<Run, Failed> {
         .iter()
         .map(std::fs::read_to_string)
         .collect::<Result<_, _>>();
-    let _ = std::fs::remove_dir_all(&files);
     Ok(Run {
         code: output.status.code(),
         stdout: String::from_utf8_lossy(&output.stdout).into_owned(),

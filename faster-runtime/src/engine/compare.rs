@@ -331,11 +331,11 @@ fn input_reports(estimate: &Estimate, samples: &Samples) -> Vec<InputReport> {
     estimate
         .per_input
         .iter()
-        .zip(&samples.batch_sizes)
         .enumerate()
-        .map(|(index, (input, &batch_sizes))| InputReport {
+        .map(|(index, input)| InputReport {
             index,
-            batch_sizes,
+            batch_sizes: samples.batch_sizes[index],
+            batch_limit: samples.batch_limits[index],
             original_ns: input.original_ns,
             candidate_ns: input.candidate_ns,
             speedup: input.speedup,

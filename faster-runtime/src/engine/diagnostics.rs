@@ -1,24 +1,27 @@
 //! What a report's figures say about the measurement itself, as warnings a
-//! reader can act on: the best-of figure and the paired estimate disagree,
-//! the budget was too short, samples too short for the timer, a poor
-//! regression fit, a function that costs about nothing, unchecked outputs,
-//! an interval too wide to decide.
+//! reader can act on, each naming the cause it found: the budget was too
+//! short, samples too short for the timer, a poor regression fit, a
+//! function that costs about nothing, unchecked outputs, an interval too
+//! wide to decide. (Figures that read apart are no warning: the report
+//! says beside them which one the verdict rests on; see
+//! [`Report::best_of_apart`].)
 //!
 //! Everything here is read off a finished [`Report`] and its [`Config`], so
 //! it runs once on the final figures — also those combined from several
 //! processes — and never on a part of them.
 
+use super::replicate::process_means;
 use crate::config::Config;
-use crate::report::Report;
-use crate::report::units::{format_change, format_ns, format_percent};
-use crate::stats::samples::Stop;
-use crate::stats::verdict::Verdict;
+use crate::report::units::{format_ns, format_percent};
+use crate::report::{InputReport, Report, Scope};
+use crate::stats::median;
+use crate::stats::samples::{BatchLimit, Stop};
 
 /// How a warning that outputs were not compared starts.
 pub const UNCHECKED: &str = "outputs were not checked";
 
-/// Below this R², Paoloni's regression is not trusted and the report says so.
-/// In quiet conditions the fits measured here exceed 0.999.
+/// Below this R², Paoloni's regression is not trusted and the report says so
+/// (in quiet conditions the fits come far closer to 1).
 pub const MIN_R_SQUARED: f64 = 0.99;
 
 /// A function measured at no more than this many empty calls is reported as
@@ -31,9 +34,8 @@ const MIN_REAL_CALL_NS: f64 = 0.2;
 /// Adds to `report.warnings` what its figures show about the measurement.
 pub fn review(report: &mut Report, config: &Config) {
     let mut found = Vec::new();
-    estimates_disagree(report, config, &mut found);
     budget_too_short(report, config, &mut found);
-    samples_too_short(report, &mut found);
+    samples_too_short(report, config, &mut found);
     poor_fits(report, &mut found);
     nothing_measured(report, &mut found);
     // A comparison across revisions says itself which outputs and why.
@@ -43,53 +45,6 @@ pub fn review(report: &mut Report, config: &Config) {
     }
     too_wide_to_decide(report, config, &mut found);
     report.warnings.extend(found);
-}
-
-/// The best-of times and the paired estimate apart, for the whole
-/// comparison or for one of several inputs: further apart than the noise
-/// floor (what the user counts as a difference), or on different sides of
-/// a verdict's threshold. The runtime line (or the input's row) then reads
-/// otherwise than the ratio beside it, and the reader must know which one
-/// the verdict used and why. Closer than that, the two differ as a minimum
-/// and a mean of the same times do, which changes nothing the user should
-/// do.
-fn estimates_disagree(report: &Report, config: &Config, found: &mut Vec<String>) {
-    let floor = config.noise_floor;
-    let judged = |figure: f64| Verdict::from_interval((figure, figure), floor);
-    let apart = |times: f64, paired: f64| {
-        (times / paired).ln().abs() > floor.ln_1p() || judged(times) != judged(paired)
-    };
-    let mut disagreements = Vec::new();
-    if apart(report.best_speedup, report.speedup) {
-        disagreements.push(format!(
-            "the best-of-{} times read {} but the paired estimate reads {}",
-            report.rounds,
-            format_change(report.best_speedup),
-            format_change(report.speedup),
-        ));
-    }
-    // With one input, its row is the headline's.
-    if report.inputs.len() > 1 {
-        for input in &report.inputs {
-            let times = input.original_ns / input.candidate_ns;
-            if apart(times, input.speedup) {
-                disagreements.push(format!(
-                    "input {}'s best-of times read {} but its paired estimate reads {}",
-                    input.name(),
-                    format_change(times),
-                    format_change(input.speedup),
-                ));
-            }
-        }
-    }
-    if !disagreements.is_empty() {
-        found.push(format!(
-            "{}: timings vary from call to call (a noisy machine, or work that varies, such as \
-             allocation); the verdict rests on the paired estimate, which compares the two \
-             functions in rounds run back to back rather than each one's luckiest run",
-            disagreements.join("; "),
-        ));
-    }
 }
 
 fn budget_too_short(report: &Report, config: &Config, found: &mut Vec<String>) {
@@ -102,35 +57,85 @@ fn budget_too_short(report: &Report, config: &Config, found: &mut Vec<String>) {
 }
 
 /// Samples shorter than the timer needs: one warning naming the inputs
-/// where they are, with both reasons a batch stays short, since the report
-/// does not say which one held it back (a `Copy` argument by value no
-/// longer clones anything, so a short budget is the usual one).
-fn samples_too_short(report: &Report, found: &mut Vec<String>) {
+/// where they are and, for each, what held its batches short as the
+/// sampler recorded it (see [`BatchLimit`]).
+fn samples_too_short(report: &Report, config: &Config, found: &mut Vec<String>) {
     let min_sample_ns = report.calibration.min_sample_ns();
-    let name_inputs = report.inputs.len() > 1;
-    let short: Vec<String> = report
+    let several = report.inputs.len() > 1;
+    let short: Vec<(&InputReport, f64)> = report
         .inputs
         .iter()
-        .filter_map(|input| {
+        .map(|input| {
             let [original_batch, candidate_batch] = input.batch_sizes;
             let sample_ns = (input.original_ns * original_batch as f64)
                 .min(input.candidate_ns * candidate_batch as f64);
-            (sample_ns < min_sample_ns / 2.0).then(|| match name_inputs {
-                true => format!("{} on input {}", format_ns(sample_ns), input.index),
-                false => format_ns(sample_ns),
-            })
+            (input, sample_ns)
+        })
+        .filter(|&(_, sample_ns)| sample_ns < min_sample_ns / 2.0)
+        .collect();
+    if short.is_empty() {
+        return;
+    }
+    let lengths: Vec<String> = short
+        .iter()
+        .map(|(input, sample_ns)| match several {
+            true => format!("{} on input {}", format_ns(*sample_ns), input.name()),
+            false => format_ns(*sample_ns),
         })
         .collect();
-    if !short.is_empty() {
-        found.push(format!(
-            "samples last {} against the {} the timer needs to stay under 0.1% of them: the \
-             timer's cost weighs on the ratio. A batch stays this short where a longer one \
-             would not fit in max_time (raise max_time), or where every call needs its own \
-             clone of an argument taken by value or by `&mut` that is not `Copy`, and the \
-             clones' memory caps the batch (take that argument by reference)",
-            short.join(", "),
-            format_ns(min_sample_ns),
-        ));
+    let causes: Vec<String> = [Some(BatchLimit::Budget), Some(BatchLimit::Memory), None]
+        .into_iter()
+        .filter_map(|limit| {
+            let inputs: Vec<String> = short
+                .iter()
+                .filter(|(input, _)| input.batch_limit == limit)
+                .map(|(input, _)| input.name())
+                .collect();
+            let why = short_because(limit, config);
+            match (inputs.len(), several) {
+                (0, _) => None,
+                (_, false) => Some(format!("The batches stayed short because {why}")),
+                (1, true) => Some(format!(
+                    "On input {} they stayed short because {why}",
+                    inputs[0]
+                )),
+                (_, true) => Some(format!(
+                    "On inputs {} they stayed short because {why}",
+                    inputs.join(", ")
+                )),
+            }
+        })
+        .collect();
+    found.push(format!(
+        "samples last {} against the {} the timer needs to stay under 0.1% of them: the \
+         timer's cost weighs on the ratio. {}",
+        lengths.join(", "),
+        format_ns(min_sample_ns),
+        causes.join(" "),
+    ));
+}
+
+/// Why a batch stayed short, as the sampler found it, and what helps.
+fn short_because(limit: Option<BatchLimit>, config: &Config) -> String {
+    match limit {
+        Some(BatchLimit::Budget) => format!(
+            "a longer batch would not have fit in the budget (max_time = {:?}{}): raise \
+             max_time.",
+            config.max_time,
+            if config.processes > 1 {
+                format!(", shared by at least {} processes", config.processes)
+            } else {
+                String::new()
+            },
+        ),
+        Some(BatchLimit::Memory) => "every call needs its own clone of an argument taken by \
+            value or by `&mut` that is not `Copy`, and the clones' memory caps the batch: take \
+            that argument by reference."
+            .into(),
+        None => "the batch was sized for the calls' time while tuning and warming up, and the \
+            measured calls were more than twice as fast (calls still cold then, or a machine \
+            busier then): a longer max_warm_up lets them warm before the batch is sized."
+            .into(),
     }
 }
 
@@ -218,42 +223,82 @@ fn nothing_measured(report: &Report, found: &mut Vec<String>) {
     }
 }
 
-/// An interval wider than the floor on both sides when the budget ran out,
-/// where that left the expectation undecided (a guard whose interval is
-/// wide only on the side it does not care about has its answer).
+/// An interval wider than the floor on both sides when the budget ran out
+/// (in one process, or across the slices of several, which measure while
+/// undecided as long as it lasts), where that left the expectation
+/// undecided (a guard whose interval is wide only on the side it does not
+/// care about has its answer); the warning names what made it wide.
 fn too_wide_to_decide(report: &Report, config: &Config, found: &mut Vec<String>) {
     let (low, high) = report.ci;
-    if !report.decided()
-        && report.stop == Stop::Budget
-        && high / low > (1.0 + config.noise_floor).powi(2)
-    {
-        let placements_apart = report.placement.spread();
-        found.push(if placements_apart > config.noise_floor {
-            // The width is where the loop lands, which no budget narrows.
-            format!(
-                "the interval is wider than the noise floor ({}) on both sides because the \
-                 measuring loop's placements alone read {} apart: at this per-call time no \
-                 budget decides it; compare a larger piece of work per call (such as the loop \
-                 that calls this function)",
-                format_percent(config.noise_floor),
-                format_percent(placements_apart),
-            )
-        } else {
-            format!(
-                "the interval is wider than the noise floor ({}) on both sides: too noisy to \
-                 decide within max_time = {:?}; raise max_time or run on a quieter machine",
-                format_percent(config.noise_floor),
-                config.max_time,
-            )
-        });
+    let ran_out = report.stop == Stop::Budget || !report.processes.is_empty();
+    if report.decided() || !ran_out || high / low <= (1.0 + config.noise_floor).powi(2) {
+        return;
     }
+    let floor = format_percent(config.noise_floor);
+    let placements_apart = report.placement.spread();
+    found.push(if placements_apart > config.noise_floor {
+        // The width is where the loop lands, which no budget narrows.
+        format!(
+            "the interval is wider than the noise floor ({floor}) on both sides because the \
+             measuring loop's placements alone read {} apart: at this per-call time no budget \
+             decides it; compare a larger piece of work per call (such as the loop that calls \
+             this function)",
+            format_percent(placements_apart),
+        )
+    } else if let Some((spread, count)) = layouts_apart(report) {
+        // The width is where the linker puts the code: real, and the same
+        // on any machine.
+        format!(
+            "the interval is wider than the noise floor ({floor}) on both sides because the \
+             {count} layouts of the binary read {} apart, further than each slice's own \
+             interval reaches: where the linker puts this code moves it more than the floor, \
+             which a quieter machine does not change and a longer max_time narrows only as the \
+             square root of the layouts' number; compare a larger piece of work per call (the \
+             code that calls this function), or judge at a floor the layouts allow \
+             (noise_floor = {:.2})",
+            format_percent(spread),
+            report.judged_beyond(),
+        )
+    } else {
+        format!(
+            "the interval is wider than the noise floor ({floor}) on both sides: too noisy to \
+             decide within max_time = {:?}; raise max_time or run on a quieter machine",
+            config.max_time,
+        )
+    });
+}
+
+/// How far apart the layouts of the binary read (their means' largest over
+/// their smallest, minus one) and how many there were, where each ran in
+/// a layout of its own and they read further apart than a typical slice's
+/// own interval is wide: then the layouts, not the noise within each,
+/// widened the interval.
+fn layouts_apart(report: &Report) -> Option<(f64, usize)> {
+    if report.scope != Some(Scope::Layouts) {
+        return None;
+    }
+    let means = process_means(report);
+    let lowest = means.iter().copied().reduce(f64::min)?;
+    let highest = means.iter().copied().reduce(f64::max)?;
+    let widths: Vec<f64> = report
+        .processes
+        .iter()
+        .map(|process| (process.ci.1 / process.ci.0).ln())
+        .filter(|width| width.is_finite())
+        .collect();
+    let typical_width = if widths.is_empty() {
+        0.0
+    } else {
+        median(&widths)
+    };
+    ((highest / lowest).ln() > typical_width).then(|| (highest / lowest - 1.0, means.len()))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::report::fixtures::report;
-    use crate::stats::verdict::Expect;
+    use crate::stats::verdict::{Expect, Verdict};
 
     fn reviewed(mut report: Report) -> Vec<String> {
         review(&mut report, &Config::default());
@@ -267,78 +312,78 @@ mod tests {
     }
 
     #[test]
-    fn estimates_that_judge_differently_are_said_each_in_its_own_direction() {
-        let mut slower = report(0.94, (0.93, 0.95), Verdict::Slower, Expect::Faster);
-        slower.best_speedup = 1.01;
-        let warnings = reviewed(slower);
-        assert_eq!(warnings.len(), 1, "{warnings:?}");
-        assert!(
-            warnings[0].starts_with(
-                "the best-of-315 times read 1% faster but the paired estimate reads 6.4% slower: \
-                 timings vary"
-            ),
-            "{}",
-            warnings[0]
-        );
-        assert!(
-            warnings[0].contains("the verdict rests on the paired estimate"),
-            "{}",
-            warnings[0]
-        );
-    }
-
-    #[test]
-    fn estimates_further_apart_than_the_floor_are_said_on_the_same_side_too() {
-        // The issue's row: 8.99 µs → 2.25 µs reads 4x, the paired estimate 2.95x.
+    fn figures_that_read_apart_are_not_a_warning() {
+        // The report says so beside them (see `Report::best_of_apart`).
         let mut apart = report(2.95, (2.9, 3.0), Verdict::Faster, Expect::Faster);
         apart.best_speedup = 8.99 / 2.25;
-        let warnings = reviewed(apart);
-        assert_eq!(warnings.len(), 1, "{warnings:?}");
-        assert!(
-            warnings[0].starts_with(
-                "the best-of-315 times read 4.00x faster but the paired estimate reads 2.95x \
-                 faster"
-            ),
-            "{}",
-            warnings[0]
-        );
-        // Within the floor (4% apart at 5%) and on the same side: a minimum
-        // and a mean of the same times, nothing to say.
-        let mut close = report(9.33, (9.15, 9.50), Verdict::Faster, Expect::Faster);
-        close.best_speedup = 8.98;
-        assert_eq!(reviewed(close), Vec::<String>::new());
-        // Slower on both sides, 5% apart at a 5% floor: not past it.
-        let mut slower = report(0.485, (0.48, 0.49), Verdict::Slower, Expect::Faster);
-        slower.best_speedup = 0.485 * 1.049;
-        assert_eq!(reviewed(slower), Vec::<String>::new());
-        // At a floor of 100%, 35% apart on the same side is within it.
-        let mut wide = report(2.95, (2.9, 3.0), Verdict::Faster, Expect::Faster);
-        wide.best_speedup = 3.99;
-        let config = Config {
-            noise_floor: 1.0,
-            ..Config::default()
-        };
-        review(&mut wide, &config);
-        assert_eq!(wide.warnings, Vec::<String>::new());
+        assert_eq!(reviewed(apart), Vec::<String>::new());
+    }
+
+    /// A report of one 9 µs call per sample, where the timer (25 ns a
+    /// reading) needs 25 µs, whose batches `limit` held short.
+    fn short_samples(limit: Option<BatchLimit>) -> Vec<String> {
+        let mut short = report(1.02, (1.01, 1.03), Verdict::WithinNoise, Expect::Report);
+        short.inputs[0].original_ns = 9_000.0;
+        short.inputs[0].candidate_ns = 8_800.0;
+        short.inputs[0].batch_sizes = [1, 1];
+        short.inputs[0].batch_limit = limit;
+        reviewed(short)
     }
 
     #[test]
-    fn an_input_whose_row_reads_otherwise_than_its_estimate_is_said() {
+    fn short_samples_name_what_held_their_batches_short() {
+        let budget = short_samples(Some(BatchLimit::Budget));
+        assert_eq!(budget.len(), 1, "{budget:?}");
+        assert_eq!(
+            budget[0],
+            "samples last 8.80 µs against the 25.0 µs the timer needs to stay under 0.1% of \
+             them: the timer's cost weighs on the ratio. The batches stayed short because a \
+             longer batch would not have fit in the budget (max_time = 3s, shared by at least 4 \
+             processes): raise max_time."
+        );
+        let memory = short_samples(Some(BatchLimit::Memory));
+        assert!(
+            memory[0]
+                .contains("the clones' memory caps the batch: take that argument by reference")
+                && !memory[0].contains("max_time"),
+            "{}",
+            memory[0]
+        );
+        // Nothing held them: they were sized for slower calls.
+        let sized = short_samples(None);
+        assert!(
+            sized[0].contains("the measured calls were more than twice as fast")
+                && !sized[0].contains("memory")
+                && !sized[0].contains("raise max_time"),
+            "{}",
+            sized[0]
+        );
+    }
+
+    #[test]
+    fn short_samples_on_several_inputs_say_each_inputs_cause() {
         use crate::report::fixtures::input;
-        let mut split = report(0.87, (0.85, 0.89), Verdict::Slower, Expect::Faster);
-        split.inputs = vec![
-            input(0, 3_240.0, 3_530.0, 315),
-            input(1, 10_500.0, 10_400.0, 315),
+        let mut two = report(1.0, (0.99, 1.01), Verdict::WithinNoise, Expect::Report);
+        two.inputs = vec![
+            input(0, 9_000.0, 9_000.0, 315),
+            input(1, 12_000.0, 12_000.0, 315),
         ];
-        split.inputs[1].speedup = 1.0 / 1.19;
-        split.inputs[1].label = Some("192×192".into());
-        let warnings = reviewed(split);
+        for (input, limit) in two
+            .inputs
+            .iter_mut()
+            .zip([BatchLimit::Memory, BatchLimit::Budget])
+        {
+            input.batch_sizes = [1, 1];
+            input.batch_limit = Some(limit);
+        }
+        let warnings = reviewed(two);
         assert_eq!(warnings.len(), 1, "{warnings:?}");
         assert!(
-            warnings[0].starts_with(
-                "input 192×192's best-of times read 1% faster but its paired estimate reads 19% \
-                 slower: timings vary"
-            ),
+            warnings[0].starts_with("samples last 9.00 µs on input 0, 12.0 µs on input 1 ")
+                && warnings[0]
+                    .contains("On input 1 they stayed short because a longer batch would not")
+                && warnings[0]
+                    .contains("On input 0 they stayed short because every call needs its own"),
             "{}",
             warnings[0]
         );
@@ -355,6 +400,40 @@ mod tests {
             warnings
                 .iter()
                 .any(|w| w.contains("placements alone read 50% apart") && !w.contains("max_time")),
+            "{warnings:?}"
+        );
+    }
+
+    #[test]
+    fn an_interval_widened_by_the_layouts_says_so_not_to_quiet_the_machine() {
+        use crate::report::ProcessSummary;
+        // The issue's run-length encoder: layouts read 0.65x to 1.63x.
+        let mut rle = report(0.98, (0.62, 1.55), Verdict::WithinNoise, Expect::NotSlower);
+        rle.processes = [0.65, 0.9, 1.1, 1.63, 0.8, 1.3, 0.7, 1.2]
+            .iter()
+            .zip(1..)
+            .map(|(&speedup, layout)| ProcessSummary {
+                speedup,
+                ci: (speedup / 1.05, speedup * 1.05),
+                rounds: 16,
+                layout: Some(layout),
+            })
+            .collect();
+        rle.scope = Some(Scope::Layouts);
+        let warnings = reviewed(rle.clone());
+        assert_eq!(warnings.len(), 1, "{warnings:?}");
+        assert!(
+            warnings[0].contains("because the 8 layouts of the binary read 150.8% apart")
+                && warnings[0].contains("a quieter machine does not change")
+                && !warnings[0].contains("run on a quieter machine"),
+            "{}",
+            warnings[0]
+        );
+        // The same spread within this one build is the noise's.
+        rle.scope = Some(Scope::ThisBuild("layouts are off".into()));
+        let warnings = reviewed(rle);
+        assert!(
+            warnings[0].contains("too noisy to decide") && warnings[0].contains("quieter machine"),
             "{warnings:?}"
         );
     }

@@ -5,10 +5,10 @@
 //! Within one process, paired rounds cancel drift, but some effects are
 //! fixed for a process's lifetime, and others for a binary's: where the
 //! linker put each function (a hot loop's fetch blocks and cache lines, the
-//! branch predictor's entries) moves real functions by 5–40% from one link
-//! to the next, and where heap and stack landed moves them a little from
-//! one process to the next. An interval built inside one process shrinks
-//! below both. So a registered comparison is measured in slices, one in
+//! branch predictor's entries) moves real functions from one link to the
+//! next (by how much, as measured, is in `guide/layouts.md`), and where
+//! heap and stack landed moves them a little from one process to the next.
+//! An interval built inside one process shrinks below both. So a registered comparison is measured in slices, one in
 //! each of several processes, each process in a layout of the binary of its
 //! own where the harness can relink it (see `crate::layout`), and the
 //! interval is over the slices ([`stats::across_processes`]): the verdict is
@@ -25,7 +25,7 @@
 //! and otherwise measures more, in further layouts, up to
 //! [`MOST_PROCESSES`] or the budget. Starting, asking and stopping the
 //! processes is `crate::process`'s; what a slice is and when to stop is
-//! here. The parent combines the slices ([`combine`]), keeping every round
+//! here. The parent combines the slices ([`combine_slices`]), keeping every round
 //! of every process, so the counts in every output agree with the data.
 
 use crate::config::Config;
@@ -121,9 +121,7 @@ pub fn measure(
         }
     }
     let elapsed = reports.iter().map(|report| report.elapsed).sum();
-    let mut reports = reports.into_iter();
-    let first = reports.next().expect("at least one process measured");
-    let mut combined = combine(first, reports.collect(), config.processes);
+    let mut combined = combine_slices(reports, config.processes);
     // The slices' own measuring, not their inputs' preparation nor the
     // servers' starts, which no budget counts (the schema says so).
     combined.elapsed = elapsed;
@@ -188,21 +186,26 @@ fn summaries<'a>(reports: impl IntoIterator<Item = &'a Report>) -> Vec<ProcessSu
         .collect()
 }
 
-/// `parent`'s report (the first process's) combined with the others': the
-/// speedup and interval over the processes' own estimates
-/// ([`stats::across_processes`]),
-/// the verdict judged again, per-call times and the best-of figure the
-/// fastest of any process (the best of all their rounds), every process's
-/// rounds appended in order, and the children's observations (other load,
-/// a timer that fell back) where the parent did not make the same one.
-pub fn combine(mut parent: Report, children: Vec<Report>, least: usize) -> Report {
-    let all: Vec<&Report> = std::iter::once(&parent).chain(&children).collect();
+/// The reports of a comparison's slices (at least one), in the order they
+/// were measured, as one report: the first slice's is its frame (heading,
+/// settings, timer, placement), every slice's rounds are appended in order,
+/// the speedup and interval are over the slices' own estimates
+/// ([`stats::across_processes`]) and the verdict is judged again; each
+/// input's per-call times are the fastest any slice measured, the headline
+/// times their sums (as in one process) and the best-of figure their
+/// ratio; observations a later slice made (other load, a timer that fell
+/// back) are kept where the earlier ones did not make the same.
+pub fn combine_slices(slices: Vec<Report>, least: usize) -> Report {
+    let mut slices = slices.into_iter();
+    let mut combined = slices.next().expect("a comparison measured in no slice");
+    let later: Vec<Report> = slices.collect();
+    let all: Vec<&Report> = std::iter::once(&combined).chain(&later).collect();
     let geometric_mean = |values: &mut dyn Iterator<Item = f64>| {
         stats::mean(&values.map(f64::ln).collect::<Vec<_>>()).exp()
     };
     let processes = summaries(all.iter().copied());
     let uncorrected_speedup = geometric_mean(&mut all.iter().map(|r| r.uncorrected_speedup));
-    let input_speedups: Vec<f64> = (0..parent.inputs.len())
+    let input_speedups: Vec<f64> = (0..combined.inputs.len())
         .map(|input| {
             geometric_mean(
                 &mut all
@@ -219,19 +222,21 @@ pub fn combine(mut parent: Report, children: Vec<Report>, least: usize) -> Repor
         ),
     };
 
-    for child in children {
-        append(&mut parent, child);
+    for slice in later {
+        append(&mut combined, slice);
     }
-    for (input, speedup) in parent.inputs.iter_mut().zip(input_speedups) {
+    for (input, speedup) in combined.inputs.iter_mut().zip(input_speedups) {
         input.speedup = speedup;
     }
-    parent.speedup = speedup;
-    parent.ci = ci;
-    parent.verdict = Verdict::from_interval(ci, parent.noise_floor);
-    parent.uncorrected_speedup = uncorrected_speedup;
-    parent.best_speedup = parent.original_ns / parent.candidate_ns;
-    parent.processes = processes;
-    parent
+    combined.original_ns = combined.inputs.iter().map(|input| input.original_ns).sum();
+    combined.candidate_ns = combined.inputs.iter().map(|input| input.candidate_ns).sum();
+    combined.speedup = speedup;
+    combined.ci = ci;
+    combined.verdict = Verdict::from_interval(ci, combined.noise_floor);
+    combined.uncorrected_speedup = uncorrected_speedup;
+    combined.best_speedup = combined.original_ns / combined.candidate_ns;
+    combined.processes = processes;
+    combined
 }
 
 /// The interval over the slices' centres: Student's t over the spread of
@@ -267,10 +272,24 @@ pub fn log_means_by_slot(
     sums.into_values().map(|(sum, count)| sum / count).collect()
 }
 
-/// `child`'s rounds, best times and observations added to `parent`'s.
+/// Each process's (layout's, where layouts vary) mean speedup over the
+/// slices it measured of `report`, in slot order.
+pub fn process_means(report: &Report) -> Vec<f64> {
+    // Without layouts, the slot the slices went to in turn.
+    let slots = report
+        .processes
+        .iter()
+        .enumerate()
+        .map(|(slice, process)| process.layout.unwrap_or_else(|| slot_of(slice, 0)));
+    log_means_by_slot(&report.processes, slots)
+        .into_iter()
+        .map(f64::exp)
+        .collect()
+}
+
+/// A later slice's rounds, best times and observations added to `parent`'s
+/// (the combined report so far).
 fn append(parent: &mut Report, child: Report) {
-    parent.original_ns = parent.original_ns.min(child.original_ns);
-    parent.candidate_ns = parent.candidate_ns.min(child.candidate_ns);
     parent.rounds += child.rounds;
     parent.warm_up_rounds += child.warm_up_rounds;
     parent.round_log_ratios.extend(child.round_log_ratios);
@@ -323,6 +342,8 @@ mod tests {
         );
         report.original_ns = 10.0 * speedup;
         report.candidate_ns = 10.0;
+        report.inputs[0].original_ns = report.original_ns;
+        report.inputs[0].candidate_ns = report.candidate_ns;
         report
     }
 
@@ -354,9 +375,8 @@ mod tests {
 
     #[test]
     fn four_processes_that_agree_on_a_large_speedup_decide_it() {
-        let combined = combine(
-            process(4.0, 0.01),
-            [4.12, 4.05, 4.08]
+        let combined = combine_slices(
+            [4.0, 4.12, 4.05, 4.08]
                 .map(|speedup| process(speedup, 0.01))
                 .into(),
             4,
@@ -469,13 +489,12 @@ mod tests {
 
     #[test]
     fn a_combined_report_keeps_every_round_and_counts_them_once() {
-        let parent = process(1.25, 0.001);
-        let children: Vec<Report> = [1.20, 1.30, 1.22, 1.28]
+        let slices: Vec<Report> = [1.25, 1.20, 1.30, 1.22, 1.28]
             .iter()
             .map(|&s| process(s, 0.001))
             .collect();
-        let per_process = parent.rounds;
-        let combined = combine(parent, children, 4);
+        let per_process = slices[0].rounds;
+        let combined = combine_slices(slices, 4);
         assert_eq!(combined.processes.len(), 5);
         assert_eq!(combined.processes[0].speedup, 1.25);
         assert_eq!(combined.rounds, 5 * per_process);
@@ -506,7 +525,7 @@ mod tests {
             "other processes kept 70% of a core busy".into(),
             "steal was high".into(),
         ];
-        let combined = combine(parent, vec![child.clone(), child], 4);
+        let combined = combine_slices(vec![parent, child.clone(), child], 4);
         assert_eq!(
             combined.warnings,
             vec!["other processes kept 50% of a core busy", "steal was high"]

@@ -216,9 +216,8 @@ fn place<const P: usize>() {
 /// instruction: a loop whose front end has a little more to do. A call so
 /// short that it waits on its loop's front end then costs about a cycle
 /// more — as it did in another loop of the same binary that took no such
-/// jump (measured in `accuracy --placement`: a one-step chain, ≈ 1.3 ns,
-/// read five cycles in all of the engine's plain copies and six in the
-/// suite's reference loop in some processes) — while a call that waits on
+/// jump (the accuracy suite's `--placement`, whose figures are in
+/// `guide/accuracy.md`) — while a call that waits on
 /// its own work does not notice. Copy 0, the loop of every comparison of
 /// longer calls, has none.
 #[inline(always)]

@@ -10,7 +10,9 @@ use crate::config::Config;
 use crate::error::{Error, Phase};
 use crate::stats;
 use crate::stats::estimate::paired_interval;
-use crate::stats::samples::{self, LADDER, LADDER_MIN_BATCH, Round, Samples, Side, Stop};
+use crate::stats::samples::{
+    self, BatchLimit, LADDER, LADDER_MIN_BATCH, Round, Samples, Side, Stop,
+};
 use crate::time::{Calibration, Clock};
 use std::time::Duration;
 
@@ -78,7 +80,7 @@ pub fn sample<C: Clock, S: Subject>(
     let mut pace = tune(subject, &budget, min_sample_ns)?;
     let warm_up = warm_up(subject, &mut pace, &budget, config)?;
     scale_to_settled_times(subject, &mut pace, min_sample_ns);
-    let ladders = ladders(subject, &mut pace.batch_sizes);
+    let ladders = ladders(subject, &mut pace);
     let shorter_call_ns = shorter_call_ns(&pace);
     let placements = if shorter_call_ns < config.placement_threshold.as_nanos() as f64 {
         subject.placements().max(1)
@@ -95,6 +97,7 @@ pub fn sample<C: Clock, S: Subject>(
     )?;
     Ok(Samples {
         batch_sizes: pace.batch_sizes,
+        batch_limits: pace.batch_limits,
         ladders,
         rounds,
         placements,
@@ -125,10 +128,13 @@ impl<C: Clock> Budget<'_, C> {
 }
 
 /// The batch sizes chosen so far and the latest per-call times, from which
-/// the length of the next step is foreseen.
+/// the length of the next step is foreseen, and what held each input's
+/// batches short of the sample length the timer needs, where something did.
+#[derive(Default)]
 struct Pace {
     batch_sizes: Vec<[u64; 2]>,
     per_call_ns: Vec<[f64; 2]>,
+    batch_limits: Vec<Option<BatchLimit>>,
 }
 
 impl Pace {
@@ -156,15 +162,12 @@ fn tune<S: Subject, C: Clock>(
     budget: &Budget<'_, C>,
     min_sample_ns: f64,
 ) -> Result<Pace, Error> {
-    let inputs = subject.input_count();
-    let mut pace = Pace {
-        batch_sizes: Vec::with_capacity(inputs),
-        per_call_ns: Vec::with_capacity(inputs),
-    };
-    for input in 0..inputs {
+    let mut pace = Pace::default();
+    for input in 0..subject.input_count() {
         let limit = subject.max_batch(input).max(1);
         let mut batch = [1, 1];
         let mut previous = [0.0; 2];
+        let mut held = None;
         let per_call_ns = loop {
             let times = [
                 subject.time_batch(Side::Original, input, batch[0])?,
@@ -177,19 +180,25 @@ fn tune<S: Subject, C: Clock>(
                 // function that costs nothing measurable (optimized away, or
                 // simulated for free): more calls would only take longer.
                 let free = batch[side] >= FREE_CALLS && times[side] <= 1.1 * previous[side];
-                if times[side] < min_sample_ns && batch[side] < limit && !free {
+                if times[side] < min_sample_ns && !free {
                     next[side] = (batch[side] * 2).min(limit);
+                    held = held.or((batch[side] == limit).then_some(BatchLimit::Memory));
                 }
             }
             previous = times;
             let next_ns = next[0] as f64 * per_call_ns[0] + next[1] as f64 * per_call_ns[1];
-            if next == batch || !budget.fits(next_ns, budget.total_ns / 4.0) {
+            let over = next != batch && !budget.fits(next_ns, budget.total_ns / 4.0);
+            if over {
+                held = Some(BatchLimit::Budget);
+            }
+            if next == batch || over {
                 break per_call_ns;
             }
             batch = next;
         };
         pace.batch_sizes.push(batch);
         pace.per_call_ns.push(per_call_ns);
+        pace.batch_limits.push(held);
     }
     Ok(pace)
 }
@@ -228,13 +237,25 @@ fn warm_up<S: Subject, C: Clock>(
 fn scale_to_settled_times<S: Subject>(subject: &S, pace: &mut Pace, min_sample_ns: f64) {
     for (input, per_call_ns) in pace.per_call_ns.iter().enumerate() {
         let batch = &mut pace.batch_sizes[input];
+        let largest = subject.max_batch(input).max(1);
+        let (mut short, mut capped) = (false, false);
         for side in 0..2 {
-            let limit = subject.max_batch(input).max(1).min(16 * batch[side]);
+            let limit = largest.min(16 * batch[side]);
             let needed = (min_sample_ns / per_call_ns[side].max(f64::MIN_POSITIVE)).ceil() as u64;
             while batch[side] < needed.min(limit) {
                 batch[side] = (batch[side] * 2).min(limit);
             }
+            short |= batch[side] < needed;
+            capped |= batch[side] < needed && batch[side] == largest;
         }
+        // What held tuning back no longer does where the batches now
+        // reach the sample length; the cap does where they cannot.
+        let held = &mut pace.batch_limits[input];
+        *held = if capped {
+            Some(BatchLimit::Memory)
+        } else {
+            held.filter(|_| short)
+        };
     }
 }
 
@@ -242,17 +263,19 @@ fn scale_to_settled_times<S: Subject>(subject: &S, pace: &mut Pace, min_sample_n
 /// that clears the per-sample overhead (see `samples`). Where the largest
 /// rung would pass the subject's cap, the ladder starts lower: capped
 /// batches are short ones, where the overhead weighs most.
-fn ladders<S: Subject>(subject: &S, batch_sizes: &mut [[u64; 2]]) -> Vec<&'static [u64]> {
-    batch_sizes
+fn ladders<S: Subject>(subject: &S, pace: &mut Pace) -> Vec<&'static [u64]> {
+    pace.batch_sizes
         .iter_mut()
+        .zip(&mut pace.batch_limits)
         .enumerate()
-        .map(|(input, batch)| {
+        .map(|(input, (batch, held))| {
             let top = LADDER[LADDER.len() - 1];
             let limit = subject.max_batch(input).max(1);
             let largest = batch[0].max(batch[1]);
             if largest * top > limit {
                 let shrink = (largest * top).div_ceil(limit);
                 *batch = batch.map(|side| (side / shrink).max(1));
+                *held = Some(BatchLimit::Memory);
             }
             if batch[0].max(batch[1]) >= LADDER_MIN_BATCH {
                 LADDER
@@ -374,24 +397,15 @@ fn measure_round<S: Subject>(
     over: &dyn Fn() -> bool,
 ) -> Result<Option<Round>, Error> {
     let mut per_call_ns = Vec::with_capacity(batch_sizes.len());
-    for (input, &[original_batch, candidate_batch]) in batch_sizes.iter().enumerate() {
-        let (original, candidate) = if original_first {
-            let original = subject.time_batch(Side::Original, input, original_batch)?;
-            (
-                original,
-                subject.time_batch(Side::Candidate, input, candidate_batch)?,
-            )
-        } else {
-            let candidate = subject.time_batch(Side::Candidate, input, candidate_batch)?;
-            (
-                subject.time_batch(Side::Original, input, original_batch)?,
-                candidate,
-            )
-        };
-        for (side, batch_ns, batch) in [
-            (Side::Original, original, original_batch),
-            (Side::Candidate, candidate, candidate_batch),
-        ] {
+    for (input, &batches) in batch_sizes.iter().enumerate() {
+        let mut order = [Side::Original, Side::Candidate];
+        if !original_first {
+            order.reverse();
+        }
+        let mut times = [0.0; 2];
+        for side in order {
+            let batch = batches[side as usize];
+            let batch_ns = subject.time_batch(side, input, batch)?;
             if !(batch_ns > 0.0 && batch_ns.is_finite()) {
                 return Err(Error::Unmeasurable(format!(
                     "the timer read {batch_ns} ns for a batch of {batch} calls of {} on input \
@@ -400,11 +414,9 @@ fn measure_round<S: Subject>(
                     Phase::from(side),
                 )));
             }
+            times[side as usize] = batch_ns;
         }
-        per_call_ns.push([
-            original / original_batch as f64,
-            candidate / candidate_batch as f64,
-        ]);
+        per_call_ns.push([0, 1].map(|side| times[side] / batches[side] as f64));
         if over() {
             return Ok(None);
         }
@@ -560,6 +572,51 @@ mod tests {
         for log_ratio in samples.log_ratios() {
             assert!((log_ratio.exp() - 1.25).abs() < 1e-9);
         }
+    }
+
+    /// [`Fixed`] whose batches cannot pass `cap` calls, as a subject that
+    /// clones an input per call caps them by the clones' memory.
+    struct Capped(Fixed, u64);
+
+    impl Subject for Capped {
+        fn input_count(&self) -> usize {
+            self.0.input_count()
+        }
+        fn time_batch(&mut self, side: Side, input: usize, batch: u64) -> Result<f64, Error> {
+            assert!(batch <= self.1, "a batch of {batch} past the cap");
+            self.0.time_batch(side, input, batch)
+        }
+        fn max_batch(&self, _input: usize) -> u64 {
+            self.1
+        }
+    }
+
+    #[test]
+    fn what_held_a_batch_short_of_the_timers_need_is_recorded() {
+        // Nothing holds the batches of the 10 ns pair: they reach 20 µs.
+        assert_eq!(
+            run([10.0, 8.0], &Config::default()).batch_limits,
+            [None, None]
+        );
+        // A cap of 100 calls holds them at 1 µs.
+        let clock = SimClock::with_reading_cost(20.0);
+        let mut capped = Capped(Fixed::new(&clock, [10.0, 8.0], 1), 100);
+        let samples = sample(&clock, calibrate(&clock), &mut capped, &Config::default()).unwrap();
+        assert_eq!(samples.batch_limits, [Some(BatchLimit::Memory)]);
+        // A timer of 20 µs a reading needs samples of 20 ms. Calls that take
+        // 1 ms while tuning leave no time in a 22 ms budget to double a batch
+        // of one, and when they then take 0.1 ms, sixteen of them (what the
+        // settled times may scale a batch to) are still too few.
+        let clock = SimClock::with_reading_cost(20_000.0);
+        let mut warming = Fixed::new(&clock, [1e6, 1e6], 1);
+        (warming.slow_from, warming.slowdown) = (2, 0.1);
+        let config = Config {
+            max_time: Duration::from_millis(22),
+            ..Config::default()
+        };
+        let samples = sample(&clock, calibrate(&clock), &mut warming, &config).unwrap();
+        assert_eq!(samples.batch_sizes, [[16, 16]]);
+        assert_eq!(samples.batch_limits, [Some(BatchLimit::Budget)]);
     }
 
     #[test]

@@ -190,13 +190,12 @@ impl<'g> PassTimer<'g> {
     /// What a timed pass with nothing in it costs (the timer's reading
     /// cost) and how finely the timer ticks. The cost is the lower quartile
     /// of 64 empty passes: about what every sample pays. An empty pass's
-    /// time varies from pass to pass (lavapipe's took 1 µs to 37 µs here,
-    /// mostly about 10 µs), and samples are sized to be a thousand times
-    /// the cost. Taken as the least of 16, the cost was once 26 µs, and a
-    /// 3 s budget held only 10 rounds; as the least of 64, it was at times
-    /// 1 µs, and samples of one dispatch carried the pass's own cost, 3%
-    /// of the ratio. The median let the spread above the typical cost
-    /// lengthen every sample.
+    /// time varies from pass to pass, and samples are sized to be a
+    /// thousand times the cost: the least of a few passes came out too
+    /// high for a budget to hold enough long samples, the least of many
+    /// too low for samples of one dispatch to outweigh the pass's own
+    /// cost, and the median let the spread above the typical cost lengthen
+    /// every sample (`guide/gpu.md` has the figures measured).
     pub fn calibrate(&self) -> Result<Calibration, Error> {
         const PASSES: usize = 64;
         let mut empty = (0..PASSES)

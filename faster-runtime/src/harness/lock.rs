@@ -116,8 +116,8 @@ mod tests {
 
     #[test]
     fn processes_take_turns() {
-        let dir = std::env::temp_dir().join(format!("faster-lock-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
+        let temp = tempfile::tempdir().unwrap();
+        let dir = temp.path().join("faster");
         let held = lock_across_processes(&dir).expect("the lock is free");
         // Another holder must wait: a second descriptor cannot lock.
         let other = File::options().write(true).open(dir.join(".lock")).unwrap();
@@ -132,6 +132,5 @@ mod tests {
             !try_lock(&third).unwrap(),
             "a shared lock keeps exclusive ones out"
         );
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -107,7 +107,7 @@ fn run_from(caller: &str, arguments: Vec<String>) -> u8 {
         stdout: Box::new(std::io::stdout()),
         style: cli.color.for_stdout(),
         progress: Progress::on_stderr(),
-        files: output_dir().join(target_folder(caller)),
+        files: ReportFiles::new(output_dir(), target_folder(caller)),
         step_summary: step_summary_path(),
     };
     let run_wide = RunWide {
@@ -117,14 +117,14 @@ fn run_from(caller: &str, arguments: Vec<String>) -> u8 {
     run_all(&cli, &registered, &run_wide, destinations)
 }
 
-/// Where a run's outputs go: the real ones in [`run_from`], buffers and a
-/// temporary directory in tests.
+/// Where a run's outputs go: the real ones in [`run_from`], [`run_test`]
+/// and `run_against`, buffers and a temporary directory in tests.
 struct Destinations<'a> {
     stdout: Box<dyn Write + 'a>,
     style: Style,
     progress: Progress,
-    /// The target's folder of report files.
-    files: PathBuf,
+    /// The target's report files.
+    files: ReportFiles,
     /// `$GITHUB_STEP_SUMMARY`, when set.
     step_summary: Option<PathBuf>,
 }
@@ -161,7 +161,7 @@ fn run_all(
         return FAILED;
     }
 
-    let mut outputs = outputs(cli, to);
+    let mut outputs = outputs(cli.format, cli.junit.clone(), Harness::Faster, to);
     let started = Instant::now();
     let at_start = guard::snapshot();
     let binary = binary_of_test();
@@ -193,31 +193,41 @@ fn run_all(
     if summary.failed() == 0 { 0 } else { FAILED }
 }
 
-/// The outputs of a run with the command line `cli`, going `to` where it
-/// says: progress, report files, the format on stdout, and JUnit and
-/// GitHub's job summary where asked.
-fn outputs<'a>(cli: &Cli, to: Destinations<'a>) -> Outputs<'a> {
+/// The outputs of a run, the one place they are chosen: progress, report
+/// files, `format` on stdout (pretty by default), JUnit to a file where
+/// asked, and GitHub's job summary where `$GITHUB_STEP_SUMMARY` is set —
+/// whole at the end of a `faster::main()` run, row by row under libtest,
+/// which has no end of the run to write it at. libtest writes (or not) its
+/// own JUnit, so under it `--format junit` leaves the reports pretty.
+fn outputs<'a>(
+    format: Option<Format>,
+    junit: Option<PathBuf>,
+    harness: Harness,
+    to: Destinations<'a>,
+) -> Outputs<'a> {
     let mut outputs = Outputs::new();
     outputs.add(to.progress);
-    outputs.add(ReportFiles::new(to.files));
+    outputs.add(to.files);
     let (stdout, style) = (to.stdout, to.style);
-    match cli.format.unwrap_or(Format::Pretty) {
-        Format::Pretty => outputs.add(Terminal::new(
-            stdout,
-            style,
-            Detail::Pretty,
-            Harness::Faster,
-        )),
-        Format::Terse => outputs.add(Terminal::new(stdout, style, Detail::Terse, Harness::Faster)),
+    let terminal = |stdout, detail| Terminal::new(stdout, style, detail, harness);
+    match format.unwrap_or(Format::Pretty) {
+        Format::Pretty => outputs.add(terminal(stdout, Detail::Pretty)),
+        Format::Junit if harness == Harness::Libtest => {
+            outputs.add(terminal(stdout, Detail::Pretty))
+        }
+        Format::Terse => outputs.add(terminal(stdout, Detail::Terse)),
         Format::Json => outputs.add(JsonLines::new(stdout)),
         Format::Bench => outputs.add(BenchLines::new(stdout, style)),
         Format::Junit => outputs.add(Junit::new(Destination::Stream(stdout))),
     }
-    if let Some(path) = &cli.junit {
-        outputs.add(Junit::<NoStream>::new(Destination::File(path.clone())));
+    if let Some(path) = junit {
+        outputs.add(Junit::<NoStream>::new(Destination::File(path)));
     }
     if let Some(path) = to.step_summary {
-        outputs.add(StepSummary::whole_run(path));
+        outputs.add(match harness {
+            Harness::Faster => StepSummary::whole_run(path),
+            Harness::Libtest => StepSummary::row_by_row(path),
+        });
     }
     outputs
 }
@@ -262,33 +272,16 @@ pub fn run_test(comparison: &Comparison) {
             Ok(display) => display,
             Err(error) => panic!("faster: {error}"),
         };
-    let style = color.for_stdout();
-    let mut outputs = Outputs::new();
-    outputs.add(ReportFiles::new(
-        output_dir().join(target_folder(comparison.file)),
-    ));
     // Written past libtest's capture on purpose: the figures are the point
     // of the test, also when it passes.
-    let stdout = std::io::stdout();
-    match format.unwrap_or(Format::Pretty) {
-        Format::Pretty | Format::Junit => outputs.add(Terminal::new(
-            stdout,
-            style,
-            Detail::Pretty,
-            Harness::Libtest,
-        )),
-        Format::Terse => outputs.add(Terminal::new(
-            stdout,
-            style,
-            Detail::Terse,
-            Harness::Libtest,
-        )),
-        Format::Json => outputs.add(JsonLines::new(stdout)),
-        Format::Bench => outputs.add(BenchLines::new(stdout, style)),
-    }
-    if let Some(path) = step_summary_path() {
-        outputs.add(StepSummary::row_by_row(path));
-    }
+    let destinations = Destinations {
+        stdout: Box::new(std::io::stdout()),
+        style: color.for_stdout(),
+        progress: Progress::disabled(),
+        files: ReportFiles::new(output_dir(), target_folder(comparison.file)),
+        step_summary: step_summary_path(),
+    };
+    let mut outputs = outputs(format, None, Harness::Libtest, destinations);
     let child = || {
         vec![
             comparison.test_name().to_string(),

@@ -3,7 +3,7 @@
 
 use super::*;
 use crate::config::Config;
-use crate::engine::replicate::combine;
+use crate::engine::replicate::combine_slices;
 use crate::error::Error;
 use crate::output::style::{WIDTH, display_width};
 use crate::report::{Report, fixtures};
@@ -58,7 +58,7 @@ fn replicated_report(_: &Config) -> Result<Report, Error> {
         report.inputs[0].candidate_ns = report.candidate_ns;
         report
     };
-    Ok(combine(process(4.0), vec![process(4.1)], 2))
+    Ok(combine_slices(vec![process(4.0), process(4.1)], 2))
 }
 
 const fn comparison(test: &'static str, run: fn(&Config) -> Result<Report, Error>) -> Comparison {
@@ -83,26 +83,14 @@ static UNDECIDED: Comparison = comparison("demo::mean::faster_mean_v2", undecide
 struct Ran {
     code: u8,
     stdout: String,
-    dir: PathBuf,
+    /// The run's files, removed with it.
+    dir: tempfile::TempDir,
     summary: String,
 }
 
-impl Drop for Ran {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.dir);
-    }
-}
-
 fn run(arguments: &[&str], registered: &[&'static Comparison], color: bool) -> Ran {
-    static RUNS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-    let dir = std::env::temp_dir().join(format!(
-        "faster-harness-{}-{}",
-        std::process::id(),
-        RUNS.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
-    ));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    let summary_path = dir.join("step-summary.md");
+    let dir = tempfile::tempdir().unwrap();
+    let summary_path = dir.path().join("step-summary.md");
     let arguments: Vec<String> = arguments.iter().map(|a| a.to_string()).collect();
     let cli = Cli::parse(&arguments).unwrap();
     let mut out = Vec::new();
@@ -122,7 +110,7 @@ fn run(arguments: &[&str], registered: &[&'static Comparison], color: bool) -> R
             stdout: Box::new(&mut out),
             style: Style { color },
             progress: Progress::disabled(),
-            files: dir.join("faster"),
+            files: ReportFiles::new(dir.path().join("faster"), ""),
             step_summary: Some(summary_path.clone()),
         },
     );
@@ -135,7 +123,7 @@ fn run(arguments: &[&str], registered: &[&'static Comparison], color: bool) -> R
 }
 
 fn json_file(ran: &Ran, stem: &str) -> serde_json::Value {
-    let path = ran.dir.join("faster").join(format!("{stem}.json"));
+    let path = ran.dir.path().join("faster").join(format!("{stem}.json"));
     serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap()
 }
 
@@ -380,7 +368,8 @@ fn junit_has_a_case_per_comparison_and_a_failure_with_the_verdict_line() {
 
 #[test]
 fn every_output_of_a_replicated_comparison_shows_the_same_real_figures() {
-    let junit_path = std::env::temp_dir().join(format!("faster-junit-{}.xml", std::process::id()));
+    let junit_dir = tempfile::tempdir().unwrap();
+    let junit_path = junit_dir.path().join("junit.xml");
     let junit = junit_path.to_str().unwrap();
     let bench = run(
         &["--format", "bench", "--junit", junit],
@@ -408,7 +397,6 @@ fn every_output_of_a_replicated_comparison_shows_the_same_real_figures() {
     let speedup = result["speedup"].as_f64().unwrap();
     assert!((speedup - (4.0f64 * 4.1).sqrt()).abs() < 1e-9, "{speedup}");
     let xml = std::fs::read_to_string(&junit_path).unwrap();
-    std::fs::remove_file(&junit_path).unwrap();
     assert!(
         xml.contains(&format!("<property name=\"rounds\" value=\"{rounds}\"/>")),
         "{xml}"

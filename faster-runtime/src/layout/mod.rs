@@ -3,9 +3,9 @@
 //! one link happened to put it.
 //!
 //! Where a hot loop lands (which fetch blocks and cache lines it spans,
-//! which branch-predictor entries it shares) moves real functions by 5–40%
-//! (measured here: two identical copies of a split-and-parse read 0.93x to
-//! 1.07x by link order alone), and any edit anywhere in a crate moves it.
+//! which branch-predictor entries it shares) moves real functions by several
+//! percent, tens of percent for some (`guide/layouts.md` has what was
+//! measured), and any edit anywhere in a crate moves it.
 //! Every process of a replicated comparison therefore runs in a layout of
 //! its own, and the interval covers the spread between them.
 //!
@@ -17,8 +17,8 @@
 //!   object files rustc deletes after linking;
 //! - a comparison finds its binary's material ([`Layouts::of_executable`])
 //!   and relinks it with lld's `--shuffle-sections=*=SEED`
-//!   ([`Layouts::binary`]), once per seed: a relink takes about 60 ms for a
-//!   small test binary, and later runs of the same build reuse it.
+//!   ([`Layouts::binary`]), once per seed (what a relink costs is in
+//!   `guide/layouts.md`), and later runs of the same build reuse it.
 //!
 //! Nothing less would do: no stable way lets a dependency add arguments to
 //! a dependent's final link, rustc deletes the final crate's objects once
@@ -251,7 +251,8 @@ mod tests {
     fn an_uplifted_binary_finds_the_material_of_the_file_it_was_linked_as() {
         // cargo links `examples/my-tool-HASH` (and `deps/my_tool-HASH`) and
         // hard-links the first as `examples/my-tool`, the path that runs.
-        let root = std::env::temp_dir().join(format!("faster-candidates-{}", std::process::id()));
+        let temp = tempfile::tempdir().unwrap();
+        let root = temp.path();
         let examples = root.join("examples");
         for dir in [
             "examples/my-tool-1a2b.layouts",
@@ -263,7 +264,6 @@ mod tests {
         }
         let mut found = linked_from(&examples.join("my-tool"));
         found.sort();
-        let _ = std::fs::remove_dir_all(&root);
         assert_eq!(
             found,
             [

@@ -1,10 +1,12 @@
 //! The report files: each comparison's `faster/report/v1` JSON document and
-//! SVG plot under `target/faster/<target>/`, where the files go, and writing
+//! SVG plot under `target/faster/<target>/` (`target/faster/debug/<target>/`
+//! for a build with `debug_assertions`), where the files go, and writing
 //! them atomically.
 //!
-//! A file is written to a temporary file in the same directory and renamed
-//! over the old one, so a reader (or a run killed mid-write) never sees a
-//! truncated document: it sees the old file or the new one.
+//! A file is written to a temporary file in the same directory (made by
+//! `tempfile`) and renamed over the old one, so a reader (or a run killed
+//! mid-write) never sees a truncated document: it sees the old file or the
+//! new one.
 
 use super::{Note, Output};
 use crate::report::{Document, Outcome, Report};
@@ -12,25 +14,52 @@ use serde::Serialize;
 use std::fs;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
 
 /// Writes each comparison's JSON document (also for an error, so CI tools
 /// see every comparison) and, with the `plots` feature, its SVG plot into
-/// one directory.
+/// one folder of the output directory: a build with `debug_assertions`
+/// into the same folder under `debug/`, so a plain `cargo test` never
+/// overwrites the files of a `--release` run.
 #[derive(Debug)]
 pub struct ReportFiles {
-    dir: PathBuf,
+    root: PathBuf,
+    folder: String,
 }
 
+/// The folder of the output directory that holds the files of builds with
+/// `debug_assertions`.
+pub const DEBUG_FOLDER: &str = "debug";
+
 impl ReportFiles {
-    /// Files under `dir` (created when the first one is written).
-    pub fn new(dir: PathBuf) -> ReportFiles {
-        ReportFiles { dir }
+    /// Files under `root/folder` (created when the first one is written),
+    /// or `root/debug/folder` for a comparison built with
+    /// `debug_assertions`.
+    pub fn new(root: PathBuf, folder: impl Into<String>) -> ReportFiles {
+        ReportFiles {
+            root,
+            folder: folder.into(),
+        }
+    }
+
+    /// The folder a comparison's files go to, by whether it was built with
+    /// `debug_assertions`.
+    fn dir_of(&self, debug_build: bool) -> PathBuf {
+        if debug_build {
+            self.root.join(DEBUG_FOLDER).join(&self.folder)
+        } else {
+            self.root.join(&self.folder)
+        }
     }
 }
 
 impl Output for ReportFiles {
     fn comparison(&mut self, outcome: &Outcome, notes: &mut Vec<Note>) {
+        let debug_build = outcome
+            .source
+            .as_ref()
+            .is_some_and(|source| source.debug_assertions);
+        let dir = self.dir_of(debug_build);
         let stem = file_stem(
             outcome
                 .source
@@ -45,11 +74,11 @@ impl Output for ReportFiles {
         };
         #[cfg(feature = "plots")]
         if let Ok(report) = &outcome.result {
-            let path = self.dir.join(format!("{stem}.svg"));
-            let written = report.write_svg(&path);
+            let path = dir.join(format!("{stem}.svg"));
+            let written = write_svg(&path, report, debug_build);
             note("plot", path, written);
         }
-        let path = self.dir.join(format!("{stem}.json"));
+        let path = dir.join(format!("{stem}.json"));
         let written = write_json(&path, &Document::of(outcome));
         note("data", path, written);
     }
@@ -109,6 +138,21 @@ impl Report {
     pub fn write_json(&self, path: impl AsRef<Path>) -> io::Result<()> {
         write_json(path.as_ref(), &Document::of_report(self))
     }
+
+    /// Writes [`Report::to_svg`] to `path` atomically, as
+    /// [`Report::write_json`] writes the JSON, creating the directory.
+    #[cfg(feature = "plots")]
+    pub fn write_svg(&self, path: impl AsRef<Path>) -> io::Result<()> {
+        write_svg(path.as_ref(), self, false)
+    }
+}
+
+/// Writes the plot of `report` to `path` atomically; a `debug_build`'s
+/// plot says it is one.
+#[cfg(feature = "plots")]
+fn write_svg(path: &Path, report: &Report, debug_build: bool) -> io::Result<()> {
+    let svg = super::plot::svg(report, debug_build).map_err(io::Error::other)?;
+    write_atomically(path, |out| out.write_all(svg.as_bytes()))
 }
 
 /// The variable naming the directory reports are written to (see
@@ -182,16 +226,16 @@ pub fn file_stem(name: &str) -> String {
 }
 
 /// Writes `path` atomically: `write` fills a temporary file in the same
-/// directory, which is flushed to disk and renamed over `path`. If `write`
-/// fails (or the process dies) midway, `path` keeps its old content; a
-/// failed write removes its temporary file, and a temporary file left by a
-/// killed process is removed by the next successful write of the same
-/// path.
+/// directory (`.NAME.XXXXXX.tmp`, made by `tempfile`, which never reuses a
+/// name another writer holds), which is flushed to disk and renamed over
+/// `path`. If `write` fails midway, `path` keeps its old content and the
+/// temporary file is removed; one left by a killed process is removed by a
+/// later write of the same path once it is [`STALE_AFTER`] old, never while
+/// another process may still be writing it.
 pub fn write_atomically(
     path: &Path,
     write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
 ) -> io::Result<()> {
-    static COUNTER: AtomicU64 = AtomicU64::new(0);
     let dir = path
         .parent()
         .filter(|dir| !dir.as_os_str().is_empty())
@@ -203,33 +247,43 @@ pub fn write_atomically(
         .into_owned();
     fs::create_dir_all(dir)?;
     let temp_prefix = format!(".{file_name}.");
-    let temp = dir.join(format!(
-        "{temp_prefix}{}-{}.tmp",
-        std::process::id(),
-        COUNTER.fetch_add(1, Ordering::Relaxed)
-    ));
+    let temp = tempfile::Builder::new()
+        .prefix(&temp_prefix)
+        .suffix(TEMP_SUFFIX)
+        .tempfile_in(dir)?;
+    let mut out = io::BufWriter::new(temp);
+    write(&mut out)?;
+    let temp = out.into_inner().map_err(io::IntoInnerError::into_error)?;
+    temp.as_file().sync_all()?;
+    temp.persist(path).map_err(|error| error.error)?;
+    remove_stale(dir, &temp_prefix);
+    Ok(())
+}
 
-    let result = (|| {
-        let mut file = io::BufWriter::new(fs::File::create_new(&temp)?);
-        write(&mut file)?;
-        let file = file.into_inner().map_err(io::IntoInnerError::into_error)?;
-        file.sync_all()?;
-        fs::rename(&temp, path)
-    })();
-    if result.is_err() {
-        let _ = fs::remove_file(&temp);
-        return result;
-    }
-    // Leftovers of killed writers of this same file.
-    if let Ok(entries) = fs::read_dir(dir) {
-        for entry in entries.flatten() {
-            let name = entry.file_name().to_string_lossy().into_owned();
-            if name.starts_with(&temp_prefix) && name.ends_with(".tmp") {
-                let _ = fs::remove_file(entry.path());
-            }
+/// How a temporary file's name ends.
+const TEMP_SUFFIX: &str = ".tmp";
+
+/// How long a temporary file goes unwritten before it counts as a killed
+/// writer's leftover: a writer that is alive writes its file within
+/// seconds (the largest report, tens of megabytes, in well under one).
+pub const STALE_AFTER: Duration = Duration::from_secs(60 * 60);
+
+/// Removes the temporary files in `dir` whose names start with `prefix`
+/// and that nobody wrote for [`STALE_AFTER`]: killed writers' leftovers.
+fn remove_stale(dir: &Path, prefix: &str) {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let stale = entry
+            .metadata()
+            .and_then(|metadata| metadata.modified())
+            .is_ok_and(|modified| modified.elapsed().is_ok_and(|age| age >= STALE_AFTER));
+        if name.starts_with(prefix) && name.ends_with(TEMP_SUFFIX) && stale {
+            let _ = fs::remove_file(entry.path());
         }
     }
-    Ok(())
 }
 
 /// Serializes `value` straight into `path`, atomically.
@@ -257,10 +311,21 @@ mod tests {
         }
     }
 
+    /// The names of the files in `dir`.
+    fn names(dir: &Path) -> Vec<String> {
+        let mut names: Vec<String> = fs::read_dir(dir)
+            .unwrap()
+            .flatten()
+            .map(|entry| entry.file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    }
+
     #[test]
     fn a_write_that_fails_midway_leaves_the_old_file_and_no_temporary() {
-        let dir = std::env::temp_dir().join(format!("faster-json-midway-{}", std::process::id()));
-        let _ = fs::remove_dir_all(&dir);
+        let temp = tempfile::tempdir().unwrap();
+        let dir = temp.path().join("reports");
         let path = dir.join("report.json");
         write_json(
             &path,
@@ -272,18 +337,96 @@ mod tests {
         let error = write_json(&path, &FailsMidway).unwrap_err();
         assert!(error.to_string().contains("the disk is full"), "{error}");
         assert_eq!(fs::read_to_string(&path).unwrap(), before);
-        let names: Vec<String> = fs::read_dir(&dir)
-            .unwrap()
-            .flatten()
-            .map(|entry| entry.file_name().to_string_lossy().into_owned())
-            .collect();
-        assert_eq!(names, vec!["report.json".to_string()]);
+        assert_eq!(names(&dir), ["report.json"]);
 
         // Without an old file, a failed write leaves none.
         let fresh = dir.join("fresh.json");
         assert!(write_json(&fresh, &FailsMidway).is_err());
         assert!(!fresh.exists());
-        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn another_writers_temporary_file_is_left_alone_until_it_is_stale() {
+        let temp = tempfile::tempdir().unwrap();
+        let path = temp.path().join("report.json");
+        // Another process writing the same report, or killed doing it.
+        let theirs = temp.path().join(".report.json.a1b2c3.tmp");
+        fs::write(&theirs, "{\"schema\": ").unwrap();
+        let other_report = temp.path().join(".other.json.d4e5f6.tmp");
+        fs::write(&other_report, "{").unwrap();
+
+        write_json(&path, &serde_json::json!({ "run": 1 })).unwrap();
+        assert!(
+            theirs.exists(),
+            "a file another writer may hold was removed"
+        );
+
+        let long_ago = std::time::SystemTime::now() - STALE_AFTER - Duration::from_secs(1);
+        for leftover in [&theirs, &other_report] {
+            let file = fs::File::options().write(true).open(leftover).unwrap();
+            file.set_modified(long_ago).unwrap();
+        }
+        write_json(&path, &serde_json::json!({ "run": 2 })).unwrap();
+        // Only this report's stale leftover goes; the file holds run 2.
+        assert_eq!(
+            names(temp.path()),
+            [".other.json.d4e5f6.tmp", "report.json"]
+        );
+        assert!(fs::read_to_string(&path).unwrap().contains("\"run\": 2"));
+    }
+
+    #[test]
+    fn a_debug_build_writes_beside_the_release_files_never_over_them() {
+        use crate::report::{Source, fixtures};
+        use crate::stats::verdict::{Expect, Verdict};
+        let temp = tempfile::tempdir().unwrap();
+        let mut files = ReportFiles::new(temp.path().to_path_buf(), "tests-speed");
+        let outcome = |debug_assertions| Outcome {
+            test: "sum::faster_sum_fast".into(),
+            label: "sum_fast vs sum_naive".into(),
+            source: Some(Source {
+                path: "demo::sum::faster_sum_fast".into(),
+                original: "sum_naive".into(),
+                file: "tests/speed.rs".into(),
+                line: 3,
+                debug_assertions,
+            }),
+            result: Ok(fixtures::report(
+                1.25,
+                (1.2, 1.3),
+                Verdict::Faster,
+                Expect::Faster,
+            )),
+            enforced: !debug_assertions,
+        };
+        let mut written = |debug| {
+            let mut notes = Vec::new();
+            files.comparison(&outcome(debug), &mut notes);
+            let data = notes.iter().find_map(|note| match note {
+                Note::Written { what: "data", path } => Some(path.clone()),
+                _ => None,
+            });
+            data.expect("the JSON was written")
+        };
+        let release = written(false);
+        let debug = written(true);
+        assert_eq!(
+            release,
+            temp.path()
+                .join("tests-speed/demo.sum.faster_sum_fast.json")
+        );
+        assert_eq!(
+            debug,
+            temp.path()
+                .join("debug/tests-speed/demo.sum.faster_sum_fast.json")
+        );
+        let status = |path: &Path| {
+            let document: serde_json::Value =
+                serde_json::from_str(&fs::read_to_string(path).unwrap()).unwrap();
+            document["source"]["debug_assertions"].clone()
+        };
+        assert_eq!(status(&release), false);
+        assert_eq!(status(&debug), true);
     }
 
     #[test]
@@ -319,7 +462,8 @@ mod tests {
 
     #[test]
     fn the_output_dir_is_found_from_the_executable() {
-        let root = std::env::temp_dir().join(format!("faster-outdir-{}", std::process::id()));
+        let temp = tempfile::tempdir().unwrap();
+        let root = temp.path();
         let deps = root.join("custom-target/release/deps");
         fs::create_dir_all(&deps).unwrap();
         fs::write(
@@ -352,6 +496,5 @@ mod tests {
             output_dir_from(None, None, Some(plain)),
             root.join("target/faster")
         );
-        fs::remove_dir_all(&root).unwrap();
     }
 }

@@ -97,10 +97,11 @@ impl Output for StepSummary {
         for outcome in summary.outcomes {
             text.push_str(&row(outcome));
         }
-        let load = notices::load(summary.outcomes, summary.load);
-        if !load.is_empty() {
+        let mut run_wide = notices::load(summary.outcomes, summary.load);
+        run_wide.extend(notices::timings_vary(summary.outcomes, summary.load));
+        if !run_wide.is_empty() {
             text.push('\n');
-            text.push_str(&quoted(&load));
+            text.push_str(&quoted(&run_wide));
         }
         for notice in notices::one_sided(summary.outcomes) {
             text.push_str(&format!("\n> ℹ️ {}\n", cell(&notice)));

@@ -1,8 +1,9 @@
 //! What holds for a whole run rather than one comparison, said once: what
 //! about the machine may disturb timing, a debug build, the other load the
-//! machine carried while comparisons were measured, and a run across
-//! revisions that compared nothing. The terminal and the job summary say
-//! these; each comparison's report does not repeat them.
+//! machine carried while comparisons were measured, timings that varied
+//! from call to call, and a run across revisions that compared nothing.
+//! The terminal and the job summary say these; each comparison's report
+//! does not repeat them.
 
 use crate::error::OnlyIn;
 use crate::report::{Environment, Load, Outcome};
@@ -141,6 +142,116 @@ fn during(seen: usize, outcomes: &[Outcome]) -> String {
     }
 }
 
+/// Most comparisons a notice names before it counts the rest.
+const NAMED: usize = 4;
+
+/// What a run says once of the comparisons whose best-of times and paired
+/// speedups read apart (each report shows its own figures and which one
+/// its verdict rests on): which comparisons, the cause the load each saw
+/// points to (the load over the `whole_run` for those too short to tell
+/// their own), and what helps.
+pub fn timings_vary(outcomes: &[Outcome], whole_run: Option<Load>) -> Option<String> {
+    let apart: Vec<&Outcome> = outcomes
+        .iter()
+        .filter(|outcome| {
+            outcome
+                .result
+                .as_ref()
+                .is_ok_and(|report| !report.best_of_apart().is_empty())
+        })
+        .collect();
+    if apart.is_empty() {
+        return None;
+    }
+    let mut names: Vec<&str> = apart.iter().take(NAMED).map(|o| o.test.as_str()).collect();
+    let more = apart.len().saturating_sub(NAMED).to_string() + " more";
+    if apart.len() > NAMED {
+        names.push(&more);
+    }
+    let which = match outcomes.len() {
+        1 => names[0].to_string(),
+        total => format!(
+            "{} of {total} comparisons ({})",
+            apart.len(),
+            names.join(", ")
+        ),
+    };
+    let loads: Vec<Option<Load>> = apart
+        .iter()
+        .map(|outcome| outcome.result.as_ref().ok().and_then(|report| report.load))
+        .collect();
+    Some(timings_vary_in(&which, &loads, whole_run))
+}
+
+/// [`timings_vary`] for a harness without an end of run (libtest): said
+/// with the first report whose figures read apart, of it and of those
+/// after it that say so.
+pub fn timings_vary_from(outcome: &Outcome) -> Option<String> {
+    let report = outcome.result.as_ref().ok()?;
+    if report.best_of_apart().is_empty() {
+        return None;
+    }
+    let which = format!("{} (and in any report below that says so)", outcome.test);
+    Some(timings_vary_in(&which, &[report.load], None))
+}
+
+/// The notice that timings varied in `which`, measured under `loads` (each
+/// comparison's own, where it could be told).
+fn timings_vary_in(which: &str, loads: &[Option<Load>], whole_run: Option<Load>) -> String {
+    let seen = |kind: LoadKind| {
+        let own = loads.iter().flatten().filter_map(|load| kind.of(load));
+        let fallback = whole_run
+            .filter(|_| loads.iter().any(Option::is_none))
+            .and_then(|load| kind.of(&load));
+        own.chain(fallback).reduce(f64::max)
+    };
+    let known = loads.iter().all(Option::is_some) || whole_run.is_some();
+    let (cause, advice) = if let Some(busy) = seen(LoadKind::OtherProcesses) {
+        (
+            format!(
+                "while other processes kept up to {:.0}% of a core busy",
+                100.0 * busy
+            ),
+            "on a quieter machine the two agree",
+        )
+    } else if let Some(busy) = seen(LoadKind::OtherThreads) {
+        (
+            format!(
+                "while other tests of this process ran alongside (up to {:.0}% of a core)",
+                100.0 * busy
+            ),
+            "`--test-threads=1` keeps them apart",
+        )
+    } else if let Some(steal) = seen(LoadKind::Steal) {
+        (
+            format!(
+                "while the hypervisor held back up to {:.0}% of the CPU time",
+                100.0 * steal
+            ),
+            "a machine of its own would keep them together",
+        )
+    } else if known {
+        (
+            "with no other load on the machine, so the functions' own work varies (allocation, \
+             caches, branch history)"
+                .to_string(),
+            "nothing needs doing, as the best-of times are the fragile figure",
+        )
+    } else {
+        (
+            "from a busy machine or from work that varies, such as allocation (the measurements \
+             were too short to tell the load)"
+                .to_string(),
+            "where they still read apart on a quieter machine, it is the work",
+        )
+    };
+    format!(
+        "timings varied from call to call in {which}, {cause}: best-of times read apart from \
+         paired speedups, and the verdicts rest on the paired ones, which pair rounds run back to \
+         back; {advice}"
+    )
+}
+
 /// The kinds of load one report shows, with their notices, for a harness
 /// that has no end of run to say them at (libtest).
 pub fn load_of_one(load: Option<Load>) -> Vec<(LoadKind, String)> {
@@ -253,6 +364,79 @@ mod tests {
         assert_eq!(renamed.len(), 1, "{renamed:?}");
         assert!(renamed[0].starts_with("a function renamed"), "{renamed:?}");
         assert!(one_sided(&[]).is_empty());
+    }
+
+    /// An outcome named `test` whose best-of times read `best_of` against
+    /// its paired 1.5x, measured under `load`.
+    fn varying(test: &str, best_of: f64, load: Option<Load>) -> Outcome {
+        let mut outcome = outcome(load);
+        outcome.test = test.into();
+        if let Ok(report) = &mut outcome.result {
+            report.best_speedup = best_of;
+        }
+        outcome
+    }
+
+    #[test]
+    fn timings_that_vary_are_said_once_naming_the_comparisons_and_the_load_they_saw() {
+        let busy = Some(Load {
+            other_processes: 1.8,
+            ..Load::default()
+        });
+        // Seven comparisons on a loaded machine, six of them apart.
+        let outcomes: Vec<Outcome> = (0..7)
+            .map(|index| {
+                let best_of = if index == 3 { 1.5 } else { 2.1 };
+                varying(&format!("faster_{index}"), best_of, busy)
+            })
+            .collect();
+        let notice = timings_vary(&outcomes, None).expect("six read apart");
+        assert!(
+            notice.starts_with(
+                "timings varied from call to call in 6 of 7 comparisons (faster_0, faster_1, \
+                 faster_2, faster_4, 2 more), while other processes kept up to 180% of a core \
+                 busy: best-of times read apart from paired speedups"
+            ),
+            "{notice}"
+        );
+        assert!(
+            notice.ends_with("on a quieter machine the two agree"),
+            "{notice}"
+        );
+        // Said in a few lines: the terminal wraps it at 80 columns.
+        let lines = crate::output::style::wrap(&notice, "⚠ ", "  ");
+        assert!(lines.len() <= 5, "{lines:?}");
+
+        // Measured and quiet: the work itself varies, and nothing needs doing.
+        let quiet = [varying("faster_dedup", 2.1, Some(Load::default()))];
+        let notice = timings_vary(&quiet, None).unwrap();
+        assert!(
+            notice.contains("in faster_dedup, with no other load on the machine")
+                && notice
+                    .ends_with("nothing needs doing, as the best-of times are the fragile figure"),
+            "{notice}"
+        );
+        // Too short to tell, and no load over the run either.
+        let unknown = timings_vary(&[varying("faster_dedup", 2.1, None)], None).unwrap();
+        assert!(unknown.contains("too short to tell the load"), "{unknown}");
+        // Figures that agree say nothing.
+        assert_eq!(
+            timings_vary(&[varying("faster_dedup", 1.5, busy)], busy),
+            None
+        );
+    }
+
+    #[test]
+    fn under_libtest_timings_are_said_with_the_first_report_that_shows_them() {
+        let notice = timings_vary_from(&varying("faster_dedup", 2.1, None)).unwrap();
+        assert!(
+            notice.starts_with(
+                "timings varied from call to call in faster_dedup (and in any report below that \
+                 says so), from a busy machine"
+            ),
+            "{notice}"
+        );
+        assert_eq!(timings_vary_from(&varying("faster_dedup", 1.5, None)), None);
     }
 
     #[test]

@@ -163,16 +163,6 @@ pub fn wrap(text: &str, first: &str, rest: &str) -> Vec<String> {
     lines
 }
 
-/// Shortens `text` to at most `width` columns, keeping its end (the
-/// function's name in `module::path::name`) behind a leading `…`.
-pub fn truncate_start(text: &str, width: usize) -> String {
-    if display_width(text) <= width {
-        return text.to_string();
-    }
-    let keep: Vec<char> = text.chars().rev().take(width.saturating_sub(1)).collect();
-    std::iter::once('…').chain(keep.into_iter().rev()).collect()
-}
-
 /// `text` padded with spaces to `width` columns, on the left (`right`
 /// aligned) or on the right.
 pub fn pad(text: &str, width: usize, right: bool) -> String {
@@ -312,16 +302,7 @@ mod tests {
     }
 
     #[test]
-    fn long_names_keep_their_end() {
-        assert_eq!(truncate_start("short", 10), "short");
-        assert_eq!(
-            truncate_start("module::inner::function_name", 14),
-            "…function_name"
-        );
-        assert_eq!(
-            display_width(&truncate_start("module::inner::function_name", 14)),
-            14
-        );
+    fn padding_fills_to_a_width_on_either_side() {
         assert_eq!(pad("µs", 4, true), "  µs");
         assert_eq!(pad("ab", 4, false), "ab  ");
     }

@@ -4,6 +4,7 @@
 //! ([`Environment`]), and the units figures are written in. Nothing here
 //! prints: the outputs (`crate::output`) lay these out.
 
+pub mod apart;
 pub mod compiled_code;
 pub mod document;
 pub mod environment;
@@ -11,13 +12,14 @@ pub mod outcome;
 pub mod throughput;
 pub mod units;
 
+pub use apart::{BestOfApart, InputsAgainstHeadline};
 pub use compiled_code::CompiledCode;
 pub use document::Document;
 pub use environment::Environment;
 pub use outcome::{Outcome, Source, Status};
 
 use crate::stats::LinearFit;
-use crate::stats::samples::Stop;
+use crate::stats::samples::{BatchLimit, Stop};
 use crate::stats::verdict::{Expect, Undecided, Verdict};
 use crate::time::Calibration;
 use std::time::Duration;
@@ -48,14 +50,19 @@ pub struct Report {
     /// size), before the per-sample overhead was cleared: what Paoloni's
     /// regression corrected. Equal to `speedup` where batches did not vary.
     pub uncorrected_speedup: f64,
-    /// The original's per-call time, summed over inputs: its minimum, or the
-    /// regression slope where the batch size varied.
+    /// The original's per-call time, summed over inputs: on each its
+    /// minimum, or the regression slope where the batch size varied (with
+    /// `processes = N`, the fastest any process measured).
     pub original_ns: f64,
     /// The candidate's per-call time, summed over inputs, likewise.
     pub candidate_ns: f64,
     /// Measured rounds ("best of N runs"), warm-up excluded.
     pub rounds: usize,
-    /// Wall time of the whole comparison, checks included.
+    /// Time spent measuring, output checks included: in one process, from
+    /// the checks to the last round; in several (a replicated comparison),
+    /// each slice's own such time, summed. Making the inputs is not
+    /// counted, nor starting processes: it is not the wall time of the
+    /// test.
     pub elapsed: Duration,
     /// The floor the verdict was judged against.
     pub noise_floor: f64,
@@ -137,6 +144,9 @@ pub struct InputReport {
     /// Calls per timed sample of `[original, candidate]` (the smallest, where
     /// the size varied): each side's own, so both samples last about as long.
     pub batch_sizes: [u64; 2],
+    /// What held the batches below the sample length the timer needs, where
+    /// something did.
+    pub batch_limit: Option<BatchLimit>,
     /// The original's per-call time: its minimum, or the regression slope.
     pub original_ns: f64,
     /// The candidate's per-call time, likewise.
@@ -339,6 +349,7 @@ pub(crate) mod fixtures {
         InputReport {
             index,
             batch_sizes: [64, 64],
+            batch_limit: None,
             original_ns,
             candidate_ns,
             speedup: original_ns / candidate_ns,

@@ -1,7 +1,7 @@
 //! The units figures are written in, the same in every output: durations
-//! (`32.8 µs`), percentages, rates (`2.15 GFLOP/s`), speedups with their
-//! direction (`1.25x faster`, `2.06x slower`) and, in warnings, the same
-//! said as a change (`28% faster`, `6.4% slower`).
+//! (`32.8 µs`), percentages, rates (`2.15 GFLOP/s`), and speedups with
+//! their direction (`1.25x faster`, `2.06x slower`), also two in one
+//! sentence (`1.09x faster to 1.14x slower`).
 
 use std::fmt;
 
@@ -83,24 +83,39 @@ pub fn format_bytes(bytes: u64) -> String {
     }
 }
 
-/// A speedup said as a change in plain words, for warnings and notes: the
-/// candidate's time against the original's in percent under 2x (`28%
-/// faster`, `6.4% slower`: it takes 6.4% longer), in times from 2x on
-/// (`3.99x faster`, `2.10x slower`), and `no different` where it rounds to
-/// no change. Each figure reads in its own direction, so two figures in
-/// one sentence never contradict their words.
-pub fn format_change(speedup: f64) -> String {
-    let (factor, direction) = if speedup >= 1.0 {
-        (speedup, "faster")
+/// A speedup's figure and direction at `decimals`, as people say it: the
+/// larger of the two times over the smaller (`1.25`) and `faster` or
+/// `slower`, or no direction where the figure rounds to one.
+fn speed_parts(speedup: f64, decimals: usize) -> (String, Option<&'static str>) {
+    let slower = speedup < 1.0;
+    let figure = if slower { 1.0 / speedup } else { speedup };
+    let shown = format!("{figure:.decimals$}");
+    let direction = if shown == format!("{:.decimals$}", 1.0) {
+        None
+    } else if slower {
+        Some("slower")
     } else {
-        (1.0 / speedup, "slower")
+        Some("faster")
     };
-    if factor >= 2.0 {
-        return format!("{factor:.2}x {direction}");
-    }
-    match format_percent(factor - 1.0).as_str() {
-        "0%" => "no different".to_string(),
-        percent => format!("{percent} {direction}"),
+    (shown, direction)
+}
+
+/// Two speedups in one sentence, in one unit (`x`) and each in the
+/// direction it reads, joined by `joiner` (` to `, ` against `): `1.02x to
+/// 1.27x faster` where they share a direction, `1.09x faster to 1.14x
+/// slower` where they do not. So a range never reads `0.92x to 1.14x
+/// slower`, whose first figure means faster.
+pub fn format_speeds(first: f64, second: f64, joiner: &str, decimals: usize) -> String {
+    let (first, first_direction) = speed_parts(first, decimals);
+    let (second, second_direction) = speed_parts(second, decimals);
+    match (first_direction, second_direction) {
+        (Some(one), Some(other)) if one != other => {
+            format!("{first}x {one}{joiner}{second}x {other}")
+        }
+        (one, other) => {
+            let direction = one.or(other).map_or_else(String::new, |d| format!(" {d}"));
+            format!("{first}x{joiner}{second}x{direction}")
+        }
     }
 }
 
@@ -125,10 +140,10 @@ impl fmt::Display for Ratio {
             Some((from, to)) if to.is_finite() && to - from < 0.03 => 3,
             _ => 2,
         };
-        let figure = turn(speedup);
-        write!(f, "{figure:.decimals$}x")?;
-        if format!("{figure:.decimals$}") != format!("{:.decimals$}", 1.0) {
-            f.write_str(if slower { " slower" } else { " faster" })?;
+        let (figure, direction) = speed_parts(speedup, decimals);
+        write!(f, "{figure}x")?;
+        if let Some(direction) = direction {
+            write!(f, " {direction}")?;
         }
         match interval {
             Some((from, to)) if to.is_finite() => {
@@ -194,16 +209,26 @@ mod tests {
     }
 
     #[test]
-    fn changes_read_in_plain_words_each_in_its_own_direction() {
-        assert_eq!(format_change(1.28), "28% faster");
-        // 0.94 of the speed: the candidate takes 6.4% longer.
-        assert_eq!(format_change(0.94), "6.4% slower");
-        assert_eq!(format_change(1.0 / 1.028), "2.8% slower");
-        assert_eq!(format_change(1.0 / 1.05), "5% slower");
-        assert_eq!(format_change(3.99), "3.99x faster");
-        assert_eq!(format_change(0.476), "2.10x slower");
-        assert_eq!(format_change(2.0), "2.00x faster");
-        assert_eq!(format_change(1.0002), "no different");
-        assert_eq!(format_change(0.9998), "no different");
+    fn two_speeds_read_in_one_unit_each_in_its_own_direction() {
+        assert_eq!(
+            format_speeds(1.02, 1.27, " to ", 2),
+            "1.02x to 1.27x faster"
+        );
+        // Layouts that once read `0.92x to 1.14x slower`: the first of them
+        // was faster, and says so.
+        assert_eq!(
+            format_speeds(1.0 / 0.92, 1.0 / 1.14, " to ", 2),
+            "1.09x faster to 1.14x slower"
+        );
+        assert_eq!(
+            format_speeds(1.0 / 2.03, 1.0 / 1.89, " against ", 2),
+            "2.03x against 1.89x slower"
+        );
+        // A figure that rounds to one has no direction of its own.
+        assert_eq!(
+            format_speeds(1.0004, 1.0012, " to ", 3),
+            "1.000x to 1.001x faster"
+        );
+        assert_eq!(format_speeds(1.001, 0.999, " to ", 2), "1.00x to 1.00x");
     }
 }

@@ -216,6 +216,7 @@ mod tests {
     fn samples(rounds: Vec<Round>, ladders: Vec<&'static [u64]>) -> Samples {
         Samples {
             batch_sizes: rounds[0].batch_sizes.clone(),
+            batch_limits: vec![None; rounds[0].batch_sizes.len()],
             ladders,
             rounds,
             placements: 1,

@@ -281,12 +281,12 @@ pub const PRIOR_DEGREES_OF_FREEDOM: f64 = 4.0;
 /// agree more closely than each could measure do not make the interval
 /// narrower than their measurements allow.
 ///
-/// No prior pulls the spread down: layouts of one function were measured
-/// here 12% apart where each process claimed ±0.6%, and an estimate that
-/// weighs the claims would call four such processes precise. What honesty
-/// costs with few processes is a wide t (5.84 standard errors at N = 4,
-/// 99%), which is why a comparison measures in at least four and adds more
-/// while its verdict is undecided.
+/// No prior pulls the spread down: layouts of one function read further
+/// apart than each process claimed (`guide/environment.md` has the figures
+/// measured), and an estimate that weighs the claims would call four such
+/// processes precise. What honesty costs with few processes is a wide t
+/// quantile, which is why a comparison measures in at least four and adds
+/// more while its verdict is undecided.
 ///
 /// A process without an interval of its own (too few rounds in it for
 /// one: `None`) still gives its centre, which is all the t-interval needs;

@@ -5,9 +5,10 @@
 //! speedup, and its interval comes from batch means, because neighbouring
 //! rounds share the machine's state and are not independent.
 //!
-//! Timing noise is heavy-tailed: measured here at 1 µs per call, half the
-//! rounds fall within ±0.1% of the median ratio while one in ten is off by
-//! 10–20% (an interrupt or a stolen time slice hit one side). A plain mean
+//! Timing noise is heavy-tailed: most rounds sit close to the median ratio
+//! while a few are far off (an interrupt or a stolen time slice hit one
+//! side; the guide's "How it measures", `guide/measuring.md`, has the
+//! figures as measured). A plain mean
 //! lets those few rounds set the interval's width, and a width estimated from
 //! a handful of rare events swings from check to check, which lets a stop
 //! rule halt on a lucky low. So log ratios are first winsorized around their

@@ -78,6 +78,37 @@ impl Round {
     }
 }
 
+/// What held a batch below the length the timer needs (see
+/// [`Calibration::min_sample_ns`]), where something did: the report's
+/// warning about short samples names it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BatchLimit {
+    /// A longer batch would not have ended within a quarter of the budget
+    /// while tuning.
+    Budget,
+    /// The subject's largest batch: a function that needs its own clone of
+    /// an argument per call holds a batch's clones at once, and their
+    /// memory caps it.
+    Memory,
+}
+
+impl BatchLimit {
+    /// The name the JSON document uses.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            BatchLimit::Budget => "budget",
+            BatchLimit::Memory => "memory",
+        }
+    }
+
+    /// The limit named `name` in a document.
+    pub fn parse(name: &str) -> Option<BatchLimit> {
+        [BatchLimit::Budget, BatchLimit::Memory]
+            .into_iter()
+            .find(|limit| limit.as_str() == name)
+    }
+}
+
 /// Why the sampler stopped.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Stop {
@@ -93,6 +124,9 @@ pub struct Samples {
     /// Per input, the tuned batch sizes of `[original, candidate]` the
     /// ladder multiplies.
     pub batch_sizes: Vec<[u64; 2]>,
+    /// Per input, what held its batches below the length the timer needs,
+    /// where something did.
+    pub batch_limits: Vec<Option<BatchLimit>>,
     /// Per input, the multipliers of the batch size the rounds cycle through
     /// (`[1]` where the batch is too small for the overhead to matter).
     pub ladders: Vec<&'static [u64]>,

@@ -22,10 +22,9 @@ use std::time::{Duration, Instant};
 /// where a slice in one binary measures two: every round here crosses from
 /// one process to the other, which makes it noisier, and every pair starts
 /// two fresh processes, which makes another pair dearer than a longer one.
-/// Measured on a split-and-parse and a duplicate search (1.8–3 µs) against
-/// a commit slowing the search by about a tenth: two cycles read it in 690
-/// slices as `1.09x slower [0.99x – 1.19x]`, undecided, eight in four pairs
-/// as `1.11x slower [1.07x – 1.16x]` in 3 runs of 3 (guide/layouts.md).
+/// Against a commit slowing a function by about a tenth, two cycles left it
+/// undecided after hundreds of slices where eight decided it in four pairs
+/// (the figures are in `guide/layouts.md`, where they were measured).
 const PAIR_CYCLES: usize = 8;
 
 /// A run in progress: the builds of both revisions, the children serving
@@ -233,9 +232,7 @@ impl Measuring<'_> {
             Match::Both { base, current } => {
                 let config = self.config(*current);
                 let result = measured.map(|(reports, elapsed)| {
-                    let mut reports = reports.into_iter();
-                    let first = reports.next().expect("every process measured it");
-                    let mut report = replicate::combine(first, reports.collect(), config.processes);
+                    let mut report = replicate::combine_slices(reports, config.processes);
                     report.elapsed = elapsed;
                     let scope = self.scope(*base, *current);
                     for (slice, process) in report.processes.iter_mut().enumerate() {

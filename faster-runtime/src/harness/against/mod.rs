@@ -13,8 +13,10 @@ use crate::config::{Config, Settings};
 use crate::engine::replicate;
 use crate::harness::cli::Cli;
 use crate::layout::Builds;
-use crate::output::Summary;
+use crate::output::files::ReportFiles;
 use crate::output::style::Progress;
+use crate::output::terminal::Harness;
+use crate::output::{Outputs, Summary};
 use crate::revision::child::{Endpoint, Server, ServerCommand};
 use crate::revision::compare::{self, Match};
 use crate::revision::machine_code::{LoopSizes, SymbolSizes};
@@ -110,16 +112,7 @@ pub fn run_against(against: &Against, cli: &Cli) -> u8 {
         print_list(&selected);
         return 0;
     }
-    let outputs = outputs(
-        cli,
-        Destinations {
-            stdout: Box::new(std::io::stdout()),
-            style: cli.color.for_stdout(),
-            progress: Progress::on_stderr(),
-            files: against.output.join("against"),
-            step_summary: step_summary_path(),
-        },
-    );
+    let outputs = outputs_of(cli, against);
     // The children that listed the functions served this binary as built;
     // every measuring pair runs in layouts of its own.
     drop((base.servers, current.servers));
@@ -169,6 +162,23 @@ pub fn run_against(against: &Against, cli: &Cli) -> u8 {
     };
     run.outputs.end(&summary);
     if summary.failed() == 0 { 0 } else { FAILED }
+}
+
+/// The outputs of a run across revisions: those of a `faster::main()` run
+/// with `cli`, its report files in the `against/` folder.
+fn outputs_of<'a>(cli: &Cli, against: &Against) -> Outputs<'a> {
+    outputs(
+        cli.format,
+        cli.junit.clone(),
+        Harness::Faster,
+        Destinations {
+            stdout: Box::new(std::io::stdout()),
+            style: cli.color.for_stdout(),
+            progress: Progress::on_stderr(),
+            files: ReportFiles::new(against.output.clone(), "against"),
+            step_summary: step_summary_path(),
+        },
+    )
 }
 
 /// `--list`: every selected function and where it is.

@@ -14,7 +14,6 @@
 mod panels;
 mod scale;
 
-use super::files::write_atomically;
 use super::undecided;
 use crate::report::Report;
 use crate::report::units::{Ratio, format_ns, format_percent};
@@ -42,23 +41,19 @@ impl Report {
     /// functions' time distributions, and the per-round ratio with the
     /// estimate, its interval and the noise floor.
     pub fn to_svg(&self) -> Result<String, String> {
-        svg(self)
-    }
-
-    /// Writes [`Report::to_svg`] to `path` atomically, creating the
-    /// directory.
-    pub fn write_svg(&self, path: impl AsRef<std::path::Path>) -> std::io::Result<()> {
-        let svg = svg(self).map_err(std::io::Error::other)?;
-        write_atomically(path.as_ref(), |out| out.write_all(svg.as_bytes()))
+        svg(self, false)
     }
 }
 
-/// The plot of `report` as an SVG document, or why it could not be drawn.
-pub fn svg(report: &Report) -> Result<String, String> {
+/// The plot of `report` as an SVG document, or why it could not be drawn;
+/// the title of a `debug_build`'s says that its timing is unoptimized
+/// code's, reported and not enforced.
+pub fn svg(report: &Report, debug_build: bool) -> Result<String, String> {
     let mut out = String::new();
     {
         let root = SVGBackend::with_string(&mut out, (WIDTH, HEIGHT)).into_drawing_area();
-        draw(report, &root).map_err(|error| format!("drawing the plot failed: {error}"))?;
+        draw(report, debug_build, &root)
+            .map_err(|error| format!("drawing the plot failed: {error}"))?;
         root.present()
             .map_err(|error| format!("writing the plot failed: {error}"))?;
     }
@@ -68,11 +63,19 @@ pub fn svg(report: &Report) -> Result<String, String> {
 type Area<'a> = DrawingArea<SVGBackend<'a>, Shift>;
 type DrawResult = Result<(), Box<dyn std::error::Error>>;
 
-fn draw(report: &Report, root: &Area<'_>) -> DrawResult {
+fn draw(report: &Report, debug_build: bool, root: &Area<'_>) -> DrawResult {
     root.fill(&WHITE)?;
     let (title, body) = root.split_vertically(64);
+    let heading = if debug_build {
+        format!(
+            "{} (a debug build: timing reported, not enforced)",
+            report.name
+        )
+    } else {
+        report.name.clone()
+    };
     title.draw_text(
-        &report.name,
+        &heading,
         &(FONT, 22).into_font().style(FontStyle::Bold).color(&BLACK),
         (16, 10),
     )?;

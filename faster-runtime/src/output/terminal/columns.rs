@@ -1,8 +1,9 @@
 //! Laying out a table's columns within 80 columns: each column as wide as
 //! its widest cell, the first (names) giving way when the table would not
-//! fit, cut at its start so a name's end survives.
+//! fit. A name is never cut: one wider than its column goes on a line of
+//! its own, and its row's figures on the next.
 
-use crate::output::style::{WIDTH, display_width, pad, truncate_start};
+use crate::output::style::{WIDTH, display_width, pad};
 
 /// The widths of a table's columns, and how its lines are laid out.
 #[derive(Debug)]
@@ -39,26 +40,36 @@ impl Columns {
         }
     }
 
-    /// The width of column `column`.
-    pub fn width(&self, column: usize) -> usize {
-        self.widths[column]
+    /// One row: the cells padded to their columns, each passed through
+    /// `paint` with its column, so colour codes do not count towards the
+    /// widths; a first cell wider than its column on a line of its own
+    /// above the others.
+    pub fn line(&self, cells: &[String], paint: impl Fn(usize, String) -> String) -> String {
+        let Some((name, rest)) = cells.split_first() else {
+            return String::new();
+        };
+        let (own_line, first) = self.first(name);
+        let mut line = format!("{}{}", " ".repeat(self.indent), paint(0, first));
+        for (column, (cell, &width)) in rest.iter().zip(&self.widths[1..]).enumerate() {
+            line.push_str("  ");
+            line.push_str(&paint(column + 1, pad(cell, width, self.right_aligned)));
+        }
+        let line = line.trim_end();
+        match own_line {
+            Some(name) => format!("{}{}\n{line}", " ".repeat(self.indent), paint(0, name)),
+            None => line.to_string(),
+        }
     }
 
-    /// One line: the cells padded to their columns (the first cut at its
-    /// start when too long), each then passed through `paint` with its
-    /// column, so colour codes do not count towards the widths.
-    pub fn line(&self, cells: &[String], paint: impl Fn(usize, String) -> String) -> String {
-        let mut line = " ".repeat(self.indent);
-        for (column, (cell, &width)) in cells.iter().zip(&self.widths).enumerate() {
-            let padded = if column == 0 {
-                pad(&truncate_start(cell, width), width, false)
-            } else {
-                line.push_str("  ");
-                pad(cell, width, self.right_aligned)
-            };
-            line.push_str(&paint(column, padded));
+    /// A first cell in its column: padded to it, or, when wider, whole on a
+    /// line of its own (returned first) with blanks in its column.
+    pub fn first(&self, cell: &str) -> (Option<String>, String) {
+        let width = self.widths[0];
+        if display_width(cell) > width {
+            (Some(cell.to_string()), " ".repeat(width))
+        } else {
+            (None, pad(cell, width, false))
         }
-        line.trim_end().to_string()
     }
 }
 
@@ -75,14 +86,18 @@ mod tests {
         let header = strings(&["name", "time"]);
         let rows = vec![strings(&["short", "1.00 ns"]), strings(&["x"])];
         let columns = Columns::fit(&header, &rows, 2, 4, true);
-        assert_eq!((columns.width(0), columns.width(1)), (5, 7));
         assert_eq!(columns.line(&rows[0], |_, cell| cell), "  short  1.00 ns");
         assert_eq!(columns.line(&header, |_, cell| cell), "  name      time");
         let long = vec![strings(&[&"n".repeat(100), "t"])];
         let narrow = Columns::fit(&header, &long, 2, 4, false);
         let line = narrow.line(&long[0], |_, cell| cell);
-        assert_eq!(narrow.width(0), WIDTH - 2 - (2 + 4));
-        assert!(display_width(&line) <= WIDTH, "{line}");
-        assert!(line.starts_with("  …n"), "{line}");
+        // The name whole on its own line, the figures under their header,
+        // the first column as wide as the line leaves it.
+        let lines: Vec<&str> = line.lines().collect();
+        assert_eq!(lines[0], format!("  {}", "n".repeat(100)));
+        assert_eq!(
+            lines[1],
+            format!("  {}  t", " ".repeat(WIDTH - 2 - (2 + 4)))
+        );
     }
 }

@@ -104,7 +104,8 @@ pub(super) fn table(report: &Report, style: Style, out: &mut String) {
         })
         .collect();
 
-    // Labels give way first when the table would not fit.
+    // Labels give way first when the table would not fit: a longer one
+    // takes a line of its own.
     let columns = Columns::fit(&header, &cells, 4, 5, true);
     let line = |cells: &[String]| columns.line(cells, |_, cell| cell);
     let _ = writeln!(out, "{}", style.paint(Tone::Dim, &line(&header)));

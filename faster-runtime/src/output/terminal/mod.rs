@@ -8,6 +8,7 @@
 //! a comparison that passed, and the report of one that failed travels in
 //! its panic message ([`failure_message`]), where libtest shows failures.
 
+mod apart;
 mod columns;
 mod inputs;
 mod report;
@@ -73,6 +74,7 @@ impl<W: Write> Terminal<W> {
 /// report it concerns.
 static START_SAID: AtomicBool = AtomicBool::new(false);
 static LOAD_SAID: [AtomicBool; 3] = [const { AtomicBool::new(false) }; 3];
+static TIMINGS_SAID: AtomicBool = AtomicBool::new(false);
 
 /// The run's notices not said yet in this process, for a generated test's
 /// report.
@@ -87,6 +89,10 @@ fn libtest_notices(outcome: &Outcome, style: Style) -> String {
         if !LOAD_SAID[kind as usize].swap(true, Ordering::Relaxed) {
             said.push(notice);
         }
+    }
+    let timings = notices::timings_vary_from(outcome);
+    if timings.is_some() && !TIMINGS_SAID.swap(true, Ordering::Relaxed) {
+        said.extend(timings);
     }
     warning_lines(&said, style)
 }
@@ -149,9 +155,10 @@ impl<W: Write> Output for Terminal<W> {
             text.push_str(&table(summary.outcomes, self.style));
             text.push('\n');
         }
-        let load = notices::load(summary.outcomes, summary.load);
-        if !load.is_empty() {
-            text.push_str(&warning_lines(&load, self.style));
+        let mut run_wide = notices::load(summary.outcomes, summary.load);
+        run_wide.extend(notices::timings_vary(summary.outcomes, summary.load));
+        if !run_wide.is_empty() {
+            text.push_str(&warning_lines(&run_wide, self.style));
             text.push('\n');
         }
         text.push_str(&closing(summary, self.style, false));
@@ -256,7 +263,10 @@ fn report_with_notes(outcome: &Outcome, notes: &[Note], style: Style) -> String 
         ),
     };
     if outcome.status() == Status::NotEnforced {
-        text.push_str(&style.paint(Tone::Warn, "  not enforced: a debug build"));
+        text.push_str(&style.paint(
+            Tone::Warn,
+            "  not enforced: a debug build (`cargo test --release` enforces it)",
+        ));
         text.push('\n');
     }
     for note in notes {
@@ -340,6 +350,81 @@ mod tests {
             result: Ok(report),
             enforced: true,
         }
+    }
+
+    #[test]
+    fn a_loaded_run_of_seven_says_once_that_timings_varied_naming_the_comparisons() {
+        use crate::report::Load;
+        use std::time::Duration;
+        let busy = Load {
+            other_processes: 1.8,
+            ..Load::default()
+        };
+        // Six of seven read their best-of times apart from their paired
+        // speedups, as six of seven did on the loaded machine.
+        let outcomes: Vec<Outcome> = (0..7)
+            .map(|index| {
+                let mut measured = report(1.5, (1.45, 1.55), Verdict::Faster, Expect::Faster);
+                measured.best_speedup = if index == 3 { 1.5 } else { 2.1 };
+                measured.load = Some(busy);
+                Outcome {
+                    test: format!("faster_{index}"),
+                    ..outcome(measured)
+                }
+            })
+            .collect();
+        let tests: Vec<&str> = outcomes.iter().map(|o| o.test.as_str()).collect();
+        let mut out = Vec::new();
+        {
+            let mut terminal =
+                Terminal::new(&mut out, Style::PLAIN, Detail::Pretty, Harness::Faster);
+            terminal.begin(&Run {
+                binary: "speed",
+                tests: &tests,
+                environment: Environment::current(),
+                debug_build: false,
+            });
+            for outcome in &outcomes {
+                terminal.comparison(outcome, &mut Vec::new());
+            }
+            terminal.end(&Summary {
+                binary: "speed",
+                against: None,
+                outcomes: &outcomes,
+                filtered_out: 0,
+                elapsed: Duration::from_secs(8),
+                load: Some(busy),
+            });
+        }
+        let text = String::from_utf8(out).unwrap();
+        // Each report says its own figures, in two lines, and no warning.
+        assert_eq!(
+            text.matches("Best-of times against paired speedups")
+                .count(),
+            6
+        );
+        assert!(!text.contains("⚠ the best-of"), "{text}");
+        // The run says why once, after the table, in a few lines.
+        assert_eq!(text.matches("timings varied from call to call").count(), 1);
+        let notice: Vec<&str> = text
+            .lines()
+            .skip_while(|line| !line.starts_with("⚠ timings varied"))
+            .take_while(|line| !line.is_empty())
+            .collect();
+        assert!(
+            notice[0].starts_with("⚠ timings varied from call to call in 6 of 7 comparisons"),
+            "{text}"
+        );
+        assert!(notice.len() <= 5, "{}", notice.join("\n"));
+        let said = notice
+            .join(" ")
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ");
+        assert!(
+            said.contains("other processes kept up to 180% of a core busy"),
+            "{text}"
+        );
     }
 
     #[test]

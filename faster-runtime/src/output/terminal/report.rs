@@ -1,15 +1,17 @@
 //! One comparison's report as text: the heading, the runtime line, the
 //! speedup with its interval and the verdict, the per-process figures, the
 //! placements of the measuring loop and what a nanosecond figure means, a
-//! per-input table with rates, and the warnings, within 80 columns. Also
+//! per-input table with rates, the words for figures that read apart, and
+//! the warnings, within 80 columns. Also
 //! `Display` for [`Report`], which prints exactly this without colour.
 
+use super::apart::apart_notes;
 use super::inputs;
 use super::scope::scope_note;
 use crate::output::style::{Style, Tone, WIDTH, display_width, wrap};
 use crate::output::undecided;
 use crate::report::Report;
-use crate::report::units::{Ratio, format_bytes, format_change, format_ns, format_percent};
+use crate::report::units::{Ratio, format_bytes, format_ns, format_percent, format_speeds};
 use crate::stats::verdict::{Expect, Verdict};
 use std::fmt;
 use std::fmt::Write as _;
@@ -31,6 +33,7 @@ impl fmt::Display for Report {
 ///     input         best of 68  paired speedup
 ///     0      3.79 µs → 1.86 µs    2.04x faster
 ///     ...
+///   Best-of times against paired speedups: ...   (where they read apart)
 ///   ⚠ warnings, wrapped at 80 columns
 /// ```
 pub fn render(report: &Report, style: Style) -> String {
@@ -100,6 +103,11 @@ pub fn render(report: &Report, style: Style) -> String {
     if report.inputs.len() > 1 || throughput {
         inputs::table(report, style, &mut out);
     }
+    for note in apart_notes(report) {
+        for line in wrap(&note, "  ", "    ") {
+            let _ = writeln!(out, "{line}");
+        }
+    }
     for warning in &report.warnings {
         for line in wrap(warning, "  ⚠ ", "    ") {
             let _ = writeln!(out, "{}", style.paint(Tone::Warn, &line));
@@ -145,9 +153,8 @@ fn placement_note(report: &Report) -> Option<String> {
             };
             let spread = placement.spread();
             format!(
-                "they read {} to {} (a spread of {}), and the interval includes that",
-                format_change(first),
-                format_change(last),
+                "they read {} (a spread of {}), and the interval includes that",
+                format_speeds(first, last, " to ", 2),
                 if spread < 0.001 {
                     "under 0.1%".to_string()
                 } else {
@@ -247,7 +254,7 @@ mod tests {
         assert!(
             joined.contains(
                 "8 placements of the measuring loop (calls under 10.0 ns): they read 3.22x \
-                 slower to 4.00x slower (a spread of 23.9%), and the interval includes that. \
+                 to 4.00x slower (a spread of 23.9%), and the interval includes that. \
                  At 1.27 ns a call, the figure is the cost of a call in a measuring loop; \
                  inlined into a caller, a function this short may cost more or less"
             ),
@@ -416,13 +423,12 @@ mod tests {
     fn warnings_wrap_at_80_columns() {
         let mut report = report(1.5, (1.4, 1.6), Verdict::Faster, Expect::Faster);
         report.warnings.push(
-            "the best-of-315 times read 20% faster but the paired estimate reads 50% faster: \
-             timings vary from call to call (a noisy machine, or work that varies, such as \
-             allocation); the verdict rests on the paired estimate"
+            "the interval is wider than the noise floor (5%) on both sides: too noisy to decide \
+             within max_time = 3s; raise max_time or run on a quieter machine"
                 .into(),
         );
         let text = report.to_string();
-        assert!(text.contains("\n  ⚠ the best-of-315"), "{text}");
+        assert!(text.contains("\n  ⚠ the interval is wider"), "{text}");
         for line in text.lines() {
             assert!(display_width(line) <= WIDTH, "{line}");
         }

@@ -2,8 +2,8 @@
 //! binary its processes ran in (about the code), or this build only, and
 //! why.
 
-use crate::engine::replicate::{log_means_by_slot, slot_of};
-use crate::report::units::Ratio;
+use crate::engine::replicate::process_means;
+use crate::report::units::format_speeds;
 use crate::report::{Report, Scope};
 use crate::stats::percentile;
 
@@ -11,8 +11,8 @@ use crate::stats::percentile;
 ///
 /// ```text
 /// 9 layouts of the binary (the same code linked in another order, one per
-/// process) read 0.97x to 1.07x (a spread of 10.3%), and the interval
-/// includes that.
+/// process) read 1.03x faster to 1.07x slower (a spread of 10.3%), and the
+/// interval includes that.
 /// ```
 ///
 /// How large a change a spread this wide still lets the interval judge is
@@ -41,7 +41,7 @@ pub fn scope_note(report: &Report) -> Option<String> {
 /// where some ran in the same one (more than one pass).
 fn counts(report: &Report) -> (usize, String) {
     let slices = report.processes.len();
-    let processes = layout_means(report).len();
+    let processes = process_means(report).len();
     let passes = if slices > processes {
         format!("{slices} slices in ")
     } else {
@@ -50,38 +50,22 @@ fn counts(report: &Report) -> (usize, String) {
     (processes, passes)
 }
 
-/// Each process's (layout's) mean speedup over its slices, in slot order.
-fn layout_means(report: &Report) -> Vec<f64> {
-    // Without layouts, the slot the slices went to in turn.
-    let slots = report
-        .processes
-        .iter()
-        .enumerate()
-        .map(|(slice, process)| process.layout.unwrap_or_else(|| slot_of(slice, 0)));
-    log_means_by_slot(&report.processes, slots)
-        .into_iter()
-        .map(f64::exp)
-        .collect()
-}
-
 /// From this many layouts on, the note gives the middle 80% of their
 /// means: a short slice reads its own noise as well as its layout, and the
 /// extremes of dozens of them say more about the noise than the layouts.
 const MIDDLE_FROM: usize = 10;
 
-/// `0.97x to 1.07x slower (a spread of 10.3%)`, ascending in the
-/// headline's direction, over the processes' (layouts') means, where there
-/// are several.
+/// `1.03x faster to 1.07x slower (a spread of 10.3%)`, ascending in the
+/// headline's direction, each end in its own, over the processes'
+/// (layouts') means, where there are several.
 fn processes_read(report: &Report) -> Option<String> {
-    let means = layout_means(report);
+    let means = process_means(report);
     if means.len() < 2 {
         return None;
     }
     let slower = report.speedup < 1.0;
-    let mut directed: Vec<f64> = means
-        .iter()
-        .map(|mean| if slower { 1.0 / mean } else { *mean })
-        .collect();
+    let turn = |mean: f64| if slower { 1.0 / mean } else { mean };
+    let mut directed: Vec<f64> = means.iter().map(|&mean| turn(mean)).collect();
     directed.sort_by(f64::total_cmp);
     let middle = directed.len() >= MIDDLE_FROM;
     let (low, high) = if middle {
@@ -91,14 +75,9 @@ fn processes_read(report: &Report) -> Option<String> {
     };
     let spread = high / low - 1.0;
     let decimals = if spread < 0.03 { 3 } else { 2 };
-    // The headline's own direction, at the decimals its interval gives it.
-    let headline = Ratio(report.speedup, Some(report.ci)).to_string();
-    let direction = [" slower", " faster"]
-        .into_iter()
-        .find(|direction| headline.contains(direction))
-        .unwrap_or("");
     Some(format!(
-        "{low:.decimals$}x to {high:.decimals$}x{direction} ({}a spread of {})",
+        "{} ({}a spread of {})",
+        format_speeds(turn(low), turn(high), " to ", decimals),
         if middle { "the middle 80%, " } else { "" },
         if spread < 0.001 {
             "under 0.1%".to_string()
@@ -153,8 +132,10 @@ mod tests {
             note.starts_with("4 layouts of the binary (the same code linked in another order"),
             "{note}"
         );
+        // The fastest layout read faster, the slowest slower: each end says
+        // its own direction.
         assert!(
-            note.contains("read 0.93x to 1.08x slower (a spread of 15.1%)"),
+            note.contains("read 1.07x faster to 1.08x slower (a spread of 15.1%)"),
             "{note}"
         );
         assert!(note.ends_with("and the interval includes that."), "{note}");

@@ -4,7 +4,7 @@
 use super::columns::Columns;
 use crate::error::{Error, OnlyIn};
 use crate::output::one_sided;
-use crate::output::style::{Style, Tone, display_width, pad, wrap};
+use crate::output::style::{Style, Tone, display_width, wrap};
 use crate::report::units::{Ratio, format_ns, format_percent};
 use crate::report::{Outcome, Report, Status};
 use std::fmt::Write as _;
@@ -84,9 +84,12 @@ pub fn table(outcomes: &[Outcome], style: Style) -> String {
                 })
             }
             Err(error) => {
-                let name = columns.line(&row[..1], |_, cell| cell);
-                let name = pad(&name, 2 + columns.width(0), false);
-                error_row(&name, outcome, error, style)
+                let (own_line, name) = columns.first(&row[0]);
+                let row = error_row(&format!("  {name}"), outcome, error, style);
+                match own_line {
+                    Some(whole) => format!("  {whole}\n{row}"),
+                    None => row,
+                }
             }
         };
         let _ = writeln!(out, "{line}");
@@ -233,7 +236,8 @@ mod tests {
             ),
         ];
         let text = table(&outcomes, Style::PLAIN);
-        for line in text.lines() {
+        // Only a name longer than the line runs past it.
+        for line in text.lines().filter(|line| !line.contains(long)) {
             assert!(
                 display_width(line) <= WIDTH,
                 "{} columns: {line}",
@@ -244,11 +248,15 @@ mod tests {
             text.starts_with("faster: 3 comparisons: 2 passed, 1 failed\n"),
             "{text}"
         );
-        // The end of a long name survives, behind an ellipsis.
+        // A long name is never cut: it has a line of its own, and its
+        // figures follow under their headers.
+        let lines: Vec<&str> = text.lines().collect();
+        let at = lines
+            .iter()
+            .position(|line| *line == format!("  {long}"))
+            .unwrap_or_else(|| panic!("{text}"));
         assert!(
-            text.lines()
-                .any(|line| line.starts_with("  …")
-                    && line.contains("to_the_candidate_function_name")),
+            lines[at + 1].trim_start().starts_with("32.8 µs → 29.2 µs"),
             "{text}"
         );
         assert!(text.contains("✗ error: the candidate returns"), "{text}");
@@ -322,14 +330,28 @@ mod tests {
             }),
             enforced: true,
         }];
+        // The name is wider than its column beside the headers: it keeps a
+        // line of its own, never cut, and the error wraps under itself.
         let text = table(&outcomes, Style::PLAIN);
         let lines: Vec<&str> = text.lines().skip(2).collect();
+        let column = " ".repeat(40);
         assert_eq!(
             lines,
             [
-                "  …rate::text::parse_the_longest_lines  ✗ error: the output changed since the",
-                "                                        base revision for input 12",
+                "  a_crate::text::parse_the_longest_lines".to_string(),
+                format!("{column}✗ error: the output changed since the"),
+                format!("{column}base revision for input 12"),
             ],
+            "{text}"
+        );
+        // A name that fits stays on the error's line.
+        let short = [Outcome {
+            test: "text::parse".into(),
+            ..outcomes[0].clone()
+        }];
+        let text = table(&short, Style::PLAIN);
+        assert!(
+            text.contains("  text::parse  ✗ error: the output changed since the base revision"),
             "{text}"
         );
     }

@@ -14,7 +14,7 @@ use super::environment::{Environment, utc_now};
 use super::outcome::Outcome;
 use super::{InputReport, Load, Placement, ProcessSummary, Report};
 use crate::stats::LinearFit;
-use crate::stats::samples::CONFIDENCE;
+use crate::stats::samples::{BatchLimit, CONFIDENCE};
 use crate::stats::verdict::{Expect, Undecided};
 use crate::time::Calibration;
 use context::{CompiledCodeDoc, GpuDoc, ScopeDoc};
@@ -196,6 +196,10 @@ struct InputDoc {
     index: usize,
     label: Option<String>,
     batch_sizes: [u64; 2],
+    /// What held the batches short of the timer's sample length: `budget`,
+    /// `memory`, or `null`.
+    #[serde(default)]
+    batch_limit: Option<String>,
     #[serde(deserialize_with = "nullable::number")]
     original_ns: f64,
     #[serde(deserialize_with = "nullable::number")]
@@ -429,6 +433,7 @@ impl InputDoc {
             index: input.index,
             label: input.label.clone(),
             batch_sizes: input.batch_sizes,
+            batch_limit: input.batch_limit.map(|limit| limit.as_str().to_string()),
             original_ns: input.original_ns,
             candidate_ns: input.candidate_ns,
             speedup: input.speedup,
@@ -456,6 +461,7 @@ impl InputDoc {
         InputReport {
             index: self.index,
             batch_sizes: self.batch_sizes,
+            batch_limit: self.batch_limit.as_deref().and_then(BatchLimit::parse),
             original_ns: self.original_ns,
             candidate_ns: self.candidate_ns,
             speedup: self.speedup,
