@@ -112,7 +112,8 @@ fn every_rust_example_builds_without_warnings_and_shows_its_verdict() {
 }
 
 /// Runs the first `cargo add` line of `document` on `manifest`, with the
-/// path of this workspace in place of crates.io.
+/// path of this workspace in place of crates.io or of the checkout the
+/// line names (`--path ../faster`).
 fn add_faster(manifest: &Path, document: &str) {
     let line = markdown::blocks(document)
         .into_iter()
@@ -120,7 +121,11 @@ fn add_faster(manifest: &Path, document: &str) {
         .flat_map(|block| block.code.lines().map(str::to_string).collect::<Vec<_>>())
         .find(|line| line.starts_with("cargo add "))
         .expect("the document shows how to add faster-test");
-    let words: Vec<&str> = line.split_whitespace().skip(1).collect();
+    let command = line.split('#').next().unwrap_or_default();
+    let mut words: Vec<&str> = command.split_whitespace().skip(1).collect();
+    if let Some(path) = words.iter().position(|word| *word == "--path") {
+        words.truncate(path);
+    }
     let path = root().to_string_lossy();
     let mut arguments = words[1..].to_vec();
     arguments.extend(["--path", path.as_ref()]);
