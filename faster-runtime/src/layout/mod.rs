@@ -66,7 +66,7 @@ pub enum Unavailable {
 }
 
 /// How to get layouts, where a binary was not linked through `faster-link`.
-const SET_UP: &str = "`cargo faster test` (cargo install cargo-faster) runs the tests in layouts \
+const SET_UP: &str = "`cargo faster test` (installed with cargo-faster) runs the tests in layouts \
                       (README: \"Verdicts about the code: set-up\")";
 
 impl fmt::Display for Unavailable {
