@@ -100,13 +100,9 @@ pub fn measure(
         spent += started.elapsed();
         match measured {
             Ok(report) => reports.push(report),
-            // A pair of rounds would have fit: the slice's tuning and
-            // warm-up lost its budget to something else (another process
-            // ran), not to the functions. The next slice tries again; only
-            // a disturbance that lasts ends the comparison.
-            Err(Error::BudgetTooShort { round, .. })
-                if 2 * round < slice.max_time && disturbed < config.processes =>
-            {
+            // The next slice tries again; only a disturbance that lasts
+            // ends the comparison.
+            Err(ref error) if disturbed_slice(error, &slice) && disturbed < config.processes => {
                 disturbed += 1;
             }
             // Said of the whole comparison's budget, which the user set.
@@ -145,6 +141,14 @@ pub fn slice_config(config: &Config) -> Config {
         cycles: Some(SLICE_CYCLES),
         ..config.clone()
     }
+}
+
+/// Whether `error` ended a slice measured with `slice` because its tuning
+/// and warm-up lost the budget to something else (another process ran),
+/// not to the functions: a pair of its rounds would have fit. Such a slice
+/// is measured again, here and across revisions alike.
+pub fn disturbed_slice(error: &Error, slice: &Config) -> bool {
+    matches!(error, Error::BudgetTooShort { round, .. } if 2 * *round < slice.max_time)
 }
 
 /// How many cycles of rounds a slice measures: each batch size of the

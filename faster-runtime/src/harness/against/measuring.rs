@@ -48,6 +48,9 @@ pub(super) struct Measuring<'a> {
 struct Measured {
     reports: Result<Vec<Report>, Error>,
     elapsed: Duration,
+    /// Pairs measured again because another process took their budget
+    /// (`replicate::disturbed_slice`).
+    disturbed: usize,
     done: bool,
 }
 
@@ -72,6 +75,7 @@ impl Measuring<'_> {
             .map(|(_, matched)| Measured {
                 reports: Ok(Vec::new()),
                 elapsed: Duration::ZERO,
+                disturbed: 0,
                 done: !matches!(matched, Match::Both { .. }),
             })
             .collect();
@@ -98,6 +102,14 @@ impl Measuring<'_> {
                     (Ok(reports), Ok(report)) => {
                         reports.push(report);
                         function.done = replicate::enough(&config, reports, function.elapsed);
+                    }
+                    (Ok(_), Err(error))
+                        if replicate::disturbed_slice(
+                            &error,
+                            &replicate::slice_config(&config),
+                        ) && function.disturbed < config.processes =>
+                    {
+                        function.disturbed += 1;
                     }
                     (reports, Err(error)) => {
                         *reports = Err(error);
