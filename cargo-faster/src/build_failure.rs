@@ -2,7 +2,7 @@
 //! which directory, and the likely fix, read from what cargo said (which
 //! the user has seen above it).
 
-use crate::build::{BuildError, Cargo};
+use crate::cargo::{BuildError, Cargo};
 use crate::sources::relative_to;
 use std::path::Path;
 

@@ -5,12 +5,15 @@
 //! names `faster-link`, so a teammate or a CI job without it builds and
 //! tests as before.
 //!
-//! It builds in the target directory `cargo faster --against` builds the
-//! current code in: cargo rebuilds everything it links when the linker
-//! changes, so sharing the project's own `target/` with plain `cargo test`
-//! would rebuild the whole project each time one follows the other.
+//! It builds in the target directory `cargo faster --against` builds both
+//! revisions in, with the same compiler by the same path (`RUSTC`), so the
+//! current code's crates and every dependency are compiled once for both
+//! commands: cargo rebuilds everything it links when the linker changes, so
+//! sharing the project's own `target/` with plain `cargo test` would
+//! rebuild the whole project each time one follows the other.
 
-use crate::build::{Cargo, Workspace};
+use crate::build::shared_target;
+use crate::cargo::Cargo;
 use crate::toolchain;
 use faster_runtime::harness::COULD_NOT_RUN;
 use faster_runtime::layout::LINKER_VARIABLE;
@@ -26,7 +29,7 @@ pub const SUBCOMMANDS: [&str; 2] = ["test", "bench"];
 pub fn run(subcommand: &str, arguments: &[String]) -> Result<u8, String> {
     let directory = std::env::current_dir()
         .map_err(|error| format!("cannot read the current directory: {error}"))?;
-    let (_, version) = toolchain::toolchain(&directory)?;
+    let (rustc, version) = toolchain::toolchain(&directory)?;
     let cargo = Cargo {
         program: std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()),
         profile: String::new(),
@@ -46,10 +49,11 @@ pub fn run(subcommand: &str, arguments: &[String]) -> Result<u8, String> {
     match toolchain::layout_linker(&version) {
         Some((variable, linker)) => {
             link_through(&mut command, &variable, &linker);
-            command.env("CARGO_TARGET_DIR", linked_target(&workspace));
+            command.env("CARGO_TARGET_DIR", shared_target(&workspace));
+            command.env("RUSTC", rustc);
             eprintln!(
                 "cargo faster: cargo {subcommand}, linked through faster-link in {}",
-                shown(&linked_target(&workspace), &directory)
+                shown(&shared_target(&workspace), &directory)
             );
         }
         None if cfg!(target_os = "linux") => {
@@ -70,12 +74,6 @@ pub fn run(subcommand: &str, arguments: &[String]) -> Result<u8, String> {
         .code()
         .and_then(|code| u8::try_from(code).ok())
         .unwrap_or(COULD_NOT_RUN))
-}
-
-/// Where the current code is built linked through `faster-link`, by
-/// `cargo faster test` and `cargo faster --against` alike.
-pub fn linked_target(workspace: &Workspace) -> PathBuf {
-    workspace.target.join("faster").join("current")
 }
 
 /// Sets `faster-link` as the host's linker; a linker the environment had

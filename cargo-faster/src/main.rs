@@ -7,18 +7,21 @@
 //! Modules: `options` (the command line), `git` (the base commit and its
 //! worktree), `sources` (the base's worktree and the path dependencies
 //! outside the repository beside it), `toolchain` (the compiler and
-//! `faster-link`, which both builds use), `build` (both revisions' test
-//! binaries, the base's cached by commit), `cache` (the base builds' record,
-//! its key, and the pruning of older ones), `build_failure` (what to say
-//! when one does not build), `discover` (which binaries serve tracked
-//! functions), `machine_code` (the size of a function's timed loop in a
-//! binary), `linked` (`cargo faster test`: cargo's own command, linked
+//! `faster-link`, which every build uses), `cargo` (running cargo: metadata
+//! and test builds), `build` (both revisions' test binaries, in one target
+//! directory, the base's cached by commit), `wrapper` (the rustc wrapper
+//! that keeps the base's own crates apart there), `cache` (the base builds'
+//! record, its key, and the pruning of older ones), `build_failure` (what
+//! to say when one does not build), `discover` (which binaries serve
+//! tracked functions), `machine_code` (the size of a function's timed loop
+//! in a binary), `linked` (`cargo faster test`: cargo's own command, linked
 //! through `faster-link`). The comparison itself, and every output, is the
 //! runtime's (`faster_runtime::harness::run_against`).
 
 mod build;
 mod build_failure;
 mod cache;
+mod cargo;
 mod discover;
 mod executable;
 mod git;
@@ -27,8 +30,10 @@ mod machine_code;
 mod options;
 mod sources;
 mod toolchain;
+mod wrapper;
 
-use build::{Base, Cargo};
+use build::{Base, Binaries};
+use cargo::{Cargo, Workspace};
 use faster_runtime::harness::{Against, COULD_NOT_RUN, Revision, run_against};
 use options::{Options, Parsed};
 use std::path::Path;
@@ -38,6 +43,9 @@ use std::process::ExitCode;
 const USAGE_ERROR: u8 = 2;
 
 fn main() -> ExitCode {
+    if let Some(code) = wrapper::run_if_wrapping() {
+        return code;
+    }
     let mut arguments: Vec<String> = std::env::args().skip(1).collect();
     // Run as `cargo faster ...`, cargo passes the subcommand's name first.
     if arguments.first().map(String::as_str) == Some("faster") {
@@ -92,22 +100,13 @@ fn run(options: &Options) -> Result<u8, String> {
     let commit = repository.commit(options.against())?;
     let base_name = git::name(options.against(), &commit);
 
-    // Both revisions are linked through faster-link, in target directories
-    // of ours (the current code's shared with `cargo faster test`): linked
-    // another way, the project's own target directory would be rebuilt
-    // whole on the next `cargo test`, since cargo rebuilds everything it
-    // links when the linker changes.
-    let current = cargo
-        .test_binaries(
-            &directory,
-            options.manifest_path.as_deref(),
-            Some(&linked::linked_target(&workspace)),
-            None,
-        )
-        .map_err(|error| build_failure::of_current(error, &directory))?;
-    // Held until the comparison is over: no other run prunes the base's
-    // binaries while they run.
-    let (base, _in_use) = Base {
+    // Both revisions are linked through faster-link, in a target directory
+    // of ours (shared with `cargo faster test`): linked another way, the project's own target directory would
+    // be rebuilt whole on the next `cargo test`, since cargo rebuilds
+    // everything it links when the linker changes. Held until the
+    // comparison is over: no other run prunes the base's binaries while
+    // they run.
+    let (binaries, _in_use) = Base {
         repository: &repository,
         commit: &commit,
         name: &base_name,
@@ -115,23 +114,39 @@ fn run(options: &Options) -> Result<u8, String> {
         rustc: &rustc,
         version: &version,
     }
-    .test_binaries(&cargo, &directory)?;
+    .both(&cargo, &directory)?;
 
+    let compared = compare(&binaries, base_name, options, &workspace, &directory);
+    if let Some(pruned) = &binaries.kept {
+        eprintln!("cargo faster: {}", build::what_is_kept(&workspace, pruned));
+    }
+    compared
+}
+
+/// Compares the tracked functions `binaries` serve; the exit code, or why
+/// it could not.
+fn compare(
+    binaries: &Binaries,
+    base_name: String,
+    options: &Options,
+    workspace: &Workspace,
+    directory: &Path,
+) -> Result<u8, String> {
     let against = Against {
         base: Revision {
             name: base_name,
-            servers: discover::servers(&base)?,
+            servers: discover::servers(&binaries.base)?,
         },
         current: Revision {
             name: "the current code".into(),
-            servers: discover::servers(&current)?,
+            servers: discover::servers(&binaries.current)?,
         },
         accept_changes: options.accept_changes,
         output: workspace.target.join("faster"),
         symbol_sizes: Some(machine_code::symbol_sizes),
     };
     if against.current.servers.is_empty() && against.base.servers.is_empty() {
-        return Err(nothing_tracked(&directory));
+        return Err(nothing_tracked(directory));
     }
     Ok(run_against(&against, options.harness()))
 }

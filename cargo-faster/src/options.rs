@@ -16,7 +16,7 @@ use std::path::PathBuf;
 /// What `cargo faster --help` says before the flags.
 const ABOUT: &str = "\
 `cargo faster test` is `cargo test`, every binary linked through faster-link
-(in target/faster/current/), so each comparison is measured in layouts of its
+(in target/faster/build/), so each comparison is measured in layouts of its
 binary and its verdict is about the code, not this one link.
 
 `cargo faster --against REV` compares every function registered with
@@ -30,11 +30,12 @@ floor, or returns something else on some input.";
 
 /// What `cargo faster --help` says after the flags.
 const AFTER_HELP: &str = "\
-The base revision is checked out in a git worktree and built under
-target/faster/base/, once per commit and build configuration (compiler, flags,
-.cargo/config.toml files, RUSTFLAGS and cargo's variables): a second run
-against it builds nothing. The three base revisions used last are kept, older
-ones removed. The current code is built under target/faster/current/.
+Both revisions, and `cargo faster test`, are built in target/faster/build/,
+what they share compiled once. The base revision is checked out in a git
+worktree under target/faster/base/ and built once per commit and build
+configuration (compiler, flags, .cargo/config.toml files, RUSTFLAGS and cargo's
+variables): a second run against it builds nothing. The three base revisions
+used last are kept, older ones removed.
 Exit codes: 0 passed (undecided ones too, unless --undecided fail), 101 a
 function failed, 2 a bad command line, 1 could not build or run.";
 

@@ -91,7 +91,7 @@ impl Fixture {
 
 /// The fixture's target directory: kept between runs, so only the first
 /// one builds `faster` for it (`cargo faster test` builds under its
-/// `faster/current/`).
+/// `faster/build/`).
 fn target() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .parent()
@@ -141,7 +141,7 @@ fn each_process_runs_in_a_layout_of_its_own_and_a_copy_says_it_has_none() {
     // The layouts are the same code in other orders: binaries of about the
     // same size, none of them byte for byte the binary as linked, nor
     // another layout.
-    let binary = std::fs::read_dir(target().join("faster/current/release/deps"))
+    let binary = std::fs::read_dir(target().join("faster/build/release/deps"))
         .unwrap()
         .map(|entry| entry.unwrap().path())
         .find(|path| {

@@ -247,7 +247,10 @@ fn one_revision_against_another_built_once() {
     );
     assert_eq!(first.code, Some(101), "{}\n{}", first.stdout, first.stderr);
     assert!(
-        first.stderr.contains("faster/base keeps "),
+        first.stderr.contains("faster keeps ")
+            && first
+                .stderr
+                .contains(" and the build both revisions share ("),
         "what the cache keeps: {}",
         first.stderr
     );
@@ -648,4 +651,192 @@ fn a_run_where_every_function_is_new_says_it_compared_nothing_and_passes() {
             );
         }
     }
+}
+
+/// A package without `faster`, with a registry dependency, a binary and an
+/// integration test: what `cargo faster` builds, whatever it then finds;
+/// with `dependency` and `workspace` lines more.
+fn sharing_manifest(dependency: &str, workspace: &str) -> String {
+    MANIFEST
+        .replace(
+            "faster-test = { path = \"FASTER\", default-features = false }",
+            &format!("itoa = \"1\"\n{dependency}"),
+        )
+        .replace("[workspace]", &format!("[workspace]\n{workspace}"))
+}
+
+impl Fixture {
+    /// Two commits of a package with `itoa` and a binary printing which
+    /// commit it is: its name; or, when `vendored`, the value of a path
+    /// package inside the repository that is not a member of its
+    /// workspace, 1 in the first commit and 2 in the second.
+    fn sharing(tag: &str, vendored: bool) -> Fixture {
+        let fixture = Fixture::empty(tag);
+        let manifest = if vendored {
+            sharing_manifest("v = { path = \"vendor/v\" }", "exclude = [\"vendor/v\"]")
+        } else {
+            sharing_manifest("", "")
+        };
+        fixture.write("Cargo.toml", &manifest);
+        std::fs::create_dir_all(fixture.root.join("src/bin")).unwrap();
+        std::fs::create_dir_all(fixture.root.join("tests")).unwrap();
+        std::fs::create_dir_all(fixture.root.join("vendor/v/src")).unwrap();
+        fixture.write(
+            "vendor/v/Cargo.toml",
+            "[package]\nname = \"v\"\nversion = \"0.0.0\"\nedition = \"2024\"\n",
+        );
+        fixture.write(
+            "src/lib.rs",
+            "pub fn digits(n: u64) -> usize {\n    itoa::Buffer::new().format(n).len()\n}\n",
+        );
+        fixture.write("tests/runs.rs", "#[test]\nfn runs() {}\n");
+        for (commit, value) in [("base", 1), ("head", 2)] {
+            let said = if vendored {
+                "v::value()".to_string()
+            } else {
+                format!("{commit:?}")
+            };
+            fixture.write(
+                "src/bin/which.rs",
+                &format!("fn main() {{\n    println!(\"{{}}\", {said});\n}}\n"),
+            );
+            fixture.write(
+                "vendor/v/src/lib.rs",
+                &format!("pub fn value() -> u32 {{\n    {value}\n}}\n"),
+            );
+            fixture.commit(commit);
+        }
+        fixture
+    }
+}
+
+/// How many times cargo said it compiled the package `name`.
+fn compiled(stderr: &str, name: &str) -> usize {
+    let said = format!("Compiling {name} v");
+    stderr
+        .lines()
+        .filter(|line| line.trim_start().starts_with(&said))
+        .count()
+}
+
+/// The files in `folder` whose names start with `prefix` and end with
+/// `suffix`.
+fn files(folder: &Path, prefix: &str, suffix: &str) -> Vec<String> {
+    let entries = std::fs::read_dir(folder).unwrap_or_else(|error| panic!("{folder:?}: {error}"));
+    entries
+        .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|name| name.starts_with(prefix) && name.ends_with(suffix))
+        .collect()
+}
+
+#[test]
+fn both_revisions_compile_a_dependency_once_and_their_own_crates_apart() {
+    let fixture = Fixture::sharing("sharing", false);
+    let target = fixture.scratch.join("target");
+    let run = |environment: &[(&str, &Path)]| {
+        let environment = [&[("CARGO_TARGET_DIR", target.as_path())], environment].concat();
+        let ran = fixture.cargo_faster(&["--against", "HEAD~1"], &environment);
+        // Nothing is tracked: built, then said.
+        assert_eq!(ran.code, Some(1), "{}", ran.stderr);
+        assert!(
+            ran.stderr
+                .contains("has a function tracked with #[faster::track]"),
+            "{}",
+            ran.stderr
+        );
+        ran
+    };
+
+    // From an empty target directory: itoa compiled once, for both; the
+    // fixture once for each revision, under names of its own.
+    let first = run(&[]);
+    assert_eq!(compiled(&first.stderr, "itoa"), 1, "{}", first.stderr);
+    assert_eq!(compiled(&first.stderr, "fixture"), 2, "{}", first.stderr);
+    let deps = target.join("faster/build/release/deps");
+    assert_eq!(files(&deps, "libitoa-", ".rlib").len(), 1);
+    assert_eq!(files(&deps, "libfixture-", ".rlib").len(), 2);
+    assert!(!target.join("faster/base/target").exists());
+    assert!(
+        words(&first.stderr).contains(&format!(
+            "cargo faster: {} keeps 1 base revision (",
+            target.join("faster").display()
+        )) && first
+            .stderr
+            .contains(") and the build both revisions share ("),
+        "{}",
+        first.stderr
+    );
+    // The binary integration tests run (`CARGO_BIN_EXE_which`) is the
+    // current code's, though the base was built after it.
+    let which = Command::new(target.join("faster/build/release/which"))
+        .output()
+        .unwrap();
+    assert_eq!(String::from_utf8_lossy(&which.stdout), "head\n");
+
+    // `cargo faster test` builds there too, with the same compiler and
+    // linker: the current code's build is its own, nothing compiled again.
+    let environment = [("CARGO_TARGET_DIR", target.as_path())];
+    let tested = fixture.cargo_faster(&["test", "--release", "--no-run"], &environment);
+    assert_eq!(tested.code, Some(0), "{}", tested.stderr);
+    assert!(!tested.stderr.contains("Compiling"), "{}", tested.stderr);
+
+    // A workspace wrapper of the project's own: the base is built apart,
+    // and says why.
+    let wrapper = fixture.scratch.join("wrap");
+    std::fs::write(&wrapper, "#!/bin/sh\nexec \"$@\"\n").unwrap();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let executable = std::fs::Permissions::from_mode(0o755);
+        std::fs::set_permissions(&wrapper, executable).unwrap();
+    }
+    let wrapped = run(&[("RUSTC_WORKSPACE_WRAPPER", &wrapper)]);
+    assert!(
+        words(&wrapped.stderr).contains(
+            "cargo faster: the base revision is built apart from the current code, its \
+             dependencies compiled again: RUSTC_WORKSPACE_WRAPPER is set"
+        ),
+        "{}",
+        wrapped.stderr
+    );
+    let apart = target.join("faster/base/target/release/deps");
+    assert_eq!(files(&apart, "libitoa-", ".rlib").len(), 1);
+}
+
+#[test]
+fn a_path_package_in_the_workspace_but_not_of_it_is_built_apart() {
+    let fixture = Fixture::sharing("vendored", true);
+    let target = fixture.scratch.join("target");
+    let run = || {
+        let environment = [("CARGO_TARGET_DIR", target.as_path())];
+        let ran = fixture.cargo_faster(&["--against", "HEAD~1"], &environment);
+        assert_eq!(ran.code, Some(1), "{}", ran.stderr);
+        ran
+    };
+    let ran = run();
+    assert!(
+        words(&ran.stderr).contains(
+            "its dependencies compiled again: vendor/v is a path package inside the workspace \
+             but not a member of it, which cargo would name alike in both revisions"
+        ),
+        "{}",
+        ran.stderr
+    );
+    // Each revision compiled its own `v`, in a target directory of its own.
+    assert_eq!(compiled(&ran.stderr, "v"), 2, "{}", ran.stderr);
+    for deps in [
+        "faster/build/release/deps",
+        "faster/base/target/release/deps",
+    ] {
+        assert_eq!(files(&target.join(deps), "libv-", ".rlib").len(), 1);
+    }
+    // Run again, the base cached: the current code's binary still has the
+    // current code's `v`, not the base's, which one target directory would
+    // have given it (its sources older than the base's library, cargo would
+    // call that fresh).
+    run();
+    let which = Command::new(target.join("faster/build/release/which"))
+        .output()
+        .unwrap();
+    assert_eq!(String::from_utf8_lossy(&which.stdout), "2\n");
 }

@@ -1,6 +1,7 @@
-//! Keeping `<target>/faster/base/` from growing without bound: every base
-//! commit leaves a worktree and its test binaries there, so a few are
-//! kept — the most recently used — and the rest removed, worktree and all.
+//! Keeping `<target>/faster/` from growing without bound: every base
+//! commit leaves a worktree and its test binaries in `base/`, so a few are
+//! kept — the most recently used — and the rest removed, worktree and all;
+//! the target directories no run builds in any more are removed.
 //!
 //! Each commit's folder holds a file, `used`, whose modification time says
 //! when a run last used it, and which a run holds a shared lock on while it
@@ -21,8 +22,13 @@ use std::time::SystemTime;
 pub const KEPT: usize = 3;
 
 /// The folder under `<target>/faster/base/` that is cargo's target
-/// directory for every base commit, not a commit's.
-pub const SHARED_TARGET: &str = "target";
+/// directory for the base commits built apart from the current code, not a
+/// commit's.
+pub const APART: &str = "target";
+
+/// The folder under `<target>/faster/` that was cargo's target directory
+/// for the current code before both revisions shared one.
+const FORMER_CURRENT: &str = "current";
 
 /// The file in a commit's folder that says when it was last used, and
 /// whose lock says it is in use.
@@ -75,20 +81,23 @@ pub struct Pruned {
 }
 
 impl Pruned {
-    /// One line for the user: "target/faster/base keeps 3 base revisions
-    /// (412 MiB); removed 2 older ones", `base` shown as given, with the
-    /// `bytes` it holds on disk (see [`disk_usage`]).
-    pub fn summary(&self, base: &Path, bytes: u64) -> String {
+    /// One line for the user: "target/faster keeps 3 base revisions
+    /// (38.2 MiB) and the build both revisions share (292 MiB); removed 2
+    /// older ones", `faster` shown as given, with the bytes the base
+    /// revisions and the shared build hold on disk (see [`disk_usage`]).
+    pub fn summary(&self, faster: &Path, (base, shared): (u64, u64)) -> String {
         let revisions = if self.kept == 1 {
             "revision"
         } else {
             "revisions"
         };
-        let size = faster_runtime::report::units::format_bytes(bytes);
+        let size = faster_runtime::report::units::format_bytes;
         let mut line = format!(
-            "{} keeps {} base {revisions} ({size})",
-            base.display(),
-            self.kept
+            "{} keeps {} base {revisions} ({}) and the build both revisions share ({})",
+            faster.display(),
+            self.kept,
+            size(base),
+            size(shared)
         );
         match self.removed {
             0 => {}
@@ -162,7 +171,7 @@ fn folder_paths(base: &Path) -> Vec<PathBuf> {
     entries
         .flatten()
         .filter(|entry| entry.file_type().is_ok_and(|kind| kind.is_dir()))
-        .filter(|entry| entry.file_name() != SHARED_TARGET)
+        .filter(|entry| entry.file_name() != APART)
         .map(|entry| entry.path())
         .collect()
 }
@@ -281,25 +290,41 @@ fn hold_exclusively(used: &Path) -> Option<Option<File>> {
     }
 }
 
-/// The size on disk of everything under `path`, links not followed and
-/// files linked more than once counted once (the layouts' material links
-/// cargo's libraries).
-pub fn disk_usage(path: &Path) -> u64 {
-    let (mut bytes, mut seen) = (0, HashSet::new());
-    let mut pending = vec![path.to_path_buf()];
-    while let Some(path) = pending.pop() {
-        let Ok(metadata) = std::fs::symlink_metadata(&path) else {
-            continue;
-        };
-        if metadata.is_dir() {
-            let entries = std::fs::read_dir(&path).into_iter().flatten().flatten();
-            pending.extend(entries.map(|entry| entry.path()));
-        }
-        if first_sight(&metadata, &mut seen) {
-            bytes += size_on_disk(&metadata);
-        }
+/// The target directories under `faster` (`<target>/faster`) no run
+/// builds in any more: the current code's of an older cargo faster, and
+/// `base/target` unless the base is built `apart` now. A base's test
+/// binaries and their layouts' material are copies and links of their own,
+/// which outlive it.
+pub fn remove_unused_targets(faster: &Path, apart: bool) {
+    let _ = std::fs::remove_dir_all(faster.join(FORMER_CURRENT));
+    if !apart {
+        let _ = std::fs::remove_dir_all(faster.join("base").join(APART));
     }
-    bytes
+}
+
+/// The size on disk of everything under each of `paths`, links not
+/// followed and a file linked more than once counted once, under the first
+/// path it is found in (the layouts' material links cargo's libraries).
+pub fn disk_usage(paths: &[&Path]) -> Vec<u64> {
+    let mut seen = HashSet::new();
+    let mut under = |path: &Path| {
+        let mut bytes = 0;
+        let mut pending = vec![path.to_path_buf()];
+        while let Some(path) = pending.pop() {
+            let Ok(metadata) = std::fs::symlink_metadata(&path) else {
+                continue;
+            };
+            if metadata.is_dir() {
+                let entries = std::fs::read_dir(&path).into_iter().flatten().flatten();
+                pending.extend(entries.map(|entry| entry.path()));
+            }
+            if first_sight(&metadata, &mut seen) {
+                bytes += size_on_disk(&metadata);
+            }
+        }
+        bytes
+    };
+    paths.iter().map(|path| under(path)).collect()
 }
 
 #[cfg(unix)]
@@ -373,7 +398,7 @@ mod tests {
         );
         let repository = Repository { root: root.clone() };
         let base = dir.join("target/faster/base");
-        std::fs::create_dir_all(base.join(SHARED_TARGET)).unwrap();
+        std::fs::create_dir_all(base.join(APART)).unwrap();
 
         // In use by this run, though the least recently used before it.
         let current = fake_base(&base, "aaaa", 9);
@@ -411,7 +436,7 @@ mod tests {
             assert!(kept.exists(), "{} was removed", kept.display());
         }
         assert!(!older.exists() && !worktree.exists());
-        assert!(base.join(SHARED_TARGET).exists());
+        assert!(base.join(APART).exists());
         let listed = Command::new("git")
             .arg("-C")
             .arg(&root)
@@ -420,9 +445,16 @@ mod tests {
             .unwrap();
         let listed = String::from_utf8_lossy(&listed.stdout);
         assert!(!listed.contains("bbbb"), "{listed}");
-        // Five binaries of 100 kB, and the folders around them.
-        let bytes = disk_usage(&base);
-        assert!((500_000..1_000_000).contains(&bytes), "{bytes}");
+        // Five binaries of 100 kB, and the folders around them; a binary
+        // linked from two places counted once, where it is found first.
+        let linked = dir.join("target/faster/build/speed-1a2b");
+        std::fs::create_dir_all(linked.parent().unwrap()).unwrap();
+        std::fs::hard_link(current.join("release/bin/speed-1a2b"), &linked).unwrap();
+        let bytes = disk_usage(&[&base]);
+        assert!((500_000..1_000_000).contains(&bytes[0]), "{bytes:?}");
+        let both = disk_usage(&[&linked, &base]);
+        assert!((100_000..200_000).contains(&both[0]), "{both:?}");
+        assert!(both[1] < bytes[0] - 90_000, "{both:?}");
 
         let again = prune(&base, &current, &repository, 3);
         assert_eq!(
@@ -440,18 +472,21 @@ mod tests {
             removed,
             failures: Vec::new(),
         };
-        let (base, bytes) = (Path::new("target/faster/base"), 412 << 20);
+        let (faster, bytes) = (Path::new("target/faster"), (38 << 20, 412 << 20));
         assert_eq!(
-            pruned(3, 2).summary(base, bytes),
-            "target/faster/base keeps 3 base revisions (412 MiB); removed 2 older ones"
+            pruned(3, 2).summary(faster, bytes),
+            "target/faster keeps 3 base revisions (38.0 MiB) and the build both revisions \
+             share (412 MiB); removed 2 older ones"
         );
         assert_eq!(
-            pruned(1, 1).summary(base, bytes),
-            "target/faster/base keeps 1 base revision (412 MiB); removed 1 older one"
+            pruned(1, 1).summary(faster, bytes),
+            "target/faster keeps 1 base revision (38.0 MiB) and the build both revisions share \
+             (412 MiB); removed 1 older one"
         );
         assert_eq!(
-            pruned(2, 0).summary(base, bytes),
-            "target/faster/base keeps 2 base revisions (412 MiB)"
+            pruned(2, 0).summary(faster, bytes),
+            "target/faster keeps 2 base revisions (38.0 MiB) and the build both revisions share \
+             (412 MiB)"
         );
     }
 }
