@@ -48,12 +48,13 @@ pub fn run(subcommand: &str, arguments: &[String]) -> Result<u8, String> {
     }
     match toolchain::layout_linker(&version) {
         Some((variable, linker)) => {
+            let target = shared_target(&workspace);
             link_through(&mut command, &variable, &linker);
-            command.env("CARGO_TARGET_DIR", shared_target(&workspace));
+            command.env("CARGO_TARGET_DIR", &target);
             command.env("RUSTC", rustc);
             eprintln!(
                 "cargo faster: cargo {subcommand}, linked through faster-link in {}",
-                shown(&shared_target(&workspace), &directory)
+                shown(&target, &directory)
             );
         }
         None if cfg!(target_os = "linux") => {

@@ -129,22 +129,16 @@ test some_other_test ... ok
 test result: FAILED. 3 passed; 1 failed
 ";
         let run = outcomes(stdout, libtest_line, 2.5);
-        assert_eq!(
-            run.double,
-            Outcomes {
-                passed: 1,
-                failed: 0
-            }
-        );
-        assert_eq!(
-            run.same,
-            Outcomes {
-                passed: 1,
-                failed: 1
-            }
-        );
+        assert_one_double_passed_and_one_of_two_same_failed(&run);
         assert_eq!(run.failed, ["faster_same_1"]);
         assert!(describe(&run).contains("identical passed 1 of 2; failed: faster_same_1"));
+    }
+
+    /// What both runners' sample lines come to.
+    fn assert_one_double_passed_and_one_of_two_same_failed(run: &Run) {
+        let outcomes = |passed, failed| Outcomes { passed, failed };
+        assert_eq!(run.double, outcomes(1, 0));
+        assert_eq!(run.same, outcomes(1, 1));
     }
 
     #[test]
@@ -158,20 +152,7 @@ test result: FAILED. 3 passed; 1 failed
         FAIL [   0.063s] (3/3) suite faster_same_2
 ";
         let run = outcomes(stderr, nextest_line, 1.0);
-        assert_eq!(
-            run.double,
-            Outcomes {
-                passed: 1,
-                failed: 0
-            }
-        );
-        assert_eq!(
-            run.same,
-            Outcomes {
-                passed: 1,
-                failed: 1
-            }
-        );
+        assert_one_double_passed_and_one_of_two_same_failed(&run);
         assert_eq!(run.failed, ["faster_same_2"]);
     }
 }
