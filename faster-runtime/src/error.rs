@@ -46,6 +46,16 @@ pub enum Error {
         /// How many processes share it (each gets its part).
         processes: usize,
     },
+    /// Other processes kept taking the measuring's time: slice after slice
+    /// lost its budget to them before two rounds were timed, where a pair
+    /// of rounds would have fit.
+    Disturbed {
+        /// How many slices (or pairs of processes across revisions) in all
+        /// lost their budget so.
+        slices: usize,
+        /// The time budget.
+        max_time: Duration,
+    },
     /// The timer cannot measure this pair (a batch read as no time at all).
     Unmeasurable(String),
     /// A GPU comparison could not run: no adapter, a device or buffer that
@@ -176,6 +186,14 @@ impl fmt::Display for Error {
                 round.as_secs_f64(),
                 seconds(*max_time),
                 seconds(10 * *processes as u32 * *round),
+            ),
+            Error::Disturbed { slices, max_time } => write!(
+                f,
+                "other processes took the time of {slices} slices of the measuring: each spent \
+                 its part of max_time = \"{}\" getting ready, where its rounds alone would have \
+                 fit; run on a quieter machine (other builds and tests stopped), or raise \
+                 max_time",
+                seconds(*max_time),
             ),
             Error::Unmeasurable(reason) => write!(f, "cannot measure: {reason}"),
             Error::Gpu(reason) => write!(f, "GPU: {reason}"),

@@ -100,20 +100,7 @@ pub fn measure(
         spent += started.elapsed();
         match measured {
             Ok(report) => reports.push(report),
-            // The next slice tries again; only a disturbance that lasts
-            // ends the comparison.
-            Err(ref error) if disturbed_slice(error, &slice) && disturbed < config.processes => {
-                disturbed += 1;
-            }
-            // Said of the whole comparison's budget, which the user set.
-            Err(Error::BudgetTooShort { round, .. }) => {
-                return Err(Error::BudgetTooShort {
-                    round,
-                    max_time: config.max_time,
-                    processes: config.processes,
-                });
-            }
-            Err(error) => return Err(error),
+            Err(error) => after_failed_slice(error, config, &mut disturbed)?,
         }
     }
     let elapsed = reports.iter().map(|report| report.elapsed).sum();
@@ -143,12 +130,37 @@ pub fn slice_config(config: &Config) -> Config {
     }
 }
 
-/// Whether `error` ended a slice measured with `slice` because its tuning
-/// and warm-up lost the budget to something else (another process ran),
-/// not to the functions: a pair of its rounds would have fit. Such a slice
-/// is measured again, here and across revisions alike.
-pub fn disturbed_slice(error: &Error, slice: &Config) -> bool {
-    matches!(error, Error::BudgetTooShort { round, .. } if 2 * *round < slice.max_time)
+/// What `error`, ending one slice of a comparison measured with `config`,
+/// does to the comparison (here and across revisions alike): `Ok` where
+/// the slice is measured again, because its tuning and warm-up lost the
+/// budget to something else (another process ran), not to the functions
+/// (a pair of its rounds would have fit), and fewer than
+/// `config.processes` slices were so far (`disturbed` counts them);
+/// otherwise the error that ends the comparison, said of its whole budget,
+/// which the user set.
+pub fn after_failed_slice(
+    error: Error,
+    config: &Config,
+    disturbed: &mut usize,
+) -> Result<(), Error> {
+    let Error::BudgetTooShort { round, .. } = error else {
+        return Err(error);
+    };
+    if 2 * round >= slice_config(config).max_time {
+        return Err(Error::BudgetTooShort {
+            round,
+            max_time: config.max_time,
+            processes: config.processes,
+        });
+    }
+    *disturbed += 1;
+    if *disturbed > config.processes {
+        return Err(Error::Disturbed {
+            slices: *disturbed,
+            max_time: config.max_time,
+        });
+    }
+    Ok(())
 }
 
 /// How many cycles of rounds a slice measures: each batch size of the
@@ -558,6 +570,58 @@ mod tests {
         .unwrap();
         assert_eq!(report.processes.len(), 4);
         assert_eq!(started, 5);
+    }
+
+    #[test]
+    fn a_disturbance_that_lasts_is_said_as_one_not_as_a_budget_too_short() {
+        let config = Config::default();
+        let error = measure(
+            &config,
+            |_| panic!("nothing is measured here"),
+            |_| Ok(()),
+            |replica| {
+                Err(Error::BudgetTooShort {
+                    round: Duration::from_micros(5),
+                    max_time: replica.config.max_time,
+                    processes: 1,
+                })
+            },
+        )
+        .unwrap_err();
+        assert_eq!(
+            error,
+            Error::Disturbed {
+                slices: config.processes + 1,
+                max_time: config.max_time,
+            }
+        );
+        let message = error.to_string();
+        assert!(
+            message.starts_with("other processes took the time of 5 slices"),
+            "{message}"
+        );
+        assert!(message.contains("run on a quieter machine"), "{message}");
+        // A round too long for its slice is the functions', said of the
+        // whole budget at once.
+        let mut disturbed = 0;
+        let too_long = after_failed_slice(
+            Error::BudgetTooShort {
+                round: config.max_time,
+                max_time: config.max_time / 4,
+                processes: 1,
+            },
+            &config,
+            &mut disturbed,
+        );
+        assert_eq!(
+            too_long,
+            Err(Error::BudgetTooShort {
+                round: config.max_time,
+                max_time: config.max_time,
+                processes: config.processes,
+            })
+        );
+        assert_eq!(disturbed, 0);
     }
 
     #[test]

@@ -49,7 +49,7 @@ struct Measured {
     reports: Result<Vec<Report>, Error>,
     elapsed: Duration,
     /// Pairs measured again because another process took their budget
-    /// (`replicate::disturbed_slice`).
+    /// (`replicate::after_failed_slice`).
     disturbed: usize,
     done: bool,
 }
@@ -103,17 +103,13 @@ impl Measuring<'_> {
                         reports.push(report);
                         function.done = replicate::enough(&config, reports, function.elapsed);
                     }
-                    (Ok(_), Err(error))
-                        if replicate::disturbed_slice(
-                            &error,
-                            &replicate::slice_config(&config),
-                        ) && function.disturbed < config.processes =>
-                    {
-                        function.disturbed += 1;
-                    }
                     (reports, Err(error)) => {
-                        *reports = Err(error);
-                        function.done = true;
+                        if let Err(error) =
+                            replicate::after_failed_slice(error, &config, &mut function.disturbed)
+                        {
+                            *reports = Err(error);
+                            function.done = true;
+                        }
                     }
                     (Err(_), Ok(_)) => function.done = true,
                 }
