@@ -141,14 +141,14 @@ fn each_process_runs_in_a_layout_of_its_own_and_a_copy_says_it_has_none() {
     // The layouts are the same code in other orders: binaries of about the
     // same size, none of them byte for byte the binary as linked, nor
     // another layout.
-    let binary = std::fs::read_dir(target().join("faster/build/release/deps"))
-        .unwrap()
-        .map(|entry| entry.unwrap().path())
-        .find(|path| {
-            let name = path.file_name().unwrap().to_string_lossy();
-            name.starts_with("fixture-") && path.extension().is_none() && path.is_file()
-        })
-        .expect("the fixture's test binary");
+    // The binary this run tested, as cargo names it ("Running unittests
+    // src/lib.rs (PATH)"): the deps folder may also hold an earlier build's.
+    let binary = output
+        .lines()
+        .filter(|line| line.trim_start().starts_with("Running unittests"))
+        .find_map(|line| line.rsplit_once('(')?.1.strip_suffix(')'))
+        .map(|path| fixture.root.join(path))
+        .unwrap_or_else(|| panic!("no test binary named in {output}"));
     let mut folder = binary.clone().into_os_string();
     folder.push(".layouts");
     let original = std::fs::read(&binary).unwrap();
