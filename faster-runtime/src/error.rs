@@ -161,32 +161,8 @@ impl fmt::Display for Error {
             Error::BudgetTooShort {
                 round,
                 max_time,
-                processes: 1,
-            } => write!(
-                f,
-                "one round (each function called once on every input) takes {:.2} s, so the two \
-                 rounds a ratio needs (one in each order) do not fit in max_time = \"{}\": raise \
-                 max_time to at least \"{}\" (about ten rounds), or give the functions less \
-                 work per call",
-                round.as_secs_f64(),
-                seconds(*max_time),
-                seconds(10 * *round),
-            ),
-            Error::BudgetTooShort {
-                round,
-                max_time,
                 processes,
-            } => write!(
-                f,
-                "one round (each function called once on every input) takes {:.2} s, so the two \
-                 rounds a ratio needs (one in each order) do not fit in max_time = \"{}\" shared \
-                 by {processes} processes: raise max_time to at least \"{}\" (about ten rounds \
-                 in each process), measure in one process (processes = 1), or give the \
-                 functions less work per call",
-                round.as_secs_f64(),
-                seconds(*max_time),
-                seconds(10 * *processes as u32 * *round),
-            ),
+            } => budget_too_short(f, *round, *max_time, *processes),
             Error::Disturbed { slices, max_time } => write!(
                 f,
                 "other processes took the time of {slices} slices of the measuring: each spent \
@@ -236,6 +212,38 @@ impl std::error::Error for Error {}
 
 /// A duration as the attribute's `max_time` takes it, to two significant
 /// digits: seconds from a second up, else milliseconds.
+/// [`Error::BudgetTooShort`]'s message: in a comparison of several
+/// processes, each needs its ten rounds, and one process is a way out.
+fn budget_too_short(
+    f: &mut fmt::Formatter<'_>,
+    round: Duration,
+    max_time: Duration,
+    processes: usize,
+) -> fmt::Result {
+    write!(
+        f,
+        "one round (each function called once on every input) takes {:.2} s, so the two rounds \
+         a ratio needs (one in each order) do not fit in max_time = \"{}\"",
+        round.as_secs_f64(),
+        seconds(max_time),
+    )?;
+    if processes <= 1 {
+        return write!(
+            f,
+            ": raise max_time to at least \"{}\" (about ten rounds), or give the functions less \
+             work per call",
+            seconds(10 * round),
+        );
+    }
+    write!(
+        f,
+        " shared by {processes} processes: raise max_time to at least \"{}\" (about ten rounds \
+         in each process), measure in one process (processes = 1), or give the functions less \
+         work per call",
+        seconds(10 * processes as u32 * round),
+    )
+}
+
 fn seconds(duration: Duration) -> String {
     let (value, unit) = if duration >= Duration::from_secs(1) {
         (duration.as_secs_f64(), "s")
