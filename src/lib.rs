@@ -52,9 +52,15 @@ pub use faster_macros::compare_gpu;
 pub use faster_macros::{compare, methods, track};
 pub use faster_runtime::{
     Calibration, Clock, Comparison, Config, CycleCounter, Error, Expect, InputReport, LinearFit,
-    OutputCheck, Phase, Placement, ProcessSummary, Report, Settings, SimClock, ThreadCpuClock,
-    Timer, TimerKind, Undecided, Verdict, WallClock, calibrate, compare_fns,
-    compare_fns_with_clock, comparisons, format_ns,
+    OnlyIn, OutputCheck, Phase, Placement, ProcessSummary, Report, Settings, Side, SimClock,
+    ThreadCpuClock, Timer, TimerKind, TimerReading, Undecided, Verdict, WallClock, calibrate,
+    compare_fns, compare_fns_with_clock, comparisons, format_ns,
+};
+// What a report's fields hold besides the figures: how far the verdict
+// reaches, what held batches short, the run's load, the compiled loops,
+// figures that read apart.
+pub use faster_runtime::{
+    BatchLimit, BestOfApart, CompiledCode, InputsAgainstHeadline, Load, Scope,
 };
 // Reports and output: the JSON schema's name, where reports go, the
 // environment they record, colour and rate formatting.

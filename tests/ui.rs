@@ -14,9 +14,11 @@
 //!
 //! The cases, by file:
 //! - `missing_original`, `duplicate_option`, `unknown_option` (`orignal`,
-//!   `input`, `type`, an unrelated option), `path_as_string` (a string or a
-//!   call where a path goes), `original_not_found`, `bad_values` (floor,
-//!   duration, `expect`, `check`, `name`, `processes`);
+//!   `input`, `type`; an unrelated option, whose error lists every option,
+//!   is a unit test of `faster-macros`, which reads that list off its
+//!   table), `path_as_string` (a string or a call where a path goes),
+//!   `original_not_found`, `bad_values` (floor, duration, `expect`,
+//!   `check`, `name`, `processes`);
 //! - `signature_mismatch` (a parameter's type, an extra parameter, the
 //!   output, an `extern "C"` original, inputs that fit the original and not
 //!   the candidate: the signatures' error first), `inputs_mismatch` (an

@@ -59,14 +59,18 @@ use proc_macro::TokenStream;
 /// | --- | --- | --- |
 /// | `original = path` | the function it replaces, with the same signature | required |
 /// | `inputs = path` | a `fn() -> impl IntoIterator<Item = T>`; each item is one input case | required exactly when the function has parameters |
-/// | `expect = faster \| not_slower \| report` | `faster`: faster by at least the noise floor; `not_slower`: fails only when slower by at least the floor; `report`: never fails on timing | `faster` |
-/// | `noise_floor = 0.05` | the smallest relative difference that counts, a fraction above 0 (1.0: at least 2x) | the run's (5%, 10% on CI) |
 /// | `check = eq \| approx(REL) \| approx(REL, ABS) \| path \| skip` | how outputs are compared before timing (below) | `eq` |
-/// | `max_time = "3s"` | time budget for this pair: `"750us"`, `"500ms"`, `"1.5s"`, `"2m"` | the run's (3 s) |
-/// | `processes = 3` | measure in slices in at least this many processes, from 1 to 100; `1`: in the test's own process only | the run's (4) |
 /// | `flops = path`, `bytes = path` | a `fn(&Input) -> u64` counting one call's floating-point operations or bytes on an input case; the report adds GFLOP/s or GB/s | none |
 /// | `name = "..."` | the report's heading (`NAME vs original`); the test keeps its name | the function's name |
 /// | `types = [u32, u64]` | for a function generic over one type: one comparison per type | none |
+///
+/// Every setting the guide's [table of settings] gives an attribute
+/// column is an option too, the strongest source of that setting: what
+/// the comparison must show, the noise floor, the time budget, the
+/// processes (`expect = not_slower`, `noise_floor = 0.1` and `max_time =
+/// "500ms"` in an example below).
+///
+/// [table of settings]: https://docs.rs/faster-test/latest/faster/guide/running/index.html#settings-and-their-precedence
 ///
 /// # Parameters and inputs
 ///
@@ -249,11 +253,11 @@ pub fn compare(args: TokenStream, item: TokenStream) -> TokenStream {
 /// (The repository's `tests/gpu` compiles and runs this form.)
 ///
 /// The options are `#[faster::compare]`'s — `original`, `inputs` (here a
-/// `fn(&faster::gpu::Gpu) -> impl IntoIterator<Item = Case>`), `expect`,
-/// `noise_floor`, `check` (`eq`, `approx(...)` or `skip`), `max_time`,
-/// `processes`, `flops`, `bytes`, `name` — and `cache_flush = false` for
-/// kernels meant to run warm (by default a buffer larger than the
-/// last-level cache is written over before every sample).
+/// `fn(&faster::gpu::Gpu) -> impl IntoIterator<Item = Case>`), `check`
+/// (`eq`, `approx(...)` or `skip`), `flops`, `bytes`, `name` and its
+/// settings — and `cache_flush = false` for kernels meant to run warm (by
+/// default a buffer larger than the last-level cache is written over
+/// before every sample).
 #[proc_macro_attribute]
 pub fn compare_gpu(args: TokenStream, item: TokenStream) -> TokenStream {
     gpu::compare_gpu(args.into(), item.into()).into()
@@ -285,10 +289,15 @@ pub fn compare_gpu(args: TokenStream, item: TokenStream) -> TokenStream {
 /// | --- | --- | --- |
 /// | `inputs = path` | a `fn() -> impl IntoIterator<Item = T>`; each item is one input case | required exactly when the function has parameters |
 /// | `name = "..."` | what matches it across revisions (keep it when you move or rename the function) | its path with its crate, `my_crate::text::parse` |
-/// | `expect = not_slower \| faster \| report` | what the comparison with the base revision must show | `not_slower` |
-/// | `noise_floor = 0.05` | the smallest relative difference that counts | the run's (5%, 10% on CI) |
-/// | `max_time = "3s"` | the time budget for measuring it | the run's (3 s) |
 /// | `types = [u32, u64]` | for a function generic over one type: tracked once per type (`my_crate::text::parse::<u32>`) | none |
+///
+/// The settings the guide's [table of settings] gives an attribute column
+/// are options too, as for `#[faster::compare]`, but for the processes
+/// (how many pairs of processes measure it is the run's, `--processes N`).
+/// What the comparison with the base revision must show defaults to
+/// `not_slower` here.
+///
+/// [table of settings]: https://docs.rs/faster-test/latest/faster/guide/running/index.html#settings-and-their-precedence
 ///
 /// Parameters are taken as `#[faster::compare]` takes them (by reference,
 /// by value, by `&mut`); a method needs [`macro@methods`] on its block. The

@@ -6,7 +6,8 @@
 //! re-exports everything public here next to the `#[faster::compare]`
 //! attribute.
 //!
-//! The modules, each importing only those below it:
+//! Its modules are not public API (`cargo-faster` and the accuracy suite
+//! reach into some of them, hidden); each imports only those below it:
 //!
 //! - `harness` — `faster::main()` and the generated tests' `run_test`: the
 //!   command line, the one run path, the lock between processes;
@@ -30,21 +31,35 @@
 
 #![warn(missing_docs)]
 
-pub mod check;
+// The API is what the crate root re-exports below (and `gpu`). The modules
+// are the implementation: private where nothing outside the crate reaches
+// in, and hidden where `cargo-faster`, the accuracy suite, the examples or
+// the tests do — neither is public API, and either may change in any
+// release.
+mod check;
+#[doc(hidden)]
 pub mod config;
+#[doc(hidden)]
 pub mod engine;
-pub mod error;
+mod error;
 #[cfg(feature = "gpu")]
 pub mod gpu;
+#[doc(hidden)]
 pub mod harness;
+#[doc(hidden)]
 pub mod layout;
+#[doc(hidden)]
 pub mod output;
+#[doc(hidden)]
 pub mod process;
-pub mod registry;
+mod registry;
+#[doc(hidden)]
 pub mod report;
+#[doc(hidden)]
 pub mod revision;
+#[doc(hidden)]
 pub mod stats;
-pub mod time;
+mod time;
 
 mod inputs;
 mod signature;
@@ -70,8 +85,11 @@ pub use registry::{Comparison, Tracked, comparisons, tracked};
 pub use report::document::SCHEMA as REPORT_SCHEMA;
 pub use report::environment::{CiRun, Environment};
 pub use report::units::{format_ns, format_rate};
-pub use report::{GpuInfo, InputReport, Placement, ProcessSummary, Report, Scope};
-pub use stats::samples::{Round, Samples, Side, Stop};
+pub use report::{
+    BestOfApart, CompiledCode, GpuInfo, InputReport, InputsAgainstHeadline, Load, Placement,
+    ProcessSummary, Report, Scope,
+};
+pub use stats::samples::{BatchLimit, Round, Samples, Side, Stop};
 pub use stats::verdict::{Expect, Undecided, Verdict};
 pub use stats::{Interval, LinearFit, StatsError, batch_means_interval, linear_fit};
 pub use time::{

@@ -17,6 +17,9 @@ pub use crate::config::MAX_PROCESSES;
 /// against: an option that sets a `Settings` field is one marked
 /// `attribute` here.
 pub use crate::config::SETTINGS;
+/// Each setting's type by its name, which a keyword option's value is a
+/// variant of.
+pub use crate::config::setting_types;
 pub use crate::config::{Config, Settings};
 pub use crate::engine::tracked::{Described, Served};
 pub use crate::error::Error;
@@ -34,7 +37,6 @@ pub use crate::signature::{
     PrepareCopy, SameOutput, SameParameters, String, Take, Vec, arguments, arguments_ref, callee,
     owned,
 };
-pub use crate::stats::verdict::Expect;
 pub use inventory;
 
 use crate::check::{CheckWith, Legend, OutputCheck, truncate};

@@ -16,11 +16,6 @@ fn misspelt_inputs(v: &[u64]) -> u64 {
     v.iter().sum()
 }
 
-#[faster::compare(original = sum_naive, inputs = sum_inputs, colour = blue)]
-fn unrelated_option(v: &[u64]) -> u64 {
-    v.iter().sum()
-}
-
 fn largest_naive<T: Ord + Copy>(v: &[T]) -> T {
     *v.iter().max().unwrap()
 }

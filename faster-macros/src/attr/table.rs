@@ -51,12 +51,10 @@ impl Attribute {
 pub(super) enum Kind {
     /// The path of a function, `path::to::f`.
     Function,
-    /// One of `choices`, a variant of the runtime's `__private::<runtime>`
-    /// named by the choice in upper camel case (`not_slower`: `NotSlower`).
-    Keyword {
-        choices: &'static [&'static str],
-        runtime: &'static str,
-    },
+    /// One of `choices`, for an option that sets a `Settings` field: a
+    /// variant of that setting's type in the runtime, named by the choice
+    /// in upper camel case (`not_slower`: `NotSlower`).
+    Keyword { choices: &'static [&'static str] },
     /// A fraction above 0, `0.05`.
     Fraction,
     /// A duration in quotes, `"500ms"`.
@@ -129,7 +127,6 @@ pub(super) const OPTIONS: &[OptionSpec] = &[
         name: "expect",
         kind: Kind::Keyword {
             choices: &["faster", "not_slower", "report"],
-            runtime: "Expect",
         },
         taken_by: ALL,
         example: "write `expect = faster`, `expect = not_slower` or `expect = report`",
@@ -243,35 +240,35 @@ pub(super) fn suggestion(name: &str, attribute: Attribute) -> Option<&'static Op
     })
 }
 
-/// The error for a `name` no attribute takes, with the option it probably
-/// meant, and the options `attribute` takes.
+/// The error for a `name` no attribute takes: the option it probably
+/// meant, or, where none is close, the options `attribute` takes (as rustc
+/// lists a struct's fields only where no name is similar).
 pub(super) fn unknown(name: &str, attribute: Attribute) -> String {
-    let valid = listed(attribute);
     match suggestion(name, attribute) {
-        Some(option) => format!(
-            "unknown option `{name}`: did you mean `{}`?\nthe options are {valid}",
-            option.name
+        Some(option) => format!("unknown option `{name}`: did you mean `{}`?", option.name),
+        None => format!(
+            "unknown option `{name}`\nthe options are {}",
+            listed(attribute)
         ),
-        None => format!("unknown option `{name}`\nthe options are {valid}"),
     }
 }
 
-/// The error for an option of another attribute's given to `attribute`.
+/// The error for an option of another attribute's given to `attribute`:
+/// why it does not apply, so the fix is to remove it.
 pub(super) fn refused(option: &OptionSpec, attribute: Attribute) -> String {
     let owner = option
         .taken_by
         .first()
         .map_or("compare", |taker| taker.name());
     format!(
-        "`{}` is an option of `#[faster::{owner}]`; {}\nthe options are {}",
+        "`{}` is an option of `#[faster::{owner}]`; {}: remove it",
         option.name,
         attribute.refuses_because(),
-        listed(attribute)
     )
 }
 
 /// The options `attribute` takes, as a list: `` `original`, `inputs` ``.
-fn listed(attribute: Attribute) -> String {
+pub(super) fn listed(attribute: Attribute) -> String {
     taken_by(attribute)
         .map(|option| format!("`{}`", option.name))
         .collect::<Vec<_>>()
@@ -341,6 +338,10 @@ mod tests {
 
     /// The options each attribute's documentation (in `lib.rs`) names: the
     /// rows of its table of options, or for `compare_gpu` its sentence.
+    /// The options that set a setting are the guide's (its table of
+    /// settings, which `tests/docs` holds to the runtime's), which the
+    /// documentation points to rather than repeating: a new one is written
+    /// in the runtime's table, this one and the guide's.
     fn documented_options(attribute: Attribute) -> Vec<&'static str> {
         let source = include_str!("../lib.rs");
         let signature = format!("pub fn {}(", attribute.name());
@@ -381,7 +382,7 @@ mod tests {
     }
 
     #[test]
-    fn each_attributes_documentation_lists_the_options_it_takes() {
+    fn each_attributes_documentation_lists_its_options_but_the_settings() {
         for attribute in [Attribute::Compare, Attribute::CompareGpu, Attribute::Track] {
             let mut documented = documented_options(attribute);
             documented.sort_unstable();
@@ -389,6 +390,7 @@ mod tests {
             let mut taken: Vec<&str> = OPTIONS
                 .iter()
                 .filter(|option| option.taken_by.contains(&attribute))
+                .filter(|option| !matches!(option.field, Field::Setting(_)))
                 .map(|option| option.name)
                 .collect();
             taken.sort_unstable();

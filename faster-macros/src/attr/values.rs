@@ -18,12 +18,8 @@ use syn::{Expr, ExprLit, ExprPath, Lit, LitStr, Token, Type};
 pub(crate) enum Value {
     /// [`Kind::Function`].
     Path(ExprPath),
-    /// [`Kind::Keyword`]: the choice, and the runtime's type it names a
-    /// variant of.
-    Keyword {
-        runtime: &'static str,
-        choice: &'static str,
-    },
+    /// [`Kind::Keyword`]: the choice.
+    Keyword(&'static str),
     /// [`Kind::Fraction`].
     Fraction(f64),
     /// [`Kind::Duration`].
@@ -57,9 +53,7 @@ impl Kind {
         let value: Expr = input.parse()?;
         Ok(match self {
             Kind::Function => function_path(option, value).map(Value::Path),
-            Kind::Keyword { choices, runtime } => {
-                keyword(option, &value, choices).map(|choice| Value::Keyword { runtime, choice })
-            }
+            Kind::Keyword { choices } => keyword(option, &value, choices).map(Value::Keyword),
             Kind::Fraction => fraction(option, value).map(Value::Fraction),
             Kind::Duration => duration(option, value).map(Value::Duration),
             Kind::Count { max } => count(option, value, max).map(Value::Count),

@@ -218,8 +218,8 @@ pub(crate) fn registration(descriptor: Descriptor, options: &Options) -> TokenSt
 /// this expansion.
 fn settings(options: &Options) -> TokenStream {
     let fields = options.settings.iter().map(|(field, value)| {
+        let value = setting_value(field, value);
         let field = Ident::new(field, Span::call_site());
-        let value = setting_value(value);
         quote!(#field: ::core::option::Option::Some(#value))
     });
     quote! {
@@ -230,11 +230,11 @@ fn settings(options: &Options) -> TokenStream {
     }
 }
 
-/// An option's value as the `Settings` field it sets holds it.
-fn setting_value(value: &Value) -> TokenStream {
+/// An option's value as the `Settings` field `field` holds it.
+fn setting_value(field: &str, value: &Value) -> TokenStream {
     match value {
-        Value::Keyword { runtime, choice } => {
-            let runtime = Ident::new(runtime, Span::call_site());
+        Value::Keyword(choice) => {
+            let setting = Ident::new(field, Span::call_site());
             let variant: String = choice
                 .split('_')
                 .flat_map(|word| {
@@ -247,7 +247,7 @@ fn setting_value(value: &Value) -> TokenStream {
                 })
                 .collect();
             let variant = Ident::new(&variant, Span::call_site());
-            quote!(::faster::__private::#runtime::#variant)
+            quote!(::faster::__private::setting_types::#setting::#variant)
         }
         Value::Fraction(fraction) => Literal::f64_suffixed(*fraction).into_token_stream(),
         Value::Duration(duration) => {

@@ -10,7 +10,9 @@ const __FASTER_sum_unrolled: ::faster::__private::Comparison = ::faster::__priva
     file: ::core::file!(),
     line: ::core::line!(),
     settings: ::faster::__private::Settings {
-        expect: ::core::option::Option::Some(::faster::__private::Expect::NotSlower),
+        expect: ::core::option::Option::Some(
+            ::faster::__private::setting_types::expect::NotSlower,
+        ),
         noise_floor: ::core::option::Option::Some(0.1f64),
         max_time: ::core::option::Option::Some(
             ::core::time::Duration::from_nanos(500000000u64),

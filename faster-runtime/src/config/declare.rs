@@ -120,6 +120,18 @@ macro_rules! settings {
             )*
         }
 
+        /// Each setting's type, by the setting's name: the attribute's
+        /// expansion names a keyword option's value by the setting it sets
+        /// (`setting_types::expect::NotSlower`), so a setting of a type of
+        /// its own needs no other list of the runtime's types.
+        #[doc(hidden)]
+        #[allow(non_camel_case_types)]
+        pub mod setting_types {
+            use super::*;
+            $( #[doc = concat!("The type of [`Config::", stringify!($name), "`].")]
+            pub type $name = $type; )*
+        }
+
         /// Every setting a source can give, in the order of the usage: one
         /// entry per field of [`Settings`].
         pub const SETTINGS: &[Setting] = &[

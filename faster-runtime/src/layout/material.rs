@@ -1,8 +1,10 @@
 //! What relinking a binary needs, as `faster-link` keeps it: the linker and
 //! its arguments, with hard links in place of the files rustc deletes once
 //! the link is done, and the identity of the binary that link made. Written
-//! to `<binary>.layouts/material.json` by the wrapper ([`Material::keep`]),
-//! read back by a comparison ([`Material::read`]).
+//! to `<binary>.layouts/material.json` by the wrapper (cargo-faster's
+//! `faster-link`, through [`Material::write`]), read back by a comparison
+//! ([`Material::read`]). This file is the format both sides use, the one
+//! place it is written down.
 
 use crate::output::files::write_atomically;
 use serde::{Deserialize, Serialize};
@@ -112,109 +114,24 @@ impl Material {
         arguments
     }
 
-    /// Keeps the material of the link `linker arguments` just run in
-    /// `directory`, into `<output>.layouts/`, where the output is a binary
-    /// that links this runtime; returns that folder, or `None` for a link
-    /// that needs no layouts (a library, a build script, a binary without
-    /// comparisons). Where the material cannot be kept, the folder holds
-    /// the reason instead, for the comparison to report.
-    pub fn keep(linker: &str, arguments: &[String], directory: &Path) -> Option<PathBuf> {
-        let arguments = expand_response_files(arguments, directory);
-        let output_argument = arguments.iter().position(|argument| argument == "-o")? + 1;
-        let output = directory.join(arguments.get(output_argument)?);
-        let links_runtime = arguments.iter().any(|argument| {
-            let name = Path::new(argument)
-                .file_name()
-                .map(|name| name.to_string_lossy().into_owned())
-                .unwrap_or_default();
-            name.starts_with("libfaster_runtime-") && name.ends_with(".rlib")
-        });
-        let library = arguments
-            .iter()
-            .any(|argument| matches!(argument.as_str(), "-shared" | "-r" | "-Wl,-r"));
-        if !links_runtime || library {
-            return None;
-        }
-        let dir = super::own_dir(&output);
-        let record = match kept(
-            linker,
-            &arguments,
-            output_argument,
-            directory,
-            &output,
-            &dir,
-        ) {
+    /// Writes `material` in `dir` (a binary's `.layouts/` folder), or,
+    /// where it could not be kept, the reason, which [`Material::read`]
+    /// then gives.
+    pub fn write(dir: &Path, material: Result<&Material, &str>) -> std::io::Result<()> {
+        let record = match material {
             Ok(material) => Record::Kept {
                 format: FORMAT,
-                material,
+                material: material.clone(),
             },
             Err(reason) => Record::NotKept {
                 format: FORMAT,
-                reason,
+                reason: reason.to_string(),
             },
         };
-        let written = write_atomically(&dir.join(FILE), |out| {
+        write_atomically(&dir.join(FILE), |out| {
             serde_json::to_writer_pretty(out, &record).map_err(Into::into)
-        });
-        written.ok().map(|()| dir)
+        })
     }
-}
-
-/// Replaces `dir` with a fresh one holding hard links to the files of
-/// `arguments` that may not stay as they are — those rustc deletes after
-/// the link (its temporary folder's files, the object files) and those the
-/// next build may overwrite (every file of the build's profile folder, such
-/// as `deps/*.rlib`) — and returns the material naming them. The
-/// toolchain's and the system's libraries stay where they are.
-fn kept(
-    linker: &str,
-    arguments: &[String],
-    output_argument: usize,
-    directory: &Path,
-    output: &Path,
-    dir: &Path,
-) -> Result<Material, String> {
-    let identity = Identity::of(output).ok_or("the linked binary cannot be read")?;
-    let _ = std::fs::remove_dir_all(dir);
-    let inputs = dir.join("inputs");
-    std::fs::create_dir_all(&inputs).map_err(|error| format!("{}: {error}", inputs.display()))?;
-    let mut kept_arguments = Vec::with_capacity(arguments.len());
-    // `target/release` for `target/release/deps/name-HASH`.
-    let build = output.parent().and_then(Path::parent).unwrap_or(directory);
-    for (index, argument) in arguments.iter().enumerate() {
-        let path = directory.join(argument);
-        let fleeting = index != output_argument
-            && (in_rustc_temporary_folder(&path)
-                || (path.is_file() && (argument.ends_with(".o") || path.starts_with(build))));
-        if !fleeting || !path.exists() {
-            kept_arguments.push(argument.clone());
-            continue;
-        }
-        let name = path
-            .file_name()
-            .map(|name| name.to_string_lossy().into_owned());
-        let copy = inputs.join(format!("{index}-{}", name.unwrap_or_default()));
-        link_tree(&path, &copy).map_err(|error| format!("{}: {error}", path.display()))?;
-        kept_arguments.push(copy.to_string_lossy().into_owned());
-    }
-    Ok(Material {
-        linker: linker.to_string(),
-        arguments: kept_arguments,
-        output_argument,
-        directory: directory.to_path_buf(),
-        identity,
-    })
-}
-
-/// Whether `path` lies in a temporary folder rustc made for one link
-/// (`rustcXXXXXX`, removed once it is done).
-fn in_rustc_temporary_folder(path: &Path) -> bool {
-    path.components().any(|component| {
-        let name = component.as_os_str().to_string_lossy();
-        name.len() == 11
-            && name.starts_with("rustc")
-            && name[5..].chars().all(|c| c.is_ascii_alphanumeric())
-    })
 }
 
 impl Material {
@@ -240,21 +157,14 @@ impl Material {
             identity,
             ..self.clone()
         };
-        let record = Record::Kept {
-            format: FORMAT,
-            material: material.clone(),
-        };
-        write_atomically(&dir.join(FILE), |out| {
-            serde_json::to_writer_pretty(out, &record).map_err(Into::into)
-        })
-        .map_err(failed)?;
+        Material::write(dir, Ok(&material)).map_err(failed)?;
         Ok(material)
     }
 }
 
 /// Hard-links the file `from` to `to` (copies it where it cannot), or, for
-/// a folder, every file under it.
-fn link_tree(from: &Path, to: &Path) -> std::io::Result<()> {
+/// a folder, every file under it: how kept files are kept.
+pub fn link_tree(from: &Path, to: &Path) -> std::io::Result<()> {
     if from.is_dir() {
         std::fs::create_dir_all(to)?;
         for entry in std::fs::read_dir(from)? {
@@ -266,71 +176,9 @@ fn link_tree(from: &Path, to: &Path) -> std::io::Result<()> {
     std::fs::hard_link(from, to).or_else(|_| std::fs::copy(from, to).map(drop))
 }
 
-/// The arguments with every `@file` (a response file, which rustc writes
-/// when a command line is too long) replaced by the arguments it holds.
-fn expand_response_files(arguments: &[String], directory: &Path) -> Vec<String> {
-    arguments
-        .iter()
-        .flat_map(|argument| {
-            argument
-                .strip_prefix('@')
-                .and_then(|file| std::fs::read_to_string(directory.join(file)).ok())
-                .map(|text| split_response_file(&text))
-                .unwrap_or_else(|| vec![argument.clone()])
-        })
-        .collect()
-}
-
-/// A GNU-style response file's arguments: separated by white space, with
-/// `\` escaping the next character and quotes grouping.
-fn split_response_file(text: &str) -> Vec<String> {
-    let mut arguments = Vec::new();
-    let mut current: Option<String> = None;
-    let mut quote: Option<char> = None;
-    let mut characters = text.chars();
-    while let Some(c) = characters.next() {
-        match (c, quote) {
-            ('\\', _) => {
-                if let Some(next) = characters.next() {
-                    current.get_or_insert_with(String::new).push(next);
-                }
-            }
-            (q, None) if q == '"' || q == '\'' => {
-                quote = Some(q);
-                current.get_or_insert_with(String::new);
-            }
-            (q, Some(open)) if q == open => quote = None,
-            (c, None) if c.is_whitespace() => arguments.extend(current.take()),
-            (c, _) => current.get_or_insert_with(String::new).push(c),
-        }
-    }
-    arguments.extend(current);
-    arguments
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn response_files_split_as_gcc_reads_them() {
-        assert_eq!(
-            split_response_file("-m64\n/tmp/a\\ b.o\n\"-Wl,x y\"\n  '-o' out\n"),
-            vec!["-m64", "/tmp/a b.o", "-Wl,x y", "-o", "out"]
-        );
-        assert!(split_response_file("").is_empty());
-    }
-
-    #[test]
-    fn rustc_temporary_folders_are_told_by_their_name() {
-        assert!(in_rustc_temporary_folder(Path::new(
-            "/w/target/release/deps/rustcaq12V8/symbols.o"
-        )));
-        assert!(!in_rustc_temporary_folder(Path::new(
-            "/w/target/release/deps/libstd-1a2b.rlib"
-        )));
-        assert!(!in_rustc_temporary_folder(Path::new("/w/rustc/lib.o")));
-    }
 
     #[test]
     fn a_relink_names_its_own_output_and_shuffles_the_way_the_linker_takes_it() {
@@ -374,16 +222,32 @@ mod tests {
     }
 
     #[test]
-    fn links_that_need_no_layouts_keep_nothing() {
-        let directory = std::env::temp_dir();
-        let library = [
-            "-shared".to_string(),
-            "-o".into(),
-            "libx.so".into(),
-            "/d/libfaster_runtime-1a.rlib".into(),
-        ];
-        assert_eq!(Material::keep("cc", &library, &directory), None);
-        let without_runtime = ["-o".to_string(), "x".into(), "/d/libstd-1a.rlib".into()];
-        assert_eq!(Material::keep("cc", &without_runtime, &directory), None);
+    fn what_is_written_is_read_back_and_another_format_is_refused() {
+        let temp = tempfile::tempdir().unwrap();
+        let dir = temp.path();
+        let material = Material {
+            linker: "cc".into(),
+            arguments: vec!["-o".into(), "/w/bin".into()],
+            output_argument: 1,
+            directory: "/w".into(),
+            identity: Identity {
+                device: 1,
+                inode: 2,
+                size: 3,
+                modified_ns: -4,
+            },
+        };
+        Material::write(dir, Ok(&material)).unwrap();
+        assert_eq!(Material::read(dir), Some(Ok(material)));
+        Material::write(dir, Err("the linked binary cannot be read")).unwrap();
+        assert_eq!(
+            Material::read(dir),
+            Some(Err("the linked binary cannot be read".into()))
+        );
+        let newer = r#"{"not_kept": {"format": 2, "reason": "?"}}"#;
+        std::fs::write(dir.join(FILE), newer).unwrap();
+        let read = Material::read(dir).unwrap().unwrap_err();
+        assert!(read.contains("another version of faster-link"), "{read}");
+        assert_eq!(Material::read(&dir.join("none")), None);
     }
 }

@@ -9,12 +9,14 @@
 //! Every process of a replicated comparison therefore runs in a layout of
 //! its own, and the interval covers the spread between them.
 //!
-//! Two sides share the [`Material`] this module defines:
-//! - the linker wrapper `faster-link` ([`link_main`], the `cargo-faster`
-//!   package's second binary, set as the linker in `.cargo/config.toml`)
-//!   runs each link as usual and, for a binary that links this runtime,
-//!   keeps what the link needs: the command line and hard links to the
-//!   object files rustc deletes after linking;
+//! Two sides share the [`Material`] this module defines (its format is
+//! [`material`]'s, written down once for both):
+//! - the linker wrapper `faster-link` (the `cargo-faster` package's second
+//!   binary, set as the linker by `cargo faster`; its code lives there,
+//!   out of users' test binaries) runs each link as usual and, for a
+//!   binary that links this runtime, keeps what the link needs: the
+//!   command line and hard links to the object files rustc deletes after
+//!   linking;
 //! - a comparison finds its binary's material ([`Layouts::of_executable`])
 //!   and relinks it with lld's `--shuffle-sections=*=SEED`
 //!   ([`Layouts::binary`]), once per seed (what a relink costs is in
@@ -25,11 +27,14 @@
 //! linked, and rebuilding from inside a running test would need cargo's
 //! lock, which the running `cargo test` holds.
 
-mod link;
-mod material;
+pub mod material;
 
-pub use link::{LINKER_VARIABLE, link_main};
 pub use material::Material;
+
+/// The variable naming the real linker `faster-link` runs (`cc` when it is
+/// unset): set it (in `.cargo/config.toml`'s `[env]`) where the project
+/// linked with another one before.
+pub const LINKER_VARIABLE: &str = "FASTER_LINKER";
 
 use crate::process::tail;
 use std::fmt;
@@ -162,8 +167,9 @@ impl Layouts {
     }
 }
 
-/// `<executable>.layouts`.
-fn own_dir(executable: &Path) -> PathBuf {
+/// `<executable>.layouts`: where `faster-link` keeps the material of the
+/// binary it linked, and where its layouts are made.
+pub fn own_dir(executable: &Path) -> PathBuf {
     let mut dir = executable.as_os_str().to_owned();
     dir.push(SUFFIX);
     PathBuf::from(dir)

@@ -57,7 +57,7 @@ impl ColorChoice {
     }
 
     /// [`ColorChoice::enabled`] for this process's stdout.
-    pub fn for_stdout(self) -> Style {
+    pub(crate) fn for_stdout(self) -> Style {
         let no_color = std::env::var(NO_COLOR_VARIABLE).ok();
         let term = std::env::var("TERM").ok();
         Style {
