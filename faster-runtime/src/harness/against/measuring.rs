@@ -168,14 +168,10 @@ impl Measuring<'_> {
     /// about the code where both revisions' binaries vary in layout.
     fn scope(&self, base: Located, current: Located) -> Scope {
         let [base_builds, current_builds] = &self.builds;
-        match (
+        both_revisions(
             base_builds[base.server].scope(),
             current_builds[current.server].scope(),
-        ) {
-            (Scope::Layouts, Scope::Layouts) => Scope::Layouts,
-            (Scope::ThisBuild(why), _) => Scope::ThisBuild(format!("at the base revision, {why}")),
-            (_, Scope::ThisBuild(why)) => Scope::ThisBuild(format!("in the current code, {why}")),
-        }
+        )
     }
 
     /// One measurement of `name` in the current children.
@@ -317,5 +313,53 @@ fn worse(one: Calibration, other: Calibration) -> Calibration {
         reading_cost_ns: one.reading_cost_ns.max(other.reading_cost_ns),
         resolution_ns: one.resolution_ns.max(other.resolution_ns),
         empty_call_ns: one.empty_call_ns.max(other.empty_call_ns),
+    }
+}
+
+/// How far a verdict reaches, from how far each revision's binaries vary
+/// (`base`, `current`): about the code where both vary in layout, else for
+/// this build, saying where they did not and why — once, of both, where
+/// neither did for one reason (`--layouts off`), which the base's alone
+/// would misplace.
+fn both_revisions(base: Scope, current: Scope) -> Scope {
+    match (base, current) {
+        (Scope::Layouts, Scope::Layouts) => Scope::Layouts,
+        (Scope::ThisBuild(base), Scope::ThisBuild(current)) if base == current => {
+            Scope::ThisBuild(format!("at both revisions, {base}"))
+        }
+        (Scope::ThisBuild(why), _) => Scope::ThisBuild(format!("at the base revision, {why}")),
+        (_, Scope::ThisBuild(why)) => Scope::ThisBuild(format!("in the current code, {why}")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn layouts_turned_off_at_both_revisions_are_said_of_both() {
+        let off = || Scope::ThisBuild("layouts are turned off (FASTER_LAYOUTS=off)".into());
+        assert_eq!(
+            both_revisions(off(), off()),
+            Scope::ThisBuild(
+                "at both revisions, layouts are turned off (FASTER_LAYOUTS=off)".into()
+            )
+        );
+        assert_eq!(
+            both_revisions(off(), Scope::Layouts),
+            Scope::ThisBuild(
+                "at the base revision, layouts are turned off (FASTER_LAYOUTS=off)".into()
+            )
+        );
+        assert_eq!(
+            both_revisions(Scope::Layouts, off()),
+            Scope::ThisBuild(
+                "in the current code, layouts are turned off (FASTER_LAYOUTS=off)".into()
+            )
+        );
+        assert_eq!(
+            both_revisions(Scope::Layouts, Scope::Layouts),
+            Scope::Layouts
+        );
     }
 }
