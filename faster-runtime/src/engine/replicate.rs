@@ -185,7 +185,7 @@ pub fn enough(config: &Config, reports: &[Report], elapsed: Duration) -> bool {
         return false;
     }
     let per_process = elapsed / count as u32;
-    settled(config, &summaries(reports))
+    settled(&summaries(reports), config.processes, config.noise_floor)
         || elapsed + per_process > config.max_time
         || count >= config.processes.max(MOST_SLICES)
 }
@@ -195,7 +195,7 @@ pub fn enough(config: &Config, reports: &[Report], elapsed: Duration) -> bool {
 pub const LAYOUTS_TO_TRUST_THE_INTERVAL: usize = 16;
 
 /// Whether more slices could still change the verdict on `processes`
-/// (slices in slot order): its interval is clear of both thresholds
+/// (slices in slot order, at least `least` of them): its interval is clear of both thresholds
 /// ([`Verdict::settled`]), and, before [`LAYOUTS_TO_TRUST_THE_INTERVAL`]
 /// layouts, every layout's own mean reads the same verdict. A build's
 /// layouts are one draw of placements, repeated in every run, and their
@@ -204,21 +204,21 @@ pub const LAYOUTS_TO_TRUST_THE_INTERVAL: usize = 16;
 /// every run where all 64 averaged 1.00x, and the t interval over the
 /// first ten, [1.02x – 1.25x], cleared a 2% floor; the one layout at
 /// 0.92x said it could not be trusted.
-pub fn settled(config: &Config, processes: &[ProcessSummary]) -> bool {
-    let Some(interval) = interval_over(processes, config.processes) else {
+pub fn settled(processes: &[ProcessSummary], least: usize, noise_floor: f64) -> bool {
+    let Some(interval) = interval_over(processes, least) else {
         return false;
     };
     let bounds = interval.exp_bounds();
-    if !Verdict::settled(bounds, config.noise_floor) {
+    if !Verdict::settled(bounds, noise_floor) {
         return false;
     }
-    let slots = (0..).map(|slice| slot_of(slice, config.processes));
+    let slots = (0..).map(|slice| slot_of(slice, least));
     let layout_means = log_means_by_slot(processes, slots);
-    let verdict = Verdict::from_interval(bounds, config.noise_floor);
+    let verdict = Verdict::from_interval(bounds, noise_floor);
     layout_means.len() >= LAYOUTS_TO_TRUST_THE_INTERVAL
         || layout_means.iter().all(|log_mean| {
             let mean = log_mean.exp();
-            Verdict::from_interval((mean, mean), config.noise_floor) == verdict
+            Verdict::from_interval((mean, mean), noise_floor) == verdict
         })
 }
 
@@ -282,6 +282,14 @@ pub fn combine_slices(slices: Vec<Report>, least: usize) -> Report {
     combined.speedup = speedup;
     combined.ci = ci;
     combined.verdict = Verdict::from_interval(ci, combined.noise_floor);
+    // Slices measure fixed cycles, never a precision of their own: the
+    // comparison converged where its slices settled, else its budget (or
+    // the most slices) ended it.
+    combined.stop = if settled(&processes, least, combined.noise_floor) {
+        Stop::Converged
+    } else {
+        Stop::Budget
+    };
     combined.uncorrected_speedup = uncorrected_speedup;
     combined.best_speedup = combined.original_ns / combined.candidate_ns;
     combined.processes = processes;
@@ -469,6 +477,7 @@ mod tests {
         let report = result.unwrap();
         assert_eq!(report.processes.len(), 4);
         assert_eq!(report.verdict, Verdict::WithinNoise);
+        assert_eq!(report.stop, Stop::Converged);
         assert!(
             Verdict::settled(report.ci, report.noise_floor),
             "{:?}",
@@ -503,7 +512,10 @@ mod tests {
         // ends: the most slices, then a verdict.
         let (started, result) = replicated(&Config::default(), &[1.20, 0.90]);
         assert_eq!(started, MOST_SLICES);
-        assert_eq!(result.unwrap().processes.len(), MOST_SLICES);
+        let report = result.unwrap();
+        assert_eq!(report.processes.len(), MOST_SLICES);
+        // Its slices converged on nothing: the JSON says what ended it.
+        assert_eq!(report.stop, Stop::Budget);
     }
 
     #[test]
@@ -659,10 +671,7 @@ mod tests {
 
     #[test]
     fn a_few_layouts_settle_a_verdict_only_where_every_one_reads_it() {
-        let config = Config {
-            noise_floor: 0.02,
-            ..Config::default()
-        };
+        let floor = 0.02;
         let slices = |speedups: &[f64]| -> Vec<ProcessSummary> {
             speedups
                 .iter()
@@ -683,20 +692,17 @@ mod tests {
             Verdict::Faster,
             "{interval:?}"
         );
-        assert!(!settled(&config, &slices(&hex)));
+        assert!(!settled(&slices(&hex), 4, floor));
         // Every layout faster by more than the floor: settled at four.
-        assert!(settled(&config, &slices(&[1.10, 1.12, 1.09, 1.11])));
+        assert!(settled(&slices(&[1.10, 1.12, 1.09, 1.11]), 4, floor));
         // Within noise in every layout: settled at four.
-        assert!(settled(
-            &Config::default(),
-            &slices(&[1.01, 0.99, 1.00, 1.02])
-        ));
+        assert!(settled(&slices(&[1.01, 0.99, 1.00, 1.02]), 4, 0.05));
         // From sixteen layouts on, the interval decides alone.
         let mut many = vec![1.10; 14];
         many.push(1.01);
-        assert!(!settled(&config, &slices(&many)));
+        assert!(!settled(&slices(&many), 4, floor));
         many.push(1.10);
-        assert!(settled(&config, &slices(&many)));
+        assert!(settled(&slices(&many), 4, floor));
     }
 
     #[test]
