@@ -16,9 +16,10 @@
 //! machine resolves against the spread A/A runs of the probe's own length
 //! actually show.
 //!
-//! `--layout-check` runs the same cells in one process with layout
-//! randomization off and on, both without the systematic allowance (which
-//! would hide any difference), and compares coverage and error.
+//! `--stack-check` runs the same cells in one process with the measuring
+//! loop's stack offset fixed and varied by round (`Config::vary_stack`), both
+//! without the systematic allowance (which would hide any difference), and
+//! compares coverage and error.
 
 use crate::load::{self, BackgroundLoad};
 use crate::options::Options;
@@ -158,14 +159,14 @@ pub fn replication(options: &Options) -> ExitCode {
     ExitCode::SUCCESS
 }
 
-/// `--layout-check`.
-pub fn layout_check(options: &Options) -> ExitCode {
+/// `--stack-check`.
+pub fn stack_check(options: &Options) -> ExitCode {
     let settings = Settings::of(options, 100, 5);
     let _load = settings
         .load
         .then(|| BackgroundLoad::start(load::buffer_bytes()));
     println!(
-        "layout check: {} runs per cell and setting, {}, no systematic allowance",
+        "stack check: {} runs per cell and setting, {}, no systematic allowance",
         settings.runs,
         if settings.load {
             "under the background load"
@@ -175,13 +176,13 @@ pub fn layout_check(options: &Options) -> ExitCode {
     );
     println!(
         "{:<12} {:>7} {:>8} {:>10} {:>11} {:>11}",
-        "cell", "truth", "layout", "CI holds", "median err", "median ±CI"
+        "cell", "truth", "stack", "CI holds", "median err", "median ±CI"
     );
     for (cell, original, candidate) in CELLS {
         let truth = truth_of(original, candidate);
-        for randomize_layout in [false, true] {
+        for vary_stack in [false, true] {
             let config = Config {
-                randomize_layout,
+                vary_stack,
                 systematic_allowance: 0.0,
                 ..Config::default()
             };
@@ -203,7 +204,7 @@ pub fn layout_check(options: &Options) -> ExitCode {
                 "{:<12} {:>7.4} {:>8} {:>9}% {:>10.3}% {:>10.3}%",
                 cell,
                 truth,
-                if randomize_layout { "random" } else { "fixed" },
+                if vary_stack { "varied" } else { "fixed" },
                 100 * covered / settings.runs.max(1),
                 100.0 * median(&errors),
                 100.0 * median(&widths),
@@ -213,7 +214,7 @@ pub fn layout_check(options: &Options) -> ExitCode {
     ExitCode::SUCCESS
 }
 
-/// The cells of `--replication` and `--layout-check`: a step costs ≈ 1.6 ns
+/// The cells of `--replication` and `--stack-check`: a step costs ≈ 1.6 ns
 /// and the call about as much, so one step is ≈ 3 ns per call, 30 steps
 /// ≈ 50 ns; 5 against 4 and 30 against 24 steps are about 1.25x.
 const CELLS: [(&str, u64, u64); 4] = [

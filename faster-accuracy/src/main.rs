@@ -82,7 +82,7 @@ fn main() -> ExitCode {
         Mode::Replication => return environment_checks::replication(&options),
         Mode::Placement => return placement::placement(&options),
         Mode::ProbeCheck => return environment_checks::probe_check(&options),
-        Mode::LayoutCheck => return environment_checks::layout_check(&options),
+        Mode::StackCheck => return environment_checks::stack_check(&options),
         Mode::Parallel => return parallel::parallel(&options),
         Mode::Revisions => return revisions::revisions(&options),
         Mode::SuiteCost => return suite_cost::suite_cost(&options),

@@ -69,7 +69,7 @@ pub struct Options {
     /// 30; at least 2)
     #[arg(long, value_name = "N", value_parser = count)]
     pub processes: Option<usize>,
-    /// under a background load (--replication, --probe-check, --layout-check, --placement)
+    /// under a background load (--replication, --probe-check, --stack-check, --placement)
     #[arg(long)]
     pub load: bool,
     /// with --placement: every run in all the engine's placements, ≈ 2 to 100 ns, and their
@@ -111,9 +111,19 @@ struct Modes {
     /// the noise probe's estimate against the A/A spread of runs of its own length
     #[arg(long)]
     probe_check: bool,
-    /// coverage and error with layout randomization off and on
+    /// coverage and error with the measuring loop's stack offset fixed and varied by round
     #[arg(long)]
-    layout_check: bool,
+    stack_check: bool,
+    /// `--stack-check`'s old name, an error naming it: it varies the stack,
+    /// where `--layouts` relinks the binary.
+    #[arg(
+        long,
+        hide = true,
+        num_args = 0,
+        default_missing_value = "",
+        value_parser = renamed_stack_check
+    )]
+    layout_check: Option<()>,
     /// in N fresh processes, chains at ≈ 2, 5, 10 and 20 ns per call against each
     /// process's own reference loop
     #[arg(long)]
@@ -147,8 +157,8 @@ pub enum Mode {
     Replication,
     /// `--probe-check`.
     ProbeCheck,
-    /// `--layout-check`.
-    LayoutCheck,
+    /// `--stack-check`.
+    StackCheck,
     /// `--placement`.
     Placement,
     /// `--parallel`.
@@ -185,7 +195,7 @@ impl Options {
         [
             (modes.replication, Mode::Replication),
             (modes.probe_check, Mode::ProbeCheck),
-            (modes.layout_check, Mode::LayoutCheck),
+            (modes.stack_check, Mode::StackCheck),
             (modes.placement, Mode::Placement),
             (modes.parallel, Mode::Parallel),
             (modes.revisions, Mode::Revisions),
@@ -247,6 +257,11 @@ impl Matrix {
     pub fn identical_runs(&self) -> usize {
         self.identical_runs.unwrap_or(4 * self.runs)
     }
+}
+
+/// `--layout-check` given: always an error, naming the flag it became.
+fn renamed_stack_check(_: &str) -> Result<(), String> {
+    Err("the flag is now --stack-check".into())
 }
 
 /// A count above 0.
@@ -320,6 +335,12 @@ mod tests {
         assert_eq!(placement.processes, Some(3));
         assert_eq!(parse(&["--suite-cost"]).unwrap().mode(), Mode::SuiteCost);
         assert_eq!(parse(&["--probe-check"]).unwrap().mode(), Mode::ProbeCheck);
+        assert_eq!(parse(&["--stack-check"]).unwrap().mode(), Mode::StackCheck);
+        let renamed = parse(&["--layout-check"]).unwrap_err();
+        assert!(
+            renamed.contains("the flag is now --stack-check"),
+            "{renamed}"
+        );
     }
 
     #[test]

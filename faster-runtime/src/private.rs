@@ -136,7 +136,7 @@ where
             check: candidate,
             timed: candidate_timed,
         },
-        config.randomize_layout,
+        config.vary_stack,
     );
     measure(pair, label, &check, calibration, fallback, config)
 }

@@ -103,16 +103,19 @@ settings! {
             usage: "the timing source",
             to_servers: true,
         };
-        /// Shift the stack the measuring loop runs on from round to round, so an
-        /// alignment that happens to favour one function is averaged out rather
-        /// than baked into the estimate. Off by default (measured in the
-        /// guide's "Trusting the environment", `guide/environment.md`).
-        randomize_layout: bool = false, parsed by parse_switch, Setting {
+        /// Run each round's measuring loop at one of eight stack offsets, so an
+        /// alignment of its stack that happens to favour one function is
+        /// averaged out rather than baked into the estimate. The binary stays
+        /// as linked: [`layouts`](Config::layouts) is what relinks it. Off by
+        /// default (measured in the guide's "Trusting the environment",
+        /// `guide/environment.md`). Named `FASTER_RANDOMIZE_LAYOUT` before,
+        /// which is now an error naming this variable.
+        vary_stack: bool = false, parsed by parse_switch, Setting {
             attribute: false,
-            variable: Some("FASTER_RANDOMIZE_LAYOUT"),
+            variable: Some("FASTER_VARY_STACK"),
             flag: None,
             value: "on|off",
-            usage: "vary the measuring loop's stack position per round",
+            usage: "run each round's measuring loop at one of eight stack offsets",
             to_servers: false,
         };
         /// Turn a verdict into `within noise` when the noise floor is too close

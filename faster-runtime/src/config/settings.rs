@@ -17,6 +17,10 @@ use serde::ser::SerializeMap;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::collections::BTreeMap;
 
+/// Variables this version no longer reads, each with the one that replaced
+/// it: set, one is an error naming its successor, never silently ignored.
+const RENAMED_VARIABLES: &[(&str, &str)] = &[("FASTER_RANDOMIZE_LAYOUT", "FASTER_VARY_STACK")];
+
 impl Settings {
     /// The settings of this process's environment; see [`Settings::from_vars`].
     pub fn from_env() -> Result<Settings, Error> {
@@ -28,9 +32,16 @@ impl Settings {
     /// (`FASTER_NOISE_FLOOR`, ...; see [`SETTINGS`]), read by its setting's
     /// parser: every switch as `on` or `off` (`1`/`0`, `true`/`false`,
     /// `yes`/`no`), a value that reads as none an error naming the
-    /// variable. An empty variable counts as unset.
+    /// variable. An empty variable counts as unset; a variable this version
+    /// renamed (`FASTER_RANDOMIZE_LAYOUT`), set, is an error naming the one
+    /// that replaced it.
     pub fn from_vars(var: impl Fn(&str) -> Option<String>) -> Result<Settings, Error> {
         let var = |name: &str| var(name).filter(|value| !value.trim().is_empty());
+        if let Some((old, new)) = RENAMED_VARIABLES.iter().find(|(old, _)| var(old).is_some()) {
+            return Err(Error::InvalidConfig(format!(
+                "{old} is now called {new}; set {new} instead"
+            )));
+        }
         let ci = Settings {
             noise_floor: (var("CI").is_some() || var("GITHUB_ACTIONS").is_some())
                 .then_some(CI_NOISE_FLOOR),
@@ -154,7 +165,7 @@ mod tests {
         // process count over the command line's; the rest as defaults.
         assert_eq!(config.noise_floor, CI_NOISE_FLOOR);
         assert_eq!(config.timer, TimerKind::ThreadCpu);
-        assert!(config.strict && !config.enforce_in_debug && !config.randomize_layout);
+        assert!(config.strict && !config.enforce_in_debug && !config.vary_stack);
         assert_eq!(config.max_time, secs(2));
         assert_eq!((config.processes, config.expect), (5, Expect::NotSlower));
         assert_eq!(config.min_rounds, Config::default().min_rounds);
@@ -249,7 +260,7 @@ mod tests {
         let switches = [
             "FASTER_STRICT",
             "FASTER_ENFORCE",
-            "FASTER_RANDOMIZE_LAYOUT",
+            "FASTER_VARY_STACK",
             "FASTER_LAYOUTS",
         ];
         for variable in switches {
@@ -258,7 +269,7 @@ mod tests {
             let read = |config: &Config| match variable {
                 "FASTER_STRICT" => config.strict,
                 "FASTER_ENFORCE" => config.enforce_in_debug,
-                "FASTER_RANDOMIZE_LAYOUT" => config.randomize_layout,
+                "FASTER_VARY_STACK" => config.vary_stack,
                 _ => config.layouts,
             };
             assert!(read(&on) && !read(&off), "{variable}");
@@ -273,6 +284,38 @@ mod tests {
             from(&[("FASTER_STRICT", "yes")]).unwrap().strict,
             Some(true)
         );
+    }
+
+    #[test]
+    fn a_renamed_variable_is_an_error_naming_its_successor() {
+        for value in ["1", "off", "maybe"] {
+            let error = from(&[("FASTER_RANDOMIZE_LAYOUT", value)])
+                .unwrap_err()
+                .to_string();
+            assert_eq!(
+                error,
+                "invalid setting: FASTER_RANDOMIZE_LAYOUT is now called FASTER_VARY_STACK; \
+                 set FASTER_VARY_STACK instead"
+            );
+        }
+        assert_eq!(
+            from(&[("FASTER_RANDOMIZE_LAYOUT", "")]).unwrap(),
+            Settings::NONE
+        );
+        for (old, new) in RENAMED_VARIABLES {
+            assert!(
+                SETTINGS
+                    .iter()
+                    .all(|setting| setting.variable != Some(*old)),
+                "{old}"
+            );
+            assert!(
+                SETTINGS
+                    .iter()
+                    .any(|setting| setting.variable == Some(*new)),
+                "{new}"
+            );
+        }
     }
 
     #[test]

@@ -82,7 +82,7 @@ where
         inputs,
         ByRef(original),
         ByRef(candidate),
-        config.randomize_layout,
+        config.vary_stack,
     );
     let mut report = measure(pair, name, &Eq, calibrate(clock), None, config)?;
     diagnostics::review(&mut report, config);
@@ -109,7 +109,7 @@ where
         inputs,
         ByRef(original),
         ByRef(candidate),
-        config.randomize_layout,
+        config.vary_stack,
     );
     measure(pair, label, &check, calibration, fallback, config)
 }

@@ -267,27 +267,21 @@ pub(crate) struct Pair<'a, C, I, A, B> {
     pub inputs: &'a [I],
     pub original: A,
     pub candidate: B,
-    randomize_layout: bool,
+    vary_stack: bool,
     stack_offset: usize,
     placement: usize,
 }
 
 impl<'a, C, I, A, B> Pair<'a, C, I, A, B> {
-    /// The pair, its stack position varied by round when `randomize_layout`
-    /// is set (see [`Config::randomize_layout`](crate::Config)).
-    pub fn new(
-        clock: &'a C,
-        inputs: &'a [I],
-        original: A,
-        candidate: B,
-        randomize_layout: bool,
-    ) -> Self {
+    /// The pair, its measuring loop's stack offset varied by round when
+    /// `vary_stack` is set (see [`Config::vary_stack`](crate::Config)).
+    pub fn new(clock: &'a C, inputs: &'a [I], original: A, candidate: B, vary_stack: bool) -> Self {
         Pair {
             clock,
             inputs,
             original,
             candidate,
-            randomize_layout,
+            vary_stack,
             stack_offset: 0,
             placement: 0,
         }
@@ -337,7 +331,7 @@ where
 
     fn begin_round(&mut self, round: usize, placement: usize) {
         self.placement = placement;
-        if self.randomize_layout {
+        if self.vary_stack {
             // A fixed scramble of the round number: every offset recurs, in
             // no order that could line up with the alternation of sides.
             self.stack_offset = (round.wrapping_mul(0x9E37_79B9) >> 7) % STACK_OFFSETS;
@@ -345,7 +339,8 @@ where
     }
 }
 
-/// How many stack positions layout randomization cycles through.
+/// How many stack offsets the measuring loop cycles through where the stack
+/// is varied.
 const STACK_OFFSETS: usize = 8;
 
 /// Runs `body` with its frame `offset` × 272 bytes further down the stack

@@ -8,7 +8,7 @@ use super::servers::servers;
 use crate::config::{Config, Settings, resolve};
 use crate::engine::{compare, diagnostics, probe, replicate};
 use crate::error::Error;
-use crate::layout::Builds;
+use crate::layout::Binaries;
 use crate::output::files::output_dir;
 use crate::output::{Note, Outputs};
 use crate::registry::Comparison;
@@ -129,13 +129,13 @@ fn measure(
         process: 0,
         message: format!("cannot find this test binary to run it again: {error}"),
     })?;
-    let builds = Builds::of(executable, config.layouts);
+    let binaries = Binaries::of(executable, config.layouts);
     let arguments = child_arguments();
     // The processes time for this one: no other thread here may meanwhile.
     let _turn = compare::timing_turn();
     let mut servers = servers();
     let binary = |index: u32| {
-        builds.binary(index).map_err(|why| Error::Replication {
+        binaries.binary(index).map_err(|why| Error::Replication {
             process: index as usize,
             message: why.to_string(),
         })
@@ -152,8 +152,8 @@ fn measure(
         )
     })?;
     for (slice, process) in report.processes.iter_mut().enumerate() {
-        process.layout = builds.layout(replicate::slot_of(slice, config.processes));
+        process.layout = binaries.layout(replicate::slot_of(slice, config.processes));
     }
-    report.scope = Some(builds.scope());
+    report.scope = Some(binaries.scope());
     Ok(report)
 }

@@ -200,27 +200,28 @@ fn linked_from(executable: &Path) -> Vec<PathBuf> {
     found
 }
 
-/// The binaries the processes of one comparison run: layouts of one binary
-/// where it can be relinked, else that binary itself, and what that means
-/// for the verdict ([`Builds::scope`]).
+/// The binaries the processes of one comparison run: this binary or its
+/// layouts — the layouts where it can be relinked, else the binary itself —
+/// and what that means for the verdict ([`Binaries::scope`]).
 #[derive(Debug)]
-pub struct Builds {
+pub struct Binaries {
     executable: PathBuf,
     layouts: Result<Layouts, Unavailable>,
 }
 
-impl Builds {
-    /// The builds of `executable`: its layouts where `vary` and it was
+impl Binaries {
+    /// The binaries of `executable`: its layouts where `vary` and it was
     /// linked through `faster-link` (the first layout is made now, so a
-    /// linker that cannot relink is found before any process runs).
-    pub fn of(executable: PathBuf, vary: bool) -> Builds {
+    /// linker that cannot relink is found before any process runs), else
+    /// `executable` itself.
+    pub fn of(executable: PathBuf, vary: bool) -> Binaries {
         let layouts = if vary {
             Layouts::of_executable(&executable)
                 .and_then(|layouts| layouts.binary(1).map(|_| layouts))
         } else {
             Err(Unavailable::TurnedOff)
         };
-        Builds {
+        Binaries {
             executable,
             layouts,
         }
@@ -240,7 +241,7 @@ impl Builds {
         self.layouts.is_ok().then_some(index)
     }
 
-    /// How far a verdict measured in these builds reaches.
+    /// How far a verdict measured in these binaries reaches.
     pub fn scope(&self) -> crate::report::Scope {
         match &self.layouts {
             Ok(_) => crate::report::Scope::Layouts,

@@ -8,7 +8,7 @@ use crate::config::{Config, Settings};
 use crate::engine::{diagnostics, probe, replicate};
 use crate::error::{Error, OnlyIn};
 use crate::harness::run::RunWide;
-use crate::layout::Builds;
+use crate::layout::Binaries;
 use crate::output::{Outputs, Run};
 use crate::report::{Environment, Outcome, Report, Scope, Source};
 use crate::revision::child::{Server, ServerCommand};
@@ -27,14 +27,14 @@ use std::time::{Duration, Instant};
 /// (the figures are in `guide/layouts.md`, where they were measured).
 const PAIR_CYCLES: usize = 8;
 
-/// A run in progress: the builds of both revisions, the children serving
+/// A run in progress: the binaries of both revisions, the children serving
 /// them now, what they serve, and the outputs.
 pub(super) struct Measuring<'a> {
     pub(super) against: &'a Against,
     pub(super) run_wide: &'a RunWide,
     /// Per revision (base, current), per test binary: its layouts, or
     /// itself.
-    pub(super) builds: [Vec<Builds>; 2],
+    pub(super) binaries: [Vec<Binaries>; 2],
     pub(super) servers: [Vec<Server>; 2],
     pub(super) listings: [&'a [Listing]; 2],
     /// Per revision, the size of each function's timed loop in the binaries
@@ -132,17 +132,17 @@ impl Measuring<'_> {
     fn start_pair(&mut self, pair: u32) -> Result<(), String> {
         let config = self.run_wide.config_with(Settings::NONE);
         let revisions = [&self.against.base, &self.against.current];
-        for ((revision, builds), servers) in revisions
+        for ((revision, binaries), servers) in revisions
             .into_iter()
-            .zip(&self.builds)
+            .zip(&self.binaries)
             .zip(&mut self.servers)
         {
             let commands = revision
                 .servers
                 .iter()
-                .zip(builds)
-                .map(|(command, builds)| {
-                    let program = builds
+                .zip(binaries)
+                .map(|(command, binaries)| {
+                    let program = binaries
                         .binary(replicate::slot_of(pair as usize - 1, config.processes))
                         .map_err(|why| format!("{}: {why}", revision.name))?;
                     Ok(ServerCommand {
@@ -167,10 +167,10 @@ impl Measuring<'_> {
     /// How far a verdict on a function served by these binaries reaches:
     /// about the code where both revisions' binaries vary in layout.
     fn scope(&self, base: Located, current: Located) -> Scope {
-        let [base_builds, current_builds] = &self.builds;
+        let [base_binaries, current_binaries] = &self.binaries;
         both_revisions(
-            base_builds[base.server].scope(),
-            current_builds[current.server].scope(),
+            base_binaries[base.server].scope(),
+            current_binaries[current.server].scope(),
         )
     }
 

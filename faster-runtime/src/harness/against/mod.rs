@@ -12,7 +12,7 @@ use super::{Destinations, FAILED, USAGE_ERROR, outputs, step_summary_path};
 use crate::config::{Config, Settings};
 use crate::engine::replicate;
 use crate::harness::cli::Cli;
-use crate::layout::Builds;
+use crate::layout::Binaries;
 use crate::output::files::ReportFiles;
 use crate::output::style::Progress;
 use crate::output::terminal::Harness;
@@ -116,11 +116,11 @@ pub fn run_against(against: &Against, cli: &Cli) -> u8 {
     // The children that listed the functions served this binary as built;
     // every measuring pair runs in layouts of its own.
     drop((base.servers, current.servers));
-    let builds_of = |revision: &Revision| -> Vec<Builds> {
+    let binaries_of = |revision: &Revision| -> Vec<Binaries> {
         revision
             .servers
             .iter()
-            .map(|command| Builds::of(command.program.clone(), run_config.layouts))
+            .map(|command| Binaries::of(command.program.clone(), run_config.layouts))
             .collect()
     };
     let loop_sizes = [
@@ -142,7 +142,7 @@ pub fn run_against(against: &Against, cli: &Cli) -> u8 {
     let mut run = Measuring {
         against,
         run_wide: &run_wide,
-        builds: [builds_of(&against.base), builds_of(&against.current)],
+        binaries: [binaries_of(&against.base), binaries_of(&against.current)],
         servers: [Vec::new(), Vec::new()],
         listings: [&base.listings, &current.listings],
         loop_sizes,
