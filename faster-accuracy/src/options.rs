@@ -93,7 +93,8 @@ pub struct Options {
     /// target/release/faster-link)
     #[arg(long, value_name = "PATH")]
     pub linker: Option<String>,
-    /// with --layouts, --suite-cost and --revisions: keep the fixture
+    /// with --layouts, --suite-cost and --revisions: keep the fixture (--layouts: and each run's
+    /// reports, in reports/build-B-run-R/ beside it)
     #[arg(long)]
     pub keep: bool,
     /// What `cargo bench` passes.

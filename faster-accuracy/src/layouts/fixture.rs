@@ -163,6 +163,21 @@ impl Fixture {
         }
     }
 
+    /// With `--keep`, moves the reports of build `build`'s run `run` to
+    /// `reports/build-B-run-R/` beside the crate, for reading later (each
+    /// process's slices and layouts are in them); else leaves them to the
+    /// next run's [`Fixture::clear_reports`].
+    pub fn keep_reports(&self, build: usize, run: usize) -> Result<(), String> {
+        if !self.keep {
+            return Ok(());
+        }
+        let kept = self.scratch.join("reports");
+        let to = kept.join(format!("build-{build}-run-{run}"));
+        std::fs::create_dir_all(&kept)
+            .and_then(|()| std::fs::rename(self.target.join("faster"), &to))
+            .map_err(|error| format!("{}: {error}", to.display()))
+    }
+
     /// Where the runtime writes the library's unit tests' reports.
     pub fn reports(&self) -> PathBuf {
         self.target.join("faster").join("src")
@@ -285,21 +300,7 @@ pub fn parse_build_messages(stdout: &str) -> BuildMessages {
 /// symbol of its own at its own address (not merged, not folded by the
 /// linker).
 fn check_symbols(binary: &Path) -> Result<(), String> {
-    let output = Command::new("nm")
-        .args(["--defined-only", "--demangle"])
-        .arg(binary)
-        .output()
-        .map_err(|error| {
-            format!("could not run nm (binutils) to check the fixture's symbols: {error}")
-        })?;
-    if !output.status.success() {
-        return Err(format!(
-            "nm {}: {}",
-            binary.display(),
-            String::from_utf8_lossy(&output.stderr)
-        ));
-    }
-    let symbols = String::from_utf8_lossy(&output.stdout);
+    let symbols = nm(binary)?;
     for kind in KINDS {
         for pair in kind.symbols(CRATE) {
             let [first, second] = [&pair[0], &pair[1]].map(|name| address_of(&symbols, name));
@@ -326,6 +327,26 @@ fn check_symbols(binary: &Path) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// The defined symbols of `binary`, as `nm --defined-only --demangle`
+/// lists them.
+pub fn nm(binary: &Path) -> Result<String, String> {
+    let output = Command::new("nm")
+        .args(["--defined-only", "--demangle"])
+        .arg(binary)
+        .output()
+        .map_err(|error| {
+            format!("could not run nm (binutils) to read the fixture's symbols: {error}")
+        })?;
+    if !output.status.success() {
+        return Err(format!(
+            "nm {}: {}",
+            binary.display(),
+            String::from_utf8_lossy(&output.stderr)
+        ));
+    }
+    Ok(String::from_utf8_lossy(&output.stdout).into_owned())
 }
 
 /// The address of the function `name` in `nm --demangle` output, whose

@@ -20,12 +20,16 @@
 //! included) through another linker. Modules: `kinds` (the functions and
 //! each kind's module), `library` (the library's root and the unrelated
 //! code), `fixture` (the crate on disk, cargo, the symbol
-//! check), `run` (one `cargo test` judged), `tally` (the figures), `table`
-//! (the tables and the CSV row).
+//! check), `run` (one `cargo test` judged), `tally` (the figures), `offsets`
+//! (how much of a comparison's spread between layouts the offsets of its
+//! functions in a cache line explain), `table` (the tables and the CSV
+//! row). With `--keep`, each run's reports stay in
+//! the fixture's scratch folder, `reports/build-B-run-R/`.
 
 mod fixture;
 mod kinds;
 mod library;
+mod offsets;
 mod run;
 mod table;
 mod tally;
@@ -141,6 +145,7 @@ fn measure(settings: &Settings) -> Result<(), String> {
     let expected = run::expected(KINDS);
     let mut comparisons: Vec<Comparison> = Vec::new();
     let mut builds = Vec::new();
+    let mut spreads = Vec::new();
     for build in 1..=settings.builds {
         let seed = build as u64;
         let built = fixture.build(build, seed)?;
@@ -161,6 +166,7 @@ fn measure(settings: &Settings) -> Result<(), String> {
         for run in 1..=settings.runs {
             let (judged, wall_s) = run_once(&fixture, &expected, seed)
                 .map_err(|error| format!("build {build}, run {run}: {error}"))?;
+            fixture.keep_reports(build, run)?;
             record.runs_s.push(wall_s);
             for one in judged {
                 let comparison = Comparison {
@@ -177,10 +183,21 @@ fn measure(settings: &Settings) -> Result<(), String> {
                 comparisons.push(comparison);
             }
         }
+        // Read now: the next build replaces this one's layouts.
+        let of_build: Vec<&Comparison> = comparisons
+            .iter()
+            .filter(|comparison| comparison.build == build)
+            .collect();
+        spreads.extend(offsets::spreads(
+            &built.test_binary,
+            KINDS,
+            CRATE,
+            &of_build,
+        )?);
         print_build(&record, &comparisons, &built.test_binary);
         builds.push(record);
     }
-    print_tables(settings, &comparisons, &builds);
+    print_tables(settings, &comparisons, &builds, &spreads);
     println!(
         "\nfinished in {:.0} s; load average {} at the end",
         started.elapsed().as_secs_f64(),
@@ -282,7 +299,12 @@ fn print_build(build: &table::Build, comparisons: &[Comparison], binary: &Path) 
     );
 }
 
-fn print_tables(settings: &Settings, comparisons: &[Comparison], builds: &[table::Build]) {
+fn print_tables(
+    settings: &Settings,
+    comparisons: &[Comparison],
+    builds: &[table::Build],
+    spreads: &[offsets::Spread],
+) {
     let kinds: Vec<&str> = KINDS.iter().map(|kind| kind.name).collect();
     let markdown = settings.markdown;
     println!(
@@ -320,6 +342,17 @@ fn print_tables(settings: &Settings, comparisons: &[Comparison], builds: &[table
         "{}",
         table::resolution_table(comparisons, &kinds).render(markdown)
     );
+    if !spreads.is_empty() {
+        println!(
+            "\nSpread between layouts (comparisons measured in at least {} layouts; a layout's \
+             reading is the mean log speedup of its slices) and what the two functions' offsets \
+             in a 64-byte line explain: the residual once each side's offset is fitted, and the \
+             99% interval of the mean over offsets beside the engine's. Both identical pairs and \
+             the 5% are judged here at the 2% floor:\n",
+            offsets::LEAST_LAYOUTS
+        );
+        println!("{}", table::spread_table(spreads, &kinds).render(markdown));
+    }
     println!(
         "\nBuilds (rebuild: cargo test --release --no-run, compile and link; build 1 with the dependencies):\n"
     );

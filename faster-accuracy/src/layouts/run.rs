@@ -10,7 +10,7 @@ use faster_runtime::stats::verdict::Verdict;
 use std::path::Path;
 
 /// What the suite keeps of one comparison's report.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Measured {
     pub verdict: Verdict,
     pub speedup: f64,
@@ -25,6 +25,9 @@ pub struct Measured {
     pub rounds: usize,
     /// The floor the verdict was judged against.
     pub noise_floor: f64,
+    /// Each layout the slices ran in, with the mean log speedup of its
+    /// slices, in layout order (none where layouts were not varied).
+    pub layouts: Vec<(u32, f64)>,
 }
 
 impl Measured {
@@ -38,8 +41,24 @@ impl Measured {
             elapsed_s: report.elapsed.as_secs_f64(),
             rounds: report.rounds,
             noise_floor: report.noise_floor,
+            layouts: layout_means(report),
         }
     }
+}
+
+/// Each layout of `report`'s slices and their mean log speedup.
+fn layout_means(report: &Report) -> Vec<(u32, f64)> {
+    let mut sums: std::collections::BTreeMap<u32, (f64, f64)> = Default::default();
+    for process in &report.processes {
+        if let Some(layout) = process.layout {
+            let sum = sums.entry(layout).or_default();
+            sum.0 += process.speedup.ln();
+            sum.1 += 1.0;
+        }
+    }
+    sums.into_iter()
+        .map(|(layout, (sum, count))| (layout, sum / count))
+        .collect()
 }
 
 /// A comparison's name and what its report holds, or the error it holds
@@ -204,7 +223,7 @@ pub fn judge(
             Some((_, Err(error))) => {
                 return Err(format!("`{}` has no verdict: {error}", comparison.test));
             }
-            Some((_, Ok(measured))) => *measured,
+            Some((_, Ok(measured))) => measured.clone(),
         };
         // Only the known multiples expect a verdict; the others report.
         if !measured.passed && comparison.pair != Pair::Multiple {
@@ -263,6 +282,7 @@ mod tests {
             elapsed_s: 0.5,
             rounds: 100,
             noise_floor: 0.05,
+            layouts: Vec::new(),
         }
     }
 

@@ -1,11 +1,15 @@
 //! How `accuracy --layouts` reads: the identical-work table, the known
 //! multiples' table, the resolution's table (the ~5% differences and the
-//! identical pairs at the 2% floor) and the builds' table, each as aligned
-//! text or as Markdown from the same rows, and the CSV row of one
+//! identical pairs at the 2% floor), the spread between layouts and what
+//! the functions' offsets explain of it, and the builds' table, each as
+//! aligned text or as Markdown from the same rows, and the CSV row of one
 //! comparison.
 
+use super::offsets::Spread;
+use super::run::Pair;
 use super::tally::{self, Comparison};
-use faster_runtime::stats::median;
+use faster_runtime::stats::verdict::Verdict;
+use faster_runtime::stats::{Interval, median};
 
 /// One build's figures.
 #[derive(Debug, Clone, PartialEq)]
@@ -227,6 +231,97 @@ pub fn resolution_table(comparisons: &[Comparison], kinds: &[&str]) -> Table {
     }
 }
 
+/// The floor the spread table judges every pair at: the 5%'s.
+const SPREAD_FLOOR: f64 = 0.02;
+
+/// The spread between layouts, per kind that had comparisons in at least
+/// [`super::offsets::LEAST_LAYOUTS`] layouts: identical pairs (both) and
+/// the ~5% apart, the engine's interval beside the stratified one.
+pub fn spread_table(spreads: &[Spread], kinds: &[&str]) -> Table {
+    let row = |kind: &str| {
+        let of = |identical: bool| -> Vec<&Spread> {
+            spreads
+                .iter()
+                .filter(|spread| spread.kind == kind)
+                .filter(|spread| (spread.pair == Pair::Rework) != identical)
+                .filter(|spread| spread.pair != Pair::Multiple)
+                .collect()
+        };
+        let (identical, rework) = (of(true), of(false));
+        let percent = |values: Vec<f64>| {
+            if values.is_empty() {
+                "–".to_string()
+            } else {
+                format!("{:.1}%", 100.0 * median(&values))
+            }
+        };
+        let figures = |group: &[&Spread], figure: fn(&Spread) -> f64| {
+            percent(group.iter().map(|spread| figure(spread)).collect())
+        };
+        let both = |figure: fn(&Spread) -> f64| {
+            format!(
+                "{} / {}",
+                figures(&identical, figure),
+                figures(&rework, figure)
+            )
+        };
+        // How many of `group` the engine's interval and the stratified one
+        // judge as `counted` says.
+        let judged = |group: &[&Spread], counted: fn(Verdict) -> bool| {
+            let count = |interval: fn(&Spread) -> Interval| {
+                group
+                    .iter()
+                    .filter(|spread| {
+                        counted(Verdict::from_interval(
+                            interval(spread).exp_bounds(),
+                            SPREAD_FLOOR,
+                        ))
+                    })
+                    .count()
+            };
+            format!(
+                "{} → {} of {}",
+                count(|spread| spread.plain),
+                count(|spread| spread.stratified),
+                group.len()
+            )
+        };
+        (!identical.is_empty() || !rework.is_empty()).then(|| {
+            vec![
+                kind.to_string(),
+                format!("{} / {}", identical.len(), rework.len()),
+                both(|spread| spread.sd.exp_m1()),
+                both(|spread| spread.residual_sd.exp_m1()),
+                format!(
+                    "{} → {}",
+                    figures(&identical, |spread| spread.plain.half_width.exp_m1()),
+                    figures(&identical, |spread| spread.stratified.half_width.exp_m1())
+                ),
+                format!(
+                    "{} → {}",
+                    figures(&rework, |spread| spread.plain.half_width.exp_m1()),
+                    figures(&rework, |spread| spread.stratified.half_width.exp_m1())
+                ),
+                judged(&rework, |verdict| verdict == Verdict::Faster),
+                judged(&identical, |verdict| verdict != Verdict::WithinNoise),
+            ]
+        })
+    };
+    Table {
+        header: strings([
+            "kind",
+            "comparisons: identical / 5%",
+            "SD of layout means: identical / 5%",
+            "left by the offsets: identical / 5%",
+            "identical: median ±CI, engine → by offsets",
+            "5%: median ±CI, engine → by offsets",
+            "5% found at 2%, engine → by offsets",
+            "identical at 2%: false, engine → by offsets",
+        ]),
+        rows: kinds.iter().filter_map(|kind| row(kind)).collect(),
+    }
+}
+
 /// The builds: how each was made and how long its runs took.
 pub fn build_table(builds: &[Build]) -> Table {
     let mut all_runs: Vec<f64> = builds.iter().flat_map(|b| b.runs_s.clone()).collect();
@@ -339,6 +434,7 @@ mod tests {
                 elapsed_s: 0.25,
                 rounds: 40,
                 noise_floor: 0.05,
+                layouts: Vec::new(),
             },
         }
     }
@@ -420,5 +516,39 @@ mod tests {
         let builds = build_table(&[build]);
         assert_eq!(builds.rows[0][6], "21.00 / 22.00");
         assert_eq!(builds.rows[1][0], "all");
+    }
+
+    #[test]
+    fn the_spread_table_counts_what_each_interval_judges_at_the_2_percent_floor() {
+        let interval = |center: f64, half_width: f64| Interval {
+            center,
+            half_width,
+            blocks: 64,
+        };
+        let spread = |pair: Pair, center: f64| Spread {
+            build: 1,
+            kind: "search",
+            pair,
+            layouts: 64,
+            sd: 0.17,
+            residual_sd: 0.07,
+            plain: interval(center, 0.06),
+            stratified: interval(center, 0.02),
+        };
+        // The 5% at 1.05x: ±6% straddles 1.02, ±2% clears it.
+        let spreads = [
+            spread(Pair::Identical, 0.0),
+            spread(Pair::IdenticalAt2Percent, 0.01),
+            spread(Pair::Rework, 0.05),
+        ];
+        let table = spread_table(&spreads, &["parse", "search"]);
+        assert_eq!(table.rows.len(), 1, "parse had no spread: no row");
+        let row = &table.rows[0];
+        assert_eq!(row[0], "search");
+        assert_eq!(row[1], "2 / 1");
+        assert_eq!(row[2], "18.5% / 18.5%");
+        assert_eq!(row[4], "6.2% → 2.0%");
+        assert_eq!(row[6], "0 → 1 of 1");
+        assert_eq!(row[7], "0 → 0 of 2");
     }
 }

@@ -247,6 +247,7 @@ mod tests {
                 elapsed_s: speedup,
                 rounds: 10,
                 noise_floor: 0.05,
+                layouts: Vec::new(),
             },
         }
     }
