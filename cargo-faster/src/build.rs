@@ -3,8 +3,9 @@
 //! what they share is compiled once: the current code in place, then the
 //! base revision in a worktree of its commit, cached by commit.
 //!
-//! The base's own crates are kept apart from the current code's there by a
-//! rustc wrapper (see [`crate::wrapper`]); a dependency both use — the same
+//! The base's own crates are kept apart from the current code's there by
+//! rustc wrappers, one per revision, which also give a member the same
+//! symbols on both sides (see [`crate::wrapper`]); a dependency both use — the same
 //! package at the same version with the same features — is compiled by the
 //! first build and fresh for the second. Where the wrapper cannot keep them
 //! apart (the project sets a workspace wrapper of its own, or compiles a
@@ -28,7 +29,7 @@ use crate::cargo::{Build, Built, Cargo, Workspace};
 use crate::executable::Executable;
 use crate::git::Repository;
 use crate::sources;
-use crate::wrapper;
+use crate::wrapper::{self, Side};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -102,9 +103,12 @@ impl Base<'_> {
             key.environment.get(wrapper::VARIABLE).map(String::as_str),
             key.config_files.keys().map(PathBuf::as_path),
         );
-        let wrapper = match project_wrapper {
+        let wrappers = match project_wrapper {
             Some(_) => None,
-            None => Some(wrapper::place(&faster)?),
+            None => Some((
+                wrapper::place(&faster, Side::Current)?,
+                wrapper::place(&faster, Side::Base)?,
+            )),
         };
         let shared = shared_target(self.workspace);
         // The same compiler by the same path for every build here (as
@@ -116,7 +120,7 @@ impl Base<'_> {
             manifest: cargo.manifest_path.as_deref(),
             target: &shared,
             rustc: Some(self.rustc),
-            wrapper: None,
+            wrapper: wrappers.as_ref().map(|(current, _)| current.as_path()),
         };
         let build_current = || {
             cargo
@@ -129,12 +133,12 @@ impl Base<'_> {
         let place = match &apart {
             Some(why) => Where {
                 target: &apart_target,
-                wrapper: None,
+                wrapper: wrappers.as_ref().map(|(_, base)| base.as_path()),
                 apart: Some(why),
             },
             None => Where {
                 target: &shared,
-                wrapper: wrapper.as_deref(),
+                wrapper: wrappers.as_ref().map(|(_, base)| base.as_path()),
                 apart: None,
             },
         };

@@ -14,6 +14,17 @@
 //! unchanged. A registry or git dependency, the same package at the same
 //! version with the same features, has the same name in both builds and is
 //! compiled for the first and fresh for the second.
+//!
+//! Cargo also mixes that path into each member's `-C metadata`, from which
+//! rustc derives every symbol's name and the code's partition into units:
+//! two revisions of the same code, built through wrappers at two paths,
+//! would link to different binaries, and the same layout seed would place
+//! their functions apart (on hex's `encode`, identical code, a layout read
+//! 0.77x to 1.32x where the same binary reads 1.00x). So the wrapper
+//! replaces the member's `-C metadata` with one made of what names the
+//! crate alone ([`same_metadata`]), and the current code is built through a
+//! wrapper too (`Side::Current`), at a path of its own: identical code
+//! gets identical symbols on both sides, its files still apart.
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
@@ -26,12 +37,31 @@ const NAME: &str = "rustc-wrapper";
 /// members.
 pub const VARIABLE: &str = "RUSTC_WORKSPACE_WRAPPER";
 
-/// The wrapper under `faster` (`<target>/faster`), made now where it is
-/// missing or leads elsewhere than this program.
-pub fn place(faster: &Path) -> Result<PathBuf, String> {
+/// Which revision a wrapper builds: each has its own path, so cargo keeps
+/// their members' files apart.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Side {
+    /// The base revision.
+    Base,
+    /// The current code.
+    Current,
+}
+
+impl Side {
+    fn folder(self) -> &'static str {
+        match self {
+            Side::Base => "base",
+            Side::Current => "current",
+        }
+    }
+}
+
+/// The wrapper of `side` under `faster` (`<target>/faster`), made now where
+/// it is missing or leads elsewhere than this program.
+pub fn place(faster: &Path, side: Side) -> Result<PathBuf, String> {
     let this = std::env::current_exe()
         .map_err(|error| format!("cannot find this program to wrap rustc with: {error}"))?;
-    let folder = faster.join(NAME);
+    let folder = faster.join(NAME).join(side.folder());
     let path = folder.join(format!("{NAME}{}", std::env::consts::EXE_SUFFIX));
     if is_this(&path, &this) {
         return Ok(path);
@@ -98,9 +128,74 @@ pub fn run_if_wrapping() -> Option<ExitCode> {
         eprintln!("{NAME}: cargo faster's wrapper runs the compiler it is given, and got none");
         return Some(ExitCode::FAILURE);
     };
+    let arguments: Vec<OsString> = arguments.collect();
+    let metadata = same_metadata(&arguments, std::env::var("CARGO_PKG_NAME").ok().as_deref());
     let mut command = Command::new(&rustc);
-    command.args(arguments);
+    command.args(with_metadata(arguments, &metadata));
     Some(run(command, &rustc))
+}
+
+/// The `-C metadata` of a member compiled with `arguments` (rustc's, from
+/// cargo) in package `package`: a digest of what tells the crate apart from
+/// the others of the build (its package, name, kinds, whether it is a
+/// test, its `--cfg`s and its root file, which cargo gives relative to the
+/// package), and of nothing that names a place: the same on both sides for
+/// the same code.
+pub fn same_metadata(arguments: &[OsString], package: Option<&str>) -> String {
+    let text: Vec<String> = arguments
+        .iter()
+        .map(|argument| argument.to_string_lossy().into_owned())
+        .collect();
+    let mut named: Vec<&str> = vec![package.unwrap_or("")];
+    let mut cfgs: Vec<&str> = Vec::new();
+    let mut words = text.iter().map(String::as_str).peekable();
+    while let Some(word) = words.next() {
+        match word {
+            "--crate-name" | "--crate-type" | "--edition" => {
+                named.push(word);
+                named.extend(words.next());
+            }
+            "--cfg" => cfgs.extend(words.next()),
+            "--test" => named.push(word),
+            _ if word.ends_with(".rs") && !word.starts_with('-') => named.push(word),
+            _ if word.starts_with("--crate-type=") || word.starts_with("--edition=") => {
+                named.push(word)
+            }
+            _ => {}
+        }
+    }
+    cfgs.sort_unstable();
+    let digest = named
+        .iter()
+        .chain(&cfgs)
+        .fold(0xcbf2_9ce4_8422_2325_u64, |hash, part| {
+            part.bytes().chain([0]).fold(hash, |hash, byte| {
+                (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3)
+            })
+        });
+    format!("{digest:016x}")
+}
+
+/// `arguments` with every `-C metadata=...` replaced by `metadata` (cargo
+/// writes it as two arguments, `-C` and `metadata=...`).
+fn with_metadata(arguments: Vec<OsString>, metadata: &str) -> Vec<OsString> {
+    let replacement = format!("metadata={metadata}");
+    let mut previous_was_codegen = false;
+    arguments
+        .into_iter()
+        .map(|argument| {
+            let text = argument.to_string_lossy();
+            let replaced = if previous_was_codegen && text.starts_with("metadata=") {
+                Some(OsString::from(&replacement))
+            } else if text.starts_with("-Cmetadata=") {
+                Some(OsString::from(format!("-C{replacement}")))
+            } else {
+                None
+            };
+            previous_was_codegen = text == "-C";
+            replaced.unwrap_or(argument)
+        })
+        .collect()
 }
 
 #[cfg(unix)]
@@ -131,20 +226,69 @@ mod tests {
         let faster =
             std::env::temp_dir().join(format!("cargo-faster-wrapper-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&faster);
-        let wrapper = place(&faster).unwrap();
+        let wrapper = place(&faster, Side::Base).unwrap();
         assert_eq!(wrapper.file_stem().unwrap(), NAME);
+        assert_ne!(place(&faster, Side::Current).unwrap(), wrapper);
         assert!(is_this(&wrapper, &std::env::current_exe().unwrap()));
         let made = std::fs::symlink_metadata(&wrapper)
             .unwrap()
             .modified()
             .unwrap();
-        assert_eq!(place(&faster).unwrap(), wrapper);
+        assert_eq!(place(&faster, Side::Base).unwrap(), wrapper);
         let again = std::fs::symlink_metadata(&wrapper)
             .unwrap()
             .modified()
             .unwrap();
         assert_eq!(made, again, "an existing wrapper is left as it is");
         std::fs::remove_dir_all(&faster).unwrap();
+    }
+
+    #[test]
+    fn a_member_gets_the_same_metadata_wherever_it_is_built_and_another_crate_not() {
+        let arguments = |metadata: &str, extra: &str, crate_type: &str| -> Vec<OsString> {
+            [
+                "--crate-name",
+                "hex",
+                "--edition=2018",
+                "src/lib.rs",
+                "--crate-type",
+                crate_type,
+                "-C",
+                metadata,
+                "-C",
+                extra,
+                "--out-dir",
+                "/somewhere/deps",
+                "--cfg",
+                "feature=\"std\"",
+                "--cfg",
+                "feature=\"alloc\"",
+            ]
+            .map(OsString::from)
+            .to_vec()
+        };
+        let base = arguments("metadata=1111", "extra-filename=-aaaa", "lib");
+        let current = arguments("metadata=2222", "extra-filename=-bbbb", "lib");
+        let metadata = same_metadata(&base, Some("hex"));
+        assert_eq!(metadata, same_metadata(&current, Some("hex")));
+        assert_ne!(
+            metadata,
+            same_metadata(
+                &arguments("metadata=1111", "extra-filename=-aaaa", "rlib"),
+                Some("hex")
+            )
+        );
+        assert_ne!(metadata, same_metadata(&base, Some("other")));
+        let rewritten = with_metadata(base, &metadata);
+        assert!(rewritten.contains(&OsString::from(format!("metadata={metadata}"))));
+        assert!(!rewritten.contains(&OsString::from("metadata=1111")));
+        // Its files stay apart.
+        assert!(rewritten.contains(&OsString::from("extra-filename=-aaaa")));
+        let joined = with_metadata(vec!["-Cmetadata=9".into()], &metadata);
+        assert_eq!(
+            joined,
+            vec![OsString::from(format!("-Cmetadata={metadata}"))]
+        );
     }
 
     #[test]
