@@ -6,7 +6,8 @@
 //! tests as before.
 //!
 //! It builds in the target directory `cargo faster --against` builds both
-//! revisions in, with the same compiler by the same path (`RUSTC`), so the
+//! revisions in, with the same compiler by the same path (`RUSTC`) and the
+//! current code's rustc wrapper (see [`crate::wrapper`]), so the
 //! current code's crates and every dependency are compiled once for both
 //! commands: cargo rebuilds everything it links when the linker changes, so
 //! sharing the project's own `target/` with plain `cargo test` would
@@ -15,6 +16,7 @@
 use crate::build::shared_target;
 use crate::cargo::Cargo;
 use crate::toolchain;
+use crate::wrapper;
 use faster_runtime::harness::COULD_NOT_RUN;
 use faster_runtime::layout::LINKER_VARIABLE;
 use std::path::{Path, PathBuf};
@@ -52,6 +54,10 @@ pub fn run(subcommand: &str, arguments: &[String]) -> Result<u8, String> {
             link_through(&mut command, &variable, &linker);
             command.env("CARGO_TARGET_DIR", &target);
             command.env("RUSTC", rustc);
+            if let Some(wrapper) = wrapper::for_tests(&workspace.target.join("faster"), &directory)?
+            {
+                command.env(wrapper::VARIABLE, wrapper);
+            }
             eprintln!(
                 "cargo faster: cargo {subcommand}, linked through faster-link in {}",
                 shown(&target, &directory)

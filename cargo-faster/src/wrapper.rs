@@ -26,6 +26,7 @@
 //! wrapper too (`Side::Current`), at a path of its own: identical code
 //! gets identical symbols on both sides, its files still apart.
 
+use crate::cache::key;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
@@ -94,6 +95,19 @@ fn is_this(path: &Path, this: &Path) -> bool {
     } else {
         let size = |path: &Path| std::fs::metadata(path).map(|metadata| metadata.len()).ok();
         size(path).is_some() && size(path) == size(this)
+    }
+}
+
+/// The wrapper `cargo faster test`, run in `directory`, builds the current
+/// code through, as `cargo faster --against` does, so the two share the
+/// current code's files in `faster`'s build; `None` where the project sets
+/// a wrapper of its own, which then builds both.
+pub fn for_tests(faster: &Path, directory: &Path) -> Result<Option<PathBuf>, String> {
+    let config_files = key::config_files(&[directory], key::cargo_home().as_deref());
+    let own = std::env::var(VARIABLE).ok();
+    match project_wrapper(own.as_deref(), config_files.keys().map(PathBuf::as_path)) {
+        Some(_) => Ok(None),
+        None => place(faster, Side::Current).map(Some),
     }
 }
 
