@@ -284,6 +284,7 @@ impl Base<'_> {
             })?;
             Ok(worktree.join(relative))
         };
+        sources::freshen(worktree)?;
         let base_directory = inside(directory)?;
         let base_manifest = cargo.manifest_path.as_deref().map(inside).transpose()?;
         share_lock_file(&self.workspace.root, &inside(&self.workspace.root)?);

@@ -253,6 +253,41 @@ pub fn relative_to(base: &Path, path: &Path) -> PathBuf {
     relative
 }
 
+/// Marks every file of the worktree at `directory` (but its `.git` and
+/// `target`) changed now. The base's crates have the same file names for
+/// every base commit, so a worktree checked out before another base was
+/// built holds sources older than that base's files, and cargo would take
+/// those for its own (on hex, PR #64's base ran a later commit's code):
+/// called before a base is built, its crates are compiled from its own
+/// sources.
+pub fn freshen(directory: &Path) -> Result<(), String> {
+    let now = SystemTime::now();
+    let mut pending = vec![directory.to_path_buf()];
+    while let Some(directory) = pending.pop() {
+        let entries = std::fs::read_dir(&directory)
+            .map_err(|error| format!("{}: {error}", directory.display()))?;
+        for entry in entries.flatten() {
+            let name = entry.file_name();
+            let Ok(kind) = entry.file_type() else {
+                continue;
+            };
+            if kind.is_dir() {
+                if name != "target" && name != ".git" {
+                    pending.push(entry.path());
+                }
+            } else if kind.is_file() {
+                let path = entry.path();
+                std::fs::File::options()
+                    .write(true)
+                    .open(&path)
+                    .and_then(|file| file.set_modified(now))
+                    .map_err(|error| format!("{}: {error}", path.display()))?;
+            }
+        }
+    }
+    Ok(())
+}
+
 /// What changes when anything under `directory` does: how many files it
 /// holds and when the newest changed (skipping `target` and hidden
 /// directories). A base build that used the directory is stale when this

@@ -840,3 +840,39 @@ fn a_path_package_in_the_workspace_but_not_of_it_is_built_apart() {
         .unwrap();
     assert_eq!(String::from_utf8_lossy(&which.stdout), "2\n");
 }
+
+#[test]
+fn a_base_built_again_after_another_base_compiles_its_own_sources() {
+    let fixture = Fixture::sharing("rebase", false);
+    fixture.write(
+        "src/bin/which.rs",
+        "fn main() {\n    println!(\"third\");\n}\n",
+    );
+    fixture.commit("third");
+    let target = fixture.scratch.join("target");
+    let against = |revision: &str| {
+        let environment = [("CARGO_TARGET_DIR", target.as_path())];
+        let ran = fixture.cargo_faster(&["--against", revision], &environment);
+        assert_eq!(ran.code, Some(1), "{}", ran.stderr);
+        ran
+    };
+    // The first commit's base, then the second's: the second's crates now
+    // have the newer files under the names every base shares.
+    against("HEAD~2");
+    against("HEAD~1");
+    // The first commit's build is forgotten (pruned, or its key changed)
+    // while its worktree, checked out before the second's build, stays.
+    let first = fixture.git(&["rev-parse", "HEAD~2"]);
+    let record = target
+        .join("faster/base")
+        .join(&first.trim()[..12])
+        .join("release/build.json");
+    std::fs::remove_file(&record).unwrap_or_else(|error| panic!("{record:?}: {error}"));
+    let again = against("HEAD~2");
+    let base_compiled = again
+        .stderr
+        .lines()
+        .filter(|line| line.contains("Compiling fixture v") && line.contains("faster/base"))
+        .count();
+    assert!(base_compiled > 0, "{}", again.stderr);
+}
