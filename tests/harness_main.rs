@@ -6,8 +6,10 @@
 //!
 //! The attribute is applied unconditionally (not under `cfg_attr(test)`):
 //! this file is the test binary. Budgets are short; the first pair differs
-//! by an order of magnitude so its verdict is never in doubt, the second
-//! only reports.
+//! by an order of magnitude so its verdict is never in doubt, given a budget
+//! a loaded machine still leaves room in (at 200 ms, with other builds
+//! keeping two cores busy, its four processes read 11.7x to 192.8x and it
+//! ended undecided), the second only reports.
 
 use std::hint::black_box;
 
@@ -17,7 +19,7 @@ fn has_duplicate_naive(values: &[u32]) -> bool {
 }
 
 /// Sort a copy, compare neighbours: O(n log n).
-#[faster::compare(original = has_duplicate_naive, inputs = distinct_values, max_time = "200ms")]
+#[faster::compare(original = has_duplicate_naive, inputs = distinct_values, max_time = "1s")]
 fn has_duplicate_sorted(values: &[u32]) -> bool {
     let mut sorted = values.to_vec();
     sorted.sort_unstable();
