@@ -124,8 +124,20 @@ pub fn format_speeds(first: f64, second: f64, joiner: &str, decimals: usize) -> 
 /// narrow for two, and no direction for a ratio that rounds to one.
 pub struct Ratio(pub f64, pub Option<(f64, f64)>);
 
-impl fmt::Display for Ratio {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl Ratio {
+    /// Its text where its interval is judged against `noise_floor`: three
+    /// decimals also where two would show a bound at a threshold's figure
+    /// (`1.05x`, or `0.95x` for 1/1.05), so two verdicts on either side of
+    /// it never read the same interval (`[0.95x – 1.05x]` was printed both
+    /// `✓ within noise` and `? undecided`; now `[0.954x – 1.048x]` and
+    /// `[0.950x – 1.048x]`).
+    pub fn judged(&self, noise_floor: f64) -> String {
+        let mut text = String::new();
+        let _ = self.write(&mut text, Some(noise_floor));
+        text
+    }
+
+    fn write(&self, f: &mut impl fmt::Write, noise_floor: Option<f64>) -> fmt::Result {
         let Ratio(speedup, ci) = *self;
         let slower = speedup < 1.0;
         let turn = |ratio: f64| if slower { 1.0 / ratio } else { ratio };
@@ -136,8 +148,18 @@ impl fmt::Display for Ratio {
                 (low, high)
             }
         });
+        let at_threshold = |(from, to): (f64, f64)| {
+            let threshold = 1.0 + noise_floor.unwrap_or(f64::NAN);
+            let shown = |value: f64| format!("{value:.2}");
+            [from, to].into_iter().any(|bound| {
+                [threshold, 1.0 / threshold]
+                    .into_iter()
+                    .any(|threshold| shown(bound) == shown(threshold))
+            })
+        };
         let decimals = match interval {
             Some((from, to)) if to.is_finite() && to - from < 0.03 => 3,
+            Some(bounds) if bounds.1.is_finite() && at_threshold(bounds) => 3,
             _ => 2,
         };
         let (figure, direction) = speed_parts(speedup, decimals);
@@ -152,6 +174,12 @@ impl fmt::Display for Ratio {
             Some(_) => f.write_str(" [99% CI: too few rounds]"),
             None => Ok(()),
         }
+    }
+}
+
+impl fmt::Display for Ratio {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.write(f, None)
     }
 }
 
@@ -189,6 +217,24 @@ mod tests {
         assert_eq!(format_rate(12.0, "B/s"), "12.0 B/s");
         assert_eq!(format_rate(3.2e18, "FLOP/s"), "3200 PFLOP/s");
         assert_eq!(rate_scale(45e9), (1e9, "G"));
+    }
+
+    #[test]
+    fn a_bound_at_a_thresholds_figure_gets_a_third_decimal() {
+        // The two runs hex's encode read: one decided within noise, one not.
+        let within = Ratio(1.0, Some((0.9542, 1.0480))).judged(0.05);
+        let undecided = Ratio(1.0, Some((0.9499, 1.0480))).judged(0.05);
+        assert_eq!(within, "1.000x [99% CI 0.954x – 1.048x]");
+        assert_eq!(undecided, "1.000x [99% CI 0.950x – 1.048x]");
+        // Away from the thresholds, two decimals as before.
+        assert_eq!(
+            Ratio(1.0, Some((0.96, 1.04))).judged(0.05),
+            "1.00x [99% CI 0.96x – 1.04x]"
+        );
+        assert_eq!(
+            Ratio(1.0, Some((0.9542, 1.0480))).to_string(),
+            "1.00x [99% CI 0.95x – 1.05x]"
+        );
     }
 
     #[test]
