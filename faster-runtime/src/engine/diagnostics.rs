@@ -10,7 +10,7 @@
 //! it runs once on the final figures — also those combined from several
 //! processes — and never on a part of them.
 
-use super::replicate::process_means;
+use super::replicate::{MeansApart, means_apart, process_means};
 use crate::config::Config;
 use crate::report::units::{format_ns, format_percent};
 use crate::report::{InputReport, Report, Scope};
@@ -250,13 +250,18 @@ fn too_wide_to_decide(report: &Report, config: &Config, found: &mut Vec<String>)
         // on any machine.
         format!(
             "the interval is wider than the noise floor ({floor}) on both sides because the \
-             {count} layouts of the binary read {} apart, further than each slice's own \
+             {count} layouts of the binary read {} apart{}, further than each slice's own \
              interval reaches: where the linker puts this code moves it more than the floor, \
              which a quieter machine does not change and a longer max_time narrows only as the \
              square root of the layouts' number; compare a larger piece of work per call (the \
              code that calls this function), or judge at a floor the layouts allow \
              (noise_floor = {:.2})",
-            format_percent(spread),
+            format_percent(spread.spread()),
+            if spread.middle {
+                " (the middle 80%)"
+            } else {
+                ""
+            },
             report.judged_beyond(),
         )
     } else {
@@ -268,18 +273,17 @@ fn too_wide_to_decide(report: &Report, config: &Config, found: &mut Vec<String>)
     });
 }
 
-/// How far apart the layouts of the binary read (their means' largest over
-/// their smallest, minus one) and how many there were, where each ran in
-/// a layout of its own and they read further apart than a typical slice's
+/// How far apart the layouts of the binary read (as the scope note says
+/// it, [`means_apart`]) and how many there were, where each ran in a
+/// layout of its own and they read further apart than a typical slice's
 /// own interval is wide: then the layouts, not the noise within each,
 /// widened the interval.
-fn layouts_apart(report: &Report) -> Option<(f64, usize)> {
+fn layouts_apart(report: &Report) -> Option<(MeansApart, usize)> {
     if report.scope != Some(Scope::Layouts) {
         return None;
     }
     let means = process_means(report);
-    let lowest = means.iter().copied().reduce(f64::min)?;
-    let highest = means.iter().copied().reduce(f64::max)?;
+    let apart = means_apart(&means)?;
     let widths: Vec<f64> = report
         .processes
         .iter()
@@ -291,7 +295,7 @@ fn layouts_apart(report: &Report) -> Option<(f64, usize)> {
     } else {
         median(&widths)
     };
-    ((highest / lowest).ln() > typical_width).then(|| (highest / lowest - 1.0, means.len()))
+    ((apart.high / apart.low).ln() > typical_width).then_some((apart, means.len()))
 }
 
 #[cfg(test)]

@@ -344,6 +344,51 @@ pub fn process_means(report: &Report) -> Vec<f64> {
         .collect()
 }
 
+/// From this many layouts on, how far apart they read is said of the middle
+/// 80% of their means: a short slice reads its own noise as well as its
+/// layout, and the extremes of dozens of them say more about the noise
+/// than the layouts.
+pub const MIDDLE_FROM: usize = 10;
+
+/// How far apart the processes' (layouts') means read: the lowest and the
+/// highest, or the 10th and 90th percentiles from [`MIDDLE_FROM`] means on.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct MeansApart {
+    /// The low end, as a speedup.
+    pub low: f64,
+    /// The high end, as a speedup.
+    pub high: f64,
+    /// Whether the ends are the middle 80%'s rather than the extremes.
+    pub middle: bool,
+}
+
+impl MeansApart {
+    /// The high end over the low, minus one: `0.10` for 10% apart.
+    pub fn spread(&self) -> f64 {
+        self.high / self.low - 1.0
+    }
+}
+
+/// How far apart `means` read (see [`MeansApart`]); `None` for fewer than
+/// two.
+pub fn means_apart(means: &[f64]) -> Option<MeansApart> {
+    if means.len() < 2 {
+        return None;
+    }
+    let mut sorted = means.to_vec();
+    sorted.sort_by(f64::total_cmp);
+    let middle = sorted.len() >= MIDDLE_FROM;
+    let (low, high) = if middle {
+        (
+            stats::percentile(&sorted, 10.0),
+            stats::percentile(&sorted, 90.0),
+        )
+    } else {
+        (sorted[0], sorted[sorted.len() - 1])
+    };
+    Some(MeansApart { low, high, middle })
+}
+
 /// A later slice's rounds, best times and observations added to `parent`'s
 /// (the combined report so far).
 fn append(parent: &mut Report, child: Report) {

@@ -2,10 +2,9 @@
 //! binary its processes ran in (about the code), or this build only, and
 //! why.
 
-use crate::engine::replicate::process_means;
+use crate::engine::replicate::{means_apart, process_means};
 use crate::report::units::format_speeds;
 use crate::report::{Report, Scope};
-use crate::stats::percentile;
 
 /// What the processes read and what the verdict is about:
 ///
@@ -50,35 +49,23 @@ fn counts(report: &Report) -> (usize, String) {
     (processes, passes)
 }
 
-/// From this many layouts on, the note gives the middle 80% of their
-/// means: a short slice reads its own noise as well as its layout, and the
-/// extremes of dozens of them say more about the noise than the layouts.
-const MIDDLE_FROM: usize = 10;
-
 /// `1.03x faster to 1.07x slower (a spread of 10.3%)`, ascending in the
 /// headline's direction, each end in its own, over the processes'
-/// (layouts') means, where there are several.
+/// (layouts') means, where there are several (see [`means_apart`]).
 fn processes_read(report: &Report) -> Option<String> {
-    let means = process_means(report);
-    if means.len() < 2 {
-        return None;
-    }
+    let apart = means_apart(&process_means(report))?;
     let slower = report.speedup < 1.0;
-    let turn = |mean: f64| if slower { 1.0 / mean } else { mean };
-    let mut directed: Vec<f64> = means.iter().map(|&mean| turn(mean)).collect();
-    directed.sort_by(f64::total_cmp);
-    let middle = directed.len() >= MIDDLE_FROM;
-    let (low, high) = if middle {
-        (percentile(&directed, 10.0), percentile(&directed, 90.0))
+    let (low, high) = if slower {
+        (apart.high, apart.low)
     } else {
-        (directed[0], directed[directed.len() - 1])
+        (apart.low, apart.high)
     };
-    let spread = high / low - 1.0;
+    let spread = apart.spread();
     let decimals = if spread < 0.03 { 3 } else { 2 };
     Some(format!(
         "{} ({}a spread of {})",
-        format_speeds(turn(low), turn(high), " to ", decimals),
-        if middle { "the middle 80%, " } else { "" },
+        format_speeds(low, high, " to ", decimals),
+        if apart.middle { "the middle 80%, " } else { "" },
         if spread < 0.001 {
             "under 0.1%".to_string()
         } else {
