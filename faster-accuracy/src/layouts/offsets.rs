@@ -9,7 +9,8 @@
 //! layout's binary) and fits each layout's mean log speedup to a constant
 //! plus an effect of the original's offset and one of the candidate's (a
 //! two-way analysis of variance, effect-coded, so the constant is the mean
-//! over the four offsets of each side, the quantity shuffles estimate).
+//! over the four offsets of each side, the quantity shuffles estimate:
+//! the engine's own fit, `stats::by_offsets`).
 //! Beside the engine's interval it gives what is left once the offsets are
 //! accounted for, and the interval of the constant: what an engine that
 //! stratified its layouts by these offsets would judge.
@@ -18,7 +19,7 @@ use super::fixture::{address_of, nm};
 use super::kinds::Kind;
 use super::run::Pair;
 use super::tally::Comparison;
-use faster_runtime::stats::{self, Interval, student_t_quantile};
+use faster_runtime::stats::{self, Interval, Placed};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
@@ -27,8 +28,6 @@ const LINE: u64 = 64;
 const ALIGNMENT: u64 = 16;
 /// Offsets of a function within a line.
 const OFFSETS: usize = (LINE / ALIGNMENT) as usize;
-/// Parameters of the fit: the constant and three effects per side.
-const PARAMETERS: usize = 1 + 2 * (OFFSETS - 1);
 /// The fewest layouts a comparison needs to be read here.
 pub const LEAST_LAYOUTS: usize = 16;
 /// The intervals' confidence, as the engine's.
@@ -144,103 +143,25 @@ fn pair_index(pair: Pair) -> usize {
 }
 
 /// The standard deviation of the readings, the fit's residual one, the
-/// plain interval and the stratified one; `None` where the fit has no
-/// degree of freedom left or an offset of a side was never drawn.
+/// plain interval and the stratified one ([`stats::by_offsets`], the
+/// engine's own); `None` where the fit has no degree of freedom left or
+/// the offsets do not vary.
 pub fn fit(readings: &[Reading]) -> Option<(f64, f64, Interval, Interval)> {
-    let count = readings.len();
-    if count <= PARAMETERS {
-        return None;
-    }
     let ys: Vec<f64> = readings.iter().map(|reading| reading.log_speedup).collect();
     let centers: Vec<(f64, Option<f64>)> = ys.iter().map(|y| (*y, None)).collect();
     let plain = stats::across_processes(&centers, CONFIDENCE).ok()?;
-    let rows: Vec<[f64; PARAMETERS]> = readings.iter().map(design_row).collect();
-    let mut normal = [[0.0; PARAMETERS]; PARAMETERS];
-    let mut right = [0.0; PARAMETERS];
-    for (row, y) in rows.iter().zip(&ys) {
-        for i in 0..PARAMETERS {
-            right[i] += row[i] * y;
-            for j in 0..PARAMETERS {
-                normal[i][j] += row[i] * row[j];
-            }
-        }
-    }
-    let beta = solve(normal, right)?;
-    let mut unit = [0.0; PARAMETERS];
-    unit[0] = 1.0;
-    let variance_factor = solve(normal, unit)?[0];
-    let freedom = (count - PARAMETERS) as f64;
-    let residual_variance = rows
+    let placed: Vec<Placed> = readings
         .iter()
-        .zip(&ys)
-        .map(|(row, y)| (y - dot(row, &beta)).powi(2))
-        .sum::<f64>()
-        / freedom;
-    let quantile = -student_t_quantile((1.0 - CONFIDENCE) / 2.0, freedom).ok()?;
-    let mean = ys.iter().sum::<f64>() / count as f64;
-    let sd = (ys.iter().map(|y| (y - mean).powi(2)).sum::<f64>() / (count - 1) as f64).sqrt();
-    let stratified = Interval {
-        center: beta[0],
-        half_width: quantile * (residual_variance * variance_factor).sqrt(),
-        blocks: count,
-    };
-    Some((sd, residual_variance.sqrt(), plain, stratified))
-}
-
-/// A reading's row of the design: the constant, then each side's offset
-/// effect-coded (offset 0 is minus the others, so the effects sum to zero).
-fn design_row(reading: &Reading) -> [f64; PARAMETERS] {
-    let mut row = [0.0; PARAMETERS];
-    row[0] = 1.0;
-    for (side, offset) in reading.offsets.iter().enumerate() {
-        for effect in 1..OFFSETS {
-            row[1 + side * (OFFSETS - 1) + effect - 1] = match *offset {
-                0 => -1.0,
-                o if o == effect => 1.0,
-                _ => 0.0,
-            };
-        }
-    }
-    row
-}
-
-fn dot(a: &[f64; PARAMETERS], b: &[f64; PARAMETERS]) -> f64 {
-    a.iter().zip(b).map(|(a, b)| a * b).sum()
-}
-
-/// `x` with `matrix · x = right` (Gaussian elimination with partial
-/// pivoting), `None` where the matrix is singular.
-fn solve(
-    mut matrix: [[f64; PARAMETERS]; PARAMETERS],
-    mut right: [f64; PARAMETERS],
-) -> Option<[f64; PARAMETERS]> {
-    for column in 0..PARAMETERS {
-        let pivot = (column..PARAMETERS).max_by(|a, b| {
-            matrix[*a][column]
-                .abs()
-                .total_cmp(&matrix[*b][column].abs())
-        })?;
-        if matrix[pivot][column].abs() < 1e-9 {
-            return None;
-        }
-        matrix.swap(column, pivot);
-        right.swap(column, pivot);
-        for row in 0..PARAMETERS {
-            if row != column {
-                let factor = matrix[row][column] / matrix[column][column];
-                let pivot_row = matrix[column];
-                for (cell, pivot_cell) in matrix[row].iter_mut().zip(pivot_row) {
-                    *cell -= factor * pivot_cell;
-                }
-                right[row] -= factor * right[column];
-            }
-        }
-    }
-    let mut solution = [0.0; PARAMETERS];
-    for (index, value) in solution.iter_mut().enumerate() {
-        *value = right[index] / matrix[index][index];
-    }
-    Some(solution)
+        .map(|reading| Placed {
+            offsets: reading
+                .offsets
+                .map(|class| (class as u64 * ALIGNMENT) as u8),
+            log_speedup: reading.log_speedup,
+        })
+        .collect();
+    let fitted = stats::by_offsets(&placed, CONFIDENCE)?;
+    let sd = stats::variance(&ys).sqrt();
+    Some((sd, fitted.residual_sd, plain, fitted.interval))
 }
 
 #[cfg(test)]
@@ -293,13 +214,10 @@ mod tests {
     }
 
     #[test]
-    fn too_few_layouts_or_an_offset_never_drawn_give_no_fit() {
-        let few = readings(0.0, [0.0; OFFSETS], &[0.01; PARAMETERS]);
+    fn too_few_layouts_give_no_fit() {
+        // Seven parameters (the constant, three effects a side): seven
+        // readings leave no degree of freedom.
+        let few = readings(0.0, [0.0; OFFSETS], &[0.01; 7]);
         assert_eq!(fit(&few), None);
-        let mut one_offset = readings(0.0, [0.0; OFFSETS], &[0.01; 32]);
-        for reading in &mut one_offset {
-            reading.offsets[1] = 2;
-        }
-        assert_eq!(fit(&one_offset), None);
     }
 }

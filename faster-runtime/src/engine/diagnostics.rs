@@ -421,6 +421,7 @@ mod tests {
                 ci: (speedup / 1.05, speedup * 1.05),
                 rounds: 16,
                 layout: Some(layout),
+                offsets: None,
             })
             .collect();
         rle.scope = Some(Scope::Layouts);

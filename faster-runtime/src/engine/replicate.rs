@@ -29,6 +29,7 @@
 //! here. The parent combines the slices ([`combine_slices`]), keeping every round
 //! of every process, so the counts in every output agree with the data.
 
+use super::offsets;
 use crate::config::Config;
 use crate::error::Error;
 use crate::report::{ProcessSummary, Report};
@@ -231,6 +232,7 @@ fn summaries<'a>(reports: impl IntoIterator<Item = &'a Report>) -> Vec<ProcessSu
             ci: report.ci,
             rounds: report.rounds,
             layout: None,
+            offsets: None,
         })
         .collect()
 }
@@ -303,15 +305,19 @@ pub fn combine_slices(slices: Vec<Report>, least: usize) -> Report {
 /// was for whole processes each converged on its own: two cycles of rounds
 /// give it too few blocks for an interval worth weighing (its t quantile
 /// alone would be tens of standard errors), while the spread of the means
-/// measures the same noise, and the layouts' besides, directly. `None`
+/// measures the same noise, and the layouts' besides, directly. From
+/// [`offsets::LAYOUTS_TO_STRATIFY`] layouts on, where the slices reported
+/// where each side's code starts in a cache line, the interval stratified
+/// by those offsets where it is narrower ([`offsets::narrowest`]). `None`
 /// where there is one process only.
 fn interval_over(processes: &[ProcessSummary], least: usize) -> Option<Interval> {
-    let slots = (0..).map(|slice| slot_of(slice, least));
-    let means: Vec<(f64, Option<f64>)> = log_means_by_slot(processes, slots)
-        .into_iter()
-        .map(|mean| (mean, None))
+    let slots: Vec<u32> = (0..processes.len())
+        .map(|slice| slot_of(slice, least))
         .collect();
-    stats::across_processes(&means, CONFIDENCE).ok()
+    let means = log_means_by_slot(processes, slots.iter().copied());
+    let centers: Vec<(f64, Option<f64>)> = means.iter().map(|&mean| (mean, None)).collect();
+    let plain = stats::across_processes(&centers, CONFIDENCE).ok()?;
+    Some(offsets::narrowest(plain, processes, &slots, &means))
 }
 
 /// The mean log speedup of each slot's slices, in slot order: slice `i`
@@ -725,6 +731,7 @@ mod tests {
                     ci: (0.0, f64::INFINITY),
                     rounds: 16,
                     layout: None,
+                    offsets: None,
                 })
                 .collect()
         };
@@ -766,6 +773,7 @@ mod tests {
                 ci: (0.0, f64::INFINITY),
                 rounds: 16,
                 layout: None,
+                offsets: None,
             })
             .collect();
         let interval = interval_over(&slices, 4).unwrap();

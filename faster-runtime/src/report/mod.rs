@@ -251,6 +251,10 @@ pub struct ProcessSummary {
     /// The layout of the binary it ran in (its `--shuffle-sections` seed),
     /// where layouts were varied.
     pub layout: Option<u32>,
+    /// Where the original's and the candidate's timed code start within a
+    /// 64-byte line of code, in bytes, where the process reported it (see
+    /// `engine::offsets`); not part of the JSON document.
+    pub offsets: Option<[u8; 2]>,
 }
 
 /// How far a verdict reaches.

@@ -28,6 +28,7 @@
 
 mod interval;
 mod quantile;
+mod stratified;
 
 pub mod estimate;
 pub mod samples;
@@ -38,6 +39,7 @@ pub use interval::{
     batch_means_interval, block_length, pooled_robust_intervals, robust_interval, winsorize,
 };
 pub use quantile::student_t_quantile;
+pub use stratified::{ByOffsets, Placed, by_offsets};
 
 use std::fmt;
 

@@ -99,6 +99,7 @@ mod tests {
                 ci: (speedup * 0.99, speedup / 0.99),
                 rounds: 80,
                 layout: Some(layout),
+                offsets: None,
             })
             .collect();
         report.scope = Some(scope);

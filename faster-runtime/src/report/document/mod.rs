@@ -401,6 +401,7 @@ impl ResultDoc {
                     ci: process.ci.bounds(),
                     rounds: process.rounds,
                     layout: process.layout,
+                    offsets: None,
                 })
                 .collect(),
             scope: self.scope.map(ScopeDoc::into_scope),
@@ -516,6 +517,7 @@ mod tests {
             ci: (8.7, 9.1),
             rounds: 315,
             layout: Some(3),
+            offsets: None,
         }];
         original.scope = Some(Scope::ThisBuild("a reason".into()));
         original.gpu = Some(GpuInfo {

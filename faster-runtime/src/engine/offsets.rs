@@ -1,0 +1,173 @@
+//! Which interval judges a comparison replicated in layouts: where at
+//! least [`LAYOUTS_TO_STRATIFY`] layouts put the two sides' timed code at
+//! different offsets within a 64-byte line, the interval stratified by
+//! those offsets ([`stats::by_offsets`]) where it is narrower than the
+//! plain one over the layouts' means, else the plain one.
+//!
+//! A shuffle moves a function by whole alignments, and at one offset of a
+//! line a hot loop may span one more fetch block: for a layout-sensitive
+//! function that is most of the spread between layouts, which fitting the
+//! offsets takes out; where the offsets do not move the pair, the fit only
+//! costs degrees of freedom, and the plain interval stays.
+
+use crate::report::ProcessSummary;
+use crate::stats::samples::CONFIDENCE;
+use crate::stats::{self, Interval, Placed};
+use std::collections::BTreeMap;
+
+/// The fewest layouts whose offsets are fitted: seven parameters (a
+/// constant and three effects a side) need as many again to leave the
+/// residuals a few degrees of freedom.
+pub const LAYOUTS_TO_STRATIFY: usize = 16;
+
+/// `plain`, the interval over `log_means` (each slot's mean log speedup,
+/// in slot order, slice `i` of `processes` having run in slot `slots[i]`),
+/// or the interval stratified by the slots' offsets where every slice
+/// reported them, there are at least [`LAYOUTS_TO_STRATIFY`] slots, and
+/// it is narrower.
+pub fn narrowest(
+    plain: Interval,
+    processes: &[ProcessSummary],
+    slots: &[u32],
+    log_means: &[f64],
+) -> Interval {
+    if log_means.len() < LAYOUTS_TO_STRATIFY {
+        return plain;
+    }
+    let Some(placed) = placed_by_slot(processes, slots, log_means) else {
+        return plain;
+    };
+    match stats::by_offsets(&placed, CONFIDENCE) {
+        Some(fit) if fit.interval.half_width < plain.half_width => fit.interval,
+        _ => plain,
+    }
+}
+
+/// Each slot's mean with the offsets its slices reported (a slot is one
+/// layout, so all of its slices report the same), in slot order; `None`
+/// where a slice reported none.
+fn placed_by_slot(
+    processes: &[ProcessSummary],
+    slots: &[u32],
+    log_means: &[f64],
+) -> Option<Vec<Placed>> {
+    let mut offsets: BTreeMap<u32, [u8; 2]> = BTreeMap::new();
+    for (process, slot) in processes.iter().zip(slots) {
+        offsets.entry(*slot).or_insert(process.offsets?);
+    }
+    let placed: Vec<Placed> = offsets
+        .into_values()
+        .zip(log_means)
+        .map(|(offsets, &log_speedup)| Placed {
+            offsets,
+            log_speedup,
+        })
+        .collect();
+    (placed.len() == log_means.len()).then_some(placed)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::replicate::{self, slot_of};
+    use crate::stats::verdict::Verdict;
+    use rand::rngs::StdRng;
+    use rand::{Rng, SeedableRng};
+    use rand_distr::{Distribution, Normal};
+
+    /// What [`slices`] draws: the original 20% slower at byte 32 of a
+    /// line, the candidate 15% slower at byte 48.
+    const SENSITIVE: [f64; 2] = [0.2, 0.15];
+
+    /// One slice in each of `layouts` layouts of a pair whose speedup is
+    /// `speedup`, the original `costs[0]` slower (in log) at byte 32 of a
+    /// line, the candidate `costs[1]` at byte 48, each slice with 1.5% of
+    /// noise of its own; with the offsets where `reported`.
+    fn slices(
+        seed: u64,
+        layouts: usize,
+        speedup: f64,
+        costs: [f64; 2],
+        reported: bool,
+    ) -> Vec<ProcessSummary> {
+        let mut rng = StdRng::seed_from_u64(seed);
+        let noise = Normal::new(0.0, 0.015).unwrap();
+        (0..layouts)
+            .map(|_| {
+                let [original, candidate] = [
+                    16 * rng.random_range(0..4_u8),
+                    16 * rng.random_range(0..4_u8),
+                ];
+                let slower = |at: u8, by: u8, cost: f64| if at == by { cost } else { 0.0 };
+                let log_speedup = speedup.ln() + slower(original, 32, costs[0])
+                    - slower(candidate, 48, costs[1])
+                    + noise.sample(&mut rng);
+                ProcessSummary {
+                    speedup: log_speedup.exp(),
+                    ci: (0.0, f64::INFINITY),
+                    rounds: 16,
+                    layout: None,
+                    offsets: reported.then_some([original, candidate]),
+                }
+            })
+            .collect()
+    }
+
+    /// [`narrowest`] of `processes` as the replicated comparison reads
+    /// them (at least four processes), and the plain interval.
+    fn intervals(processes: &[ProcessSummary]) -> (Interval, Interval) {
+        let slots: Vec<u32> = (0..processes.len()).map(|s| slot_of(s, 4)).collect();
+        let means = replicate::log_means_by_slot(processes, slots.iter().copied());
+        let centers: Vec<(f64, Option<f64>)> = means.iter().map(|&m| (m, None)).collect();
+        let plain = stats::across_processes(&centers, CONFIDENCE).unwrap();
+        (narrowest(plain, processes, &slots, &means), plain)
+    }
+
+    #[test]
+    fn layouts_spread_by_their_offsets_are_judged_by_the_interval_stratified_by_them() {
+        let (chosen, plain) = intervals(&slices(1, 32, 1.05, SENSITIVE, true));
+        assert!(
+            chosen.half_width < plain.half_width / 3.0,
+            "{chosen:?} {plain:?}"
+        );
+        // The mean over offsets: the original's 20% and the candidate's
+        // 15%, each at one offset of four, are a quarter of themselves.
+        let over_offsets = 1.05_f64.ln() + (0.2 - 0.15) / 4.0;
+        assert!(
+            chosen.low() < over_offsets && over_offsets < chosen.high(),
+            "{chosen:?}"
+        );
+    }
+
+    #[test]
+    fn the_plain_interval_stays_below_sixteen_layouts_without_offsets_or_where_they_move_nothing() {
+        let (chosen, plain) = intervals(&slices(2, 12, 1.05, SENSITIVE, true));
+        assert_eq!(chosen, plain, "twelve layouts");
+        let (chosen, plain) = intervals(&slices(3, 32, 1.05, SENSITIVE, false));
+        assert_eq!(chosen, plain, "no offsets reported");
+        // Offsets that move nothing: the fit's six more parameters cost
+        // degrees of freedom, and what it takes out is the slices' noise,
+        // by chance: never much narrower than the plain interval.
+        for seed in 10..30 {
+            let (chosen, plain) = intervals(&slices(seed, 32, 1.05, [0.0; 2], true));
+            assert!(
+                chosen.half_width > 0.75 * plain.half_width,
+                "{chosen:?} {plain:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_five_percent_difference_spread_by_offsets_settles_at_a_two_percent_floor() {
+        let floor = 0.02;
+        let with = slices(5, 32, 1.05, SENSITIVE, true);
+        let without = slices(5, 32, 1.05, SENSITIVE, false);
+        assert!(replicate::settled(&with, 4, floor));
+        assert!(!replicate::settled(&without, 4, floor));
+        let (chosen, _) = intervals(&with);
+        assert_eq!(
+            Verdict::from_interval(chosen.exp_bounds(), floor),
+            Verdict::Faster
+        );
+    }
+}
