@@ -26,8 +26,6 @@ use std::path::Path;
 /// The cache line whose offsets are read, and the functions' alignment.
 const LINE: u64 = 64;
 const ALIGNMENT: u64 = 16;
-/// Offsets of a function within a line.
-const OFFSETS: usize = (LINE / ALIGNMENT) as usize;
 /// The fewest layouts a comparison needs to be read here.
 pub const LEAST_LAYOUTS: usize = 16;
 /// The intervals' confidence, as the engine's.
@@ -167,6 +165,9 @@ pub fn fit(readings: &[Reading]) -> Option<(f64, f64, Interval, Interval)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Offsets of a function within a line.
+    const OFFSETS: usize = (LINE / ALIGNMENT) as usize;
 
     /// Readings over every pair of offsets, `repeats` times, whose log
     /// speedups are `center` plus each side's offset effect plus `noise`.
