@@ -955,6 +955,51 @@ fn absent_options_are_left_to_the_run() {
     assert_eq!(plain.original, "distinct_naive");
 }
 
+/// Where the comparison says its two functions start: the functions its
+/// calls name, a generic original at the candidate's type, and a function
+/// called through a pointer (`unsafe`, `extern "C"`) alike.
+#[test]
+fn both_functions_addresses_are_registered() {
+    let addresses = |test_name| {
+        let addresses = registered(test_name)
+            .addresses
+            .expect("a comparison on the CPU has the addresses");
+        addresses()
+    };
+    let at = |function: *const ()| function as usize;
+    assert_eq!(
+        addresses("faster_common_sorted"),
+        [
+            at(common_naive as *const ()),
+            at(common_sorted as *const ())
+        ]
+    );
+    assert_eq!(
+        addresses("faster_count_distinct_u64"),
+        [
+            at(count_distinct_naive::<u64> as *const ()),
+            at(count_distinct::<u64> as *const ())
+        ]
+    );
+    assert_eq!(
+        addresses("faster_first_unchecked"),
+        [
+            at(first_checked as *const ()),
+            at(first_unchecked as *const ())
+        ]
+    );
+    assert_eq!(
+        addresses("faster_halve"),
+        [at(halve_naive as *const ()), at(halve as *const ())]
+    );
+    // What a slice reports: each within a 64-byte line.
+    let [original, candidate] = addresses("faster_common_sorted");
+    assert_eq!(
+        registered("faster_common_sorted").offsets(),
+        Some([(original % 64) as u8, (candidate % 64) as u8])
+    );
+}
+
 /// Measures a registered comparison again, briefly. The runtime serializes
 /// this with the generated tests' measurements.
 fn run_briefly(test_name: &str) -> faster::Report {

@@ -55,6 +55,22 @@ mod itoa {
 
     integer!(u32, u64, i64);
 
+    /// A method's comparison says where the methods it calls start, by
+    /// their paths.
+    #[test]
+    fn both_methods_addresses_are_registered() {
+        let addresses = super::registered("itoa::faster_buffer_format_u64")
+            .addresses
+            .expect("a comparison on the CPU has the addresses");
+        assert_eq!(
+            addresses(),
+            [
+                Buffer::format_naive::<u64> as *const () as usize,
+                Buffer::format::<u64> as *const () as usize
+            ]
+        );
+    }
+
     #[faster::methods]
     impl Buffer {
         pub fn new() -> Buffer {

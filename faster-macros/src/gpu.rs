@@ -113,7 +113,11 @@ fn expansion(function: &ItemFn, options: &Options, params: &[Type; 2]) -> TokenS
     let ident = &function.sig.ident;
     let names = Names::of(options, ident, None, None);
     let run = run_closure(options, params, &names.label, ident);
-    let registered = registration(names.descriptor(run), options);
+    // Kernels run on the device: where their host code starts says nothing.
+    let registered = registration(
+        names.descriptor(run, quote!(::core::option::Option::None)),
+        options,
+    );
     quote! {
         #function
         #registered

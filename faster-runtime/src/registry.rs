@@ -3,6 +3,7 @@
 //! through `inventory`; the harness reads them back here.
 
 use crate::config::{Config, Settings};
+use crate::engine::offsets;
 use crate::engine::tracked::Served;
 use crate::error::Error;
 use crate::report::Report;
@@ -33,6 +34,9 @@ pub struct Comparison {
     pub debug_build: bool,
     /// Checks and measures the pair with the given configuration.
     pub run: fn(&Config) -> Result<Report, Error>,
+    /// Where the original's and the candidate's code start in this
+    /// process, `[original, candidate]`; `None` for kernels on a GPU.
+    pub addresses: Option<fn() -> [usize; 2]>,
 }
 
 impl Comparison {
@@ -41,6 +45,14 @@ impl Comparison {
     /// (`sum::faster_sum_fast`; `faster_sum_fast` at the crate's root).
     pub fn test_name(&self) -> &'static str {
         without_crate(self.test)
+    }
+
+    /// Where the original's and the candidate's code start within a line
+    /// of code in this process (see [`offsets::in_line`]), where the
+    /// attribute took their addresses.
+    pub fn offsets(&self) -> Option<[u8; 2]> {
+        self.addresses
+            .map(|addresses| offsets::in_line(addresses()))
     }
 }
 

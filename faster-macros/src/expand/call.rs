@@ -6,7 +6,7 @@
 
 use crate::attr::InputsOption;
 use crate::validate::{Candidate, OwnedForm, Param, Passing};
-use proc_macro2::{Delimiter, Group, Literal, Span, TokenStream, TokenTree};
+use proc_macro2::{Group, Literal, Span, TokenStream, TokenTree};
 use quote::{ToTokens, quote, quote_spanned};
 use syn::spanned::Spanned;
 use syn::{Ident, ReturnType, Type};
@@ -117,6 +117,18 @@ pub(crate) fn timed_closure(
     call.closure(body)
 }
 
+/// Where the function at `path` starts in memory, as a block of the
+/// descriptor's `addresses` (see [`Call::address`]): its offset in a line
+/// of code moves from one layout of the binary to the next.
+pub(crate) fn address(
+    path: TokenStream,
+    at_path: Span,
+    inputs: Option<&InputsOption>,
+    candidate: &Candidate,
+) -> TokenStream {
+    Call::of(path, at_path, inputs, candidate).address()
+}
+
 /// What `prepare` makes ready before the clock starts for one call, shared
 /// by both sides: `|input| ((&&Prepare(&input.1)).faster_prepare(),)`, a
 /// tuple with one entry per parameter by value or by `&mut` (nothing, of no
@@ -209,10 +221,15 @@ struct Call {
     pattern: TokenStream,
     /// The check of the function against the candidate's signature.
     function: TokenStream,
+    /// The `Fit` probes' traits, brought into scope where an argument
+    /// goes through one.
+    imports: TokenStream,
     /// Taking the case apart into arguments.
     setup: TokenStream,
     /// The call itself.
     call: TokenStream,
+    /// Where the function starts, after `function`: a `usize`.
+    address: TokenStream,
     /// Each parameter's local: a borrow of its part for one by reference,
     /// the argument itself for one by value or by `&mut`.
     bindings: Vec<Ident>,
@@ -269,18 +286,19 @@ impl Call {
                 argument
             })
             .collect();
-        if checked {
-            setup = quote! {
+        let imports = if checked {
+            quote!(
                 use ::faster::__private::{FitMatching as _, FitOther as _, FitPlain as _};
-                #setup
-            };
-        }
+            )
+        } else {
+            TokenStream::new()
+        };
 
         // The function is checked against the candidate's signature first,
         // in the closure's first statement: rustc then reports a mismatch of
         // the signatures before what it causes (cases that fit one function
         // and not the other).
-        let (function, mut call) = if candidate.calls_through_fn_traits() {
+        let (function, mut call, address) = if candidate.calls_through_fn_traits() {
             let output_type = match &candidate.output {
                 ReturnType::Default => quote!(()),
                 ReturnType::Type(_, ty) => candidate.without_lifetimes(ty).to_token_stream(),
@@ -288,13 +306,18 @@ impl Call {
             let arguments =
                 one_argument(&arguments, &params_type, (at_path, at_inputs), &mut setup);
             let (function, callee) = checked_callee(&path, at_path, params_type, output_type);
-            (function, quote_spanned!(at_path=> #callee.call(#arguments)))
+            (
+                function,
+                quote_spanned!(at_path=> #callee.call(#arguments)),
+                quote_spanned!(at_path=> #callee.function() as *const () as usize),
+            )
         } else {
             let function = Ident::new("function", Span::mixed_site());
-            let pointer_type = pointer_type(candidate);
+            let pointer_type = candidate.pointer_type();
             (
                 quote!(let #function: #pointer_type = #path;),
                 quote_spanned!(at_inputs=> #function(#(#arguments),*)),
+                quote_spanned!(at_path=> #function as *const () as usize),
             )
         };
         if candidate.unsafety {
@@ -305,10 +328,32 @@ impl Call {
         Call {
             pattern,
             function,
+            imports,
             setup,
             call,
+            address,
             bindings,
         }
+    }
+
+    /// Where the function starts, as a block: the check's statement again,
+    /// which instantiates a generic original, then its address. With the
+    /// closures' imports too: a block with an item is a scope of its own,
+    /// where rustc words a path it cannot resolve otherwise (it suggests an
+    /// import); the same tokens in the same scope make the same errors,
+    /// which rustc reports once.
+    fn address(self) -> TokenStream {
+        let Call {
+            function,
+            imports,
+            address,
+            ..
+        } = self;
+        quote!({
+            #function
+            #imports
+            #address
+        })
     }
 
     /// The closure whose body, after the setup, is `body`.
@@ -316,12 +361,14 @@ impl Call {
         let Call {
             pattern,
             function,
+            imports,
             setup,
             ..
         } = self;
         quote! {
             |#pattern| {
                 #function
+                #imports
                 #setup
                 #body
             }
@@ -442,30 +489,4 @@ pub(super) fn respan(tokens: TokenStream, span: Span) -> TokenStream {
             }
         })
         .collect()
-}
-
-/// The candidate's signature as a function pointer type,
-/// `for<'a> unsafe extern "C" fn(&'a str) -> usize`, spanned over the
-/// candidate's signature so a mismatch error shows it as the expected type.
-fn pointer_type(candidate: &Candidate) -> TokenStream {
-    let abi = &candidate.abi;
-    let parameters = candidate.params.iter().map(|param| &param.ty);
-    let output = &candidate.output;
-    let lifetimes = &candidate.lifetimes;
-    let signature_span = candidate.ident.span();
-    let binder = if lifetimes.is_empty() {
-        TokenStream::new()
-    } else {
-        quote_spanned!(signature_span=> for<#(#lifetimes),*>)
-    };
-    let unsafety = if candidate.unsafety {
-        quote_spanned!(signature_span=> unsafe)
-    } else {
-        TokenStream::new()
-    };
-    let mut parenthesized = Group::new(Delimiter::Parenthesis, quote!(#(#parameters),*));
-    parenthesized.set_span(signature_span);
-    let fn_keyword = quote_spanned!(signature_span=> fn);
-    let parenthesized = TokenTree::Group(parenthesized);
-    quote!(#binder #unsafety #abi #fn_keyword #parenthesized #output)
 }

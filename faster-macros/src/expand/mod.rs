@@ -156,13 +156,34 @@ fn comparison(
     // at the type in `types = [...]`, where the path names it; calling it
     // there, with that very span, keeps the report to one.
     let candidate_span = concrete.map_or_else(|| candidate.ident.span(), Spanned::span);
+    let addresses = addresses(options, candidate, (candidate_path.clone(), candidate_span));
     let run = run_closure(
         options,
         candidate,
         &names.label,
         (candidate_path, candidate_span),
     );
-    registration(names.descriptor(run), options)
+    registration(names.descriptor(run, addresses), options)
+}
+
+/// The descriptor's `addresses`: a non-capturing closure that says where
+/// the original and the candidate start, each function named as its calls
+/// name it (see [`call::address`]).
+fn addresses(
+    options: &Options,
+    candidate: &Candidate,
+    (candidate_path, candidate_span): (TokenStream, Span),
+) -> TokenStream {
+    let inputs = options.inputs.as_ref();
+    let original = options.original();
+    let original = call::address(
+        original.to_token_stream(),
+        original.span(),
+        inputs,
+        candidate,
+    );
+    let candidate = call::address(candidate_path, candidate_span, inputs, candidate);
+    quote!(::core::option::Option::Some(|| [#original, #candidate]))
 }
 
 /// How the expansion names the function `ident`: `ident`, `ident::<u32>`

@@ -116,8 +116,9 @@ impl Names {
         }
     }
 
-    /// The comparison's descriptor, whose `run` is `run`.
-    pub(crate) fn descriptor(self, run: TokenStream) -> Descriptor {
+    /// The comparison's descriptor, whose `run` is `run` and whose
+    /// `addresses` is `addresses` (an `Option`).
+    pub(crate) fn descriptor(self, run: TokenStream, addresses: TokenStream) -> Descriptor {
         let Names {
             descriptor,
             test,
@@ -129,7 +130,7 @@ impl Names {
             constant: descriptor,
             test,
             identity: quote!(label: #label, original: #original_as_written,),
-            body: quote!(run: #run,),
+            body: quote!(addresses: #addresses, run: #run,),
             runner: "run_test",
         }
     }

@@ -1,8 +1,11 @@
 //! What an accepted function is, as the expansion needs it: its
 //! parameters and how each is taken, its output, what keeps it from being
-//! called through the `Fn` traits, and its types instantiated at one of
+//! called through the `Fn` traits (and the pointer type it is called
+//! through then), and its types instantiated at one of
 //! `types = [...]` or with its own lifetimes left to inference.
 
+use proc_macro2::{Delimiter, Group, TokenStream, TokenTree};
+use quote::{quote, quote_spanned};
 use syn::visit_mut::VisitMut;
 use syn::{Abi, Ident, Lifetime, ReturnType, Type, TypeParam};
 
@@ -97,6 +100,33 @@ impl Candidate {
     /// candidate's type, and rustc words a mismatch.
     pub fn calls_through_fn_traits(&self) -> bool {
         !self.unsafety && self.abi.is_none() && !self.target_feature && self.params.len() <= 12
+    }
+
+    /// Its signature as a function pointer type, `for<'a> unsafe extern
+    /// "C" fn(&'a str) -> usize`, spanned over the signature so a mismatch
+    /// error shows it as the expected type: what both functions are called
+    /// through where not through the `Fn` traits.
+    pub fn pointer_type(&self) -> TokenStream {
+        let abi = &self.abi;
+        let parameters = self.params.iter().map(|param| &param.ty);
+        let output = &self.output;
+        let lifetimes = &self.lifetimes;
+        let signature_span = self.ident.span();
+        let binder = if lifetimes.is_empty() {
+            TokenStream::new()
+        } else {
+            quote_spanned!(signature_span=> for<#(#lifetimes),*>)
+        };
+        let unsafety = if self.unsafety {
+            quote_spanned!(signature_span=> unsafe)
+        } else {
+            TokenStream::new()
+        };
+        let mut parenthesized = Group::new(Delimiter::Parenthesis, quote!(#(#parameters),*));
+        parenthesized.set_span(signature_span);
+        let fn_keyword = quote_spanned!(signature_span=> fn);
+        let parenthesized = TokenTree::Group(parenthesized);
+        quote!(#binder #unsafety #abi #fn_keyword #parenthesized #output)
     }
 
     /// Whether the function returns something other than `()`.

@@ -20,6 +20,20 @@ const __FASTER_sum_unrolled: ::faster::__private::Comparison = ::faster::__priva
         ..::faster::__private::Settings::NONE
     },
     debug_build: ::core::cfg!(debug_assertions),
+    addresses: ::core::option::Option::Some(|| [
+        {
+            let callee = ::faster::__private::callee(&sum_naive)
+                .checked::<_, (&[u64], &u64), u64>();
+            use ::faster::__private::{FitMatching as _, FitOther as _, FitPlain as _};
+            callee.function() as *const () as usize
+        },
+        {
+            let callee = ::faster::__private::callee(&sum_unrolled)
+                .checked::<_, (&[u64], &u64), u64>();
+            use ::faster::__private::{FitMatching as _, FitOther as _, FitPlain as _};
+            callee.function() as *const () as usize
+        },
+    ]),
     run: |
         config: &::faster::__private::Config,
     | -> ::core::result::Result<::faster::__private::Report, ::faster::__private::Error> {

@@ -15,6 +15,20 @@ const __FASTER_pop_fast: ::faster::__private::Comparison = ::faster::__private::
         ..::faster::__private::Settings::NONE
     },
     debug_build: ::core::cfg!(debug_assertions),
+    addresses: ::core::option::Option::Some(|| [
+        {
+            let callee = ::faster::__private::callee(&pop_naive)
+                .checked::<_, (&mut Vec<f64>, usize, &[f64]), Option<f64>>();
+            use ::faster::__private::{FitMatching as _, FitOther as _, FitPlain as _};
+            callee.function() as *const () as usize
+        },
+        {
+            let callee = ::faster::__private::callee(&pop_fast)
+                .checked::<_, (&mut Vec<f64>, usize, &[f64]), Option<f64>>();
+            use ::faster::__private::{FitMatching as _, FitOther as _, FitPlain as _};
+            callee.function() as *const () as usize
+        },
+    ]),
     run: |
         config: &::faster::__private::Config,
     | -> ::core::result::Result<::faster::__private::Report, ::faster::__private::Error> {

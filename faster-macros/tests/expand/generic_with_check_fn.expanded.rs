@@ -13,6 +13,20 @@ const __FASTER_sort_fast_u32: ::faster::__private::Comparison = ::faster::__priv
         ..::faster::__private::Settings::NONE
     },
     debug_build: ::core::cfg!(debug_assertions),
+    addresses: ::core::option::Option::Some(|| [
+        {
+            let callee = ::faster::__private::callee(&sort_naive)
+                .checked::<_, &mut [u32], ()>();
+            use ::faster::__private::{FitMatching as _, FitOther as _, FitPlain as _};
+            callee.function() as *const () as usize
+        },
+        {
+            let callee = ::faster::__private::callee(&sort_fast::<u32>)
+                .checked::<_, &mut [u32], ()>();
+            use ::faster::__private::{FitMatching as _, FitOther as _, FitPlain as _};
+            callee.function() as *const () as usize
+        },
+    ]),
     run: |
         config: &::faster::__private::Config,
     | -> ::core::result::Result<::faster::__private::Report, ::faster::__private::Error> {
@@ -154,6 +168,20 @@ const __FASTER_sort_fast_f64: ::faster::__private::Comparison = ::faster::__priv
         ..::faster::__private::Settings::NONE
     },
     debug_build: ::core::cfg!(debug_assertions),
+    addresses: ::core::option::Option::Some(|| [
+        {
+            let callee = ::faster::__private::callee(&sort_naive)
+                .checked::<_, &mut [f64], ()>();
+            use ::faster::__private::{FitMatching as _, FitOther as _, FitPlain as _};
+            callee.function() as *const () as usize
+        },
+        {
+            let callee = ::faster::__private::callee(&sort_fast::<f64>)
+                .checked::<_, &mut [f64], ()>();
+            use ::faster::__private::{FitMatching as _, FitOther as _, FitPlain as _};
+            callee.function() as *const () as usize
+        },
+    ]),
     run: |
         config: &::faster::__private::Config,
     | -> ::core::result::Result<::faster::__private::Report, ::faster::__private::Error> {

@@ -13,6 +13,16 @@ const __FASTER_answer: ::faster::__private::Comparison = ::faster::__private::Co
         ..::faster::__private::Settings::NONE
     },
     debug_build: ::core::cfg!(debug_assertions),
+    addresses: ::core::option::Option::Some(|| [
+        {
+            let function: unsafe fn() -> u64 = answer_naive;
+            function as *const () as usize
+        },
+        {
+            let function: unsafe fn() -> u64 = answer;
+            function as *const () as usize
+        },
+    ]),
     run: |
         config: &::faster::__private::Config,
     | -> ::core::result::Result<::faster::__private::Report, ::faster::__private::Error> {

@@ -292,6 +292,7 @@ pub(crate) fn report_of(
             .collect(),
         warm_up_rounds: samples.warm_up_rounds,
         gpu: None,
+        offsets: None,
         compiled_code: None,
     }
 }

@@ -9,6 +9,10 @@
 //! function that is most of the spread between layouts, which fitting the
 //! offsets takes out; where the offsets do not move the pair, the fit only
 //! costs degrees of freedom, and the plain interval stays.
+//!
+//! The offsets are the user's two functions' ([`in_line`] of the addresses
+//! the attribute takes, in the process that measured the slice): the
+//! measuring loop is always aligned to a line, so its own say nothing.
 
 use crate::report::ProcessSummary;
 use crate::stats::samples::CONFIDENCE;
@@ -19,6 +23,17 @@ use std::collections::BTreeMap;
 /// constant and three effects a side) need as many again to leave the
 /// residuals a few degrees of freedom.
 pub const LAYOUTS_TO_STRATIFY: usize = 16;
+
+/// The line whose offsets are read: a cache line, four 16-byte fetch
+/// blocks.
+pub const LINE: usize = 64;
+
+/// Where code at `addresses` starts within a [`LINE`], in bytes. Taken in
+/// the process that measures, they are its layout's offsets: a binary is
+/// loaded at a page boundary, ASLR or not.
+pub fn in_line(addresses: [usize; 2]) -> [u8; 2] {
+    addresses.map(|address| (address % LINE) as u8)
+}
 
 /// `plain`, the interval over `log_means` (each slot's mean log speedup,
 /// in slot order, slice `i` of `processes` having run in slot `slots[i]`),

@@ -232,7 +232,7 @@ fn summaries<'a>(reports: impl IntoIterator<Item = &'a Report>) -> Vec<ProcessSu
             ci: report.ci,
             rounds: report.rounds,
             layout: None,
-            offsets: None,
+            offsets: report.offsets,
         })
         .collect()
 }
@@ -295,6 +295,8 @@ pub fn combine_slices(slices: Vec<Report>, least: usize) -> Report {
     combined.uncorrected_speedup = uncorrected_speedup;
     combined.best_speedup = combined.original_ns / combined.candidate_ns;
     combined.processes = processes;
+    // The first slice's, where each slice's is its process's.
+    combined.offsets = None;
     combined
 }
 
@@ -479,6 +481,24 @@ mod tests {
                 && message.contains("raise max_time to at least \"24s\""),
             "{message}"
         );
+    }
+
+    #[test]
+    fn each_slices_offsets_are_its_process_summarys() {
+        let slices: Vec<Report> = [[0, 16], [32, 48]]
+            .map(|offsets| Report {
+                offsets: Some(offsets),
+                ..process(4.0, 0.01)
+            })
+            .into();
+        let combined = combine_slices(slices, 2);
+        let offsets: Vec<Option<[u8; 2]>> = combined
+            .processes
+            .iter()
+            .map(|process| process.offsets)
+            .collect();
+        assert_eq!(offsets, [Some([0, 16]), Some([32, 48])]);
+        assert_eq!(combined.offsets, None, "each slice's is its process's");
     }
 
     #[test]

@@ -97,7 +97,9 @@ impl Servers {
 }
 
 /// The server's side: measures each comparison asked for, among
-/// `registered`, until the parent closes the pipe.
+/// `registered`, until the parent closes the pipe; each report says where
+/// the comparison's two functions start in a line of code in this
+/// process's layout.
 pub fn serve(registered: &[&Comparison]) -> io::Result<()> {
     // Not locked: user code may print from threads of its own meanwhile.
     process::serve(io::stdin().lock(), io::stdout(), |request| {
@@ -115,7 +117,9 @@ pub fn serve(registered: &[&Comparison]) -> io::Result<()> {
                         message: format!("this binary registers no comparison named `{test}`"),
                     })?;
                 config.validate()?;
-                (comparison.run)(&config)
+                // Taken here, in the layout that measured the slice.
+                let offsets = comparison.offsets();
+                (comparison.run)(&config).map(|report| Report { offsets, ..report })
             });
         Some(Measured::of(&result))
     })

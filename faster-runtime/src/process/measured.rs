@@ -1,5 +1,6 @@
 //! What a child that measured a comparison hands back: its report (as the
-//! `faster/report/v1` document, so it keeps every round), or its error.
+//! `faster/report/v1` document, so it keeps every round, with where its
+//! two functions start in a line of code beside it), or its error.
 
 use super::{CHILD_VARIABLE, Server};
 use crate::error::Error;
@@ -14,7 +15,7 @@ use std::time::Duration;
 #[serde(rename_all = "snake_case")]
 pub enum Measured {
     /// The report.
-    Report(Box<Document>),
+    Report(Box<Slice>),
     /// Its error's text (a mismatch, a panic, an unknown comparison).
     Failed(String),
     /// One round of the functions takes this many nanoseconds, more than the
@@ -25,11 +26,27 @@ pub enum Measured {
     },
 }
 
+/// A report as it crosses: the document's fields, and beside them the
+/// offsets of the child's functions ([`Report::offsets`]), which the
+/// document does not have. A reader that does not know them skips them,
+/// and a frame without them reads as `None`, so the framing's version
+/// stands.
+#[derive(Debug, Serialize, Deserialize)]
+pub struct Slice {
+    #[serde(flatten)]
+    document: Document,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    offsets: Option<[u8; 2]>,
+}
+
 impl Measured {
     /// `result` as it crosses.
     pub fn of(result: &Result<Report, Error>) -> Measured {
         match result {
-            Ok(report) => Measured::Report(Box::new(Document::of_report(report))),
+            Ok(report) => Measured::Report(Box::new(Slice {
+                document: Document::of_report(report),
+                offsets: report.offsets,
+            })),
             Err(Error::BudgetTooShort { round, .. }) => Measured::BudgetTooShort {
                 round_ns: round.as_nanos() as u64,
             },
@@ -42,7 +59,11 @@ impl Measured {
     pub fn into_result(self, process: usize, budget: Duration) -> Result<Report, Error> {
         let failed = |message| Error::Replication { process, message };
         match self {
-            Measured::Report(document) => document.into_report().map_err(failed),
+            Measured::Report(slice) => {
+                let Slice { document, offsets } = *slice;
+                let report = document.into_report().map_err(failed)?;
+                Ok(Report { offsets, ..report })
+            }
             Measured::Failed(message) => Err(failed(message)),
             Measured::BudgetTooShort { round_ns } => Err(Error::BudgetTooShort {
                 round: Duration::from_nanos(round_ns),
@@ -101,5 +122,25 @@ mod tests {
         );
         let failed = Measured::of(&Err(Error::NoInputs)).into_result(3, Duration::ZERO);
         assert!(matches!(failed, Err(Error::Replication { process: 3, .. })));
+    }
+
+    #[test]
+    fn a_slices_offsets_cross_beside_its_document_and_a_frame_without_them_reads_as_none() {
+        let mut report = fixtures::report(1.25, (1.2, 1.3), Verdict::Faster, Expect::Faster);
+        report.offsets = Some([16, 48]);
+        let line = wire::encode(&Measured::of(&Ok(report.clone())));
+        let read = wire::decode::<Measured>(&line).unwrap().unwrap();
+        let read = read.into_result(1, Duration::from_secs(1)).unwrap();
+        assert_eq!(read.offsets, Some([16, 48]));
+        assert_eq!(read.speedup, report.speedup);
+
+        // A frame of the document alone, as a child that takes no
+        // addresses (or an earlier faster) writes it.
+        let document = serde_json::to_string(&Document::of_report(&report)).unwrap();
+        let bare = format!("faster-frame/{} {{\"report\":{document}}}", wire::VERSION);
+        let read = wire::decode::<Measured>(&bare).unwrap().unwrap();
+        let read = read.into_result(1, Duration::from_secs(1)).unwrap();
+        assert_eq!(read.offsets, None);
+        assert_eq!(read.speedup, report.speedup);
     }
 }

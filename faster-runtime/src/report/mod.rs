@@ -107,6 +107,13 @@ pub struct Report {
     /// Where two GPU kernels ran (`faster::gpu`); `None` for functions
     /// compared on the CPU.
     pub gpu: Option<GpuInfo>,
+    /// Where the original's and the candidate's code start within a 64-byte
+    /// line, in bytes, in the process that measured: for a slice a server
+    /// measured ([`Comparison::offsets`](crate::registry::Comparison::offsets));
+    /// `None` elsewhere, a report of slices combined included (each slice's
+    /// is its [`ProcessSummary::offsets`]). Not part of the JSON document:
+    /// a server's answer carries it beside the document.
+    pub offsets: Option<[u8; 2]>,
     /// Across revisions, the function's source and timed machine code in
     /// each (`cargo faster`), where the platform can tell; `None` for
     /// other comparisons.
@@ -339,6 +346,7 @@ pub(crate) mod fixtures {
             round_original_first: (0..rounds).map(|round| round % 2 == 0).collect(),
             warm_up_rounds: 6,
             gpu: None,
+            offsets: None,
             compiled_code: None,
         }
     }

@@ -172,6 +172,17 @@ impl<F, Args, P, O> Checked<'_, F, Args, P, O> {
     {
         O::from_original(self.function.call(params.into_original()))
     }
+
+    /// The function itself, for the expansion to take its address once
+    /// rustc has instantiated it (a generic original at the candidate's
+    /// types, which a cast of its bare path could not be).
+    #[inline(always)]
+    pub fn function(&self) -> F
+    where
+        F: Copy,
+    {
+        *self.function
+    }
 }
 
 #[diagnostic::do_not_recommend]

@@ -72,6 +72,7 @@ const fn comparison(test: &'static str, run: fn(&Config) -> Result<Report, Error
         settings: Settings::NONE,
         debug_build: false,
         run,
+        addresses: None,
     }
 }
 

@@ -415,6 +415,7 @@ impl ResultDoc {
             round_original_first: self.round_original_first,
             warm_up_rounds: self.warm_up_rounds,
             gpu: self.gpu.map(GpuDoc::into_info),
+            offsets: None,
             compiled_code: self.compiled_code.map(CompiledCodeDoc::into_code),
         })
     }
