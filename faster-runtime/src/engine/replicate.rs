@@ -310,7 +310,7 @@ pub fn combine_slices(slices: Vec<Report>, least: usize) -> Report {
 /// measures the same noise, and the layouts' besides, directly. From
 /// [`offsets::LAYOUTS_TO_STRATIFY`] layouts on, where the slices reported
 /// where each side's code starts in a cache line, the interval stratified
-/// by those offsets where it is narrower ([`offsets::narrowest`]). `None`
+/// by those offsets ([`offsets::judging`]). `None`
 /// where there is one process only.
 fn interval_over(processes: &[ProcessSummary], least: usize) -> Option<Interval> {
     let slots: Vec<u32> = (0..processes.len())
@@ -319,7 +319,7 @@ fn interval_over(processes: &[ProcessSummary], least: usize) -> Option<Interval>
     let means = log_means_by_slot(processes, slots.iter().copied());
     let centers: Vec<(f64, Option<f64>)> = means.iter().map(|&mean| (mean, None)).collect();
     let plain = stats::across_processes(&centers, CONFIDENCE).ok()?;
-    Some(offsets::narrowest(plain, processes, &slots, &means))
+    Some(offsets::judging(plain, processes, &slots, &means))
 }
 
 /// The mean log speedup of each slot's slices, in slot order: slice `i`
