@@ -186,9 +186,20 @@ pub fn enough(config: &Config, reports: &[Report], elapsed: Duration) -> bool {
         return false;
     }
     let per_process = elapsed / count as u32;
-    settled(&summaries(reports), config.processes, config.noise_floor)
+    (looks_at(count) && settled(&summaries(reports), config.processes, config.noise_floor))
         || elapsed + per_process > config.max_time
         || count >= config.processes.max(MOST_SLICES)
+}
+
+/// Whether the verdict is looked at after `slices` slices: after each one
+/// below [`LAYOUTS_TO_TRUST_THE_INTERVAL`], where every layout must read
+/// the verdict ([`settled`]), then each time their count doubles (16, 32,
+/// 64, ...). Each look is another chance for a 99% interval to miss, and a
+/// comparison that stopped at the first look past a threshold read
+/// identical work wrong more often than one in a hundred: 2 of 200 at a 2%
+/// floor (a duplicate search looked at after every slice from 16 to 64).
+pub fn looks_at(slices: usize) -> bool {
+    slices < LAYOUTS_TO_TRUST_THE_INTERVAL || slices.is_power_of_two()
 }
 
 /// How many layouts the interval over them must have before it settles a
@@ -738,6 +749,15 @@ mod tests {
             })
         );
         assert_eq!(disturbed, 0);
+    }
+
+    #[test]
+    fn from_sixteen_slices_the_verdict_is_looked_at_as_their_count_doubles() {
+        let looked: Vec<usize> = (4..=130).filter(|&slices| looks_at(slices)).collect();
+        assert_eq!(
+            looked,
+            [4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 32, 64, 128]
+        );
     }
 
     #[test]
