@@ -217,21 +217,7 @@ pub const LAYOUTS_TO_TRUST_THE_INTERVAL: usize = 16;
 /// first ten, [1.02x – 1.25x], cleared a 2% floor; the one layout at
 /// 0.92x said it could not be trusted.
 pub fn settled(processes: &[ProcessSummary], least: usize, noise_floor: f64) -> bool {
-    let Some(interval) = interval_over(processes, least) else {
-        return false;
-    };
-    let bounds = interval.exp_bounds();
-    if !Verdict::settled(bounds, noise_floor) {
-        return false;
-    }
-    let slots = (0..).map(|slice| slot_of(slice, least));
-    let layout_means = log_means_by_slot(processes, slots);
-    let verdict = Verdict::from_interval(bounds, noise_floor);
-    layout_means.len() >= LAYOUTS_TO_TRUST_THE_INTERVAL
-        || layout_means.iter().all(|log_mean| {
-            let mean = log_mean.exp();
-            Verdict::from_interval((mean, mean), noise_floor) == verdict
-        })
+    over_layouts(processes, least).is_some_and(|layouts| layouts.settle(noise_floor))
 }
 
 /// Each report's own figures, as a process of a replicated comparison.
@@ -276,8 +262,9 @@ pub fn combine_slices(slices: Vec<Report>, least: usize) -> Report {
             )
         })
         .collect();
-    let (speedup, ci) = match interval_over(&processes, least) {
-        Some(interval) => (interval.center.exp(), interval.exp_bounds()),
+    let layouts = over_layouts(&processes, least);
+    let (speedup, ci) = match &layouts {
+        Some(layouts) => (layouts.interval.center.exp(), layouts.interval.exp_bounds()),
         None => (
             geometric_mean(&mut processes.iter().map(|p| p.speedup)),
             (0.0, f64::INFINITY),
@@ -298,7 +285,7 @@ pub fn combine_slices(slices: Vec<Report>, least: usize) -> Report {
     // Slices measure fixed cycles, never a precision of their own: the
     // comparison converged where its slices settled, else its budget (or
     // the most slices) ended it.
-    combined.stop = if settled(&processes, least, combined.noise_floor) {
+    combined.stop = if layouts.is_some_and(|layouts| layouts.settle(combined.noise_floor)) {
         Stop::Converged
     } else {
         Stop::Budget
@@ -311,7 +298,8 @@ pub fn combine_slices(slices: Vec<Report>, least: usize) -> Report {
     combined
 }
 
-/// The interval over the slices' centres: Student's t over the spread of
+/// A comparison's slices over its layouts: the interval over the slices'
+/// centres, Student's t over the spread of
 /// their processes' means (each process's slices averaged, where there was
 /// more than one pass), so a process and its layout count once however many
 /// slices it measured. A slice's own interval is not a floor here, as it
@@ -321,16 +309,42 @@ pub fn combine_slices(slices: Vec<Report>, least: usize) -> Report {
 /// measures the same noise, and the layouts' besides, directly. From
 /// [`offsets::LAYOUTS_TO_STRATIFY`] layouts on, where the slices reported
 /// where each side's code starts in a cache line, the interval stratified
-/// by those offsets ([`offsets::judging`]). `None`
-/// where there is one process only.
-fn interval_over(processes: &[ProcessSummary], least: usize) -> Option<Interval> {
+/// by those offsets ([`offsets::judging`]); and the layouts' own mean log
+/// speedups, computed once for both the interval and whether it settles.
+struct OverLayouts {
+    interval: Interval,
+    log_means: Vec<f64>,
+}
+
+impl OverLayouts {
+    /// Whether it settles the verdict at `noise_floor` (see [`settled`]).
+    fn settle(&self, noise_floor: f64) -> bool {
+        let bounds = self.interval.exp_bounds();
+        if !Verdict::settled(bounds, noise_floor) {
+            return false;
+        }
+        let verdict = Verdict::from_interval(bounds, noise_floor);
+        self.log_means.len() >= LAYOUTS_TO_TRUST_THE_INTERVAL
+            || self.log_means.iter().all(|log_mean| {
+                let mean = log_mean.exp();
+                Verdict::from_interval((mean, mean), noise_floor) == verdict
+            })
+    }
+}
+
+/// [`OverLayouts`] of `processes` (slices in slot order, at least `least`
+/// of them); `None` where there is one process only.
+fn over_layouts(processes: &[ProcessSummary], least: usize) -> Option<OverLayouts> {
     let slots: Vec<u32> = (0..processes.len())
         .map(|slice| slot_of(slice, least))
         .collect();
-    let means = log_means_by_slot(processes, slots.iter().copied());
-    let centers: Vec<(f64, Option<f64>)> = means.iter().map(|&mean| (mean, None)).collect();
+    let log_means = log_means_by_slot(processes, slots.iter().copied());
+    let centers: Vec<(f64, Option<f64>)> = log_means.iter().map(|&mean| (mean, None)).collect();
     let plain = stats::across_processes(&centers, CONFIDENCE).ok()?;
-    Some(offsets::judging(plain, processes, &slots, &means))
+    Some(OverLayouts {
+        interval: offsets::judging(plain, processes, &slots, &log_means),
+        log_means,
+    })
 }
 
 /// The mean log speedup of each slot's slices, in slot order: slice `i`
@@ -409,7 +423,7 @@ pub fn means_apart(means: &[f64]) -> Option<MeansApart> {
 }
 
 /// A later slice's rounds, best times and observations added to `parent`'s
-/// (the combined report so far).
+/// (the combined report so far; its stop is [`combine_slices`]' to say).
 fn append(parent: &mut Report, child: Report) {
     parent.rounds += child.rounds;
     parent.warm_up_rounds += child.warm_up_rounds;
@@ -417,9 +431,6 @@ fn append(parent: &mut Report, child: Report) {
     parent
         .round_original_first
         .extend(child.round_original_first);
-    if child.stop == Stop::Budget {
-        parent.stop = Stop::Budget;
-    }
     parent.load = match (parent.load, child.load) {
         (Some(ours), Some(theirs)) => Some(ours.max(theirs)),
         (ours, theirs) => ours.or(theirs),
@@ -778,7 +789,10 @@ mod tests {
         // hex's `encode` against itself, the first ten layouts as read:
         // the interval clears the 2% floor, the fourth layout does not.
         let hex = [1.10, 1.21, 1.26, 0.92, 1.19, 1.21, 1.19, 1.12, 1.00, 1.13];
-        let interval = interval_over(&slices(&hex), 4).unwrap().exp_bounds();
+        let interval = over_layouts(&slices(&hex), 4)
+            .unwrap()
+            .interval
+            .exp_bounds();
         assert_eq!(
             Verdict::from_interval(interval, 0.02),
             Verdict::Faster,
@@ -816,7 +830,7 @@ mod tests {
                 offsets: None,
             })
             .collect();
-        let interval = interval_over(&slices, 4).unwrap();
+        let interval = over_layouts(&slices, 4).unwrap().interval;
         assert_eq!(interval.blocks, 64);
         assert!(interval.half_width < 1e-9, "{interval:?}");
     }
