@@ -11,6 +11,8 @@
 //! `<commit>/src` itself.
 
 use crate::git::Repository;
+use std::ffi::OsStr;
+use std::fs::DirEntry;
 use std::path::{Component, Path, PathBuf};
 use std::time::SystemTime;
 
@@ -262,27 +264,15 @@ pub fn relative_to(base: &Path, path: &Path) -> PathBuf {
 /// sources.
 pub fn freshen(directory: &Path) -> Result<(), String> {
     let now = SystemTime::now();
-    let mut pending = vec![directory.to_path_buf()];
-    while let Some(directory) = pending.pop() {
-        let entries = std::fs::read_dir(&directory)
-            .map_err(|error| format!("{}: {error}", directory.display()))?;
-        for entry in entries.flatten() {
-            let name = entry.file_name();
-            let Ok(kind) = entry.file_type() else {
-                continue;
-            };
-            if kind.is_dir() {
-                if name != "target" && name != ".git" {
-                    pending.push(entry.path());
-                }
-            } else if kind.is_file() {
-                let path = entry.path();
-                std::fs::File::options()
-                    .write(true)
-                    .open(&path)
-                    .and_then(|file| file.set_modified(now))
-                    .map_err(|error| format!("{}: {error}", path.display()))?;
-            }
+    let skip = |name: &OsStr| name == "target" || name == ".git";
+    for entry in files_under(directory, skip) {
+        if entry.file_type().is_ok_and(|kind| kind.is_file()) {
+            let path = entry.path();
+            std::fs::File::options()
+                .write(true)
+                .open(&path)
+                .and_then(|file| file.set_modified(now))
+                .map_err(|error| format!("{}: {error}", path.display()))?;
         }
     }
     Ok(())
@@ -293,28 +283,38 @@ pub fn freshen(directory: &Path) -> Result<(), String> {
 /// directories). A base build that used the directory is stale when this
 /// reads otherwise.
 pub fn fingerprint(directory: &Path) -> String {
+    let skip = |name: &OsStr| name == "target" || name.to_string_lossy().starts_with('.');
     let (mut files, mut newest) = (0_u64, SystemTime::UNIX_EPOCH);
+    for entry in files_under(directory, skip) {
+        files += 1;
+        let modified = entry.metadata().and_then(|metadata| metadata.modified());
+        newest = newest.max(modified.unwrap_or(SystemTime::UNIX_EPOCH));
+    }
+    let newest = newest
+        .duration_since(SystemTime::UNIX_EPOCH)
+        .unwrap_or_default();
+    format!("{files} files, the newest changed at {newest:?}")
+}
+
+/// Every entry under `directory` that is not a directory, descending into
+/// none whose name `skip` names; a directory that cannot be read is passed
+/// over.
+fn files_under(directory: &Path, skip: impl Fn(&OsStr) -> bool) -> Vec<DirEntry> {
+    let mut files = Vec::new();
     let mut pending = vec![directory.to_path_buf()];
     while let Some(directory) = pending.pop() {
         let Ok(entries) = std::fs::read_dir(&directory) else {
             continue;
         };
         for entry in entries.flatten() {
-            let name = entry.file_name();
-            let is_directory = entry.file_type().is_ok_and(|kind| kind.is_dir());
-            if is_directory && name != "target" && !name.to_string_lossy().starts_with('.') {
+            if !entry.file_type().is_ok_and(|kind| kind.is_dir()) {
+                files.push(entry);
+            } else if !skip(&entry.file_name()) {
                 pending.push(entry.path());
-            } else if !is_directory {
-                files += 1;
-                let modified = entry.metadata().and_then(|metadata| metadata.modified());
-                newest = newest.max(modified.unwrap_or(SystemTime::UNIX_EPOCH));
             }
         }
     }
-    let newest = newest
-        .duration_since(SystemTime::UNIX_EPOCH)
-        .unwrap_or_default();
-    format!("{files} files, the newest changed at {newest:?}")
+    files
 }
 
 impl Sources {
