@@ -179,15 +179,12 @@ pub fn same_metadata(arguments: &[OsString], package: Option<&str>) -> String {
         }
     }
     cfgs.sort_unstable();
-    let digest = named
+    let parts: Vec<u8> = named
         .iter()
         .chain(&cfgs)
-        .fold(0xcbf2_9ce4_8422_2325_u64, |hash, part| {
-            part.bytes().chain([0]).fold(hash, |hash, byte| {
-                (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3)
-            })
-        });
-    format!("{digest:016x}")
+        .flat_map(|part| part.bytes().chain([0]))
+        .collect();
+    key::content_hash(&parts)
 }
 
 /// `arguments` with every `-C metadata=...` replaced by `metadata` (cargo

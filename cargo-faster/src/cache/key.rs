@@ -175,9 +175,10 @@ fn changes_the_build(variable: &str) -> bool {
 }
 
 /// A hash of `contents` that stays the same across compilers and runs
-/// (FNV-1a, 64 bits, in hexadecimal): std's hashers promise neither, and a
-/// file is only compared with its own earlier contents.
-fn content_hash(contents: &[u8]) -> String {
+/// (FNV-1a, 64 bits, in hexadecimal): std's hashers promise neither. A
+/// file is compared with its own earlier contents; a member's `-C
+/// metadata` is one ([`crate::wrapper::same_metadata`]).
+pub fn content_hash(contents: &[u8]) -> String {
     let hash = contents
         .iter()
         .fold(0xcbf2_9ce4_8422_2325_u64, |hash, byte| {
