@@ -60,7 +60,7 @@ pub use faster_runtime::{
 // reaches, what held batches short, the run's load, the compiled loops,
 // figures that read apart.
 pub use faster_runtime::{
-    BatchLimit, BestOfApart, CompiledCode, InputsAgainstHeadline, Load, Scope,
+    BatchLimit, BestOfApart, Callee, CompiledCode, InputsAgainstHeadline, Load, Scope,
 };
 // Reports and output: the JSON schema's name, where reports go, the
 // environment they record, colour and rate formatting.

@@ -13,9 +13,9 @@
 //! that keeps the base's own crates apart there), `cache` (the base builds'
 //! record, its key, and the pruning of older ones), `build_failure` (what
 //! to say when one does not build), `discover` (which binaries serve
-//! tracked functions), `machine_code` (the size of a function's timed loop
-//! in a binary), `linked` (`cargo faster test`: cargo's own command, linked
-//! through `faster-link`). The comparison itself, and every output, is the
+//! tracked functions), `machine_code` (a function's timed loop and what it
+//! calls, in a binary), `linked` (`cargo faster test`: cargo's own command,
+//! linked through `faster-link`). The comparison itself, and every output, is the
 //! runtime's (`faster_runtime::harness::run_against`).
 
 mod build;
@@ -143,7 +143,7 @@ fn compare(
         },
         accept_changes: options.accept_changes,
         output: workspace.target.join("faster"),
-        symbol_sizes: Some(machine_code::symbol_sizes),
+        read_code: Some(machine_code::timed_code),
     };
     if against.current.servers.is_empty() && against.base.servers.is_empty() {
         return Err(nothing_tracked(directory));

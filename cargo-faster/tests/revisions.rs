@@ -43,7 +43,12 @@ faster-test = { path = "FASTER", default-features = false }
 const BASE: &str = r#"
 #[cfg_attr(test, faster::track(inputs = numbers, expect = report, max_time = "200ms"))]
 pub fn kept(n: &u64) -> u64 {
-    (0..*n).fold(0, |total, i| std::hint::black_box(total ^ i))
+    (0..*n).fold(0, |total, i| std::hint::black_box(mix(total, i)))
+}
+
+#[inline(never)]
+fn mix(total: u64, i: u64) -> u64 {
+    total ^ i
 }
 
 #[cfg_attr(test, faster::track(inputs = numbers, expect = report, max_time = "200ms"))]
@@ -71,16 +76,18 @@ fn manifest(dependencies: &str) -> String {
 }
 
 /// The second commit: `behaves` changes on input 1, `removed` goes,
-/// `added` comes.
+/// `added` comes, and `mix`, which `kept` calls, computes the same in
+/// other instructions.
 fn head() -> String {
-    BASE.replace(
-        "    n * 3\n",
-        "    if *n == 1_000 { n * 3 + 1 } else { n * 3 }\n",
-    )
-    .replace(
-        "pub fn removed(n: &u64) -> u64 {\n    n + 1",
-        "pub fn added(n: &u64) -> u64 {\n    n + 2",
-    )
+    BASE.replace("    total ^ i\n", "    std::hint::black_box(total) ^ i\n")
+        .replace(
+            "    n * 3\n",
+            "    if *n == 1_000 { n * 3 + 1 } else { n * 3 }\n",
+        )
+        .replace(
+            "pub fn removed(n: &u64) -> u64 {\n    n + 1",
+            "pub fn added(n: &u64) -> u64 {\n    n + 2",
+        )
 }
 
 impl Fixture {
@@ -277,13 +284,23 @@ fn one_revision_against_another_built_once() {
         format!("fixture::kept vs HEAD~1 ({})", &base_commit[..7])
     );
     // Its source is the same in both commits, and each binary's timed loop
-    // for it was found (their sizes are the compiler's to choose).
+    // for it was found (their sizes are the compiler's to choose); the
+    // function it calls out of line was compiled to other code, and is
+    // named.
     let code = &kept["result"]["compiled_code"];
     assert_eq!(code["source_unchanged"], true, "{code}");
     for revision in ["base", "current"] {
         let bytes = code["timed_loop_bytes"][revision].as_u64().unwrap_or(0);
         assert!((16..100_000).contains(&bytes), "{code}");
     }
+    assert_eq!(code["changed_alone"], true, "{code}");
+    let callees = code["callees_differing"].as_array().unwrap();
+    assert!(
+        callees
+            .iter()
+            .any(|callee| callee["name"] == "fixture::mix"),
+        "{code}"
+    );
     // Behaves: a failure naming the input and both outputs.
     let behaves = by_name("fixture::behaves");
     assert_eq!(behaves["status"], "error");

@@ -86,8 +86,8 @@ pub use report::document::SCHEMA as REPORT_SCHEMA;
 pub use report::environment::{CiRun, Environment};
 pub use report::units::{format_ns, format_rate};
 pub use report::{
-    BestOfApart, CompiledCode, GpuInfo, InputReport, InputsAgainstHeadline, Load, Placement,
-    ProcessSummary, Report, Scope,
+    BestOfApart, Callee, CompiledCode, GpuInfo, InputReport, InputsAgainstHeadline, Load,
+    Placement, ProcessSummary, Report, Scope,
 };
 pub use stats::samples::{BatchLimit, Round, Samples, Side, Stop};
 pub use stats::verdict::{Expect, Undecided, Verdict};

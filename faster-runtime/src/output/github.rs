@@ -179,6 +179,7 @@ fn row(outcome: &Outcome) -> String {
             } else {
                 report
                     .compiled_code
+                    .as_ref()
                     .and_then(|code| code.short_note())
                     .map_or_else(String::new, |note| format!(" ({note})"))
             };

@@ -5,23 +5,45 @@
 
 /// The function's source and its timed machine code, compared between the
 /// base revision and the current code.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CompiledCode {
     /// Whether the function's own source (its tokens, doc comments aside)
     /// is the same in both revisions.
     pub source_unchanged: bool,
     /// The size in bytes of the timed loop — the measuring loop compiled
     /// for this function, which inlines it — at the base revision and in
-    /// the current code. Sizes, not bytes: the bytes of the same code
-    /// differ between links (its calls' relative offsets), its size does
-    /// not.
+    /// the current code.
     pub timed_loop_bytes: [u64; 2],
+    /// Whether the timed loop's instructions differ between the revisions,
+    /// where they were put aside (the same code linked elsewhere has other
+    /// bytes: its calls' and its data's relative addresses); its size may
+    /// not.
+    pub timed_loop_differs: bool,
+    /// The functions the timed loop calls, directly or through others,
+    /// whose instructions differ between the revisions or that one
+    /// revision's loop does not reach, in the order the loops reach them:
+    /// the function itself where it was left out of line, its callees.
+    pub callees_differing: Vec<Callee>,
 }
+
+/// A function the timed loop calls, named for a reader.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Callee {
+    /// Its name, demangled, without the symbol's hash
+    /// (`hex::decode_to_slice`).
+    pub name: String,
+    /// Its size in bytes at the base revision and in the current code;
+    /// `None` where that revision's loop does not reach it.
+    pub bytes: [Option<u64>; 2],
+}
+
+/// Callees named in the note; the rest are counted.
+const CALLEES_NAMED: usize = 2;
 
 impl CompiledCode {
     /// Whether the compiled code differs although the source does not.
     pub fn changed_alone(&self) -> bool {
-        self.source_unchanged && self.timed_loop_bytes[0] != self.timed_loop_bytes[1]
+        self.source_unchanged && (self.timed_loop_differs || !self.callees_differing.is_empty())
     }
 
     /// What the reader should know beside the verdict, where the compiled
@@ -32,12 +54,43 @@ impl CompiledCode {
             return None;
         }
         let [base, current] = self.timed_loop_bytes;
+        let timed_loop = match (self.timed_loop_differs, base == current) {
+            (true, false) => format!(
+                "the timed loop that inlines it is {base} bytes at the base revision, {current} now"
+            ),
+            (true, true) => format!(
+                "the timed loop that inlines it is {base} bytes at both revisions, its \
+                 instructions not the same"
+            ),
+            (false, _) => "the timed loop that inlines it is the same".to_string(),
+        };
+        let callees = match self.callees_differing.len() {
+            0 => String::new(),
+            count => {
+                let named: Vec<String> = self
+                    .callees_differing
+                    .iter()
+                    .take(CALLEES_NAMED)
+                    .map(Callee::described)
+                    .collect();
+                let more = match count.saturating_sub(CALLEES_NAMED) {
+                    0 => String::new(),
+                    1 => " and 1 more".to_string(),
+                    rest => format!(" and {rest} more"),
+                };
+                let joint = if self.timed_loop_differs {
+                    "; and"
+                } else {
+                    ", but"
+                };
+                format!("{joint} code it calls differs: {}{more}", named.join(", "))
+            }
+        };
         Some(format!(
-            "Its source is unchanged, but its compiled code is not: the timed loop that inlines \
-             it is {base} bytes at the base revision, {current} now. The difference may come \
-             from code generation (how the compiler split its crate into codegen units) or from \
-             code it calls, not from this function; `codegen-units = 1` in `[profile.release]` \
-             at both revisions takes the split out of the comparison."
+            "Its source is unchanged, but its compiled code is not: {timed_loop}{callees}. The \
+             difference may come from code generation (how the compiler split its crate into \
+             codegen units) or from code it calls, not from this function; `codegen-units = 1` \
+             in `[profile.release]` at both revisions takes the split out of the comparison."
         ))
     }
 
@@ -48,23 +101,58 @@ impl CompiledCode {
     }
 }
 
+impl Callee {
+    /// `hex::decode_to_slice` (451 bytes at the base revision, 341 now).
+    fn described(&self) -> String {
+        let sizes = match self.bytes {
+            [Some(base), Some(current)] if base == current => {
+                format!("{base} bytes at both, its instructions not the same")
+            }
+            [Some(base), Some(current)] => {
+                format!("{base} bytes at the base revision, {current} now")
+            }
+            [Some(_), None] => "called at the base revision only".to_string(),
+            [None, Some(_)] => "called now only".to_string(),
+            [None, None] => "called at neither".to_string(),
+        };
+        format!("`{}` ({sizes})", self.name)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    fn code(timed_loop_bytes: [u64; 2], timed_loop_differs: bool) -> CompiledCode {
+        CompiledCode {
+            source_unchanged: true,
+            timed_loop_bytes,
+            timed_loop_differs,
+            callees_differing: vec![],
+        }
+    }
+
+    fn callee(name: &str, bytes: [Option<u64>; 2]) -> Callee {
+        Callee {
+            name: name.into(),
+            bytes,
+        }
+    }
+
+    const ADVICE: &str = ". The difference may come from code generation (how the compiler split \
+                          its crate into codegen units) or from code it calls, not from this \
+                          function; `codegen-units = 1` in `[profile.release]` at both revisions \
+                          takes the split out of the comparison.";
+
     #[test]
     fn a_change_of_size_alone_is_said_with_both_sizes_and_what_to_do() {
-        let code = CompiledCode {
-            source_unchanged: true,
-            timed_loop_bytes: [456, 546],
-        };
+        let code = code([456, 546], true);
         assert_eq!(
             code.note().unwrap(),
-            "Its source is unchanged, but its compiled code is not: the timed loop that inlines \
-             it is 456 bytes at the base revision, 546 now. The difference may come from code \
-             generation (how the compiler split its crate into codegen units) or from code it \
-             calls, not from this function; `codegen-units = 1` in `[profile.release]` at both \
-             revisions takes the split out of the comparison."
+            format!(
+                "Its source is unchanged, but its compiled code is not: the timed loop that \
+                 inlines it is 456 bytes at the base revision, 546 now{ADVICE}"
+            )
         );
         assert_eq!(
             code.short_note(),
@@ -73,17 +161,57 @@ mod tests {
     }
 
     #[test]
+    fn a_loop_of_the_same_size_with_other_instructions_is_said() {
+        assert_eq!(
+            code([513, 513], true).note().unwrap(),
+            format!(
+                "Its source is unchanged, but its compiled code is not: the timed loop that \
+                 inlines it is 513 bytes at both revisions, its instructions not the same{ADVICE}"
+            )
+        );
+    }
+
+    #[test]
+    fn callees_that_differ_are_named_the_first_two_and_the_rest_counted() {
+        let mut same_loop = code([513, 513], false);
+        same_loop.callees_differing = vec![callee(
+            "hex::tracked::decode_to_slice",
+            [Some(451), Some(341)],
+        )];
+        assert_eq!(
+            same_loop.note().unwrap(),
+            format!(
+                "Its source is unchanged, but its compiled code is not: the timed loop that \
+                 inlines it is the same, but code it calls differs: \
+                 `hex::tracked::decode_to_slice` (451 bytes at the base revision, 341 \
+                 now){ADVICE}"
+            )
+        );
+        let mut both = code([495, 983], true);
+        both.callees_differing = vec![
+            callee("hex::val", [Some(40), Some(40)]),
+            callee("hex::tracked::decode_to_slice", [Some(451), None]),
+            callee("core::fmt::write", [None, Some(900)]),
+            callee("alloc::fmt::format", [None, Some(100)]),
+        ];
+        assert_eq!(
+            both.note().unwrap(),
+            format!(
+                "Its source is unchanged, but its compiled code is not: the timed loop that \
+                 inlines it is 495 bytes at the base revision, 983 now; and code it calls \
+                 differs: `hex::val` (40 bytes at both, its instructions not the same), \
+                 `hex::tracked::decode_to_slice` (called at the base revision only) and 2 \
+                 more{ADVICE}"
+            )
+        );
+    }
+
+    #[test]
     fn nothing_is_said_where_the_source_changed_or_the_code_did_not() {
-        for code in [
-            CompiledCode {
-                source_unchanged: false,
-                timed_loop_bytes: [456, 546],
-            },
-            CompiledCode {
-                source_unchanged: true,
-                timed_loop_bytes: [456, 456],
-            },
-        ] {
+        let mut edited = code([456, 546], true);
+        edited.source_unchanged = false;
+        edited.callees_differing = vec![callee("hex::val", [Some(40), Some(48)])];
+        for code in [edited, code([456, 456], false)] {
             assert_eq!(code.note(), None, "{code:?}");
             assert_eq!(code.short_note(), None, "{code:?}");
         }

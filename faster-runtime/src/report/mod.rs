@@ -13,7 +13,7 @@ pub mod throughput;
 pub mod units;
 
 pub use apart::{BestOfApart, InputsAgainstHeadline};
-pub use compiled_code::CompiledCode;
+pub use compiled_code::{Callee, CompiledCode};
 pub use document::Document;
 pub use environment::Environment;
 pub use outcome::{Outcome, Source, Status};

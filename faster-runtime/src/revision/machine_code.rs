@@ -1,17 +1,17 @@
 //! A tracked function's machine code in each revision: the child says
 //! where the code it times is ([`from_entry`]: an offset from the
 //! program's entry point, the same in the file as in the running process
-//! wherever it is loaded), `cargo faster` reads how big the symbol there is
-//! in each revision's binary (a [`SymbolSizes`] it supplies, since reading
-//! an executable format is its business, not the users' dependency tree's),
-//! and [`compiled_code`] puts that beside the digests of the function's
-//! source: code that changed where the source did not came from code
-//! generation or from a callee, not from the function.
+//! wherever it is loaded), `cargo faster` reads the code there and the
+//! code it calls in each revision's binary (a [`ReadCode`] it supplies,
+//! since reading an executable format is its business, not the users'
+//! dependency tree's), and [`compiled_code`] puts that beside the digests
+//! of the function's source: code that changed where the source did not
+//! came from code generation or from a callee, not from the function.
 
 use super::compare::Located;
 use super::protocol::Listing;
-use crate::report::CompiledCode;
-use std::collections::BTreeMap;
+use crate::report::{Callee, CompiledCode};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::Path;
 
 /// `address` (of code in this process's executable) as an offset from the
@@ -36,23 +36,41 @@ fn entry_point() -> Option<usize> {
     None
 }
 
-/// Reads, in the executable `binary`, the size of the function symbol
-/// holding each offset from its entry point: `None` for an offset no
-/// symbol holds. An error where the file cannot be read as an executable
-/// whose symbols it knows.
-pub type SymbolSizes = fn(binary: &Path, offsets: &[i64]) -> Result<Vec<Option<u64>>, String>;
+/// One function of a timed loop's code in one binary, as [`ReadCode`]
+/// reads it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FunctionCode {
+    /// Its name (see [`Callee::name`]): what matches it across revisions.
+    /// Two instances of a generic function can print alike; they match as
+    /// a group.
+    pub name: String,
+    /// Its size in bytes.
+    pub bytes: u64,
+    /// A digest of its instructions with the addresses a link decides left
+    /// out (what its calls reach is in, by name): equal for the same code
+    /// wherever it was linked.
+    pub digest: u64,
+}
 
-/// The sizes of one revision's timed loops: per child (in the order of its
-/// listings), by function name.
+/// Reads, in the executable `binary`, the code at each offset from its
+/// entry point: the function holding it, then the functions it calls,
+/// directly or through others, in the order they are reached; `None` for
+/// an offset no function symbol holds. An error where the file cannot be
+/// read as an executable whose symbols it knows.
+pub type ReadCode =
+    fn(binary: &Path, offsets: &[i64]) -> Result<Vec<Option<Vec<FunctionCode>>>, String>;
+
+/// One revision's timed loops and what they call: per child (in the order
+/// of its listings), by function name.
 #[derive(Debug, Clone, Default)]
-pub struct LoopSizes(Vec<BTreeMap<String, u64>>);
+pub struct LoopCode(Vec<BTreeMap<String, Vec<FunctionCode>>>);
 
-impl LoopSizes {
-    /// Reads, with `sizes`, the timed loop's size of every function each
-    /// listing places, in the binary that listed it (`binaries`, in the
-    /// same order). A binary that cannot be read has none: nothing is then
-    /// said about its functions' code.
-    pub fn read(binaries: &[&Path], listings: &[Listing], sizes: SymbolSizes) -> LoopSizes {
+impl LoopCode {
+    /// Reads, with `read`, the code of every function each listing places,
+    /// in the binary that listed it (`binaries`, in the same order). A
+    /// binary that cannot be read has none: nothing is then said about its
+    /// functions' code.
+    pub fn read(binaries: &[&Path], listings: &[Listing], read: ReadCode) -> LoopCode {
         let per_binary = binaries.iter().zip(listings).map(|(binary, listing)| {
             let placed: Vec<(&str, i64)> = listing
                 .functions
@@ -60,37 +78,77 @@ impl LoopSizes {
                 .filter_map(|function| Some((function.name.as_str(), function.timed_loop?)))
                 .collect();
             let offsets: Vec<i64> = placed.iter().map(|(_, offset)| *offset).collect();
-            match sizes(binary, &offsets) {
+            match read(binary, &offsets) {
                 Ok(found) => placed
                     .iter()
                     .zip(found)
-                    .filter_map(|((name, _), size)| Some((name.to_string(), size?)))
+                    .filter_map(|((name, _), code)| Some((name.to_string(), code?)))
                     .collect(),
                 Err(_) => BTreeMap::new(),
             }
         });
-        LoopSizes(per_binary.collect())
+        LoopCode(per_binary.collect())
     }
 
-    /// The size of `function`'s timed loop in the binary serving it.
-    fn of(&self, function: Located) -> Option<u64> {
-        self.0
-            .get(function.server)?
-            .get(&function.function.name)
-            .copied()
+    /// `function`'s timed loop, then what it calls, in the binary serving
+    /// it; `None` where unknown or empty.
+    fn of(&self, function: Located) -> Option<&[FunctionCode]> {
+        let code = self.0.get(function.server)?.get(&function.function.name)?;
+        (!code.is_empty()).then_some(code.as_slice())
     }
 }
 
 /// What the revisions' source digests and timed loops say of a function
-/// served as `base` and `current`, where both loops' sizes are known.
+/// served as `base` and `current`, where both loops' code is known.
 pub fn compiled_code(
     (base, current): (Located, Located),
-    (base_sizes, current_sizes): (&LoopSizes, &LoopSizes),
+    (base_code, current_code): (&LoopCode, &LoopCode),
 ) -> Option<CompiledCode> {
+    let [base_code, current_code] = [base_code.of(base)?, current_code.of(current)?];
     Some(CompiledCode {
         source_unchanged: base.function.source_digest == current.function.source_digest,
-        timed_loop_bytes: [base_sizes.of(base)?, current_sizes.of(current)?],
+        timed_loop_bytes: [base_code[0].bytes, current_code[0].bytes],
+        timed_loop_differs: base_code[0].digest != current_code[0].digest,
+        callees_differing: callees_differing(&base_code[1..], &current_code[1..]),
     })
+}
+
+/// The callees of `base` and `current` (each revision's, in the order its
+/// loop reaches them) whose code differs or that one side does not reach,
+/// in the base's order and then the current's: by name, the functions of
+/// one name differ where their digests, taken together, do.
+fn callees_differing(base: &[FunctionCode], current: &[FunctionCode]) -> Vec<Callee> {
+    fn by_name(code: &[FunctionCode]) -> HashMap<&str, Vec<&FunctionCode>> {
+        let mut named: HashMap<&str, Vec<&FunctionCode>> = HashMap::new();
+        for function in code {
+            named.entry(&function.name).or_default().push(function);
+        }
+        for functions in named.values_mut() {
+            functions.sort_by_key(|function| function.digest);
+        }
+        named
+    }
+    let (in_base, in_current) = (by_name(base), by_name(current));
+    let digests = |functions: &[&FunctionCode]| -> Vec<u64> {
+        functions.iter().map(|function| function.digest).collect()
+    };
+    let mut named = HashSet::new();
+    base.iter()
+        .chain(current)
+        .filter(|function| named.insert(function.name.as_str()))
+        .filter_map(|function| {
+            let [base, current] =
+                [&in_base, &in_current].map(|side| side.get(function.name.as_str()));
+            let differs = match (base, current) {
+                (Some(base), Some(current)) => digests(base) != digests(current),
+                _ => true,
+            };
+            differs.then(|| Callee {
+                name: function.name.clone(),
+                bytes: [base, current].map(|side| side.map(|functions| functions[0].bytes)),
+            })
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -133,15 +191,36 @@ mod tests {
         }
     }
 
-    /// A binary whose symbols are each 100 bytes plus their offset; the
-    /// binary `unreadable` is an error, and negative offsets hold nothing.
-    fn sizes(binary: &Path, offsets: &[i64]) -> Result<Vec<Option<u64>>, String> {
+    fn function_code(name: &str, bytes: u64, digest: u64) -> FunctionCode {
+        FunctionCode {
+            name: name.into(),
+            bytes,
+            digest,
+        }
+    }
+
+    /// A binary whose timed loops are each 100 bytes plus their offset and
+    /// call `helper`, whose code differs in the binary `current` at offset
+    /// 356; the binary `unreadable` is an error, and negative offsets hold
+    /// nothing.
+    fn read(binary: &Path, offsets: &[i64]) -> Result<Vec<Option<Vec<FunctionCode>>>, String> {
         if binary == Path::new("unreadable") {
             return Err("not an executable".into());
         }
         Ok(offsets
             .iter()
-            .map(|&offset| u64::try_from(offset).ok().map(|offset| 100 + offset))
+            .map(|&offset| {
+                let bytes = 100 + u64::try_from(offset).ok()?;
+                let helper = if binary == Path::new("current") && offset == 356 {
+                    2
+                } else {
+                    1
+                };
+                Some(vec![
+                    function_code("timed_loop", bytes, bytes),
+                    function_code("helper", 40, helper),
+                ])
+            })
             .collect())
     }
 
@@ -153,33 +232,39 @@ mod tests {
     }
 
     #[test]
-    fn sizes_are_read_per_binary_and_paired_with_the_source_digests() {
+    fn code_is_read_per_binary_and_paired_with_the_source_digests() {
         let base = [listing(vec![
             function("demo::same", 7, Some(356)),
             function("demo::edited", 8, Some(0)),
             function("demo::unplaced", 9, None),
         ])];
         let current = [listing(vec![
-            function("demo::same", 7, Some(446)),
+            function("demo::same", 7, Some(356)),
             function("demo::edited", 80, Some(0)),
             function("demo::unplaced", 9, Some(0)),
         ])];
-        let base_sizes = LoopSizes::read(&[Path::new("base")], &base, sizes);
-        let current_sizes = LoopSizes::read(&[Path::new("current")], &current, sizes);
+        let base_code = LoopCode::read(&[Path::new("base")], &base, read);
+        let current_code = LoopCode::read(&[Path::new("current")], &current, read);
         let code = |index: usize| {
             compiled_code(
                 (
                     located(&base[0].functions[index]),
                     located(&current[0].functions[index]),
                 ),
-                (&base_sizes, &current_sizes),
+                (&base_code, &current_code),
             )
         };
+        // The same loop calling other code.
         assert_eq!(
             code(0),
             Some(CompiledCode {
                 source_unchanged: true,
-                timed_loop_bytes: [456, 546],
+                timed_loop_bytes: [456, 456],
+                timed_loop_differs: false,
+                callees_differing: vec![Callee {
+                    name: "helper".into(),
+                    bytes: [Some(40), Some(40)],
+                }],
             })
         );
         assert!(code(0).unwrap().changed_alone());
@@ -188,20 +273,54 @@ mod tests {
             Some(CompiledCode {
                 source_unchanged: false,
                 timed_loop_bytes: [100, 100],
+                timed_loop_differs: false,
+                callees_differing: vec![],
             })
         );
         // Unknown on one side: nothing to say.
         assert_eq!(code(2), None);
-        let unreadable = LoopSizes::read(&[Path::new("unreadable")], &current, sizes);
+        let unreadable = LoopCode::read(&[Path::new("unreadable")], &current, read);
         assert_eq!(
             compiled_code(
                 (
                     located(&base[0].functions[0]),
                     located(&current[0].functions[0])
                 ),
-                (&base_sizes, &unreadable),
+                (&base_code, &unreadable),
             ),
             None
         );
+    }
+
+    #[test]
+    fn callees_one_side_does_not_reach_differ_and_are_named_in_the_order_reached_by_name() {
+        // Two instances that print alike, reached in another order.
+        let base = [
+            function_code("same", 10, 1),
+            function_code("twin", 5, 7),
+            function_code("only_base", 20, 2),
+            function_code("twin", 6, 8),
+            function_code("edited", 30, 3),
+        ];
+        let current = [
+            function_code("only_current", 40, 4),
+            function_code("twin", 6, 8),
+            function_code("edited", 30, 33),
+            function_code("twin", 5, 7),
+            function_code("same", 10, 1),
+        ];
+        let callee = |name: &str, bytes| Callee {
+            name: name.into(),
+            bytes,
+        };
+        assert_eq!(
+            callees_differing(&base, &current),
+            vec![
+                callee("only_base", [Some(20), None]),
+                callee("edited", [Some(30), Some(30)]),
+                callee("only_current", [None, Some(40)]),
+            ]
+        );
+        assert_eq!(callees_differing(&base, &base), vec![]);
     }
 }

@@ -13,7 +13,7 @@ use crate::output::{Outputs, Run};
 use crate::report::{Environment, Outcome, Report, Scope, Source};
 use crate::revision::child::{Server, ServerCommand};
 use crate::revision::compare::{self, Across, Children, Located, Match};
-use crate::revision::machine_code::{self, LoopSizes};
+use crate::revision::machine_code::{self, LoopCode};
 use crate::revision::protocol::Listing;
 use crate::time::{Calibration, WallClock};
 use std::time::{Duration, Instant};
@@ -37,9 +37,9 @@ pub(super) struct Measuring<'a> {
     pub(super) binaries: [Vec<Binaries>; 2],
     pub(super) servers: [Vec<Server>; 2],
     pub(super) listings: [&'a [Listing]; 2],
-    /// Per revision, the size of each function's timed loop in the binaries
-    /// as built (layouts move code, they do not resize it).
-    pub(super) loop_sizes: [LoopSizes; 2],
+    /// Per revision, each function's timed loop and what it calls, in the
+    /// binaries as built (layouts move code, they do not change it).
+    pub(super) loop_code: [LoopCode; 2],
     pub(super) outputs: Outputs<'a>,
 }
 
@@ -244,9 +244,9 @@ impl Measuring<'_> {
                         process.layout = (scope == Scope::Layouts).then_some(slot);
                     }
                     report.scope = Some(scope);
-                    let [base_sizes, current_sizes] = &self.loop_sizes;
+                    let [base_code, current_code] = &self.loop_code;
                     report.compiled_code =
-                        machine_code::compiled_code((*base, *current), (base_sizes, current_sizes));
+                        machine_code::compiled_code((*base, *current), (base_code, current_code));
                     diagnostics::review(&mut report, &config);
                     if !current.function.debug_build {
                         probe::judge(&mut report, &probe::probe(), config.strict);

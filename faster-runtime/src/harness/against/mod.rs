@@ -19,7 +19,7 @@ use crate::output::terminal::Harness;
 use crate::output::{Outputs, Summary};
 use crate::revision::child::{Endpoint, Server, ServerCommand};
 use crate::revision::compare::{self, Match};
-use crate::revision::machine_code::{LoopSizes, SymbolSizes};
+use crate::revision::machine_code::{LoopCode, ReadCode};
 use crate::revision::protocol::{Listing, PROTOCOL, Request, Response};
 use crate::stats::verdict::Expect;
 use measuring::Measuring;
@@ -48,10 +48,10 @@ pub struct Against {
     /// `<target>/faster`: report files go to its `against/` folder, and
     /// runs take turns on its lock.
     pub output: PathBuf,
-    /// Reads the size of the symbols at given places in a binary, where the
-    /// caller can read its format: then a function whose compiled code
+    /// Reads the code at given places in a binary and what it calls, where
+    /// the caller can read its format: then a function whose compiled code
     /// changed while its source did not is said so.
-    pub symbol_sizes: Option<SymbolSizes>,
+    pub read_code: Option<ReadCode>,
 }
 
 /// The exit code of a run that could not compare: a child did not start or
@@ -123,7 +123,7 @@ pub fn run_against(against: &Against, cli: &Cli) -> u8 {
             .map(|command| Binaries::of(command.program.clone(), run_config.layouts))
             .collect()
     };
-    let loop_sizes = [
+    let loop_code = [
         (&against.base, &base.listings),
         (&against.current, &current.listings),
     ]
@@ -134,8 +134,8 @@ pub fn run_against(against: &Against, cli: &Cli) -> u8 {
             .map(|command| command.program.as_path())
             .collect();
         against
-            .symbol_sizes
-            .map(|sizes| LoopSizes::read(&binaries, listings, sizes))
+            .read_code
+            .map(|read| LoopCode::read(&binaries, listings, read))
             .unwrap_or_default()
     });
     let _turn = lock_across_processes(&against.output);
@@ -145,7 +145,7 @@ pub fn run_against(against: &Against, cli: &Cli) -> u8 {
         binaries: [binaries_of(&against.base), binaries_of(&against.current)],
         servers: [Vec::new(), Vec::new()],
         listings: [&base.listings, &current.listings],
-        loop_sizes,
+        loop_code,
         outputs,
     };
     let started = Instant::now();

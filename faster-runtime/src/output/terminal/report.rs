@@ -10,8 +10,8 @@ use super::inputs;
 use super::scope::scope_note;
 use crate::output::style::{Style, Tone, WIDTH, display_width, wrap};
 use crate::output::undecided;
-use crate::report::Report;
 use crate::report::units::{Ratio, format_bytes, format_ns, format_percent, format_speeds};
+use crate::report::{CompiledCode, Report};
 use crate::stats::verdict::{Expect, Verdict};
 use std::fmt;
 use std::fmt::Write as _;
@@ -74,7 +74,7 @@ pub fn render(report: &Report, style: Style) -> String {
     }
 
     // Beside the verdict: where it may come from code generation.
-    if let Some(note) = report.compiled_code.and_then(|code| code.note()) {
+    if let Some(note) = report.compiled_code.as_ref().and_then(CompiledCode::note) {
         for line in wrap(&note, "  ", "    ") {
             let _ = writeln!(out, "{line}");
         }
@@ -401,9 +401,11 @@ mod tests {
     #[test]
     fn compiled_code_that_changed_alone_is_said_beside_the_verdict() {
         let mut report = report(0.67, (0.48, 0.93), Verdict::Slower, Expect::NotSlower);
-        report.compiled_code = Some(crate::report::CompiledCode {
+        report.compiled_code = Some(CompiledCode {
             source_unchanged: true,
             timed_loop_bytes: [456, 546],
+            timed_loop_differs: true,
+            callees_differing: vec![],
         });
         let text = report.to_string();
         assert!(

@@ -3,7 +3,7 @@
 //! processes ran in), and across revisions, the function's compiled code in
 //! each.
 
-use crate::report::{CompiledCode, GpuInfo, Scope};
+use crate::report::{Callee, CompiledCode, GpuInfo, Scope};
 use serde::{Deserialize, Serialize};
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -67,21 +67,35 @@ impl ScopeDoc {
 }
 
 /// [`CompiledCode`]: whether the source is unchanged, the timed loop's size
-/// in each revision, and whether the code changed alone.
+/// in each revision and whether its instructions differ, the callees whose
+/// code differs, and whether the code changed alone.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub(super) struct CompiledCodeDoc {
     source_unchanged: bool,
-    timed_loop_bytes: RevisionsDoc,
-    /// Derived from the two fields above; written for readers, not read
-    /// back.
+    timed_loop_bytes: RevisionsDoc<u64>,
+    /// Absent from reports written before callees were read: there, a
+    /// difference in size was the only difference seen.
+    #[serde(default)]
+    timed_loop_differs: Option<bool>,
+    #[serde(default)]
+    callees_differing: Vec<CalleeDoc>,
+    /// Derived from the fields above; written for readers, not read back.
     changed_alone: bool,
 }
 
 /// A figure at the base revision and in the current code.
 #[derive(Debug, Clone, Serialize, Deserialize)]
-struct RevisionsDoc {
-    base: u64,
-    current: u64,
+struct RevisionsDoc<T> {
+    base: T,
+    current: T,
+}
+
+/// [`Callee`]: its name and its size at each revision (`null` where that
+/// revision's loop does not reach it).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct CalleeDoc {
+    name: String,
+    bytes: RevisionsDoc<Option<u64>>,
 }
 
 impl CompiledCodeDoc {
@@ -90,14 +104,38 @@ impl CompiledCodeDoc {
         CompiledCodeDoc {
             source_unchanged: code.source_unchanged,
             timed_loop_bytes: RevisionsDoc { base, current },
+            timed_loop_differs: Some(code.timed_loop_differs),
+            callees_differing: code
+                .callees_differing
+                .iter()
+                .map(|callee| {
+                    let [base, current] = callee.bytes;
+                    CalleeDoc {
+                        name: callee.name.clone(),
+                        bytes: RevisionsDoc { base, current },
+                    }
+                })
+                .collect(),
             changed_alone: code.changed_alone(),
         }
     }
 
     pub(super) fn into_code(self) -> CompiledCode {
+        let timed_loop_bytes = [self.timed_loop_bytes.base, self.timed_loop_bytes.current];
         CompiledCode {
             source_unchanged: self.source_unchanged,
-            timed_loop_bytes: [self.timed_loop_bytes.base, self.timed_loop_bytes.current],
+            timed_loop_differs: self
+                .timed_loop_differs
+                .unwrap_or(timed_loop_bytes[0] != timed_loop_bytes[1]),
+            timed_loop_bytes,
+            callees_differing: self
+                .callees_differing
+                .into_iter()
+                .map(|callee| Callee {
+                    name: callee.name,
+                    bytes: [callee.bytes.base, callee.bytes.current],
+                })
+                .collect(),
         }
     }
 }

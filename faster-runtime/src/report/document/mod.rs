@@ -531,11 +531,16 @@ mod tests {
         original.compiled_code = Some(CompiledCode {
             source_unchanged: true,
             timed_loop_bytes: [456, 546],
+            timed_loop_differs: true,
+            callees_differing: vec![crate::report::Callee {
+                name: "hex::val".into(),
+                bytes: [Some(40), None],
+            }],
         });
         let line = Document::of(&outcome(Ok(original.clone()))).to_line();
         assert!(
             line.contains(
-                r#""compiled_code":{"source_unchanged":true,"timed_loop_bytes":{"base":456,"current":546},"changed_alone":true}"#
+                r#""compiled_code":{"source_unchanged":true,"timed_loop_bytes":{"base":456,"current":546},"timed_loop_differs":true,"callees_differing":[{"name":"hex::val","bytes":{"base":40,"current":null}}],"changed_alone":true}"#
             ),
             "{line}"
         );
