@@ -57,6 +57,31 @@ pub fn judging(
     stats::by_offsets(&placed, CONFIDENCE).map_or(plain, |fit| fit.interval)
 }
 
+/// Whether one side's code started at the same offset in every slice of
+/// `processes` while the other's moved, where every slice reported its
+/// offsets: the layouts then read one placement of that side, however
+/// many they are, and at few layouts they can agree with each other and
+/// not with the mean over placements. A duplicate search's identical
+/// copies read 0.76x in every layout that puts the candidate at byte 32
+/// of a line and the original elsewhere, about 1.00x to 1.34x in the
+/// others. Where neither side ever moved, the slices ran one binary (no
+/// layouts: another linker, or `FASTER_LAYOUTS=off`), which has one
+/// placement only, and whose report says its verdict is about that build.
+pub fn one_placement(processes: &[ProcessSummary]) -> bool {
+    let Some(offsets) = processes
+        .iter()
+        .map(|process| process.offsets)
+        .collect::<Option<Vec<[u8; 2]>>>()
+    else {
+        return false;
+    };
+    let Some(first) = offsets.first() else {
+        return false;
+    };
+    let fixed = |side: usize| offsets.iter().all(|each| each[side] == first[side]);
+    fixed(0) != fixed(1)
+}
+
 /// Each slot's mean with the offsets its slices reported (a slot is one
 /// layout, so all of its slices report the same), in slot order; `None`
 /// where a slice reported none.
@@ -170,6 +195,55 @@ mod tests {
                 "{chosen:?} {plain:?}"
             );
         }
+    }
+
+    /// A slice reading `speedup` with the two sides at `offsets`.
+    fn placed_slice(speedup: f64, offsets: [u8; 2]) -> ProcessSummary {
+        ProcessSummary {
+            speedup,
+            ci: (0.0, f64::INFINITY),
+            rounds: 16,
+            layout: None,
+            offsets: Some(offsets),
+        }
+    }
+
+    #[test]
+    fn layouts_that_put_one_side_at_one_offset_do_not_settle_early() {
+        // Identical work, the candidate 15% slower at byte 48: four layouts
+        // that all put it there read `slower`, every one of them, and agree
+        // within a 5% floor.
+        let floor = 0.05;
+        let readings = [0.86, 0.87, 0.85, 0.86];
+        let at_one: Vec<ProcessSummary> = readings
+            .iter()
+            .zip([0, 16, 32, 0])
+            .map(|(&speedup, original)| placed_slice(speedup, [original, 48]))
+            .collect();
+        assert!(one_placement(&at_one));
+        assert!(!replicate::settled(&at_one, 4, floor));
+        // The same readings with the candidate seen at two offsets settle.
+        let mut at_two = at_one.clone();
+        at_two[3].offsets = Some([0, 16]);
+        assert!(!one_placement(&at_two));
+        assert!(replicate::settled(&at_two, 4, floor));
+        // Without offsets the rule cannot apply.
+        let unreported: Vec<ProcessSummary> = at_one
+            .iter()
+            .map(|slice| ProcessSummary {
+                offsets: None,
+                ..slice.clone()
+            })
+            .collect();
+        assert!(!one_placement(&unreported));
+        assert!(replicate::settled(&unreported, 4, floor));
+        // Neither side moved: one binary, no layouts, one placement only.
+        let one_binary: Vec<ProcessSummary> = readings
+            .iter()
+            .map(|&speedup| placed_slice(speedup, [16, 48]))
+            .collect();
+        assert!(!one_placement(&one_binary));
+        assert!(replicate::settled(&one_binary, 4, floor));
     }
 
     #[test]
