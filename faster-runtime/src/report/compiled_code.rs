@@ -75,7 +75,6 @@ impl CompiledCode {
                     .collect();
                 let more = match count.saturating_sub(CALLEES_NAMED) {
                     0 => String::new(),
-                    1 => " and 1 more".to_string(),
                     rest => format!(" and {rest} more"),
                 };
                 let joint = if self.timed_loop_differs {
