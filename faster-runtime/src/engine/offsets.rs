@@ -232,7 +232,7 @@ mod tests {
             .iter()
             .map(|slice| ProcessSummary {
                 offsets: None,
-                ..slice.clone()
+                ..*slice
             })
             .collect();
         assert!(!one_placement(&unreported));
