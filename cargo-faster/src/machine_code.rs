@@ -9,7 +9,7 @@
 
 use faster_runtime::revision::machine_code::FunctionCode;
 use iced_x86::{Code, Decoder, DecoderOptions, Instruction, OpKind, Register};
-use object::{Architecture, Object, ObjectSymbol, SymbolKind};
+use object::{Architecture, Object, ObjectSection, ObjectSymbol, SymbolKind};
 use std::collections::{HashSet, VecDeque};
 use std::hash::{DefaultHasher, Hash, Hasher};
 use std::path::Path;
@@ -141,7 +141,6 @@ impl<'data> Functions<'data> {
     /// The bytes of the code from `start`, `size` of them, where a section
     /// of the file holds them.
     fn bytes(&self, start: u64, size: u64) -> Option<&'data [u8]> {
-        use object::ObjectSection;
         let section = self.file.sections().find(|section| {
             (section.address()..section.address() + section.size()).contains(&start)
         })?;

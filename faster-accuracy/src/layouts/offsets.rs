@@ -19,17 +19,19 @@ use super::fixture::{address_of, nm};
 use super::kinds::Kind;
 use super::run::Pair;
 use super::tally::Comparison;
+use faster_runtime::engine::offsets::LAYOUTS_TO_STRATIFY;
+use faster_runtime::stats::samples::CONFIDENCE;
 use faster_runtime::stats::{self, Interval, Placed};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
-/// The cache line whose offsets are read, and the functions' alignment.
-const LINE: u64 = 64;
+/// The cache line whose offsets are read (the engine's), and the
+/// functions' alignment.
+const LINE: u64 = faster_runtime::engine::offsets::LINE as u64;
 const ALIGNMENT: u64 = 16;
-/// The fewest layouts a comparison needs to be read here.
-pub const LEAST_LAYOUTS: usize = 16;
-/// The intervals' confidence, as the engine's.
-const CONFIDENCE: f64 = 0.99;
+/// The fewest layouts a comparison needs to be read here: as many as the
+/// engine fits.
+pub const LEAST_LAYOUTS: usize = LAYOUTS_TO_STRATIFY;
 
 /// One layout's reading of a comparison.
 #[derive(Debug, Clone, Copy, PartialEq)]

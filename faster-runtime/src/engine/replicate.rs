@@ -11,8 +11,9 @@
 //! An interval built inside one process shrinks below both. So a registered comparison is measured in slices, one in
 //! each of several processes, each process in a layout of the binary of its
 //! own where the harness can relink it (see `crate::layout`), and the
-//! interval is over the slices ([`stats::across_processes`]): the verdict is
-//! about the code, not one link.
+//! interval is over the slices ([`stats::across_processes`], fitted to the
+//! functions' offsets from [`offsets::LAYOUTS_TO_STRATIFY`] layouts on):
+//! the verdict is about the code, not one link.
 //!
 //! Its width goes as t(L−1)/√L over L layouts, so many short slices judge
 //! finer than a few long ones at the same cost: each slice is a few cycles
@@ -22,8 +23,9 @@
 //!
 //! It adapts: after `config.processes` slices (four by default) it stops
 //! once the verdict is settled — the interval clear of both thresholds,
-//! and every layout reading that verdict until there are enough of them
-//! ([`settled`]) — and otherwise measures more, in further layouts, up to
+//! and, until there are enough layouts, every layout reading that verdict
+//! and the layouts agreeing ([`settled`]) — and otherwise measures more,
+//! in further layouts, up to
 //! [`MOST_PROCESSES`] or the budget. Starting, asking and stopping the
 //! processes is `crate::process`'s; what a slice is and when to stop is
 //! here. The parent combines the slices ([`combine_slices`]), keeping every round

@@ -111,8 +111,8 @@ impl Callee {
                 format!("{base} bytes at the base revision, {current} now")
             }
             [Some(_), None] => "called at the base revision only".to_string(),
-            [None, Some(_)] => "called now only".to_string(),
-            [None, None] => "called at neither".to_string(),
+            // A callee one of the two loops reaches.
+            [None, _] => "called now only".to_string(),
         };
         format!("`{}` ({sizes})", self.name)
     }
