@@ -18,7 +18,8 @@
 //! fixture repository, issue 17), `placement` (nanosecond intervals across
 //! fresh processes, issue 15), `layouts` (real functions across builds that
 //! differ in code layout), `suite_cost` (what a suite of comparisons costs
-//! under `cargo test`, with layouts, without, in one process).
+//! under `cargo test`, with layouts, without, in one process);
+//! `repository` holds the fixture repositories of `revisions`.
 
 mod environment_checks;
 mod layouts;
@@ -31,6 +32,7 @@ mod output;
 mod parallel;
 mod placement;
 mod reference;
+mod repository;
 mod revisions;
 mod runner;
 mod sequential;

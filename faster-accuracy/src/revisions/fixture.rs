@@ -1,23 +1,7 @@
-//! The fixture of `accuracy --revisions`: its three commits' sources, the
-//! repository made of them in a scratch directory, and one `cargo faster`
-//! run in it, read back from its JSON reports.
+//! The fixture of `accuracy --revisions`: its commits' sources, and the
+//! repository made of them (`crate::repository`).
 
-use faster_runtime::report::{Document, Report};
-use std::path::{Path, PathBuf};
-use std::process::Command;
-use std::time::{Duration, Instant};
-
-const MANIFEST: &str = r#"[package]
-name = "fixture"
-version = "0.0.0"
-edition = "2024"
-publish = false
-
-[dependencies]
-faster-test = { path = "FASTER", default-features = false }
-
-[workspace]
-"#;
+use crate::repository::{self, Repository};
 
 const BASE: &str = r#"//! A fixture of `accuracy --revisions`: two tracked functions, each a
 //! dependent chain of `case.1` steps, and a split-and-parse whose speed
@@ -131,47 +115,17 @@ fn slowed_down() -> String {
     )
 }
 
-/// The fixture repository and its target directory, in one scratch
-/// directory removed when dropped (unless kept).
+/// The fixture repository and its commits.
 pub struct Fixture {
-    scratch: PathBuf,
-    pub root: PathBuf,
-    pub target: PathBuf,
+    pub repository: Repository,
     /// The base, the comment, the unrelated commits, the slowdown.
     pub commits: Vec<String>,
-    keep: bool,
-}
-
-impl Drop for Fixture {
-    fn drop(&mut self) {
-        if !self.keep {
-            let _ = std::fs::remove_dir_all(&self.scratch);
-        }
-    }
 }
 
 impl Fixture {
-    /// The repository with its three commits, in a fresh scratch directory.
+    /// The repository with its commits, in a fresh scratch directory.
     pub fn create(keep: bool) -> Result<Fixture, String> {
-        let scratch = std::env::temp_dir().join(format!("faster-revisions-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&scratch);
-        let mut fixture = Fixture {
-            root: scratch.join("repository"),
-            target: scratch.join("target"),
-            scratch,
-            commits: Vec::new(),
-            keep,
-        };
-        std::fs::create_dir_all(fixture.root.join("src")).map_err(|error| error.to_string())?;
-        let faster = Path::new(env!("CARGO_MANIFEST_DIR"))
-            .parent()
-            .expect("a parent");
-        fixture.write(
-            "Cargo.toml",
-            &MANIFEST.replace("FASTER", &faster.to_string_lossy()),
-        )?;
-        fixture.write(".gitignore", "/Cargo.lock\n")?;
-        fixture.git(&["init", "--quiet", "--initial-branch=main"])?;
+        let repository = Repository::create("revisions", keep)?;
         let mut sources = vec![
             (BASE.to_string(), "base".to_string()),
             (commented(), "a comment".to_string()),
@@ -180,98 +134,22 @@ impl Fixture {
             (1..=UNRELATED_COMMITS).map(|k| (unrelated(k), format!("{} unrelated helpers", 8 * k))),
         );
         sources.push((slowed_down(), "slowed runs 1.1 n steps".to_string()));
-        for (source, message) in sources {
-            fixture.write("src/lib.rs", &source)?;
-            fixture.git(&["add", "--all"])?;
-            fixture.git(&["commit", "--quiet", "--message", &message])?;
-            fixture.commits.push(fixture.git(&["rev-parse", "HEAD"])?);
-        }
-        Ok(fixture)
-    }
-
-    fn write(&self, path: &str, text: &str) -> Result<(), String> {
-        std::fs::write(self.root.join(path), text).map_err(|error| format!("{path}: {error}"))
-    }
-
-    /// `git ARGUMENTS` in the repository: its output.
-    pub fn git(&self, arguments: &[&str]) -> Result<String, String> {
-        let output = Command::new("git")
-            .arg("-C")
-            .arg(&self.root)
-            .args([
-                "-c",
-                "user.name=fixture",
-                "-c",
-                "user.email=fixture@example.com",
-            ])
-            .args(["-c", "commit.gpgsign=false"])
-            .args(arguments)
-            .output()
-            .map_err(|error| format!("could not run git: {error}"))?;
-        if !output.status.success() {
-            return Err(format!(
-                "git {arguments:?}: {}",
-                String::from_utf8_lossy(&output.stderr)
-            ));
-        }
-        Ok(String::from_utf8_lossy(&output.stdout).trim().to_string())
-    }
-
-    /// One `cargo faster --against AGAINST --format json`.
-    pub fn cargo_faster(&self, binary: &Path, against: &str) -> Result<Ran, String> {
-        let started = Instant::now();
-        let mut command = Command::new(binary);
-        command
-            .args(["faster", "--against", against, "--format", "json"])
-            .current_dir(&self.root)
-            .env("CARGO_TARGET_DIR", &self.target)
-            .env("CARGO_NET_OFFLINE", "true")
-            .env_remove("GITHUB_STEP_SUMMARY");
-        for (name, _) in std::env::vars_os() {
-            if name.to_string_lossy().starts_with("FASTER_") {
-                command.env_remove(&name);
-            }
-        }
-        let output = command
-            .output()
-            .map_err(|error| format!("could not run {}: {error}", binary.display()))?;
-        let wall = started.elapsed();
-        let stderr = String::from_utf8_lossy(&output.stderr);
-        let functions = String::from_utf8_lossy(&output.stdout)
-            .lines()
-            .map(|line| {
-                let document: Document = serde_json::from_str(line)
-                    .map_err(|error| format!("{error}: {line}\n{stderr}"))?;
-                Ok((document.name().to_string(), document.into_report()))
+        let manifest = repository::manifest("A fixture of accuracy --revisions.");
+        let commits = sources
+            .into_iter()
+            .map(|(source, message)| {
+                let files = [
+                    ("Cargo.toml".to_string(), manifest.clone()),
+                    ("src/lib.rs".to_string(), source),
+                ];
+                repository.commit(&files, &message)
             })
-            .collect::<Result<Vec<_>, String>>()?;
-        if functions.is_empty() {
-            return Err(format!("cargo faster compared nothing:\n{stderr}"));
-        }
-        Ok(Ran {
-            code: output.status.code(),
-            wall,
-            functions,
-            base_build: stderr
-                .lines()
-                .find_map(|line| line.strip_prefix("cargo faster: built the base revision "))
-                .map(|rest| {
-                    format!(
-                        "the base built in {}",
-                        rest.rsplit(" in ").next().unwrap_or(rest)
-                    )
-                }),
+            .collect::<Result<Vec<String>, String>>()?;
+        Ok(Fixture {
+            repository,
+            commits,
         })
     }
-}
-
-/// One `cargo faster` run.
-pub struct Ran {
-    pub code: Option<i32>,
-    pub wall: Duration,
-    pub functions: Vec<(String, Result<Report, String>)>,
-    /// How long building the base took, when it was built.
-    pub base_build: Option<String>,
 }
 
 #[cfg(test)]

@@ -32,10 +32,11 @@ mod tally;
 use crate::load::{self, BackgroundLoad};
 use crate::machine;
 use crate::options::Options;
+use crate::repository::build_cargo_faster;
 use faster_runtime::stats::median;
 use fixture::Fixture;
-use std::path::{Path, PathBuf};
-use std::process::{Command, ExitCode};
+use std::path::Path;
+use std::process::ExitCode;
 use std::time::{Duration, Instant};
 use tally::Tally;
 
@@ -78,8 +79,8 @@ fn run(settings: &Settings) -> Result<(), String> {
     println!(
         "fixture: {} (target {}); {} runs per phase after one that builds; cargo faster \
          --against REV --format json, defaults otherwise",
-        fixture.root.display(),
-        fixture.target.display(),
+        fixture.repository.root.display(),
+        fixture.repository.target.display(),
         settings.runs
     );
 
@@ -107,8 +108,10 @@ fn run(settings: &Settings) -> Result<(), String> {
     ];
     for phase in &phases {
         for (checkout, against) in &phase.pairs {
-            fixture.git(&["checkout", "--quiet", checkout])?;
-            let built = fixture.cargo_faster(&cargo_faster, against)?;
+            fixture.repository.git(&["checkout", "--quiet", checkout])?;
+            let built = fixture
+                .repository
+                .cargo_faster(&cargo_faster, against, &[])?;
             println!(
                 "{} ({}): the run that builds took {:.1} s ({})",
                 phase.name,
@@ -172,8 +175,10 @@ fn measure(
     for run in 0..runs {
         // The pairs take turns: each gets its share of the runs.
         let (checkout, against) = phase.pairs[run % phase.pairs.len()];
-        fixture.git(&["checkout", "--quiet", checkout])?;
-        let ran = fixture.cargo_faster(cargo_faster, against)?;
+        fixture.repository.git(&["checkout", "--quiet", checkout])?;
+        let ran = fixture
+            .repository
+            .cargo_faster(cargo_faster, against, &[])?;
         if ran.base_build.is_some() {
             return Err(format!("{}: the base was built again", phase.name));
         }
@@ -204,33 +209,4 @@ struct Phase<'a> {
     pairs: Vec<(&'a String, &'a String)>,
     /// The true speedup of `slowed` (base time / current time).
     slowed_truth: f64,
-}
-
-/// Builds the `cargo-faster` binary next to this one and returns its path.
-fn build_cargo_faster() -> Result<PathBuf, String> {
-    let workspace = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("a parent");
-    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-    let status = Command::new(cargo)
-        .args([
-            "build",
-            "--release",
-            "--quiet",
-            "-p",
-            "cargo-faster",
-            "--manifest-path",
-        ])
-        .arg(workspace.join("Cargo.toml"))
-        .status()
-        .map_err(|error| format!("could not run cargo: {error}"))?;
-    if !status.success() {
-        return Err("building cargo-faster failed".into());
-    }
-    let here = std::env::current_exe().map_err(|error| error.to_string())?;
-    let binary = here.with_file_name(format!("cargo-faster{}", std::env::consts::EXE_SUFFIX));
-    binary
-        .exists()
-        .then_some(binary)
-        .ok_or_else(|| format!("no cargo-faster next to {}", here.display()))
 }
