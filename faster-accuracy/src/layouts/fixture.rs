@@ -128,7 +128,7 @@ impl Fixture {
     /// Builds the layout of `unrelated` unrelated functions and link order
     /// `seed` (`cargo test --release --no-run`), and checks the test binary.
     pub fn build(&self, unrelated: usize, seed: u64) -> Result<Built, String> {
-        self.write("src/unrelated.rs", &library::unrelated(unrelated))?;
+        self.write("src/unrelated.rs", &library::unrelated(0..unrelated))?;
         let ran = self.cargo(
             &["test", "--release", "--no-run", "--message-format=json"],
             seed,

@@ -1,7 +1,8 @@
 //! `accuracy --layouts`: are the verdicts right about real functions when
 //! the code layout changes? A fixture library of real functions (parsing,
 //! UTF-8 scanning, searching, hashing, sorting, tokenizing, run-length
-//! encoding, JSON string escaping, edit distance), each compared
+//! encoding, JSON string escaping, edit distance, a CRC-32 through a
+//! table), each compared
 //! with a copy of itself (identical work: any `faster` or `slower` verdict
 //! is false), with itself run twice (a known multiple of about 2) and with
 //! itself run again on a twentieth of its input (a difference of about 5%,

@@ -279,6 +279,38 @@ pub const KINDS: &[Kind] = &[
     vec![(source, target)]
 }",
     },
+    Kind {
+        name: "crc32",
+        what: "CRC-32 of 4 KiB through a 256-entry static table, a byte at a time",
+        parameter: "bytes: &[u8]",
+        again: "black_box(bytes)",
+        part: "black_box(&bytes[..bytes.len() / 20])",
+        output: "u32",
+        // A table lookup: each byte's step reads the table where the
+        // previous step's result points, so where the table lies counts.
+        body: "    static TABLE: [u32; 256] = {
+        let mut table = [0; 256];
+        let mut index = 0;
+        while index < 256 {
+            let mut crc = index as u32;
+            let mut bit = 0;
+            while bit < 8 {
+                crc = if crc & 1 == 1 { (crc >> 1) ^ 0xedb8_8320 } else { crc >> 1 };
+                bit += 1;
+            }
+            table[index] = crc;
+            index += 1;
+        }
+        table
+    };
+    !bytes.iter().fold(!0, |crc: u32, byte| {
+        TABLE[usize::from(crc as u8 ^ *byte)] ^ (crc >> 8)
+    })",
+        inputs: "fn inputs() -> Vec<Vec<u8>> {
+    let mut random = Random(11);
+    vec![(0..4_096).map(|_| random.next() as u8).collect()]
+}",
+    },
     chain(
         "chain50ns",
         "a dependent xorshift-multiply chain of 30 steps (about 50 ns), which layouts do not move",

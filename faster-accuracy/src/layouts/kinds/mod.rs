@@ -83,7 +83,6 @@ impl Kind {
             inputs,
         } = self;
         let argument = parameter.split(':').next().expect("a name").trim();
-        let tagged = |tag: u8| format!("    black_box({tag}_u8);\n{body}");
         let nested = body.replace('\n', "\n    ");
         format!(
             "//! {what}.
@@ -92,19 +91,8 @@ impl Kind {
 use super::*;
 use std::hint::black_box;
 
-/// The original of the identical-work pair.
-#[inline(never)]
-pub fn original({parameter}) -> {output} {{
 {original}
-}}
-
-/// `original`'s copy: only the constant differs.
-#[cfg_attr(test, faster::compare(original = original, inputs = inputs, expect = report))]
-#[inline(never)]
-pub fn copy({parameter}) -> {output} {{
 {copy}
-}}
-
 /// The known multiple's original: the same work twice.
 #[inline(never)]
 pub fn twice({parameter}) -> {output} {{
@@ -115,21 +103,8 @@ pub fn twice({parameter}) -> {output} {{
 {body}
 }}
 
-/// The work once: about twice as fast as `twice`.
-#[cfg_attr(test, faster::compare(original = twice, inputs = inputs))]
-#[inline(never)]
-pub fn once({parameter}) -> {output} {{
 {once}
-}}
-
-/// `original`'s second copy, judged at the 2% floor the ~5% difference
-/// needs.
-#[cfg_attr(test, faster::compare(original = original, inputs = inputs, noise_floor = 0.02, expect = report))]
-#[inline(never)]
-pub fn copy_at_2_percent({parameter}) -> {output} {{
 {copy_at_2_percent}
-}}
-
 /// The ~5% difference's original: the work, then the work again on about a
 /// twentieth of it, as a library calling its own work again on a part of
 /// its input.
@@ -146,21 +121,62 @@ pub fn with_rework({parameter}) -> {output} {{
     result
 }}
 
-/// The work once: about 5% faster than `with_rework`.
-#[cfg_attr(test, faster::compare(original = with_rework, inputs = inputs, noise_floor = 0.02, expect = report))]
-#[inline(never)]
-pub fn without_rework({parameter}) -> {output} {{
 {without_rework}
-}}
-
 #[cfg(test)]
 {inputs}
 ",
-            original = tagged(ORIGINAL_TAG),
-            copy = tagged(COPY_TAG),
-            once = tagged(ONCE_TAG),
-            copy_at_2_percent = tagged(COPY_AT_2_PERCENT_TAG),
-            without_rework = tagged(WITHOUT_REWORK_TAG),
+            original = self.function(
+                "/// The original of the identical-work pair.\n#[inline(never)]\n",
+                "original",
+                ORIGINAL_TAG
+            ),
+            copy = self.function(
+                "/// `original`'s copy: only the constant differs.\n\
+                 #[cfg_attr(test, faster::compare(original = original, inputs = inputs, expect = report))]\n\
+                 #[inline(never)]\n",
+                "copy",
+                COPY_TAG
+            ),
+            once = self.function(
+                "/// The work once: about twice as fast as `twice`.\n\
+                 #[cfg_attr(test, faster::compare(original = twice, inputs = inputs))]\n\
+                 #[inline(never)]\n",
+                "once",
+                ONCE_TAG
+            ),
+            copy_at_2_percent = self.function(
+                "/// `original`'s second copy, judged at the 2% floor the ~5% difference\n\
+                 /// needs.\n\
+                 #[cfg_attr(test, faster::compare(original = original, inputs = inputs, noise_floor = 0.02, expect = report))]\n\
+                 #[inline(never)]\n",
+                "copy_at_2_percent",
+                COPY_AT_2_PERCENT_TAG
+            ),
+            without_rework = self.function(
+                "/// The work once: about 5% faster than `with_rework`.\n\
+                 #[cfg_attr(test, faster::compare(original = with_rework, inputs = inputs, noise_floor = 0.02, expect = report))]\n\
+                 #[inline(never)]\n",
+                "without_rework",
+                WITHOUT_REWORK_TAG
+            ),
+        )
+    }
+
+    /// The kind's work as a function of its own, `name`, after `head` (its
+    /// doc comment and attributes, a line each): the body, preceded by
+    /// `tag` passed through `black_box`, a constant that tells it from
+    /// every other function of the same work, so that neither the compiler
+    /// nor the linker folds one into another. Its module imports
+    /// `std::hint::black_box`.
+    pub fn function(&self, head: &str, name: &str, tag: u8) -> String {
+        let Kind {
+            parameter,
+            output,
+            body,
+            ..
+        } = self;
+        format!(
+            "{head}pub fn {name}({parameter}) -> {output} {{\n    black_box({tag}_u8);\n{body}\n}}\n"
         )
     }
 
