@@ -18,9 +18,14 @@
 //! fixture repository, issue 17), `placement` (nanosecond intervals across
 //! fresh processes, issue 15), `layouts` (real functions across builds that
 //! differ in code layout), `suite_cost` (what a suite of comparisons costs
-//! under `cargo test`, with layouts, without, in one process);
-//! `repository` holds the fixture repositories of `revisions`.
+//! under `cargo test`, with layouts, without, in one process), `coverage`
+//! (how often `cargo faster --against`'s 99% interval holds 1.00 for
+//! tracked functions of real work that commits did not touch: `accuracy
+//! --coverage [--runs N] [--floors 0.02,0.05] [--commits NAME,...] [--csv
+//! PATH] [--keep]`); `repository` holds the fixture repositories of
+//! `revisions` and `coverage`.
 
+mod coverage;
 mod environment_checks;
 mod layouts;
 mod load;
@@ -89,6 +94,7 @@ fn main() -> ExitCode {
         Mode::Revisions => return revisions::revisions(&options),
         Mode::SuiteCost => return suite_cost::suite_cost(&options),
         Mode::Layouts => return layouts::layouts(&options),
+        Mode::Coverage => return coverage::coverage(&options),
     }
     let options = match options.matrix() {
         Ok(options) => options,

@@ -93,10 +93,22 @@ pub struct Options {
     /// target/release/faster-link)
     #[arg(long, value_name = "PATH")]
     pub linker: Option<String>,
-    /// with --layouts, --suite-cost and --revisions: keep the fixture (--layouts: and each run's
-    /// reports, in reports/build-B-run-R/ beside it)
+    /// with --layouts, --suite-cost, --revisions and --coverage: keep the fixture (--layouts: and
+    /// each run's reports, in reports/build-B-run-R/ beside it)
     #[arg(long)]
     pub keep: bool,
+    /// with --coverage: the noise floors each run compares at (default 0.02,0.05)
+    #[arg(long, value_name = "F,...", value_delimiter = ',', value_parser = fraction, requires = "coverage")]
+    pub floors: Vec<f64>,
+    /// with --coverage: only these commits (comment, added-here, added-elsewhere, removed,
+    /// statics, description; default all)
+    #[arg(
+        long,
+        value_name = "NAME,...",
+        value_delimiter = ',',
+        requires = "coverage"
+    )]
+    pub commits: Vec<String>,
     /// What `cargo bench` passes.
     #[arg(long, hide = true)]
     bench: bool,
@@ -147,6 +159,10 @@ struct Modes {
     /// test --release (--runs per build, default 4)
     #[arg(long)]
     layouts: bool,
+    /// how often cargo faster --against's interval holds 1.00 for tracked functions of real
+    /// work that commits did not touch (--runs per floor, default: 300 intervals per floor)
+    #[arg(long)]
+    coverage: bool,
 }
 
 /// Which check a command line runs.
@@ -170,6 +186,8 @@ pub enum Mode {
     SuiteCost,
     /// `--layouts`.
     Layouts,
+    /// `--coverage`.
+    Coverage,
 }
 
 /// What the accuracy matrix runs.
@@ -202,6 +220,7 @@ impl Options {
             (modes.revisions, Mode::Revisions),
             (modes.suite_cost, Mode::SuiteCost),
             (modes.layouts, Mode::Layouts),
+            (modes.coverage, Mode::Coverage),
         ]
         .into_iter()
         .find_map(|(given, mode)| given.then_some(mode))
@@ -263,6 +282,14 @@ impl Matrix {
 /// `--layout-check` given: always an error, naming the flag it became.
 fn renamed_stack_check(_: &str) -> Result<(), String> {
     Err("the flag is now --stack-check".into())
+}
+
+/// A fraction above 0 and below 1: a noise floor.
+fn fraction(text: &str) -> Result<f64, String> {
+    text.parse::<f64>()
+        .ok()
+        .filter(|floor| *floor > 0.0 && *floor < 1.0)
+        .ok_or_else(|| format!("`{text}` is not a fraction above 0 and below 1 (0.05: 5%)"))
 }
 
 /// A count above 0.
@@ -337,6 +364,10 @@ mod tests {
         assert_eq!(parse(&["--suite-cost"]).unwrap().mode(), Mode::SuiteCost);
         assert_eq!(parse(&["--probe-check"]).unwrap().mode(), Mode::ProbeCheck);
         assert_eq!(parse(&["--stack-check"]).unwrap().mode(), Mode::StackCheck);
+        let coverage = parse(&["--coverage", "--floors", "0.02,0.1", "--commits", "a,b"]).unwrap();
+        assert_eq!(coverage.mode(), Mode::Coverage);
+        assert_eq!(coverage.floors, [0.02, 0.1]);
+        assert_eq!(coverage.commits, ["a", "b"]);
         let renamed = parse(&["--layout-check"]).unwrap_err();
         assert!(
             renamed.contains("the flag is now --stack-check"),
@@ -368,6 +399,16 @@ mod tests {
                 .contains("cannot be used")
         );
         assert!(parse(&["--builds", "2"]).unwrap_err().contains("--layouts"));
+        assert!(
+            parse(&["--floors", "0.05"])
+                .unwrap_err()
+                .contains("--coverage")
+        );
+        assert!(
+            parse(&["--coverage", "--floors", "5"])
+                .unwrap_err()
+                .contains("fraction")
+        );
         assert!(
             parse(&["--markdown"])
                 .unwrap()

@@ -1,4 +1,5 @@
-//! The fixture repository of `accuracy --revisions`: a git repository of a library crate on the faster
+//! The fixture repositories of `accuracy --revisions` and `accuracy
+//! --coverage`: a git repository of a library crate on the faster
 //! workspace, in a scratch directory with its own target directory (so its
 //! first build is a cold one), its commits, and the real `cargo-faster`
 //! binary run in it, each function's report read back from its JSON lines.

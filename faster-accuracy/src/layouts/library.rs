@@ -1,6 +1,7 @@
 //! The fixture's source around the kinds' modules: the library's root
 //! (the input helpers every kind's `inputs` uses and a module per kind) and
-//! each build's unrelated code.
+//! each build's unrelated code. `accuracy --coverage` writes its fixture's
+//! root with the same input helpers, and its unrelated code the same way.
 
 use super::kinds::KINDS;
 use std::ops::Range;

@@ -40,7 +40,6 @@ use crate::machine;
 use crate::options::Options;
 use crate::output::Csv;
 use fixture::{CRATE, Fixture};
-use kinds::KINDS;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
@@ -49,6 +48,11 @@ use tally::Comparison;
 // `--suite-cost` builds its crate the same way: on a faster workspace,
 // through a linker, for the host.
 pub(crate) use fixture::{host_triple, manifest, tail};
+// `--coverage` tracks the kinds' work across revisions, in a library
+// written around it as this one is, and prints its figures in these tables.
+pub(crate) use kinds::{KINDS, Kind};
+pub(crate) use library::{INPUT_HELPERS, unrelated, unrelated_functions};
+pub(crate) use table::Table;
 
 /// What the command line asked for.
 #[derive(Debug, PartialEq)]

@@ -180,6 +180,11 @@ pub fn with_rework({parameter}) -> {output} {{
         )
     }
 
+    /// `fn inputs() -> Vec<...>`: the inputs the kind is measured on.
+    pub fn inputs(&self) -> &'static str {
+        self.inputs
+    }
+
     /// The identical-work pair's test, as libtest and the report name it.
     pub fn identical_test(&self) -> String {
         format!("{}::faster_copy", self.name)
