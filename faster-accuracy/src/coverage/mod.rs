@@ -111,12 +111,27 @@ fn run(settings: &Settings) -> Result<(), String> {
             Csv::create(path, tally::CSV_COLUMNS).map_err(|error| format!("{path}: {error}"))
         })
         .transpose()?;
+    build_each(&fixture, &cargo_faster, settings.floors[0])?;
+    let (intervals, walls) = measure(&fixture, &cargo_faster, settings, csv.as_mut())?;
+    print_results(&intervals, &settings.floors);
+    println!(
+        "\n{} runs of cargo faster, median {:.1} s each (the checked-out commit rebuilt when it \
+         changed); finished in {:.0} s; load average {} at the end",
+        walls.len(),
+        median(&walls),
+        started.elapsed().as_secs_f64(),
+        machine::load_average()
+    );
+    Ok(())
+}
 
+/// The building runs, one per commit, not counted: each says how long it
+/// took and whose compiled code the commit changed (the same in every run
+/// of it, counted in every interval after); the first, the functions.
+fn build_each(fixture: &Fixture, cargo_faster: &Path, floor: f64) -> Result<(), String> {
     for (index, (change, commit)) in fixture.commits.iter().enumerate() {
-        let ran = compare(&fixture, &cargo_faster, commit, settings.floors[0])?;
-        // Which functions' compiled code the commit changed is the same in
-        // every run of it: said once here, counted in every interval after.
-        let changed: Vec<&str> = intervals_of(&ran, settings.floors[0], 0, change.name())
+        let ran = compare(fixture, cargo_faster, commit, floor)?;
+        let changed: Vec<&str> = intervals_of(&ran, floor, 0, change.name())
             .iter()
             .filter(|interval| interval.compiled_code_changed())
             .map(|interval| interval.function)
@@ -139,13 +154,24 @@ fn run(settings: &Settings) -> Result<(), String> {
         }
     }
     println!();
+    Ok(())
+}
 
+/// The counted runs: the commits taking turns, each checked out once per
+/// turn and compared at every floor. Every interval (also to `csv`) and
+/// each run's wall time.
+fn measure(
+    fixture: &Fixture,
+    cargo_faster: &Path,
+    settings: &Settings,
+    mut csv: Option<&mut Csv>,
+) -> Result<(Vec<Interval>, Vec<f64>), String> {
     let mut intervals: Vec<Interval> = Vec::new();
     let mut walls = Vec::new();
     for run in 1..=settings.runs {
         let (change, commit) = &fixture.commits[(run - 1) % fixture.commits.len()];
         for &floor in &settings.floors {
-            let ran = compare(&fixture, &cargo_faster, commit, floor)?;
+            let ran = compare(fixture, cargo_faster, commit, floor)?;
             if ran.base_build.is_some() {
                 return Err(format!("run {run}: the base was built again"));
             }
@@ -172,24 +198,29 @@ fn run(settings: &Settings) -> Result<(), String> {
             intervals.extend(of_run);
         }
     }
+    Ok((intervals, walls))
+}
 
+/// The table, the compiled-code lines and the misses.
+fn print_results(intervals: &[Interval], floors: &[f64]) {
     let functions: Vec<&str> = TRACKED.iter().map(|tracked| tracked.function).collect();
     println!(
         "\nColumns: holds 1.00 = the interval holds the truth (coverage); false F/S = faster / \
          slower verdicts, each false; undecided = within noise with an interval reaching past the \
          floor; median ±half-width = the median speedup and the median of the intervals' \
-         half-widths in log space, as a percentage; layouts = the median number of layout pairs \
-         measured; time = the median time measuring one function.\n"
+         half-widths in log space, as a percentage; layouts = the median number of layouts \
+         measured (each in a pair of processes, one per revision); time = the median time \
+         measuring one function.\n"
     );
     println!(
         "{}",
-        tally::table(&intervals, &functions, &settings.floors).render(true)
+        tally::table(intervals, &functions, floors).render(true)
     );
     println!();
-    for line in tally::compiled_code_lines(&intervals, &settings.floors) {
+    for line in tally::compiled_code_lines(intervals, floors) {
         println!("{line}");
     }
-    let misses = tally::misses(&intervals);
+    let misses = tally::misses(intervals);
     println!(
         "\nintervals that did not hold 1.00 ({} of {}):",
         misses.len(),
@@ -198,15 +229,6 @@ fn run(settings: &Settings) -> Result<(), String> {
     for miss in &misses {
         println!("  {miss}");
     }
-    println!(
-        "\n{} runs of cargo faster, median {:.1} s each (the checked-out commit rebuilt when it \
-         changed); finished in {:.0} s; load average {} at the end",
-        walls.len(),
-        median(&walls),
-        started.elapsed().as_secs_f64(),
-        machine::load_average()
-    );
-    Ok(())
 }
 
 /// Checks `commit` out and runs `cargo faster` against the base at
@@ -292,7 +314,10 @@ fn print_functions(ran: &Ran) {
                 .find(|(reported, _)| *reported == name)
                 .and_then(|(_, report)| report.as_ref().ok())
                 .map_or("not reported".to_string(), |report| {
-                    format!("{} inputs", report.inputs.len())
+                    match report.inputs.len() {
+                        1 => "1 input".to_string(),
+                        inputs => format!("{inputs} inputs"),
+                    }
                 });
             format!("{} ({inputs})", tracked.function)
         })

@@ -5,9 +5,10 @@
 //! misses and the CSV rows.
 
 use crate::layouts::Table;
-use faster_runtime::report::Report;
+use faster_runtime::report::{ProcessSummary, Report};
 use faster_runtime::stats::median;
 use faster_runtime::stats::verdict::Verdict;
+use std::collections::BTreeSet;
 
 /// One tracked function's interval in one run.
 #[derive(Debug, Clone, PartialEq)]
@@ -51,8 +52,12 @@ pub struct Reading {
     pub decided: bool,
     /// The smallest change an interval as wide as this one judges.
     pub judged_beyond: f64,
-    /// The layout pairs it was measured in (its processes).
+    /// The layouts it was measured in: each a pair of processes, one per
+    /// revision, in that layout of both binaries.
     pub layouts: usize,
+    /// Its slices, in those layouts (the report's processes): past 64
+    /// layouts, slices go to them again.
+    pub slices: usize,
     /// Time spent measuring it.
     pub elapsed_s: f64,
     /// Whether its compiled code (the timed loop, or a function it calls)
@@ -69,7 +74,8 @@ impl Reading {
             verdict: report.verdict,
             decided: report.decided(),
             judged_beyond: report.judged_beyond(),
-            layouts: report.processes.len(),
+            layouts: layouts(&report.processes),
+            slices: report.processes.len(),
             elapsed_s: report.elapsed.as_secs_f64(),
             compiled_code_changed: report
                 .compiled_code
@@ -87,6 +93,16 @@ impl Reading {
     fn half_width(&self) -> f64 {
         (self.ci.1.ln() - self.ci.0.ln()) / 2.0
     }
+}
+
+/// How many layouts `slices` ran in, each counted once (0 where layouts
+/// were not varied).
+fn layouts(slices: &[ProcessSummary]) -> usize {
+    slices
+        .iter()
+        .filter_map(|slice| slice.layout)
+        .collect::<BTreeSet<u32>>()
+        .len()
 }
 
 /// The figures of a group of readings: a row of the table.
@@ -297,13 +313,15 @@ pub fn misses(intervals: &[Interval]) -> Vec<String> {
             match &interval.reading {
                 Ok(reading) if reading.holds_one() => None,
                 Ok(reading) => Some(format!(
-                    "{place}: {:.4}x [{:.4}x – {:.4}x] {}{}, {} layouts, compiled code {}",
+                    "{place}: {:.4}x [{:.4}x – {:.4}x] {}{}, {} layouts ({} slices), compiled \
+                     code {}",
                     reading.speedup,
                     reading.ci.0,
                     reading.ci.1,
                     reading.verdict,
                     if reading.decided { "" } else { " (undecided)" },
                     reading.layouts,
+                    reading.slices,
                     match reading.compiled_code_changed {
                         Some(true) => "changed",
                         Some(false) => "the same",
@@ -331,6 +349,7 @@ pub const CSV_COLUMNS: &[&str] = &[
     "decided",
     "judged_beyond",
     "layouts",
+    "slices",
     "elapsed_s",
     "compiled_code_changed",
     "error",
@@ -355,6 +374,7 @@ pub fn csv_fields(interval: &Interval) -> Vec<String> {
             reading.decided.to_string(),
             format!("{:.6}", reading.judged_beyond),
             reading.layouts.to_string(),
+            reading.slices.to_string(),
             format!("{:.4}", reading.elapsed_s),
             reading
                 .compiled_code_changed
@@ -381,6 +401,7 @@ mod tests {
             decided: verdict != Verdict::WithinNoise || (ci.0 > 1.0 / 1.05 && ci.1 < 1.05),
             judged_beyond: 0.1,
             layouts: 8,
+            slices: 16,
             elapsed_s: 0.5,
             compiled_code_changed: changed,
         }
@@ -483,11 +504,11 @@ mod tests {
         assert_eq!(
             misses,
             [
-                "5% run 1 statics parse: 1.0800x [1.0600x – 1.1000x] faster, 8 layouts, compiled \
-                 code changed",
+                "5% run 1 statics parse: 1.0800x [1.0600x – 1.1000x] faster, 8 layouts (16 \
+                 slices), compiled code changed",
                 "5% run 1 statics utf8: no interval: not reported",
-                "2% run 1 comment parse: 0.9500x [0.9400x – 0.9600x] slower, 8 layouts, compiled \
-                 code not told",
+                "2% run 1 comment parse: 0.9500x [0.9400x – 0.9600x] slower, 8 layouts (16 \
+                 slices), compiled code not told",
             ]
         );
     }
@@ -513,10 +534,27 @@ mod tests {
                 "within_noise"
             ]
         );
-        assert_eq!(fields[14], "true");
+        assert_eq!(fields[15], "true");
         let missing = csv_fields(&intervals()[4]);
         assert_eq!(missing[CSV_COLUMNS.len() - 1], "not reported");
         assert_eq!(missing[5], "");
+    }
+
+    #[test]
+    fn slices_in_the_same_layout_count_once() {
+        let slice = |layout| ProcessSummary {
+            speedup: 1.0,
+            ci: (0.9, 1.1),
+            rounds: 8,
+            layout,
+            offsets: None,
+        };
+        assert_eq!(
+            layouts(&[slice(Some(1)), slice(Some(2)), slice(Some(1))]),
+            2
+        );
+        assert_eq!(layouts(&[slice(None), slice(None)]), 0);
+        assert_eq!(layouts(&[]), 0);
     }
 
     #[test]
