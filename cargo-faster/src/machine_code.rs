@@ -132,6 +132,7 @@ impl<'data> Functions<'data> {
         }
         let code = FunctionCode {
             name: readable(symbol),
+            symbol: symbol.to_string(),
             bytes: size,
             digest: digest.finish(),
         };

@@ -93,7 +93,9 @@ pub fn measure(
     let mut disturbed = 0;
     let mut spent = Duration::ZERO;
     while !enough(config, &reports, spent) {
-        let index = slot_of(reports.len() + disturbed, config.processes);
+        // A slice measured again after a disturbance goes to the same slot:
+        // slice `i` always ran in `slot_of(i)`, which combining reads.
+        let index = slot_of(reports.len(), config.processes);
         prepare(index)?;
         let started = Instant::now();
         let measured = replica(Replica {
@@ -229,6 +231,14 @@ pub const LAYOUTS_TO_TRUST_THE_INTERVAL: usize = 32;
 /// agree no better than that are a draw of placements, not yet their mean.
 pub fn settled(processes: &[ProcessSummary], least: usize, noise_floor: f64) -> bool {
     over_layouts(processes, least).is_some_and(|layouts| layouts.settle(noise_floor))
+}
+
+/// The interval over the layouts of `processes` (slices in slot order, at
+/// least `least` of them) that a combined report gives, in log space:
+/// what [`combine_slices`] reports, from the processes' figures alone;
+/// `None` for one process.
+pub fn interval_over_layouts(processes: &[ProcessSummary], least: usize) -> Option<Interval> {
+    over_layouts(processes, least).map(|layouts| layouts.interval)
 }
 
 /// Each report's own figures, as a process of a replicated comparison.
@@ -707,14 +717,16 @@ mod tests {
     }
 
     #[test]
-    fn a_slice_that_lost_its_budget_to_a_disturbance_is_measured_again() {
+    fn a_slice_that_lost_its_budget_to_a_disturbance_is_measured_again_in_its_slot() {
         let mut started = 0;
+        let mut slots = Vec::new();
         let report = measure(
             &Config::default(),
             |_| panic!("nothing is measured here"),
             |_| Ok(()),
             |replica| {
                 started += 1;
+                slots.push(replica.index);
                 if started == 2 {
                     return Err(Error::BudgetTooShort {
                         round: Duration::from_micros(5),
@@ -728,6 +740,8 @@ mod tests {
         .unwrap();
         assert_eq!(report.processes.len(), 4);
         assert_eq!(started, 5);
+        // Slice `i` ran in slot `slot_of(i)`, as combining reads.
+        assert_eq!(slots, [1, 2, 2, 3, 4]);
     }
 
     #[test]

@@ -129,7 +129,7 @@ fn measure(
         process: 0,
         message: format!("cannot find this test binary to run it again: {error}"),
     })?;
-    let binaries = Binaries::of(executable, config.layouts);
+    let binaries = Binaries::of(executable, config.layouts, None);
     let arguments = child_arguments();
     // The processes time for this one: no other thread here may meanwhile.
     let _turn = compare::timing_turn();

@@ -74,6 +74,7 @@ impl Servers {
                 process::SERVE_VARIABLE,
                 Role::ServeComparisons.serve_value().unwrap_or_default(),
             );
+            process::cpu::hold(&mut command, slot);
             let server =
                 Server::start("this binary's comparisons", command, timeout).map_err(failed)?;
             self.running.insert(key.clone(), server);

@@ -97,21 +97,51 @@ impl Material {
     }
 
     /// The arguments that link this binary again at `output`, its sections
-    /// shuffled with `seed` (lld's `--shuffle-sections`, through the C
-    /// compiler's `-Wl,` where the linker is one).
-    pub fn relink_arguments(&self, output: &Path, seed: u32) -> Vec<String> {
+    /// shuffled with `seed` (lld's `--shuffle-sections`) and, where
+    /// `arranged`, its hot code placed as that says (see
+    /// [`Arranged`]); linker options go through the C compiler's `-Wl,`
+    /// where the linker is one.
+    pub fn relink_arguments(
+        &self,
+        output: &Path,
+        seed: u32,
+        arranged: Option<&Arranged>,
+    ) -> Vec<String> {
         let mut arguments = self.arguments.clone();
         arguments[self.output_argument] = output.to_string_lossy().into_owned();
-        let through_compiler = arguments
-            .iter()
-            .any(|argument| argument.starts_with("-Wl,") || argument.starts_with("-fuse-ld="));
-        let shuffle = format!("--shuffle-sections=*={seed}");
-        arguments.push(if through_compiler {
-            format!("-Wl,{shuffle}")
-        } else {
-            shuffle
-        });
+        let mut options = vec![vec![format!("--shuffle-sections=*={seed}")]];
+        if let Some(arranged) = arranged {
+            options.push(vec![format!(
+                "--symbol-ordering-file={}",
+                arranged.ordering.display()
+            )]);
+            options.push(vec!["--no-warn-symbol-ordering".into()]);
+            options.push(vec!["-z".into(), "separate-code".into()]);
+            if let Some(pads) = &arranged.pads {
+                arguments.push(pads.object.to_string_lossy().into_owned());
+                options.extend(
+                    pads.symbols
+                        .iter()
+                        .map(|symbol| vec![format!("--undefined={symbol}")]),
+                );
+            }
+        }
+        for option in options {
+            if self.through_compiler() {
+                arguments.push(format!("-Wl,{}", option.join(",")));
+            } else {
+                arguments.extend(option);
+            }
+        }
         arguments
+    }
+
+    /// Whether the link ran through a C compiler (`cc`, `clang`), which
+    /// passes linker options on with `-Wl,` and assembles as well.
+    pub fn through_compiler(&self) -> bool {
+        self.arguments
+            .iter()
+            .any(|argument| argument.starts_with("-Wl,") || argument.starts_with("-fuse-ld="))
     }
 
     /// Writes `material` in `dir` (a binary's `.layouts/` folder), or,
@@ -132,6 +162,28 @@ impl Material {
             serde_json::to_writer_pretty(out, &record).map_err(Into::into)
         })
     }
+}
+
+/// How a relink places a binary's hot code beyond shuffling it: first in
+/// `.text`, in the order of a symbol ordering file, the executable segment
+/// on a page of its own, and pads of given sizes where the ordering names
+/// them (see `super::paired`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Arranged {
+    /// The symbol ordering file (lld's `--symbol-ordering-file`).
+    pub ordering: PathBuf,
+    /// The pads, where the linker can take an object made for them.
+    pub pads: Option<Pads>,
+}
+
+/// An object holding pads, and the symbols that keep them from being
+/// collected as unused.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Pads {
+    /// The object file.
+    pub object: PathBuf,
+    /// The pads' symbols.
+    pub symbols: Vec<String>,
 }
 
 impl Material {
@@ -200,7 +252,7 @@ mod tests {
             },
         };
         assert_eq!(
-            material.relink_arguments(Path::new("/w/bin.layouts/layout-3"), 3),
+            material.relink_arguments(Path::new("/w/bin.layouts/layout-3"), 3, None),
             vec![
                 "-m64",
                 "-o",
@@ -213,11 +265,37 @@ mod tests {
             linker: "ld.lld".into(),
             arguments: vec!["-o".into(), "/w/bin".into()],
             output_argument: 1,
-            ..material
+            ..material.clone()
         };
         assert_eq!(
-            direct.relink_arguments(Path::new("/w/x"), 7)[2],
+            direct.relink_arguments(Path::new("/w/x"), 7, None)[2],
             "--shuffle-sections=*=7"
+        );
+        // Arranged: the ordering, the segment apart, the pads kept.
+        let arranged = Arranged {
+            ordering: "/w/order-2".into(),
+            pads: Some(Pads {
+                object: "/w/pads-2.o".into(),
+                symbols: vec!["pad".into()],
+            }),
+        };
+        assert_eq!(
+            material.relink_arguments(Path::new("/w/o"), 2, Some(&arranged))[4..],
+            [
+                "/w/pads-2.o",
+                "-Wl,--shuffle-sections=*=2",
+                "-Wl,--symbol-ordering-file=/w/order-2",
+                "-Wl,--no-warn-symbol-ordering",
+                "-Wl,-z,separate-code",
+                "-Wl,--undefined=pad"
+            ]
+        );
+        let direct_arranged = direct.relink_arguments(Path::new("/w/x"), 2, Some(&arranged));
+        assert!(
+            direct_arranged
+                .windows(2)
+                .any(|pair| pair == ["-z", "separate-code"]),
+            "{direct_arranged:?}"
         );
     }
 

@@ -28,8 +28,12 @@
 //! lock, which the running `cargo test` holds.
 
 pub mod material;
+pub mod paired;
 
 pub use material::Material;
+pub use paired::Paired;
+
+use material::{Arranged, Pads};
 
 /// The variable naming the real linker `faster-link` runs (`cc` when it is
 /// unset): set it (in `.cargo/config.toml`'s `[env]`) where the project
@@ -50,7 +54,14 @@ pub struct Layouts {
     /// `<binary>.layouts/`: the material, and the layouts made from it.
     dir: PathBuf,
     material: Material,
+    /// Where its layouts place the hot code of a comparison across
+    /// revisions alike in both (see [`paired`]); `None`: shuffled only.
+    paired: Option<Paired>,
 }
+
+/// The folder, in a binary's `.layouts/`, of the layouts made for one
+/// pairing: `paired-<id>`.
+const PAIRED_PREFIX: &str = "paired-";
 
 /// Why a binary's layouts cannot be varied: then its verdicts hold for this
 /// build only, and the report says so with this reason.
@@ -113,7 +124,11 @@ impl Layouts {
         for dir in std::iter::once(own.clone()).chain(linked_from) {
             match Material::read(&dir) {
                 Some(Ok(material)) if material.identity == identity => {
-                    return Ok(Layouts { dir, material });
+                    return Ok(Layouts {
+                        dir,
+                        material,
+                        paired: None,
+                    });
                 }
                 Some(Ok(material)) if dir == own || material.identity.same_file(&identity) => {
                     reason = Unavailable::Changed;
@@ -131,21 +146,54 @@ impl Layouts {
     pub fn keep_for_copy(&self, copy: &Path) -> Result<Layouts, String> {
         let dir = own_dir(copy);
         let material = self.material.copied(&self.dir, &dir, copy)?;
-        Ok(Layouts { dir, material })
+        Ok(Layouts {
+            dir,
+            material,
+            paired: None,
+        })
+    }
+
+    /// These layouts placing the hot code as `paired` says, made in a
+    /// folder of that pairing's own; the folders of other pairings are
+    /// removed (a base revision compared with another head, its code
+    /// since changed: their layouts would not be used again).
+    pub fn paired(self, paired: Paired) -> Layouts {
+        let keep = format!("{PAIRED_PREFIX}{}", paired.id());
+        if let Ok(entries) = std::fs::read_dir(&self.dir) {
+            for entry in entries.flatten() {
+                let name = entry.file_name().to_string_lossy().into_owned();
+                if name.starts_with(PAIRED_PREFIX) && name != keep {
+                    let _ = std::fs::remove_dir_all(entry.path());
+                }
+            }
+        }
+        Layouts {
+            paired: Some(paired),
+            ..self
+        }
     }
 
     /// The binary in layout `seed` (from 1): relinked now where this build
-    /// has not made it yet, else the one made before.
+    /// (and pairing) has not made it yet, else the one made before.
     pub fn binary(&self, seed: u32) -> Result<PathBuf, Unavailable> {
-        let path = self.dir.join(format!("layout-{seed}"));
+        let folder = match &self.paired {
+            Some(paired) => self.dir.join(format!("{PAIRED_PREFIX}{}", paired.id())),
+            None => self.dir.clone(),
+        };
+        let path = folder.join(format!("layout-{seed}"));
         if path.is_file() {
             return Ok(path);
         }
-        let staging = self
-            .dir
-            .join(format!("layout-{seed}.new-{}", std::process::id()));
+        let arranged = match &self.paired {
+            Some(paired) => Some(self.arrange(paired, &folder, seed)?),
+            None => None,
+        };
+        let staging = folder.join(format!("layout-{seed}.new-{}", std::process::id()));
         let output = Command::new(&self.material.linker)
-            .args(self.material.relink_arguments(&staging, seed))
+            .args(
+                self.material
+                    .relink_arguments(&staging, seed, arranged.as_ref()),
+            )
             .current_dir(&self.material.directory)
             .output()
             .map_err(|error| {
@@ -164,6 +212,49 @@ impl Layouts {
         std::fs::rename(&staging, &path)
             .map_err(|error| Unavailable::RelinkFailed(format!("{}: {error}", path.display())))?;
         Ok(path)
+    }
+
+    /// What relinking layout `seed` as `paired` places needs, written in
+    /// `folder`: the symbol ordering, and the pads assembled where the
+    /// linker is a C compiler that can (else the ordering's pads name
+    /// nothing, and each part starts where the one before it ends).
+    fn arrange(&self, paired: &Paired, folder: &Path, seed: u32) -> Result<Arranged, Unavailable> {
+        let failed = |error: std::io::Error| {
+            Unavailable::RelinkFailed(format!("{}: {error}", folder.display()))
+        };
+        std::fs::create_dir_all(folder).map_err(failed)?;
+        let ordering = folder.join(format!("order-{seed}"));
+        std::fs::write(&ordering, paired.ordering(seed)).map_err(failed)?;
+        if !self.material.through_compiler() {
+            return Ok(Arranged {
+                ordering,
+                pads: None,
+            });
+        }
+        let source = folder.join(format!("pads-{seed}.s"));
+        let object = folder.join(format!("pads-{seed}.o"));
+        std::fs::write(&source, Paired::pads(seed)).map_err(failed)?;
+        let assembled = Command::new(&self.material.linker)
+            .args(["-c", "-x", "assembler"])
+            .arg(&source)
+            .arg("-o")
+            .arg(&object)
+            .output()
+            .map_err(failed)?;
+        if !assembled.status.success() {
+            return Err(Unavailable::RelinkFailed(format!(
+                "assembling {}: {}",
+                source.display(),
+                tail(&String::from_utf8_lossy(&assembled.stderr), 4)
+            )));
+        }
+        Ok(Arranged {
+            ordering,
+            pads: Some(Pads {
+                object,
+                symbols: paired::PADS.iter().map(|pad| pad.to_string()).collect(),
+            }),
+        })
     }
 }
 
@@ -211,12 +302,17 @@ pub struct Binaries {
 
 impl Binaries {
     /// The binaries of `executable`: its layouts where `vary` and it was
-    /// linked through `faster-link` (the first layout is made now, so a
-    /// linker that cannot relink is found before any process runs), else
-    /// `executable` itself.
-    pub fn of(executable: PathBuf, vary: bool) -> Binaries {
+    /// linked through `faster-link`, placing the hot code as `paired` says
+    /// where it says (the first layout is made now, so a linker that
+    /// cannot relink is found before any process runs), else `executable`
+    /// itself.
+    pub fn of(executable: PathBuf, vary: bool, paired: Option<&Paired>) -> Binaries {
         let layouts = if vary {
             Layouts::of_executable(&executable)
+                .map(|layouts| match paired {
+                    Some(paired) => layouts.paired(paired.clone()),
+                    None => layouts,
+                })
                 .and_then(|layouts| layouts.binary(1).map(|_| layouts))
         } else {
             Err(Unavailable::TurnedOff)

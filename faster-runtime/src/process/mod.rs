@@ -6,6 +6,7 @@
 //! - [`wire`]: the one framing of every message, both ways, versioned;
 //! - [`Server`]: the parent's side — start, ask, wait with a time limit,
 //!   stop the child and what it started;
+//! - [`cpu`]: which CPU a child of each slot measures on;
 //! - [`serve`] and [`say`]: the child's side — answer each request read
 //!   from standard input, or say one result unasked.
 //!
@@ -15,6 +16,7 @@
 //! (one per revision, serving its tracked functions) and the one-shot
 //! children of the accuracy suite's checks.
 
+pub mod cpu;
 mod measured;
 mod server;
 pub mod wire;

@@ -56,15 +56,18 @@ impl ServerCommand {
 pub struct Server(process::Server);
 
 impl Server {
-    /// Starts `command` (named `name` in errors, e.g. `the base revision`),
-    /// answering each request within `timeout`.
+    /// Starts `command` (named `name` in errors, e.g. `the base revision`)
+    /// as a child of slot `slot` (held to that slot's CPU: see
+    /// [`process::cpu`]), answering each request within `timeout`.
     pub fn start(
         name: &str,
-        command: &ServerCommand,
+        (command, slot): (&ServerCommand, u32),
         environment: &[(String, String)],
         timeout: Duration,
     ) -> Result<Server, String> {
-        process::Server::start(name, command.command(environment), timeout).map(Server)
+        let mut command = command.command(environment);
+        process::cpu::hold(&mut command, slot);
+        process::Server::start(name, command, timeout).map(Server)
     }
 }
 
@@ -120,7 +123,7 @@ mod tests {
     fn a_test_binary_serves_its_tracked_functions() {
         let command = this_binary("revision::child::tests::faster_track_square");
         let mut server =
-            Server::start("this binary", &command, &[], Duration::from_secs(60)).unwrap();
+            Server::start("this binary", (&command, 1), &[], Duration::from_secs(60)).unwrap();
         let Response::Listing(listing) = server.request(&Request::List).unwrap() else {
             panic!("no listing");
         };
@@ -141,8 +144,13 @@ mod tests {
     #[test]
     fn a_child_that_ends_or_hangs_is_an_error_with_its_last_output() {
         let command = this_binary("no_such_test");
-        let mut server =
-            Server::start("the base revision", &command, &[], Duration::from_secs(60)).unwrap();
+        let mut server = Server::start(
+            "the base revision",
+            (&command, 1),
+            &[],
+            Duration::from_secs(60),
+        )
+        .unwrap();
         let error = server.request(&Request::List).unwrap_err();
         assert!(
             error.starts_with("the process serving the base revision ended"),
@@ -158,8 +166,13 @@ mod tests {
 
         // A batch of 2^40 calls takes many minutes: the child is stopped.
         let command = this_binary("revision::child::tests::faster_track_square");
-        let mut server =
-            Server::start("the current code", &command, &[], Duration::from_secs(2)).unwrap();
+        let mut server = Server::start(
+            "the current code",
+            (&command, 1),
+            &[],
+            Duration::from_secs(2),
+        )
+        .unwrap();
         assert!(matches!(
             server.request(&Request::List),
             Ok(Response::Listing(_))

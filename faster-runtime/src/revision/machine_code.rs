@@ -44,6 +44,9 @@ pub struct FunctionCode {
     /// Two instances of a generic function can print alike; they match as
     /// a group.
     pub name: String,
+    /// Its symbol as the binary's symbol table spells it, mangled: what a
+    /// link's symbol ordering names (see `layout::paired`).
+    pub symbol: String,
     /// Its size in bytes.
     pub bytes: u64,
     /// A digest of its instructions with the addresses a link decides left
@@ -88,6 +91,11 @@ impl LoopCode {
             }
         });
         LoopCode(per_binary.collect())
+    }
+
+    /// Every function of every timed loop's code, in every binary.
+    pub fn functions(&self) -> impl Iterator<Item = &FunctionCode> {
+        self.0.iter().flat_map(BTreeMap::values).flatten()
     }
 
     /// `function`'s timed loop, then what it calls, in the binary serving
@@ -194,6 +202,7 @@ mod tests {
     fn function_code(name: &str, bytes: u64, digest: u64) -> FunctionCode {
         FunctionCode {
             name: name.into(),
+            symbol: format!("_ZN{}", name.replace("::", "_")),
             bytes,
             digest,
         }

@@ -13,6 +13,7 @@ use crate::config::{Config, Settings};
 use crate::engine::replicate;
 use crate::harness::cli::Cli;
 use crate::layout::Binaries;
+use crate::layout::paired::{Hot, Paired};
 use crate::output::files::ReportFiles;
 use crate::output::style::Progress;
 use crate::output::terminal::Harness;
@@ -116,13 +117,6 @@ pub fn run_against(against: &Against, cli: &Cli) -> u8 {
     // The children that listed the functions served this binary as built;
     // every measuring pair runs in layouts of its own.
     drop((base.servers, current.servers));
-    let binaries_of = |revision: &Revision| -> Vec<Binaries> {
-        revision
-            .servers
-            .iter()
-            .map(|command| Binaries::of(command.program.clone(), run_config.layouts))
-            .collect()
-    };
     let loop_code = [
         (&against.base, &base.listings),
         (&against.current, &current.listings),
@@ -138,6 +132,16 @@ pub fn run_against(against: &Against, cli: &Cli) -> u8 {
             .map(|read| LoopCode::read(&binaries, listings, read))
             .unwrap_or_default()
     });
+    let paired = pairing(&loop_code);
+    let binaries_of = |revision: &Revision| -> Vec<Binaries> {
+        revision
+            .servers
+            .iter()
+            .map(|command| {
+                Binaries::of(command.program.clone(), run_config.layouts, paired.as_ref())
+            })
+            .collect()
+    };
     let _turn = lock_across_processes(&against.output);
     let mut run = Measuring {
         against,
@@ -162,6 +166,25 @@ pub fn run_against(against: &Against, cli: &Cli) -> u8 {
     };
     run.outputs.end(&summary);
     if summary.failed() == 0 { 0 } else { FAILED }
+}
+
+/// How layout `k` of both revisions places the code their timed loops
+/// run, where `cargo faster` read it in both (see `layout::paired`).
+fn pairing([base, current]: &[LoopCode; 2]) -> Option<Paired> {
+    fn hot(code: &LoopCode) -> Vec<Hot<'_>> {
+        code.functions()
+            .map(|function| Hot {
+                symbol: &function.symbol,
+                digest: function.digest,
+                bytes: function.bytes,
+            })
+            .collect()
+    }
+    let [base, current] = [hot(base), hot(current)];
+    if base.is_empty() || current.is_empty() {
+        return None;
+    }
+    Paired::of(base, current)
 }
 
 /// The outputs of a run across revisions: those of a `faster::main()` run
@@ -203,7 +226,7 @@ struct Started {
 impl Started {
     /// Starts every child of `revision` and asks each for its listing.
     fn start(revision: &Revision, config: &Config) -> Result<Started, String> {
-        let mut servers = Started::spawn(revision, config)?;
+        let mut servers = Started::spawn(revision, 1, config)?;
         let mut listings = Vec::with_capacity(servers.len());
         for (server, command) in servers.iter_mut().zip(&revision.servers) {
             let failed = |message: String| {
@@ -230,14 +253,14 @@ impl Started {
         Ok(Started { servers, listings })
     }
 
-    /// Fresh children of `revision`, not asked anything yet.
-    fn spawn(revision: &Revision, config: &Config) -> Result<Vec<Server>, String> {
+    /// Fresh children of `revision` in slot `slot`, not asked anything yet.
+    fn spawn(revision: &Revision, slot: u32, config: &Config) -> Result<Vec<Server>, String> {
         let environment = config.server_variables();
         let timeout = replicate::child_timeout(config.max_time);
         revision
             .servers
             .iter()
-            .map(|command| Server::start(&revision.name, command, &environment, timeout))
+            .map(|command| Server::start(&revision.name, (command, slot), &environment, timeout))
             .collect()
     }
 }
