@@ -22,13 +22,15 @@
 //! (how often `cargo faster --against`'s 99% interval holds 1.00 for
 //! tracked functions of real work that commits did not touch: `accuracy
 //! --coverage [--runs N] [--floors 0.02,0.05] [--commits NAME,...] [--csv
-//! PATH] [--keep]`); `repository` holds the fixture repositories of
-//! `revisions` and `coverage`.
+//! PATH] [--keep]`), `looks` (the stop rule's looks at the interval, on
+//! simulated comparisons: `accuracy --looks [--runs N]`); `repository`
+//! holds the fixture repositories of `revisions` and `coverage`.
 
 mod coverage;
 mod environment_checks;
 mod layouts;
 mod load;
+mod looks;
 mod machine;
 mod markdown;
 mod matrix;
@@ -94,6 +96,7 @@ fn main() -> ExitCode {
         Mode::Revisions => return revisions::revisions(&options),
         Mode::SuiteCost => return suite_cost::suite_cost(&options),
         Mode::Layouts => return layouts::layouts(&options),
+        Mode::Looks => return looks::looks(&options),
         Mode::Coverage => return coverage::coverage(&options),
     }
     let options = match options.matrix() {

@@ -163,6 +163,10 @@ struct Modes {
     /// work that commits did not touch (--runs per floor, default: 300 intervals per floor)
     #[arg(long)]
     coverage: bool,
+    /// the stop rule's looks on simulated comparisons: how often the final interval holds the
+    /// truth (--runs per cell, default 2000)
+    #[arg(long)]
+    looks: bool,
 }
 
 /// Which check a command line runs.
@@ -188,6 +192,8 @@ pub enum Mode {
     Layouts,
     /// `--coverage`.
     Coverage,
+    /// `--looks`.
+    Looks,
 }
 
 /// What the accuracy matrix runs.
@@ -221,6 +227,7 @@ impl Options {
             (modes.suite_cost, Mode::SuiteCost),
             (modes.layouts, Mode::Layouts),
             (modes.coverage, Mode::Coverage),
+            (modes.looks, Mode::Looks),
         ]
         .into_iter()
         .find_map(|(given, mode)| given.then_some(mode))
@@ -368,6 +375,10 @@ mod tests {
         assert_eq!(coverage.mode(), Mode::Coverage);
         assert_eq!(coverage.floors, [0.02, 0.1]);
         assert_eq!(coverage.commits, ["a", "b"]);
+        assert_eq!(
+            parse(&["--looks", "--runs", "50"]).unwrap().mode(),
+            Mode::Looks
+        );
         let renamed = parse(&["--layout-check"]).unwrap_err();
         assert!(
             renamed.contains("the flag is now --stack-check"),

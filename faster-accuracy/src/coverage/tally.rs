@@ -63,6 +63,9 @@ pub struct Reading {
     /// Whether its compiled code (the timed loop, or a function it calls)
     /// differs between the revisions; `None` where the report cannot tell.
     pub compiled_code_changed: Option<bool>,
+    /// Each slice's own speedup, in the order measured: what the layouts
+    /// spread, for the CSV.
+    pub slice_speedups: Vec<f64>,
 }
 
 impl Reading {
@@ -77,6 +80,7 @@ impl Reading {
             layouts: layouts(&report.processes),
             slices: report.processes.len(),
             elapsed_s: report.elapsed.as_secs_f64(),
+            slice_speedups: report.processes.iter().map(|slice| slice.speedup).collect(),
             compiled_code_changed: report
                 .compiled_code
                 .as_ref()
@@ -352,6 +356,7 @@ pub const CSV_COLUMNS: &[&str] = &[
     "slices",
     "elapsed_s",
     "compiled_code_changed",
+    "slice_speedups",
     "error",
 ];
 
@@ -379,6 +384,12 @@ pub fn csv_fields(interval: &Interval) -> Vec<String> {
             reading
                 .compiled_code_changed
                 .map_or(String::new(), |changed| changed.to_string()),
+            reading
+                .slice_speedups
+                .iter()
+                .map(|speedup| format!("{speedup:.5}"))
+                .collect::<Vec<_>>()
+                .join(";"),
             String::new(),
         ]),
         Err(error) => {
@@ -404,6 +415,7 @@ mod tests {
             slices: 16,
             elapsed_s: 0.5,
             compiled_code_changed: changed,
+            slice_speedups: vec![speedup; 16],
         }
     }
 
