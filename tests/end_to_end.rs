@@ -243,8 +243,27 @@ fn report_of(label: &str, test: &str, output: &str) -> String {
     unwrapped(&output[start..start + end])
 }
 
+/// Whether `report` (unwrapped by [`report_of`]) shows what a passing
+/// `expect = not_slower` guard prints, whichever real verdict the machine
+/// gave: `✓ faster`, `✓ within noise`, or `? undecided: ...` where the
+/// interval could not rule out a slowdown of the floor's size (undecided
+/// passes: the runs strip `FASTER_UNDECIDED`).
+fn a_passing_guard(report: &str) -> bool {
+    report.contains("✓ faster (")
+        || report.contains("✓ within noise (")
+        || report.contains("? undecided: ")
+}
+
+/// Whether `report` (unwrapped by [`report_of`]) shows a verdict line of an
+/// `expect = report` comparison, which never fails on timing: any decided
+/// verdict (`✓ faster`, `✓ within noise`, `✓ slower`) or `? undecided: ...`.
+fn any_verdict(report: &str) -> bool {
+    a_passing_guard(report) || report.contains("✓ slower (")
+}
+
 /// The comparisons that have nothing hostile about them all ran and passed
-/// next to the hostile ones.
+/// next to the hostile ones (both are `not_slower` guards, which a busy
+/// machine's undecided verdict does not fail).
 fn assert_the_rest_ran(output: &str) {
     for test in ["faster_has_duplicate_sorted", "faster_checksum_again"] {
         assert!(
@@ -262,7 +281,9 @@ fn a_function_the_optimizer_removed_is_measured_and_called_out() {
         "hostile::faster_touch_all",
         output,
     );
-    assert!(report.contains("✓ faster"), "{report}");
+    // A guard: the removed work is faster by far, but a busy machine may
+    // leave the interval too wide to decide it.
+    assert!(a_passing_guard(&report), "{report}");
     assert!(
         report.contains("about what the measuring loop costs with nothing in it")
             && report.contains("either the compiler optimized the work away"),
@@ -298,7 +319,9 @@ fn a_call_longer_than_the_whole_budget_is_an_error_saying_what_budget_fits() {
 fn a_function_that_sleeps_gets_its_verdict_and_a_note_that_it_waits() {
     let output = &wrong_run().output;
     let report = report_of("nap vs nap_naive", "hostile::faster_nap", output);
-    assert!(report.contains("✓ faster"), "{report}");
+    // A guard: sleeps that wake late on a busy machine may leave it
+    // undecided.
+    assert!(a_passing_guard(&report), "{report}");
     assert!(
         report.contains("of the measurement asleep or waiting")
             && report.contains("FASTER_TIMER=thread-cpu"),
@@ -311,12 +334,10 @@ fn a_function_that_sleeps_gets_its_verdict_and_a_note_that_it_waits() {
 fn nan_outputs_agree_under_approx_and_a_nan_for_a_number_fails() {
     let output = &wrong_run().output;
     // NaN where the original has NaN: checked equal, then timed (calls of
-    // a few nanoseconds, whose interval may well not rule out 5%).
+    // a few nanoseconds apart, whose interval may well not rule out 5%, or
+    // may decide either way: `expect = report` takes any verdict).
     let report = report_of("ratios vs ratios_naive", "hostile::faster_ratios", output);
-    assert!(
-        report.contains("✓ within noise") || report.contains("? undecided: only a change beyond"),
-        "{report}"
-    );
+    assert!(any_verdict(&report), "{report}");
     // NaN where the original has 0: the input and the place are named.
     assert!(
         output.contains("test hostile::faster_ratios_flushed ... FAILED"),
@@ -341,7 +362,9 @@ fn slow_inputs_are_prepared_outside_the_budget() {
         "hostile::faster_sum_loaded",
         output,
     );
-    assert!(report.contains("✓ faster"), "{report}");
+    // Measured and judged, whichever verdict a busy machine gives: the test
+    // is about the budget.
+    assert!(any_verdict(&report), "{report}");
     // The inputs take 1.5 s to prepare; the measurement itself keeps to its
     // 100 ms budget (with room for the check and calibration).
     let document = std::fs::read_to_string(

@@ -77,11 +77,14 @@ mod itoa {
             Buffer { bytes: [0; 20] }
         }
 
-        /// Two digits at a time from a table, as `itoa` does.
+        /// Two digits at a time from a table, as `itoa` does. Calls of a
+        /// few nanoseconds, whose real verdict a busy machine may leave
+        /// undecided: the test is about the shape, so it only reports.
         #[faster::compare(
             original = Self::format_naive,
             inputs = format_inputs,
             types = [u32, u64, i64],
+            expect = report,
             max_time = "300ms",
         )]
         #[faster::track(inputs = format_inputs, types = [u32, u64, i64])]

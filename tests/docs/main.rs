@@ -4,12 +4,19 @@
 //! this workspace through the README's own install line (`cargo add --dev
 //! faster-test`, given `--path`): `cargo build` and `cargo test --release`
 //! must pass without a single warning, and every verdict the docs print
-//! after an example must be the verdict its comparison reaches. The docs'
-//! links must lead somewhere, in both renderings of the guide (GitHub's
-//! Markdown files, rustdoc's `faster::guide`), and every install line must
-//! name our package.
+//! after an example must be the verdict its comparison reaches. The
+//! examples keep the default `expect = faster`, as users write them, and
+//! their real verdicts are measured on whatever machine runs this: where one
+//! comes out `undecided` (or decided `within noise`) rather than `faster`,
+//! that comparison's test fails, and that alone is tolerated — every other
+//! failure (a mismatched output, a panic, an error, a compile error) still
+//! fails this test, and a verdict the docs show may read `undecided`. The
+//! docs' links must lead somewhere, in both renderings of the guide
+//! (GitHub's Markdown files, rustdoc's `faster::guide`), and every install
+//! line must name our package.
 
 mod examples;
+mod failures;
 mod markdown;
 mod settings;
 // Each test binary uses part of the shared support.
@@ -18,6 +25,7 @@ mod settings;
 mod support;
 
 use examples::Example;
+use failures::timing_failures_only;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -83,8 +91,10 @@ fn every_rust_example_builds_without_warnings_and_shows_its_verdict() {
 
     let build = support::cargo_on(&manifest, &["build"], &[], &[]);
     assert_clean("cargo build", &build);
-    let test = support::cargo_on(&manifest, &["test"], &["--release"], &[]);
-    assert_clean("cargo test --release", &test);
+    // Every target runs, so that a timing failure in one does not hide
+    // another failure in the next.
+    let test = support::cargo_on(&manifest, &["test"], &["--release", "--no-fail-fast"], &[]);
+    assert_clean_but_for_timing("cargo test --release", &test);
 
     let reached = examples::reports(&test.output);
     for example in &built {
@@ -100,11 +110,15 @@ fn every_rust_example_builds_without_warnings_and_shows_its_verdict() {
                 example.place,
                 test.output
             );
+            // A real verdict that did not decide reads `undecided` (and,
+            // for `expect = faster`, failed its test, which
+            // `assert_clean_but_for_timing` let through).
             for verdict in verdicts {
-                assert_eq!(
-                    verdict, shown,
+                assert!(
+                    verdict == shown || verdict == "undecided",
                     "{}: the docs show `{heading}` as {shown}; it was {verdict}:\n{}",
-                    example.place, test.output
+                    example.place,
+                    test.output
                 );
             }
         }
@@ -140,6 +154,25 @@ fn assert_clean(command: &str, run: &support::Run) {
         "{command} failed on the docs' examples:\n{}",
         run.output
     );
+    assert_no_warnings(command, run);
+}
+
+/// Fails unless `run`, a `cargo test --no-fail-fast`, passed without a
+/// warning, or failed only on real timing verdicts that did not come out
+/// `faster` (see [`timing_failures_only`]), without a warning either.
+fn assert_clean_but_for_timing(command: &str, run: &support::Run) {
+    let failed = (!run.success()).then(|| timing_failures_only(&run.output));
+    if let Some(Err(problem)) = failed {
+        panic!(
+            "{command} failed on the docs' examples, {problem}:\n{}",
+            run.output
+        );
+    }
+    assert_no_warnings(command, run);
+}
+
+/// Fails if a line of `run`'s output is a warning.
+fn assert_no_warnings(command: &str, run: &support::Run) {
     let warnings: Vec<&str> = run
         .output
         .lines()
