@@ -74,7 +74,9 @@ impl Servers {
                 process::SERVE_VARIABLE,
                 Role::ServeComparisons.serve_value().unwrap_or_default(),
             );
-            process::cpu::hold(&mut command, slot);
+            // Not held to a CPU (as a pair across revisions is): both sides run
+            // in this one process, and beside other builds a server held to
+            // one CPU lost 50 ms slices to them (`process::cpu`).
             let server =
                 Server::start("this binary's comparisons", command, timeout).map_err(failed)?;
             self.running.insert(key.clone(), server);

@@ -1,6 +1,8 @@
-//! Which CPU a child measures on: every child of one slot (a layout's
-//! server, or the two children of a pair across revisions) is held to one
-//! CPU of those this process may use, slot after slot in turn.
+//! Which CPU a child measures on: the two children of a pair across
+//! revisions (one slot) are held to one CPU of those this process may use,
+//! slot after slot in turn. (A layout's server in one binary times both
+//! sides itself, and is left to the scheduler: held to one CPU beside
+//! other builds, its short slices were lost to them.)
 //!
 //! A pair across revisions times the original in one child and the
 //! candidate in another, batch after batch. Left to the scheduler, the two
