@@ -28,8 +28,8 @@ use crate::cache::{self, Key, Lookup, key};
 use crate::cargo::{Build, Built, Cargo, Workspace};
 use crate::executable::Executable;
 use crate::git::Repository;
-use crate::sources;
 use crate::wrapper::{self, Side};
+use crate::{relink, sources};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -111,6 +111,7 @@ impl Base<'_> {
             )),
         };
         let shared = shared_target(self.workspace);
+        let linked_through = cargo.linker.is_some();
         // The same compiler by the same path for every build here (as
         // `cargo faster test` sets it too): a build script that reruns when
         // `RUSTC` changes (`rerun-if-env-changed`) would otherwise run again
@@ -127,7 +128,10 @@ impl Base<'_> {
                 .test_binaries(&current_build)
                 .map_err(|error| build_failure::of_current(error, directory))
         };
-        let current = build_current()?;
+        let mut current = build_current()?;
+        if linked_through && relink::remove_damaged(&current.executables, "the current code") {
+            current = build_current()?;
+        }
         let apart = project_wrapper.or_else(|| self.named_alike(&current));
         let apart_target = base.join(prune::APART);
         let place = match &apart {
@@ -290,17 +294,28 @@ impl Base<'_> {
         share_lock_file(&self.workspace.root, &inside(&self.workspace.root)?);
         // Taken before building: a change while it builds is seen next time.
         let shared = cache::fingerprints(&sources.shared);
-        let built = cargo
-            .test_binaries(&Build {
-                directory: &base_directory,
-                manifest: base_manifest.as_deref(),
-                target: place.target,
-                rustc: Some(self.rustc),
-                wrapper: place.wrapper,
-            })
-            .map_err(|error| {
-                build_failure::of_base(error, self.name, (&base_directory, worktree), cargo)
-            })?;
+        let build_base = || {
+            cargo
+                .test_binaries(&Build {
+                    directory: &base_directory,
+                    manifest: base_manifest.as_deref(),
+                    target: place.target,
+                    rustc: Some(self.rustc),
+                    wrapper: place.wrapper,
+                })
+                .map_err(|error| {
+                    build_failure::of_base(error, self.name, (&base_directory, worktree), cargo)
+                })
+        };
+        let mut built = build_base()?;
+        if cargo.linker.is_some()
+            && relink::remove_damaged(
+                &built.executables,
+                &format!("the base revision {}", self.name),
+            )
+        {
+            built = build_base()?;
+        }
         let kept = cache::keep(&built.executables, build_dir, key, shared)?;
         eprintln!(
             "cargo faster: built the base revision {} in {:.1} s",

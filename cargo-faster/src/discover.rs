@@ -20,9 +20,13 @@ pub fn servers(executables: &[Executable]) -> Result<Vec<ServerCommand>, String>
             .map_err(|error| format!("could not run {}: {error}", executable.path.display()))?;
         if !output.status.success() {
             return Err(format!(
-                "{} --list failed: {}",
+                "`{} --list` failed: it exited with {}{}",
                 executable.path.display(),
-                String::from_utf8_lossy(&output.stderr).trim()
+                output.status,
+                match String::from_utf8_lossy(&output.stderr).trim() {
+                    "" => String::new(),
+                    said => format!(", saying:\n{said}"),
+                }
             ));
         }
         if let Some(test) = tracked_test(&String::from_utf8_lossy(&output.stdout)) {

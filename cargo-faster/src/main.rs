@@ -14,7 +14,8 @@
 //! record, its key, and the pruning of older ones), `build_failure` (what
 //! to say when one does not build), `discover` (which binaries serve
 //! tracked functions), `machine_code` (a function's timed loop and what it
-//! calls, in a binary), `linked` (`cargo faster test`: cargo's own command,
+//! calls, in a binary), `relink` (test binaries a fault left unable to
+//! be relinked in layouts, linked again), `linked` (`cargo faster test`: cargo's own command,
 //! linked through `faster-link`). The comparison itself, and every output, is the
 //! runtime's (`faster_runtime::harness::run_against`).
 
@@ -28,16 +29,25 @@ mod git;
 mod linked;
 mod machine_code;
 mod options;
+mod relink;
 mod sources;
 mod toolchain;
 mod wrapper;
 
 use build::{Base, Binaries};
 use cargo::{Cargo, Workspace};
-use faster_runtime::harness::{Against, COULD_NOT_RUN, Revision, run_against};
+use faster_runtime::harness::{
+    Against, COULD_NOT_RUN, Revision, run_against, say_when_interrupted,
+};
 use options::{Options, Parsed};
 use std::path::Path;
 use std::process::ExitCode;
+
+/// What an interrupted run says (Ctrl-C, SIGTERM): what it leaves behind
+/// (`guide/revisions.md`, "Interrupted, killed, or run twice at once").
+const INTERRUPTED: &str = "cargo faster: interrupted: the comparisons not reported yet have no \
+                           verdict; every file it wrote is whole, the processes it started end \
+                           with it, and the next run builds again what was left half-built\n";
 
 /// The exit code of a bad command line.
 const USAGE_ERROR: u8 = 2;
@@ -46,6 +56,7 @@ fn main() -> ExitCode {
     if let Some(code) = wrapper::run_if_wrapping() {
         return code;
     }
+    say_when_interrupted(INTERRUPTED);
     let mut arguments: Vec<String> = std::env::args().skip(1).collect();
     // Run as `cargo faster ...`, cargo passes the subcommand's name first.
     if arguments.first().map(String::as_str) == Some("faster") {

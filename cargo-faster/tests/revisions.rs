@@ -979,3 +979,128 @@ fn a_base_built_again_after_another_base_compiles_its_own_sources() {
         .count();
     assert!(base_compiled > 0, "{}", again.stderr);
 }
+
+/// What a fault leaves in `<target>/faster` is made again, and never
+/// measured as it is: one revision run in the one link it has against the
+/// other in many would read where that link put the code as a change.
+#[test]
+fn a_damaged_build_or_layout_is_made_again_never_measured_as_it_is() {
+    let fixture = Fixture::empty("faults");
+    fixture.write("Cargo.toml", &manifest(""));
+    // Commits of its own: the base's cache folder is this test's alone. A
+    // budget that other builds beside it do not take whole.
+    let base = format!(
+        "{}\n// The fault-injection fixture.\n",
+        BASE.replace("200ms", "1s")
+    );
+    fixture.write("src/lib.rs", &base);
+    fixture.commit("base");
+    fixture.write("src/lib.rs", &format!("{base}\npub fn unrelated() {{}}\n"));
+    fixture.commit("head");
+    let base_bin = fixture.fresh_base().join("release/bin");
+    let run = |fault: &str| -> Ran {
+        let ran = fixture.cargo_faster(
+            &[
+                "--against",
+                "HEAD~1",
+                "--format",
+                "json",
+                "--exact",
+                "fixture::kept",
+            ],
+            &[],
+        );
+        assert_eq!(ran.code, Some(0), "{fault}: {}\n{}", ran.stdout, ran.stderr);
+        let documents = ran.documents();
+        let scope = &documents[0].1["result"]["scope"];
+        assert_eq!(scope["layouts"], true, "{fault}: {scope}\n{}", ran.stderr);
+        ran
+    };
+    let said = |ran: &Ran, fault: &str, words: &[&str]| {
+        for word in words {
+            assert!(
+                ran.stderr.contains(word),
+                "{fault}: {word:?} in\n{}",
+                ran.stderr
+            );
+        }
+    };
+    run("the first run");
+    let root = std::fs::canonicalize(&fixture.root).unwrap();
+    let current = std::fs::read_dir(target().join("faster/build/release/deps"))
+        .unwrap()
+        .flatten()
+        .map(|entry| entry.path())
+        .find(|folder| {
+            let material =
+                std::fs::read_to_string(folder.join("material.json")).unwrap_or_default();
+            let material: serde_json::Value = serde_json::from_str(&material).unwrap_or_default();
+            let directory = material["kept"]["material"]["directory"].as_str();
+            directory.and_then(|directory| std::fs::canonicalize(directory).ok())
+                == Some(root.clone())
+        })
+        .expect("the current binary's layouts");
+    let truncate = |file: &Path| {
+        let bytes = std::fs::read(file).unwrap();
+        std::fs::write(file, &bytes[..bytes.len() / 2]).unwrap();
+    };
+
+    truncate(&current.join("material.json"));
+    let ran = run("a layout record cut short");
+    said(
+        &ran,
+        "a layout record cut short",
+        &["material.json cannot be read", "linking it again"],
+    );
+
+    std::fs::remove_dir_all(&current).unwrap();
+    let ran = run("a layout folder removed");
+    said(
+        &ran,
+        "a layout folder removed",
+        &[".layouts is gone", "linking it again"],
+    );
+
+    let [base_binary]: [PathBuf; 1] = std::fs::read_dir(&base_bin)
+        .unwrap()
+        .flatten()
+        .map(|entry| entry.path())
+        .filter(|path| path.is_file())
+        .collect::<Vec<_>>()
+        .try_into()
+        .unwrap();
+    truncate(&base_binary);
+    let ran = run("a cached base binary cut short");
+    said(
+        &ran,
+        "a cached base binary cut short",
+        &["is rebuilt: ", "changed since it was kept"],
+    );
+
+    // A layout the base's binary was relinked in, cut short: made again,
+    // not run (it crashed every child before).
+    let layouts = faster_runtime::layout::own_dir(&base_binary);
+    let paired = std::fs::read_dir(&layouts)
+        .unwrap()
+        .flatten()
+        .find(|entry| entry.file_name().to_string_lossy().starts_with("paired-"))
+        .unwrap()
+        .path();
+    let layout = paired.join("layout-1");
+    let whole = std::fs::metadata(&layout).unwrap().len();
+    truncate(&layout);
+    run("a layout cut short");
+    assert_eq!(
+        std::fs::metadata(&layout).unwrap().len(),
+        whole,
+        "made again"
+    );
+
+    truncate(&base_bin.parent().unwrap().join("build.json"));
+    let ran = run("the base's record cut short");
+    said(
+        &ran,
+        "the base's record cut short",
+        &["is rebuilt: its build.json cannot be read"],
+    );
+}

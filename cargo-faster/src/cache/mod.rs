@@ -6,8 +6,9 @@ pub mod key;
 pub mod prune;
 
 use crate::executable::Executable;
-use crate::sources;
+use crate::{relink, sources};
 use faster_runtime::layout::Layouts;
+use faster_runtime::layout::material::Identity;
 use faster_runtime::output::files::write_atomically;
 pub use key::Key;
 use serde::{Deserialize, Serialize};
@@ -21,7 +22,20 @@ struct Record {
     /// The directories outside the repository it used, as they were.
     shared: Vec<Shared>,
     /// Its test binaries, copied next to the record.
-    executables: Vec<Executable>,
+    executables: Vec<Kept>,
+}
+
+/// A test binary the cache keeps, with what it was when kept: what comes
+/// back is checked against it, and a binary changed since (truncated on a
+/// full disk, overwritten) is built again, never run.
+#[derive(Debug, Serialize, Deserialize)]
+struct Kept {
+    #[serde(flatten)]
+    executable: Executable,
+    /// The copy's identity once written.
+    identity: Option<Identity>,
+    /// Whether its layouts' material was kept with it.
+    layouts: bool,
 }
 
 /// A directory outside the repository a base build used, with its
@@ -62,8 +76,16 @@ pub fn cached(build_dir: &Path, key: &Key, root: &Path) -> Lookup {
     let Ok(bytes) = std::fs::read(build_dir.join("build.json")) else {
         return Lookup::Absent;
     };
-    let Ok(record) = serde_json::from_slice::<Record>(&bytes) else {
-        return Lookup::Stale("its build.json is from an older cargo faster".into());
+    let record = match serde_json::from_slice::<Record>(&bytes) {
+        Ok(record) => record,
+        Err(error) if serde_json::from_slice::<serde::de::IgnoredAny>(&bytes).is_ok() => {
+            return Lookup::Stale(format!(
+                "its build.json is from another version of cargo faster ({error})"
+            ));
+        }
+        Err(error) => {
+            return Lookup::Stale(format!("its build.json cannot be read ({error})"));
+        }
     };
     let mut changes = key.changes_since(&record.key, root);
     changes.extend(
@@ -76,13 +98,33 @@ pub fn cached(build_dir: &Path, key: &Key, root: &Path) -> Lookup {
     if !changes.is_empty() {
         return Lookup::Stale(format!("{} changed since it was built", listed(&changes)));
     }
-    match record
-        .executables
-        .iter()
-        .find(|executable| !executable.path.exists())
-    {
-        Some(gone) => Lookup::Stale(format!("{} is gone", gone.path.display())),
-        None => Lookup::Built(record.executables),
+    if let Some(why) = record.executables.iter().find_map(Kept::fault) {
+        return Lookup::Stale(why);
+    }
+    Lookup::Built(
+        record
+            .executables
+            .into_iter()
+            .map(|kept| kept.executable)
+            .collect(),
+    )
+}
+
+impl Kept {
+    /// Why this binary cannot be used as kept, where it cannot.
+    fn fault(&self) -> Option<String> {
+        let path = &self.executable.path;
+        if !path.exists() {
+            return Some(format!("{} is gone", path.display()));
+        }
+        if Identity::of(path) != self.identity {
+            return Some(format!("{} changed since it was kept", path.display()));
+        }
+        let damaged = self.layouts.then(|| relink::damaged(path)).flatten()?;
+        Some(format!(
+            "{} cannot be relinked in layouts ({damaged})",
+            path.display()
+        ))
     }
 }
 
@@ -126,12 +168,17 @@ pub fn keep(
             .map_err(|error| format!("could not copy {}: {error}", executable.path.display()))?;
         // What relinking it in other layouts needs goes with it (a binary
         // not linked through faster-link has nothing to keep).
-        if let Ok(layouts) = Layouts::of_executable(&executable.path) {
-            layouts.keep_for_copy(&copy)?;
-        }
-        kept.push(Executable {
-            path: copy,
-            directory: executable.directory.clone(),
+        let layouts = match Layouts::of_executable(&executable.path) {
+            Ok(layouts) => layouts.keep_for_copy(&copy).map(|_| true)?,
+            Err(_) => false,
+        };
+        kept.push(Kept {
+            identity: Identity::of(&copy),
+            executable: Executable {
+                path: copy,
+                directory: executable.directory.clone(),
+            },
+            layouts,
         });
     }
     let record = Record {
@@ -144,7 +191,11 @@ pub fn keep(
         serde_json::to_writer_pretty(out, &record).map_err(Into::into)
     })
     .map_err(|error| format!("could not write {}: {error}", path.display()))?;
-    Ok(record.executables)
+    Ok(record
+        .executables
+        .into_iter()
+        .map(|kept| kept.executable)
+        .collect())
 }
 
 #[cfg(test)]
@@ -202,6 +253,16 @@ mod tests {
         let shared = fingerprints(std::slice::from_ref(&outside));
         let kept = keep(&built, &build_dir, &key, shared).unwrap();
         assert_eq!(cached(&build_dir, &key, &dir), Lookup::Built(kept.clone()));
+        // A copy cut short (a full disk) is built again, not run.
+        let bytes = std::fs::read(&kept[0].path).unwrap();
+        std::fs::write(&kept[0].path, &bytes[..bytes.len() / 2]).unwrap();
+        assert_eq!(
+            cached(&build_dir, &key, &dir),
+            Lookup::Stale(format!(
+                "{} changed since it was kept",
+                kept[0].path.display()
+            ))
+        );
         std::fs::remove_file(&kept[0].path).unwrap();
         assert_eq!(
             cached(&build_dir, &key, &dir),
@@ -211,16 +272,30 @@ mod tests {
     }
 
     #[test]
-    fn a_record_of_an_older_cargo_faster_is_stale() {
+    fn a_record_of_another_version_or_cut_short_is_stale_and_says_which() {
         let dir = std::env::temp_dir().join(format!("cargo-faster-older-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         // The record before configuration files and variables were keyed.
         let older = r#"{"key": {"commit": "1a2b", "rustc": "rustc 1.95.0", "profile": "release",
             "flags": [], "manifest_path": null, "linker": null}, "shared": [], "executables": []}"#;
         std::fs::write(dir.join("build.json"), older).unwrap();
-        assert_eq!(
-            cached(&dir, &key("rustc 1.95.0"), &dir),
-            Lookup::Stale("its build.json is from an older cargo faster".into())
+        let stale = |dir: &Path| match cached(dir, &key("rustc 1.95.0"), dir) {
+            Lookup::Stale(why) => why,
+            other => panic!("{other:?}"),
+        };
+        let why = stale(&dir);
+        assert!(
+            why.starts_with(
+                "its build.json is from another version of cargo faster (missing field"
+            ),
+            "{why}"
+        );
+        // Cut short, it is said to be unreadable, not older.
+        std::fs::write(dir.join("build.json"), &older[..40]).unwrap();
+        let why = stale(&dir);
+        assert!(
+            why.starts_with("its build.json cannot be read (EOF"),
+            "{why}"
         );
         std::fs::remove_dir_all(&dir).unwrap();
     }

@@ -23,8 +23,10 @@ pub(crate) struct ProcessLock {
     _file: File,
 }
 
-/// Waits for and takes the lock on `<dir>/.lock`. Best effort: where the
-/// lock file cannot be created, the comparison runs without it.
+/// Waits for and takes the lock on `<dir>/.lock`, saying so where another
+/// process holds it (a run that seems to hang is waiting its turn). Best
+/// effort: where the lock file cannot be created, the comparison runs
+/// without it.
 pub(crate) fn lock_across_processes(dir: &Path) -> Option<ProcessLock> {
     std::fs::create_dir_all(dir).ok()?;
     let file = File::options()
@@ -33,7 +35,14 @@ pub(crate) fn lock_across_processes(dir: &Path) -> Option<ProcessLock> {
         .write(true)
         .open(dir.join(".lock"))
         .ok()?;
-    lock(&file).ok()?;
+    if !try_lock(&file).ok()? {
+        eprintln!(
+            "faster: waiting for another process measuring in {} (another `cargo faster` or \
+             test run in this target) to finish",
+            dir.display()
+        );
+        lock(&file).ok()?;
+    }
     Some(ProcessLock { _file: file })
 }
 

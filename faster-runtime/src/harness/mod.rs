@@ -6,6 +6,7 @@
 
 mod against;
 pub mod cli;
+mod interrupted;
 pub mod lock;
 mod run;
 mod servers;
@@ -25,6 +26,7 @@ use crate::report::Environment;
 use crate::revision::serve;
 pub use against::{Against, COULD_NOT_RUN, Revision, run_against};
 use cli::{Cli, Format, usage};
+pub use interrupted::say_when_interrupted;
 use run::{RunWide, run_comparison};
 use std::io::Write;
 use std::panic::Location;

@@ -6,6 +6,7 @@
 //! ([`Material::read`]). This file is the format both sides use, the one
 //! place it is written down.
 
+use super::Unavailable;
 use crate::output::files::write_atomically;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
@@ -73,6 +74,11 @@ impl Identity {
         }
     }
 
+    /// The file's size in bytes.
+    pub fn size(&self) -> u64 {
+        self.size
+    }
+
     /// Whether both name the same file, in whichever version.
     pub fn same_file(&self, other: &Identity) -> bool {
         (self.device, self.inode) == (other.device, other.inode)
@@ -82,17 +88,21 @@ impl Identity {
 impl Material {
     /// The material in `dir` (a binary's `.layouts/` folder): `None` where
     /// there is none, `Some(Err)` with the reason `faster-link` gave for not
-    /// keeping it, or an unreadable file.
-    pub fn read(dir: &Path) -> Option<Result<Material, String>> {
+    /// keeping it, or for a file it cannot read.
+    pub fn read(dir: &Path) -> Option<Result<Material, Unavailable>> {
         let text = std::fs::read(dir.join(FILE)).ok()?;
         Some(match serde_json::from_slice(&text) {
             Ok(Record::Kept { format, material }) if format == FORMAT => Ok(material),
-            Ok(Record::NotKept { format, reason }) if format == FORMAT => Err(reason),
-            Ok(_) => Err("it was kept by another version of faster-link".into()),
-            Err(error) => Err(format!(
+            Ok(Record::NotKept { format, reason }) if format == FORMAT => {
+                Err(Unavailable::NotKept(reason))
+            }
+            Ok(_) => Err(Unavailable::NotKept(
+                "it was kept by another version of faster-link".into(),
+            )),
+            Err(error) => Err(Unavailable::Damaged(format!(
                 "{} cannot be read: {error}",
                 dir.join(FILE).display()
-            )),
+            ))),
         })
     }
 
@@ -320,12 +330,20 @@ mod tests {
         Material::write(dir, Err("the linked binary cannot be read")).unwrap();
         assert_eq!(
             Material::read(dir),
-            Some(Err("the linked binary cannot be read".into()))
+            Some(Err(Unavailable::NotKept(
+                "the linked binary cannot be read".into()
+            )))
         );
         let newer = r#"{"not_kept": {"format": 2, "reason": "?"}}"#;
         std::fs::write(dir.join(FILE), newer).unwrap();
-        let read = Material::read(dir).unwrap().unwrap_err();
+        let read = Material::read(dir).unwrap().unwrap_err().to_string();
         assert!(read.contains("another version of faster-link"), "{read}");
+        std::fs::write(dir.join(FILE), &newer[..20]).unwrap();
+        let read = Material::read(dir).unwrap().unwrap_err();
+        assert!(
+            matches!(&read, Unavailable::Damaged(why) if why.contains("material.json cannot be read")),
+            "{read:?}"
+        );
         assert_eq!(Material::read(&dir.join("none")), None);
     }
 }

@@ -40,6 +40,7 @@ use material::{Arranged, Pads};
 /// linked with another one before.
 pub const LINKER_VARIABLE: &str = "FASTER_LINKER";
 
+use crate::output::files::write_atomically;
 use crate::process::tail;
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -73,6 +74,9 @@ pub enum Unavailable {
     NotLinkedThrough,
     /// `faster-link` saw the link but could not keep its material.
     NotKept(String),
+    /// The material `faster-link` kept cannot be read any more (a file cut
+    /// short): `cargo faster` links such a binary again.
+    Damaged(String),
     /// The binary changed since `faster-link` linked it.
     Changed,
     /// Relinking it failed (a linker without `--shuffle-sections`, say).
@@ -96,6 +100,7 @@ impl fmt::Display for Unavailable {
             Unavailable::NotKept(why) => {
                 write!(f, "faster-link could not keep what relinking needs: {why}")
             }
+            Unavailable::Damaged(why) => write!(f, "its layout record is damaged: {why}"),
             Unavailable::Changed => write!(
                 f,
                 "this binary was linked again, not through faster-link, since faster-link last \
@@ -133,7 +138,7 @@ impl Layouts {
                 Some(Ok(material)) if dir == own || material.identity.same_file(&identity) => {
                     reason = Unavailable::Changed;
                 }
-                Some(Err(why)) if dir == own => reason = Unavailable::NotKept(why),
+                Some(Err(why)) if dir == own => reason = why,
                 _ => {}
             }
         }
@@ -181,7 +186,7 @@ impl Layouts {
             None => self.dir.clone(),
         };
         let path = folder.join(format!("layout-{seed}"));
-        if path.is_file() {
+        if made_whole(&path) {
             return Ok(path);
         }
         let arranged = match &self.paired {
@@ -204,13 +209,26 @@ impl Layouts {
             })?;
         if !output.status.success() {
             let _ = std::fs::remove_file(&staging);
-            return Err(Unavailable::RelinkFailed(tail(
-                &String::from_utf8_lossy(&output.stderr),
-                4,
-            )));
+            // A linker that runs out of disk reports a crash of its own (lld
+            // writes through a mapping: "Bus error"), not the disk.
+            let needed = self.material.identity.size();
+            return Err(Unavailable::RelinkFailed(
+                no_room(&folder, needed)
+                    .unwrap_or_else(|| tail(&String::from_utf8_lossy(&output.stderr), 4)),
+            ));
         }
         std::fs::rename(&staging, &path)
             .map_err(|error| Unavailable::RelinkFailed(format!("{}: {error}", path.display())))?;
+        // Which file the link made, written once it is in place: a layout
+        // changed since (truncated on a full disk, overwritten) is not the
+        // one recorded, and is made again rather than run.
+        let identity = material::Identity::of(&path).ok_or_else(|| {
+            Unavailable::RelinkFailed(format!("{} cannot be read", path.display()))
+        })?;
+        write_atomically(&made_record(&path), |out| {
+            serde_json::to_writer(out, &identity).map_err(Into::into)
+        })
+        .map_err(|error| Unavailable::RelinkFailed(format!("{}: {error}", path.display())))?;
         Ok(path)
     }
 
@@ -256,6 +274,67 @@ impl Layouts {
             }),
         })
     }
+}
+
+/// Where the disk holding `folder` has less room than `needed` bytes (what
+/// one layout of the binary takes), saying so, where, and what to do.
+fn no_room(folder: &Path, needed: u64) -> Option<String> {
+    let free = free_bytes(folder)?;
+    (free < needed).then(|| {
+        format!(
+            "the disk holding {} is full: {} MB free, and each layout of this binary takes \
+             about {} MB (a comparison makes up to {} of them): free some space there, or \
+             measure without layouts (FASTER_LAYOUTS=off)",
+            folder.display(),
+            free / 1_000_000,
+            needed.div_ceil(1_000_000),
+            crate::engine::replicate::MOST_PROCESSES,
+        )
+    })
+}
+
+/// The bytes an unprivileged process may still write on the file system
+/// holding `path`.
+#[cfg(unix)]
+fn free_bytes(path: &Path) -> Option<u64> {
+    use std::os::unix::ffi::OsStrExt;
+    let path = std::ffi::CString::new(path.as_os_str().as_bytes()).ok()?;
+    let mut stats = std::mem::MaybeUninit::<libc::statvfs>::uninit();
+    // SAFETY: `path` is a NUL-terminated string and `stats` a buffer of the
+    // type `statvfs` fills; it is read only where the call succeeded.
+    let stats = unsafe {
+        if libc::statvfs(path.as_ptr(), stats.as_mut_ptr()) != 0 {
+            return None;
+        }
+        stats.assume_init()
+    };
+    // `fsblkcnt_t` and `c_ulong` are narrower than `u64` on some targets.
+    #[allow(clippy::useless_conversion)]
+    let (blocks, block_size) = (u64::from(stats.f_bavail), u64::from(stats.f_frsize));
+    Some(blocks.saturating_mul(block_size))
+}
+
+#[cfg(not(unix))]
+fn free_bytes(_path: &Path) -> Option<u64> {
+    None
+}
+
+/// Whether the layout at `path` is there as its relink made it: the file
+/// its record names, of the size and time it had then. A layout without a
+/// record (its relink interrupted before the record was written) or
+/// changed since is made again.
+fn made_whole(path: &Path) -> bool {
+    let recorded = std::fs::read(made_record(path))
+        .ok()
+        .and_then(|bytes| serde_json::from_slice::<material::Identity>(&bytes).ok());
+    recorded.is_some() && recorded == material::Identity::of(path)
+}
+
+/// `layout-K.made`: the identity of `layout-K` once it was made.
+fn made_record(layout: &Path) -> PathBuf {
+    let mut record = layout.as_os_str().to_owned();
+    record.push(".made");
+    PathBuf::from(record)
 }
 
 /// `<executable>.layouts`: where `faster-link` keeps the material of the
@@ -346,9 +425,70 @@ impl Binaries {
     }
 }
 
+/// Binaries made by hand, for the tests of what reads how far they vary.
+#[cfg(test)]
+pub(crate) mod fixtures {
+    use super::*;
+
+    /// Binaries that vary in layout (`Ok`), or do not, and why.
+    pub(crate) fn binaries(varied: Result<(), Unavailable>) -> Binaries {
+        let material = Material {
+            linker: "cc".into(),
+            arguments: Vec::new(),
+            output_argument: 0,
+            directory: PathBuf::new(),
+            identity: material::Identity::of(Path::new(".")).expect("a readable folder"),
+        };
+        Binaries {
+            executable: PathBuf::from("demo-1a2b"),
+            layouts: varied.map(|()| Layouts {
+                dir: PathBuf::from("demo-1a2b.layouts"),
+                material,
+                paired: None,
+            }),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[cfg(unix)]
+    #[test]
+    fn a_relink_without_room_on_its_disk_says_the_disk_is_full_and_where() {
+        let temp = tempfile::tempdir().unwrap();
+        assert_eq!(no_room(temp.path(), 1), None, "a byte fits");
+        let full = no_room(temp.path(), u64::MAX).expect("no disk holds that much");
+        assert!(
+            full.starts_with(&format!(
+                "the disk holding {} is full: ",
+                temp.path().display()
+            )) && full.contains("FASTER_LAYOUTS=off"),
+            "{full}"
+        );
+        assert_eq!(
+            no_room(&temp.path().join("none"), 1),
+            None,
+            "nothing to ask"
+        );
+    }
+
+    #[test]
+    fn a_layout_changed_since_its_relink_is_made_again() {
+        let temp = tempfile::tempdir().unwrap();
+        let layout = temp.path().join("layout-1");
+        std::fs::write(&layout, b"a whole layout").unwrap();
+        assert!(
+            !made_whole(&layout),
+            "no record: its relink was interrupted"
+        );
+        let identity = material::Identity::of(&layout).unwrap();
+        std::fs::write(made_record(&layout), serde_json::to_vec(&identity).unwrap()).unwrap();
+        assert!(made_whole(&layout));
+        std::fs::write(&layout, b"a whole").unwrap();
+        assert!(!made_whole(&layout), "cut short");
+    }
 
     #[test]
     fn an_uplifted_binary_finds_the_material_of_the_file_it_was_linked_as() {

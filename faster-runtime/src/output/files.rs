@@ -69,7 +69,16 @@ impl Output for ReportFiles {
         let mut note = |what: &'static str, path: PathBuf, written: io::Result<()>| {
             notes.push(match written {
                 Ok(()) => Note::Written { what, path },
-                Err(error) => Note::Problem(format!("could not write {}: {error}", path.display())),
+                // An earlier run's file left in its place would read as
+                // this run's.
+                Err(error) => Note::Problem(format!(
+                    "could not write {}: {error}{}",
+                    path.display(),
+                    match fs::remove_file(&path) {
+                        Ok(()) => "; the file an earlier run wrote there is removed",
+                        Err(_) => "",
+                    }
+                )),
             });
         };
         #[cfg(feature = "plots")]

@@ -142,11 +142,14 @@ pub fn run_against(against: &Against, cli: &Cli) -> u8 {
             })
             .collect()
     };
+    let binaries = [binaries_of(&against.base), binaries_of(&against.current)];
+    let scope = measuring::scope_of(&binaries);
     let _turn = lock_across_processes(&against.output);
     let mut run = Measuring {
         against,
         run_wide: &run_wide,
-        binaries: [binaries_of(&against.base), binaries_of(&against.current)],
+        binaries,
+        scope,
         servers: [Vec::new(), Vec::new()],
         listings: [&base.listings, &current.listings],
         loop_code,
