@@ -95,6 +95,12 @@ impl Server {
         self.timeout = timeout;
     }
 
+    /// Whether the child has ended, or was stopped for not answering in
+    /// time or for closing its pipe: it answers nothing more.
+    pub fn has_ended(&mut self) -> bool {
+        self.stdin.is_none() || !matches!(self.child.try_wait(), Ok(None))
+    }
+
     /// Sends `request` and waits for its answer.
     pub fn request<Q: Serialize, A: DeserializeOwned>(&mut self, request: &Q) -> Result<A, String> {
         let Some(stdin) = &mut self.stdin else {

@@ -1,10 +1,13 @@
 //! The parent's side of the pipe: a process serving one revision's tracked
 //! functions ([`Server`]), started from a test binary of that revision
 //! ([`ServerCommand`]), asked one [`Request`] at a time and waited for with
-//! a time limit (both through `crate::process`). [`Endpoint`] is what the
-//! comparison needs of it, so tests can serve from this process instead.
+//! a time limit (both through `crate::process`), and started again when it
+//! stops answering. [`Endpoint`] is what the comparison needs of it, so
+//! tests can serve from this process instead. [`probe_listed`] opens and
+//! probes the functions a run measures, one request each, so that one that
+//! never returns fails alone, named.
 
-use super::protocol::{Request, Response};
+use super::protocol::{FunctionListing, Listing, Request, Response};
 use crate::process::{self, Role};
 use std::path::PathBuf;
 use std::process::Command;
@@ -52,8 +55,16 @@ impl ServerCommand {
     }
 }
 
-/// A running child serving one revision.
-pub struct Server(process::Server);
+/// A running child serving one revision, with how it was started, to
+/// start it again.
+pub struct Server {
+    process: process::Server,
+    name: String,
+    command: ServerCommand,
+    slot: u32,
+    environment: Vec<(String, String)>,
+    timeout: Duration,
+}
 
 impl Server {
     /// Starts `command` (named `name` in errors, e.g. `the base revision`)
@@ -65,16 +76,123 @@ impl Server {
         environment: &[(String, String)],
         timeout: Duration,
     ) -> Result<Server, String> {
-        let mut command = command.command(environment);
-        process::cpu::hold(&mut command, slot);
-        process::Server::start(name, command, timeout).map(Server)
+        let mut started = command.command(environment);
+        process::cpu::hold(&mut started, slot);
+        Ok(Server {
+            process: process::Server::start(name, started, timeout)?,
+            name: name.to_string(),
+            command: command.clone(),
+            slot,
+            environment: environment.to_vec(),
+            timeout,
+        })
+    }
+
+    /// Whether the child has stopped serving: it ended, or was stopped for
+    /// not answering in time. It answers nothing more.
+    pub fn has_ended(&mut self) -> bool {
+        self.process.has_ended()
+    }
+
+    /// Replaces the child with a fresh one started as it was, which has
+    /// opened none of its functions yet.
+    pub fn restart(&mut self) -> Result<(), String> {
+        let fresh = Server::start(
+            &self.name,
+            (&self.command, self.slot),
+            &self.environment,
+            self.timeout,
+        )?;
+        *self = fresh;
+        Ok(())
     }
 }
 
 impl Endpoint for Server {
     fn request(&mut self, request: &Request) -> Result<Response, String> {
-        self.0.request(request)
+        self.process.request(request)
     }
+}
+
+/// Opens and probes, through `servers` (one per test binary of a revision,
+/// `listings` theirs in the same order), each function `wanted` names by
+/// its server's index and its name, in that order, and fills in its
+/// listing: its inputs and timed loop, or its error. One request opens it
+/// and one probes it, so that where a child stops answering (a function
+/// that never returns, or ends the process) the error says what it was
+/// doing; that function gets the error, naming it, and the child is
+/// started again for the next. Fails only when a child cannot be started
+/// again.
+pub fn probe_listed(
+    servers: &mut [Server],
+    listings: &mut [Listing],
+    wanted: &[(usize, impl AsRef<str>)],
+) -> Result<(), String> {
+    for (server_index, name) in wanted {
+        let (server_index, name) = (*server_index, name.as_ref());
+        let (Some(server), Some(listing)) = (
+            servers.get_mut(server_index),
+            listings.get_mut(server_index),
+        ) else {
+            continue;
+        };
+        let Some(function) = listing
+            .functions
+            .iter_mut()
+            .find(|function| function.name == name)
+        else {
+            continue;
+        };
+        if !probe_one(server, function) {
+            server.restart().map_err(|why| {
+                format!("`{name}` stopped its child, which could not be started again: {why}")
+            })?;
+        }
+    }
+    Ok(())
+}
+
+/// Opens and probes `function` through `server`, filling in its listing;
+/// whether the child still serves afterwards.
+fn probe_one(server: &mut Server, function: &mut FunctionListing) -> bool {
+    let name = function.name.clone();
+    let opened = server.request(&Request::Open {
+        function: name.clone(),
+    });
+    let answered = match opened {
+        Ok(Response::Opened(_)) => server
+            .request(&Request::Probe {
+                function: name.clone(),
+            })
+            .map_err(|why| (why, "its outputs were checked on its inputs")),
+        other => other.map_err(|why| (why, "its inputs were collected")),
+    };
+    match answered {
+        Ok(Response::Probed(probed)) => {
+            function.inputs = probed.inputs;
+            function.timed_loop = probed.timed_loop;
+            true
+        }
+        Ok(Response::Failed(error)) => {
+            function.error = Some(error);
+            true
+        }
+        Ok(other) => {
+            function.error = Some(format!("its child answered probing it with {other:?}"));
+            true
+        }
+        Err((why, doing)) => {
+            function.error = Some(stopped_answering(&name, doing, &why));
+            !server.has_ended()
+        }
+    }
+}
+
+/// The error of a function whose child stopped answering (`why`) while it
+/// was `doing` something: the function first, since the child's last
+/// output names only the test that started it, which serves them all.
+pub fn stopped_answering(function: &str, doing: &str, why: &str) -> String {
+    format!("`{function}` stopped answering while {doing}: {why}")
 }
 
 #[cfg(test)]
@@ -104,6 +222,31 @@ mod tests {
     };
     inventory::submit! { SERVED }
 
+    fn square_or_hang(n: &u64) -> u64 {
+        if *n == 0 {
+            loop {
+                std::thread::sleep(Duration::from_secs(1));
+            }
+        }
+        std::hint::black_box(n * n)
+    }
+
+    /// A tracked function of this binary that never returns on its second
+    /// input: every child of this binary serves it beside [`SERVED`], and
+    /// only a request about it may wait on it. It has no generated test,
+    /// which would hang.
+    const HANGS: Tracked = Tracked {
+        name: "faster_runtime::revision::child::hangs",
+        test: "faster_runtime::revision::child::tests::faster_track_hangs",
+        file: file!(),
+        line: line!(),
+        settings: Settings::NONE,
+        debug_build: false,
+        source_digest: 4,
+        open: || track_by_ref(vec![2_u64, 0], square_or_hang, described, described),
+    };
+    inventory::submit! { HANGS }
+
     /// What the attribute would generate: checks the function, or serves
     /// when started to.
     #[test]
@@ -119,26 +262,83 @@ mod tests {
         }
     }
 
-    #[test]
-    fn a_test_binary_serves_its_tracked_functions() {
+    /// A child of this binary, timing out after `timeout`, and its listing.
+    fn listed(timeout: Duration) -> (Server, Listing) {
         let command = this_binary("revision::child::tests::faster_track_square");
-        let mut server =
-            Server::start("this binary", (&command, 1), &[], Duration::from_secs(60)).unwrap();
+        let mut server = Server::start("the current code", (&command, 1), &[], timeout).unwrap();
         let Response::Listing(listing) = server.request(&Request::List).unwrap() else {
             panic!("no listing");
         };
-        let square = listing
+        (server, listing)
+    }
+
+    fn function<'a>(listing: &'a Listing, name: &str) -> &'a FunctionListing {
+        listing
             .functions
             .iter()
-            .find(|function| function.name == SERVED.name)
-            .expect("the binary's tracked function is listed");
-        assert_eq!(square.inputs[1].output_shown, "16");
-        let time = Request::Time {
+            .find(|function| function.name == name)
+            .unwrap_or_else(|| panic!("`{name}` is not listed: {listing:?}"))
+    }
+
+    /// A batch of `square` on its second input.
+    fn time_square() -> Request {
+        Request::Time {
             function: SERVED.name.into(),
             input: 1,
             batch: 100,
-        };
-        assert!(matches!(server.request(&time), Ok(Response::Nanos(nanos)) if nanos > 0.0));
+        }
+    }
+
+    #[test]
+    fn a_test_binary_serves_its_tracked_functions() {
+        // Listing and probing `square` never runs `hangs`, which would not
+        // return: what a run whose filter leaves it out does.
+        let (server, listing) = listed(Duration::from_secs(60));
+        assert!(function(&listing, SERVED.name).inputs.is_empty());
+        assert_eq!(function(&listing, HANGS.name).error, None);
+        let (mut servers, mut listings) = (vec![server], vec![listing]);
+        probe_listed(&mut servers, &mut listings, &[(0, SERVED.name)]).unwrap();
+        let square = function(&listings[0], SERVED.name);
+        assert_eq!(square.error, None);
+        assert_eq!(square.inputs[1].output_shown, "16");
+        let server = &mut servers[0];
+        assert!(
+            matches!(server.request(&time_square()), Ok(Response::Nanos(nanos)) if nanos > 0.0)
+        );
+        assert!(!server.has_ended());
+    }
+
+    #[test]
+    fn a_function_that_never_returns_fails_alone_named_and_the_others_are_served() {
+        // `hangs` first: its child is stopped, and `square` is probed and
+        // timed in the one started again.
+        let (server, listing) = listed(Duration::from_secs(2));
+        let (mut servers, mut listings) = (vec![server], vec![listing]);
+        probe_listed(
+            &mut servers,
+            &mut listings,
+            &[(0, HANGS.name), (0, SERVED.name)],
+        )
+        .unwrap();
+        let hangs = function(&listings[0], HANGS.name);
+        let error = hangs.error.as_deref().expect("`hangs` failed");
+        assert!(
+            error.starts_with(
+                "`faster_runtime::revision::child::hangs` stopped answering while its outputs \
+                 were checked on its inputs: the process serving the current code did not \
+                 answer within 2s"
+            ),
+            "{error}"
+        );
+        assert!(hangs.inputs.is_empty());
+        let square = function(&listings[0], SERVED.name);
+        assert_eq!(square.error, None, "{square:?}");
+        assert_eq!(square.inputs[1].output_shown, "16");
+        let server = &mut servers[0];
+        assert!(!server.has_ended(), "the child was started again");
+        assert!(
+            matches!(server.request(&time_square()), Ok(Response::Nanos(nanos)) if nanos > 0.0)
+        );
     }
 
     #[test]
@@ -187,5 +387,12 @@ mod tests {
             error.starts_with("the process serving the current code did not answer within 2s"),
             "{error}"
         );
+        assert!(server.has_ended());
+        server.restart().unwrap();
+        assert!(!server.has_ended());
+        assert!(matches!(
+            server.request(&time_square()),
+            Ok(Response::Nanos(_))
+        ));
     }
 }

@@ -6,7 +6,7 @@
 //! candidate, and the rounds, stop rule, estimate, interval and verdict are
 //! those of any comparison.
 
-use super::child::Endpoint;
+use super::child::{Endpoint, stopped_answering};
 use super::protocol::{FunctionListing, Listing, Request, Response};
 use crate::config::Config;
 use crate::engine::compare::report_of;
@@ -241,6 +241,15 @@ pub fn measure<C: Clock>(
         if let Some(error) = &listing.error {
             return Err(Error::Revision(format!("in {revision}: {error}")));
         }
+        // A child lists no inputs until the function is probed, and a
+        // probed function has at least one: none is a function this run
+        // did not probe, which must fail rather than measure nothing.
+        if listing.inputs.is_empty() {
+            return Err(Error::Revision(format!(
+                "in {revision}: `{}` was not probed",
+                listing.name
+            )));
+        }
     }
     let checked = check_behaviour(&base.inputs, &current.inputs, accept_changes)?;
     let mut remote = Remote {
@@ -304,7 +313,11 @@ impl Subject for Remote<'_> {
             Ok(other) => Err(Error::Revision(format!(
                 "{revision} answered a time request with {other:?}"
             ))),
-            Err(message) => Err(Error::Revision(message)),
+            Err(message) => Err(Error::Revision(stopped_answering(
+                &self.function,
+                &format!("input {input} was timed"),
+                &message,
+            ))),
         }
     }
 
@@ -471,7 +484,16 @@ mod tests {
         per_call_ns: f64,
         revision: &'static str,
         log: Rc<RefCell<Vec<&'static str>>>,
-        fail_after: Option<usize>,
+        fail_after: Option<(usize, Fails)>,
+    }
+
+    /// How a simulated child fails a request.
+    #[derive(Debug, Clone, Copy)]
+    enum Fails {
+        /// The function panics: the child answers with the panic.
+        Panics,
+        /// The child does not answer in time, and is stopped.
+        StopsAnswering,
     }
 
     impl Endpoint for Simulated {
@@ -480,13 +502,19 @@ mod tests {
                 return Err(format!("unexpected {request:?}"));
             };
             self.log.borrow_mut().push(self.revision);
-            if self
-                .fail_after
-                .is_some_and(|after| self.log.borrow().len() > after)
-            {
-                return Ok(Response::Failed(
-                    "the function panicked on input 0: boom".into(),
-                ));
+            match self.fail_after {
+                Some((after, fails)) if self.log.borrow().len() > after => {
+                    return match fails {
+                        Fails::Panics => Ok(Response::Failed(
+                            "the function panicked on input 0: boom".into(),
+                        )),
+                        Fails::StopsAnswering => Err(format!(
+                            "the process serving the {} revision did not answer within 2s",
+                            self.revision
+                        )),
+                    };
+                }
+                _ => {}
             }
             self.clock.advance(self.per_call_ns * *batch as f64);
             Ok(Response::Nanos(self.per_call_ns * *batch as f64))
@@ -495,7 +523,7 @@ mod tests {
 
     fn run_simulated(
         per_call_ns: [f64; 2],
-        fail_after: Option<usize>,
+        fail_after: Option<(usize, Fails)>,
     ) -> (Result<Report, Error>, Vec<&'static str>) {
         let clock = SimClock::with_reading_cost(20.0);
         let log = Rc::new(RefCell::new(Vec::new()));
@@ -568,11 +596,26 @@ mod tests {
 
     #[test]
     fn a_failure_in_a_child_is_the_comparisons_error_naming_the_revision() {
-        let (result, _) = run_simulated([1_000.0, 1_000.0], Some(5));
+        let (result, _) = run_simulated([1_000.0, 1_000.0], Some((5, Fails::Panics)));
         let error = result.unwrap_err().to_string();
         assert!(
             error.starts_with("in the base revision: the function panicked on input 0")
                 || error.starts_with("in the current code: the function panicked on input 0"),
+            "{error}"
+        );
+    }
+
+    #[test]
+    fn a_child_that_stops_answering_is_the_comparisons_error_naming_the_function_and_input() {
+        let (result, log) = run_simulated([1_000.0, 1_000.0], Some((5, Fails::StopsAnswering)));
+        let error = result.unwrap_err().to_string();
+        let revision = log[5];
+        assert!(
+            error.starts_with("`demo::parse` stopped answering while input ")
+                && error.ends_with(&format!(
+                    "was timed: the process serving the {revision} revision did not answer \
+                     within 2s"
+                )),
             "{error}"
         );
     }

@@ -9,11 +9,22 @@
 //!
 //! ```text
 //! → faster-frame/2 {"op":"list"}
-//! ← faster-frame/2 {"listing":{"protocol":3,"timer":"monotonic clock",...,"functions":[...]}}
+//! ← faster-frame/2 {"listing":{"protocol":4,"timer":"monotonic clock",...,"functions":[...]}}
+//! → faster-frame/2 {"op":"open","function":"demo::parse"}
+//! ← faster-frame/2 {"opened":3}
+//! → faster-frame/2 {"op":"probe","function":"demo::parse"}
+//! ← faster-frame/2 {"probed":{"inputs":[...],"timed_loop":-4096}}
 //! → faster-frame/2 {"op":"time","function":"demo::parse","input":0,"batch":4096}
 //! ← faster-frame/2 {"nanos":81234.0}
 //! → faster-frame/2 {"op":"quit"}
 //! ```
+//!
+//! The listing runs no user code: a function is opened (its inputs
+//! collected) and probed (called twice per input) only when asked for, one
+//! request each, so a function that never returns holds up only itself,
+//! and the parent knows what it was doing; a function the run does not
+//! select is never called. `time` opens and probes a function not opened
+//! yet (a fresh child is asked to time directly).
 //!
 //! The child times each batch with its own timer and hands back only the
 //! nanoseconds it measured: the pipe is never inside a measurement.
@@ -26,16 +37,31 @@ use serde::{Deserialize, Serialize};
 /// The protocol's version; a child answering with another is refused.
 /// 2: a function's listing carries its source digest and where its timed
 /// loop is. 3: its attribute's settings as text, by name, read back by each
-/// setting's own parser.
-pub const PROTOCOL: u32 = 3;
+/// setting's own parser. 4: the listing runs no user code; each function
+/// is opened and probed on request (`open`, `probe`), or before it is
+/// first timed.
+pub const PROTOCOL: u32 = 4;
 
 /// What the parent asks.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "op", rename_all = "snake_case")]
 pub enum Request {
-    /// Every tracked function with the digests of its inputs and outputs.
+    /// Every tracked function's name, place and settings: no user code
+    /// runs for it.
     List,
-    /// Time `batch` calls of `function` on its input `input`.
+    /// Collect `function`'s inputs (call its inputs function), once.
+    Open {
+        /// The tracked function's name.
+        function: String,
+    },
+    /// Call `function` twice on every input (opening it first if it is
+    /// not yet), once: the digests of its inputs and outputs.
+    Probe {
+        /// The tracked function's name.
+        function: String,
+    },
+    /// Time `batch` calls of `function` on its input `input` (opening and
+    /// probing it first if it is not yet).
     Time {
         /// The tracked function's name.
         function: String,
@@ -54,6 +80,10 @@ pub enum Request {
 pub enum Response {
     /// The answer to [`Request::List`].
     Listing(Listing),
+    /// The answer to [`Request::Open`]: how many inputs it has.
+    Opened(usize),
+    /// The answer to [`Request::Probe`].
+    Probed(Probed),
     /// The answer to [`Request::Time`]: the batch's nanoseconds.
     Nanos(f64),
     /// The request could not be served: user code panicked, an unknown
@@ -74,6 +104,16 @@ pub struct Listing {
     pub calibration: CalibrationDoc,
     /// Every tracked function registered in the child, by name.
     pub functions: Vec<FunctionListing>,
+}
+
+/// One tracked function, probed: what [`Request::Probe`] answers, which
+/// the parent puts in its [`FunctionListing`].
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Probed {
+    /// Each input, in order.
+    pub inputs: Vec<Probe>,
+    /// See [`FunctionListing::timed_loop`].
+    pub timed_loop: Option<i64>,
 }
 
 /// [`Calibration`] as it crosses the pipe.
@@ -123,11 +163,15 @@ pub struct FunctionListing {
     /// naming it, not dropped. Defaults where absent, as below.
     #[serde(default)]
     pub settings: Settings,
-    /// Each input, in order, when the inputs function and every call
-    /// succeeded.
+    /// Each input, in order, once the function is probed and the inputs
+    /// function and every call succeeded; empty in the child's listing,
+    /// which runs no user code (the parent fills it in from
+    /// [`Response::Probed`]).
+    #[serde(default)]
     pub inputs: Vec<Probe>,
-    /// Why it cannot be served otherwise (its inputs function or a call
-    /// panicked, no inputs).
+    /// Why it cannot be served (its inputs function or a call panicked,
+    /// no inputs, it did not answer), once probing it failed.
+    #[serde(default)]
     pub error: Option<String>,
     /// The digest of its own source (`Tracked::source_digest`). Defaults
     /// where absent, so that an older child's listing still reads and is
@@ -136,7 +180,7 @@ pub struct FunctionListing {
     pub source_digest: u64,
     /// Where its timed loop is in the child's executable, as an offset
     /// from the program's entry point (see `machine_code`); `None` where
-    /// the platform cannot tell.
+    /// the platform cannot tell, or until it is probed.
     #[serde(default)]
     pub timed_loop: Option<i64>,
 }
@@ -220,10 +264,31 @@ mod tests {
             serde_json::from_str::<Request>(r#"{"op":"quit"}"#).unwrap(),
             Request::Quit
         );
+        let probe = Request::Probe {
+            function: "demo::parse".into(),
+        };
+        let line = serde_json::to_string(&probe).unwrap();
+        assert_eq!(line, r#"{"op":"probe","function":"demo::parse"}"#);
+        assert_eq!(serde_json::from_str::<Request>(&line).unwrap(), probe);
+        assert_eq!(
+            serde_json::from_str::<Request>(r#"{"op":"open","function":"demo::parse"}"#).unwrap(),
+            Request::Open {
+                function: "demo::parse".into()
+            }
+        );
 
         let listing = a_listing();
+        let Response::Listing(Listing { functions, .. }) = &listing else {
+            unreachable!()
+        };
+        let probed = Response::Probed(Probed {
+            inputs: functions[0].inputs.clone(),
+            timed_loop: Some(-4_096),
+        });
         for response in [
             listing,
+            Response::Opened(3),
+            probed,
             Response::Nanos(81_234.5),
             Response::Failed("x".into()),
         ] {

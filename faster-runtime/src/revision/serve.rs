@@ -2,13 +2,17 @@
 //! tracked functions ([`Tracked`]) to the parent, one request at a time,
 //! until it says `quit` or closes the pipe.
 //!
-//! Every function is opened (its inputs collected) and probed (called twice
-//! per input) once, before the first answer; a function that cannot be is
-//! listed with its error, and the others are served. A panic while timing
-//! is answered as a failure, and the child goes on serving.
+//! The listing is made of what the registrations say, without running user
+//! code; each function is opened (its inputs collected) and probed (called
+//! twice per input) only when the parent asks, or before it is first timed,
+//! and once. A function that cannot be opened or probed answers with its
+//! error from then on, and the others are served; a function that never
+//! returns holds up only the request about it, which the parent gives up
+//! on. A panic while timing is answered as a failure, and the child goes on
+//! serving.
 
 use super::machine_code;
-use super::protocol::{FunctionListing, Listing, PROTOCOL, Request, Response};
+use super::protocol::{FunctionListing, Listing, PROTOCOL, Probed, Request, Response};
 use crate::config::{Config, Settings};
 use crate::engine::tracked::Served;
 use crate::error::Error;
@@ -28,72 +32,145 @@ pub fn serve(
 ) -> io::Result<()> {
     let config = Config::default().with(settings);
     let (timer, timer_fallback) = Timer::select(config.timer);
-    let mut functions: Vec<(String, Option<Box<dyn Served>>)> = Vec::new();
-    let mut listed = Vec::new();
-    for function in tracked {
-        let (served, listing) = open(function);
-        functions.push((function.name.to_string(), served));
-        listed.push(listing);
-    }
+    let mut functions: Vec<Function> = tracked
+        .iter()
+        .map(|tracked| Function {
+            tracked,
+            state: State::Closed,
+        })
+        .collect();
     let listing = Listing {
         protocol: PROTOCOL,
         timer: timer.name().to_string(),
         timer_fallback,
         calibration: calibrate(&timer).into(),
-        functions: listed,
+        functions: tracked.iter().map(|tracked| listed(tracked)).collect(),
     };
 
     process::serve(requests, responses, |request| {
         Some(match request {
             Ok(Request::Quit) => return None,
             Ok(Request::List) => Response::Listing(listing.clone()),
+            Ok(Request::Open { function }) => match named(&mut functions, &function) {
+                Ok(function) => match function.open() {
+                    Ok(opened) => Response::Opened(opened.input_count()),
+                    Err(error) => Response::Failed(error),
+                },
+                Err(missing) => missing,
+            },
+            Ok(Request::Probe { function }) => match named(&mut functions, &function) {
+                Ok(function) => match function.probe() {
+                    Ok((_, probed)) => Response::Probed(probed.clone()),
+                    Err(error) => Response::Failed(error),
+                },
+                Err(missing) => missing,
+            },
             Ok(Request::Time {
                 function,
                 input,
                 batch,
-            }) => match functions.iter_mut().find(|(name, _)| *name == function) {
-                Some((_, Some(served))) => match served.time_batch(&timer, input, batch) {
+            }) => match named(&mut functions, &function).map(Function::probe) {
+                Ok(Ok((opened, _))) => match opened.time_batch(&timer, input, batch) {
                     Ok(nanos) => Response::Nanos(nanos),
                     Err(error) => Response::Failed(error.to_string()),
                 },
-                Some((_, None)) => Response::Failed(format!("`{function}` cannot be served")),
-                None => Response::Failed(format!("no tracked function is named `{function}`")),
+                Ok(Err(error)) => {
+                    Response::Failed(format!("`{function}` cannot be served: {error}"))
+                }
+                Err(missing) => missing,
             },
             Err(why) => Response::Failed(format!("an unreadable request: {why}")),
         })
     })
 }
 
-/// `function` opened and probed, with its listing (its error in the listing
-/// when it cannot be served).
-fn open(function: &Tracked) -> (Option<Box<dyn Served>>, FunctionListing) {
-    let mut listing = FunctionListing {
-        name: function.name.to_string(),
-        file: function.file.to_string(),
-        line: function.line,
-        debug_build: function.debug_build,
-        settings: function.settings,
+/// The function of `functions` named `name`, or the answer that there is
+/// none.
+fn named<'f, 't>(
+    functions: &'f mut [Function<'t>],
+    name: &str,
+) -> Result<&'f mut Function<'t>, Response> {
+    functions
+        .iter_mut()
+        .find(|function| function.tracked.name == name)
+        .ok_or_else(|| Response::Failed(format!("no tracked function is named `{name}`")))
+}
+
+/// `tracked` as the listing gives it: what its registration says, before
+/// any of its code runs.
+fn listed(tracked: &Tracked) -> FunctionListing {
+    FunctionListing {
+        name: tracked.name.to_string(),
+        file: tracked.file.to_string(),
+        line: tracked.line,
+        debug_build: tracked.debug_build,
+        settings: tracked.settings,
         inputs: Vec::new(),
         error: None,
-        source_digest: function.source_digest,
+        source_digest: tracked.source_digest,
         timed_loop: None,
-    };
-    let probed = (function.open)().and_then(|mut served| {
-        if served.input_count() == 0 {
-            return Err(Error::NoInputs);
+    }
+}
+
+/// One tracked function in the child, opened and probed on first need.
+struct Function<'a> {
+    tracked: &'a Tracked,
+    state: State,
+}
+
+/// How far a function has got: each step runs user code, once.
+enum State {
+    /// Nothing of it has run.
+    Closed,
+    /// Its inputs are collected.
+    Opened(Box<dyn Served>),
+    /// It was called twice on every input, which answered this.
+    Probed(Box<dyn Served>, Probed),
+    /// Opening or probing it failed, for this reason: it is not served.
+    Failed(String),
+}
+
+impl Function<'_> {
+    /// The function with its inputs collected, collecting them if they are
+    /// not yet; the error of its inputs function (or of an earlier probe).
+    fn open(&mut self) -> Result<&mut Box<dyn Served>, String> {
+        if matches!(self.state, State::Closed) {
+            self.state = match (self.tracked.open)() {
+                Ok(served) if served.input_count() == 0 => {
+                    State::Failed(Error::NoInputs.to_string())
+                }
+                Ok(served) => State::Opened(served),
+                Err(error) => State::Failed(error.to_string()),
+            };
         }
-        let probes = served.probe()?;
-        Ok((served, probes))
-    });
-    match probed {
-        Ok((served, probes)) => {
-            listing.inputs = probes;
-            listing.timed_loop = machine_code::from_entry(served.timed_loop());
-            (Some(served), listing)
+        match &mut self.state {
+            State::Opened(served) | State::Probed(served, _) => Ok(served),
+            State::Failed(error) => Err(error.clone()),
+            State::Closed => unreachable!("opened above"),
         }
-        Err(error) => {
-            listing.error = Some(error.to_string());
-            (None, listing)
+    }
+
+    /// The function probed, opening and probing it if it is not yet; the
+    /// error of its inputs function or of a call.
+    fn probe(&mut self) -> Result<(&mut Box<dyn Served>, &Probed), String> {
+        self.open()?;
+        if let State::Opened(_) = self.state {
+            let State::Opened(mut served) = std::mem::replace(&mut self.state, State::Closed)
+            else {
+                unreachable!("matched above")
+            };
+            self.state = match served.probe() {
+                Ok(inputs) => {
+                    let timed_loop = machine_code::from_entry(served.timed_loop());
+                    State::Probed(served, Probed { inputs, timed_loop })
+                }
+                Err(error) => State::Failed(error.to_string()),
+            };
+        }
+        match &mut self.state {
+            State::Probed(served, probed) => Ok((served, probed)),
+            State::Failed(error) => Err(error.clone()),
+            State::Closed | State::Opened(_) => unreachable!("probed above"),
         }
     }
 }
@@ -164,33 +241,122 @@ mod tests {
             .collect()
     }
 
+    /// A function whose registration panics when opened: any request that
+    /// runs its code would end the session with this panic.
+    const UNTOUCHABLE: Tracked = Tracked {
+        name: "demo::untouchable",
+        test: "demo::faster_track_untouchable",
+        file: "src/lib.rs",
+        line: 15,
+        settings: Settings::NONE,
+        debug_build: false,
+        source_digest: 4,
+        open: || panic!("the listing ran user code"),
+    };
+
     #[test]
-    fn the_listing_names_every_function_with_its_settings_digests_and_errors() {
-        // Input 1 panics: the function is listed with the error; the other
-        // function is listed with its error too, and neither stops the child.
-        let [Response::Listing(listing)] = &session(&[&BROKEN, &DOUBLE], &[r#"{"op":"list"}"#])[..]
+    fn the_listing_names_every_function_with_its_settings_and_runs_no_user_code() {
+        let [Response::Listing(listing)] =
+            &session(&[&BROKEN, &DOUBLE, &UNTOUCHABLE], &[r#"{"op":"list"}"#])[..]
         else {
             panic!("one listing expected");
         };
         assert_eq!(listing.protocol, PROTOCOL);
         assert!(listing.calibration.reading_cost_ns > 0.0);
-        let [broken, double] = &listing.functions[..] else {
+        let [broken, double, untouchable] = &listing.functions[..] else {
             panic!("{listing:?}");
         };
         assert_eq!(broken.name, "demo::broken");
-        assert!(
-            broken.error.as_deref().unwrap().contains("no inputs today"),
-            "{broken:?}"
-        );
         assert_eq!(double.settings, DOUBLE.settings);
-        assert!(
-            double
-                .error
-                .as_deref()
-                .unwrap()
-                .contains("panicked on input 1: zero"),
-            "{double:?}"
+        assert_eq!(double.source_digest, 1);
+        assert_eq!(
+            (untouchable.file.as_str(), untouchable.line),
+            ("src/lib.rs", 15)
         );
+        for function in &listing.functions {
+            assert_eq!(
+                (function.inputs.len(), &function.error, function.timed_loop),
+                (0, &None, None),
+                "{function:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn each_function_is_opened_and_probed_on_request_answering_its_probes_or_its_error() {
+        // Input 1 panics: the function answers with the error; the other
+        // function with its own, and neither stops the child, which still
+        // never touches the third.
+        let responses = session(
+            &[&BROKEN, &DOUBLE, &UNTOUCHABLE],
+            &[
+                r#"{"op":"open","function":"demo::broken"}"#,
+                r#"{"op":"probe","function":"demo::broken"}"#,
+                r#"{"op":"open","function":"demo::double"}"#,
+                r#"{"op":"probe","function":"demo::double"}"#,
+                r#"{"op":"time","function":"demo::double","input":0,"batch":10}"#,
+                r#"{"op":"probe","function":"demo::missing"}"#,
+            ],
+        );
+        let failures: Vec<&str> = responses
+            .iter()
+            .filter_map(|response| match response {
+                Response::Failed(message) => Some(message.as_str()),
+                _ => None,
+            })
+            .collect();
+        assert!(matches!(responses[2], Response::Opened(3)), "{responses:?}");
+        let [
+            inputs_failed,
+            still_failed,
+            call_failed,
+            cannot_be_served,
+            missing,
+        ] = failures[..]
+        else {
+            panic!("{responses:?}");
+        };
+        assert!(inputs_failed.contains("no inputs today"), "{inputs_failed}");
+        assert_eq!(still_failed, inputs_failed);
+        assert!(
+            call_failed.contains("panicked on input 1: zero"),
+            "{call_failed}"
+        );
+        assert!(
+            cannot_be_served.starts_with("`demo::double` cannot be served: ")
+                && cannot_be_served.contains("panicked on input 1: zero"),
+            "{cannot_be_served}"
+        );
+        assert!(
+            missing.contains("no tracked function is named `demo::missing`"),
+            "{missing}"
+        );
+    }
+
+    #[test]
+    fn a_function_not_opened_yet_is_opened_and_probed_when_first_timed() {
+        const HEALTHY: Tracked = Tracked {
+            name: "demo::healthy",
+            open: || track_by_ref(vec![3_u64, 5], double, described, described),
+            ..DOUBLE
+        };
+        let responses = session(
+            &[&HEALTHY, &UNTOUCHABLE],
+            &[
+                r#"{"op":"time","function":"demo::healthy","input":1,"batch":100}"#,
+                r#"{"op":"probe","function":"demo::healthy"}"#,
+            ],
+        );
+        assert!(
+            matches!(responses[0], Response::Nanos(nanos) if nanos > 0.0),
+            "{responses:?}"
+        );
+        let Response::Probed(probed) = &responses[1] else {
+            panic!("{responses:?}");
+        };
+        assert_eq!(probed.inputs[1].output_digest, Some(10));
+        #[cfg(target_os = "linux")]
+        assert!(probed.timed_loop.is_some(), "{probed:?}");
     }
 
     #[test]
@@ -203,7 +369,7 @@ mod tests {
         let responses = session(
             &[&HEALTHY],
             &[
-                r#"{"op":"list"}"#,
+                r#"{"op":"probe","function":"demo::healthy"}"#,
                 r#"{"op":"time","function":"demo::healthy","input":1,"batch":1000}"#,
                 r#"{"op":"time","function":"demo::missing","input":0,"batch":1}"#,
                 r#"{"op":"time","function":"demo::healthy","input":9,"batch":1}"#,
@@ -213,10 +379,10 @@ mod tests {
             ],
         );
         assert_eq!(responses.len(), 5, "{responses:?}");
-        let Response::Listing(listing) = &responses[0] else {
+        let Response::Probed(probed) = &responses[0] else {
             panic!("{responses:?}");
         };
-        let inputs = &listing.functions[0].inputs;
+        let inputs = &probed.inputs;
         assert_eq!(inputs[1].input_digest, Some(5));
         assert_eq!(inputs[1].output_digest, Some(10));
         assert_eq!(inputs[1].output_shown, "10");

@@ -86,12 +86,10 @@ impl Measuring<'_> {
         while measured.iter().any(|function| !function.done) {
             pair += 1;
             if let Err(error) = self.start_pair(pair) {
-                for function in measured.iter_mut().filter(|function| !function.done) {
-                    function.reports = Err(Error::Revision(error.clone()));
-                    function.done = true;
-                }
+                fail_the_rest(&mut measured, &error);
                 break;
             }
+            let mut not_started_again = None;
             for ((name, matched), function) in selected.iter().zip(&mut measured) {
                 let (Match::Both { base, current }, false) = (matched, function.done) else {
                     continue;
@@ -118,6 +116,7 @@ impl Measuring<'_> {
                         }
                     }
                 };
+                let failed = report.is_err();
                 match (&mut function.reports, report) {
                     (Ok(reports), Ok(report)) => {
                         reports.push(report);
@@ -129,6 +128,20 @@ impl Measuring<'_> {
                     }
                     (Err(_), Ok(_)) => function.done = true,
                 }
+                // A child that stopped answering (stopped for overrunning,
+                // or ended) serves nothing more: this function has its
+                // error, and the pair is started again, in the same
+                // layouts, for the functions after it.
+                if failed && self.a_child_ended() {
+                    if let Err(error) = self.start_pair(pair) {
+                        not_started_again = Some(error);
+                        break;
+                    }
+                }
+            }
+            if let Some(error) = not_started_again {
+                fail_the_rest(&mut measured, &error);
+                break;
             }
         }
         selected
@@ -189,6 +202,11 @@ impl Measuring<'_> {
             )?;
         }
         Ok(())
+    }
+
+    /// Whether a child of the current pair has stopped serving.
+    fn a_child_ended(&mut self) -> bool {
+        self.servers.iter_mut().flatten().any(Server::has_ended)
     }
 
     /// One measurement of `name` in the current children.
@@ -314,6 +332,15 @@ impl Measuring<'_> {
             }
             Match::OnlyBase(_) | Match::OnlyCurrent(_) => true,
         }
+    }
+}
+
+/// Ends every function not done yet with `error`: its children could not
+/// be started.
+fn fail_the_rest(measured: &mut [Measured], error: &str) {
+    for function in measured.iter_mut().filter(|function| !function.done) {
+        function.reports = Err(Error::Revision(error.to_string()));
+        function.done = true;
     }
 }
 

@@ -1,8 +1,9 @@
 //! The run of `cargo faster --against REV`, once both revisions are built:
 //! each revision's test binaries started as children serving their tracked
-//! functions, the functions matched by name, each one measured in pairs of
-//! fresh children (`measuring`), and every outcome handed to the same
-//! outputs as `faster::main()`'s, ending in the same exit codes.
+//! functions, the functions matched by name, those the run selects opened
+//! and probed one by one, each one measured in pairs of fresh children
+//! (`measuring`), and every outcome handed to the same outputs as
+//! `faster::main()`'s, ending in the same exit codes.
 
 mod measuring;
 
@@ -18,7 +19,7 @@ use crate::output::files::ReportFiles;
 use crate::output::style::Progress;
 use crate::output::terminal::Harness;
 use crate::output::{Outputs, Summary};
-use crate::revision::child::{Endpoint, Server, ServerCommand};
+use crate::revision::child::{Endpoint, Server, ServerCommand, probe_listed};
 use crate::revision::compare::{self, Match};
 use crate::revision::machine_code::{LoopCode, ReadCode};
 use crate::revision::protocol::{Listing, PROTOCOL, Request, Response};
@@ -90,29 +91,38 @@ pub fn run_against(against: &Against, cli: &Cli) -> u8 {
         Started::start(&against.base, &run_config),
         Started::start(&against.current, &run_config),
     );
-    let (base, current) = match started {
+    let (mut base, mut current) = match started {
         (Ok(base), Ok(current)) => (base, current),
         (Err(error), _) | (_, Err(error)) => {
             eprintln!("faster: {error}");
             return COULD_NOT_RUN;
         }
     };
-    let matches = match compare::pair_up(&base.listings, &current.listings) {
-        Ok(matches) => matches,
+    // From the names alone, which ran no user code: only the functions the
+    // run measures are then opened and probed, each on its own, so one that
+    // never returns fails alone and one outside the selection never runs.
+    let to_probe = match select(&base.listings, &current.listings, cli) {
+        Ok((_, selected)) if cli.list => {
+            print_list(&selected);
+            return 0;
+        }
+        Ok((_, selected)) => to_probe(&selected),
         Err(error) => {
             eprintln!("faster: {error}");
             return COULD_NOT_RUN;
         }
     };
-    let total = matches.len();
-    let selected: Vec<(&str, Match)> = matches
-        .into_iter()
-        .filter(|(name, _)| cli.selects(name))
-        .collect();
-    if cli.list {
-        print_list(&selected);
-        return 0;
-    }
+    let probed = base
+        .probe(&to_probe[0])
+        .and_then(|()| current.probe(&to_probe[1]));
+    let (total, selected) =
+        match probed.and_then(|()| select(&base.listings, &current.listings, cli)) {
+            Ok(selected) => selected,
+            Err(error) => {
+                eprintln!("faster: {error}");
+                return COULD_NOT_RUN;
+            }
+        };
     let outputs = outputs_of(cli, against);
     // The children that listed the functions served this binary as built;
     // every measuring pair runs in layouts of its own.
@@ -220,6 +230,39 @@ fn print_list(selected: &[(&str, Match)]) {
     }
 }
 
+/// Functions matched by name, each with where the revisions have it.
+type Selected<'a> = Vec<(&'a str, Match<'a>)>;
+
+/// How many functions either revision has, matched by name, and those
+/// `cli` selects.
+fn select<'a>(
+    base: &'a [Listing],
+    current: &'a [Listing],
+    cli: &Cli,
+) -> Result<(usize, Selected<'a>), String> {
+    let matches = compare::pair_up(base, current)?;
+    let total = matches.len();
+    let selected = matches
+        .into_iter()
+        .filter(|(name, _)| cli.selects(name))
+        .collect();
+    Ok((total, selected))
+}
+
+/// Per revision (base, current), the functions of `selected` to open and
+/// probe: those both revisions have (a function one lacks is not
+/// measured), by the index of the child serving it and its name.
+fn to_probe(selected: &[(&str, Match)]) -> [Vec<(usize, String)>; 2] {
+    let mut wanted = [Vec::new(), Vec::new()];
+    for (name, matched) in selected {
+        if let Match::Both { base, current } = matched {
+            wanted[0].push((base.server, name.to_string()));
+            wanted[1].push((current.server, name.to_string()));
+        }
+    }
+    wanted
+}
+
 /// One revision's children, started, with what each serves.
 struct Started {
     servers: Vec<Server>,
@@ -227,7 +270,8 @@ struct Started {
 }
 
 impl Started {
-    /// Starts every child of `revision` and asks each for its listing.
+    /// Starts every child of `revision` and asks each for its listing,
+    /// which runs no user code.
     fn start(revision: &Revision, config: &Config) -> Result<Started, String> {
         let mut servers = Started::spawn(revision, 1, config)?;
         let mut listings = Vec::with_capacity(servers.len());
@@ -254,6 +298,13 @@ impl Started {
             }
         }
         Ok(Started { servers, listings })
+    }
+
+    /// Opens and probes the functions `wanted` names (see [`to_probe`]),
+    /// filling in their listings; a function whose child stops answering
+    /// gets the error, and its child is started again for the next.
+    fn probe(&mut self, wanted: &[(usize, String)]) -> Result<(), String> {
+        probe_listed(&mut self.servers, &mut self.listings, wanted)
     }
 
     /// Fresh children of `revision` in slot `slot`, not asked anything yet.
