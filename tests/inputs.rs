@@ -42,7 +42,7 @@ fn contains_linear(haystack: &Haystack, needle: i64) -> bool {
     haystack.0.contains(&needle)
 }
 
-#[faster::compare(original = contains_linear, inputs = lookups, expect = report, max_time = "50ms", processes = 1)]
+#[faster::compare(original = contains_linear, inputs = lookups, expect = report, max_time = "500ms", processes = 1)]
 #[faster::track(inputs = lookups)]
 fn contains_sorted(haystack: &Haystack, needle: i64) -> bool {
     haystack.0.binary_search(&needle).is_ok()
@@ -57,7 +57,7 @@ fn total_naive(values: Consumed, scale: i64, haystack: &Haystack) -> i64 {
     values.0.iter().map(|x| x * scale).sum::<i64>() + haystack.0.len() as i64
 }
 
-#[faster::compare(original = total_naive, inputs = totals, expect = report, max_time = "50ms", processes = 1)]
+#[faster::compare(original = total_naive, inputs = totals, expect = report, max_time = "500ms", processes = 1)]
 fn total(values: Consumed, scale: i64, haystack: &Haystack) -> i64 {
     values.0.iter().sum::<i64>() * scale + haystack.0.len() as i64
 }
@@ -68,7 +68,7 @@ fn totals() -> Vec<(Consumed, i64, Haystack)> {
 
 fn run(test_name: &str) {
     let config = Config {
-        max_time: Duration::from_millis(50),
+        max_time: Duration::from_millis(500),
         processes: 1,
         ..Config::default()
     };

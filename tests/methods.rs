@@ -160,7 +160,7 @@ mod shapes {
             original = Self::sum_naive,
             inputs = sample_inputs,
             expect = report,
-            max_time = "50ms",
+            max_time = "500ms",
             processes = 1
         )]
         #[faster::track(inputs = sample_inputs)]
@@ -178,7 +178,7 @@ mod shapes {
             original = Samples::into_sorted_naive,
             inputs = sample_inputs,
             expect = report,
-            max_time = "50ms",
+            max_time = "500ms",
             processes = 1
         )]
         pub fn into_sorted(mut self) -> Vec<f64> {
@@ -198,7 +198,7 @@ mod shapes {
             original = Self::scale_naive,
             inputs = scale_inputs,
             expect = report,
-            max_time = "50ms",
+            max_time = "500ms",
             processes = 1
         )]
         pub fn scale(&mut self, by: f64) {
@@ -217,7 +217,7 @@ mod shapes {
                 original = Self::from_text_naive,
                 inputs = text_inputs,
                 expect = report,
-                max_time = "50ms",
+                max_time = "500ms",
             processes = 1
             )
         )]
@@ -305,7 +305,7 @@ fn every_method_is_registered_under_its_type_and_name() {
 #[test]
 fn a_borrowed_output_is_compared_as_its_value() {
     let config = Config {
-        max_time: Duration::from_millis(50),
+        max_time: Duration::from_millis(500),
         processes: 1,
         ..Config::default()
     };

@@ -88,7 +88,7 @@ fn double_naive(n: &u32) -> u32 {
 }
 
 #[faster::track(inputs = small)]
-#[faster::compare(original = double_naive, inputs = small, expect = report, max_time = "100ms")]
+#[faster::compare(original = double_naive, inputs = small, expect = report, max_time = "500ms")]
 fn double(n: &u32) -> u32 {
     n * 2
 }

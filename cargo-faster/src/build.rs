@@ -111,7 +111,6 @@ impl Base<'_> {
             )),
         };
         let shared = shared_target(self.workspace);
-        let linked_through = cargo.linker.is_some();
         // The same compiler by the same path for every build here (as
         // `cargo faster test` sets it too): a build script that reruns when
         // `RUSTC` changes (`rerun-if-env-changed`) would otherwise run again
@@ -129,7 +128,11 @@ impl Base<'_> {
                 .map_err(|error| build_failure::of_current(error, directory))
         };
         let mut current = build_current()?;
-        if linked_through && relink::remove_damaged(&current.executables, "the current code") {
+        // Linked through faster-link, a binary it could not relink in
+        // layouts is linked again (see `relink`).
+        if cargo.linker.is_some()
+            && relink::remove_damaged(&current.executables, "the current code")
+        {
             current = build_current()?;
         }
         let apart = project_wrapper.or_else(|| self.named_alike(&current));

@@ -16,18 +16,27 @@
 use std::fs::File;
 use std::io;
 use std::path::Path;
+use std::sync::{Mutex, MutexGuard, PoisonError};
 
-/// The lock on `<dir>/.lock`, released when dropped.
+/// The lock on `<dir>/.lock`, released when dropped (the file first, then
+/// this process's turn).
 #[derive(Debug)]
 pub(crate) struct ProcessLock {
     _file: File,
+    _this_process: MutexGuard<'static, ()>,
 }
+
+/// The turn among this process's threads (libtest's), taken before the
+/// file's: a `flock` belongs to the open file, so a sibling thread holding
+/// it would block this one like another process, and be announced as one.
+static THIS_PROCESS: Mutex<()> = Mutex::new(());
 
 /// Waits for and takes the lock on `<dir>/.lock`, saying so where another
 /// process holds it (a run that seems to hang is waiting its turn). Best
 /// effort: where the lock file cannot be created, the comparison runs
 /// without it.
 pub(crate) fn lock_across_processes(dir: &Path) -> Option<ProcessLock> {
+    let this_process = THIS_PROCESS.lock().unwrap_or_else(PoisonError::into_inner);
     std::fs::create_dir_all(dir).ok()?;
     let file = File::options()
         .create(true)
@@ -43,7 +52,10 @@ pub(crate) fn lock_across_processes(dir: &Path) -> Option<ProcessLock> {
         );
         lock(&file).ok()?;
     }
-    Some(ProcessLock { _file: file })
+    Some(ProcessLock {
+        _file: file,
+        _this_process: this_process,
+    })
 }
 
 /// Waits for and takes an exclusive lock on `file`.

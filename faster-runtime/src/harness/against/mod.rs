@@ -127,32 +127,8 @@ pub fn run_against(against: &Against, cli: &Cli) -> u8 {
     // The children that listed the functions served this binary as built;
     // every measuring pair runs in layouts of its own.
     drop((base.servers, current.servers));
-    let loop_code = [
-        (&against.base, &base.listings),
-        (&against.current, &current.listings),
-    ]
-    .map(|(revision, listings)| {
-        let binaries: Vec<&std::path::Path> = revision
-            .servers
-            .iter()
-            .map(|command| command.program.as_path())
-            .collect();
-        against
-            .read_code
-            .map(|read| LoopCode::read(&binaries, listings, read))
-            .unwrap_or_default()
-    });
-    let paired = pairing(&loop_code);
-    let binaries_of = |revision: &Revision| -> Vec<Binaries> {
-        revision
-            .servers
-            .iter()
-            .map(|command| {
-                Binaries::of(command.program.clone(), run_config.layouts, paired.as_ref())
-            })
-            .collect()
-    };
-    let binaries = [binaries_of(&against.base), binaries_of(&against.current)];
+    let (loop_code, binaries) =
+        code_and_binaries(against, [&base.listings, &current.listings], &run_config);
     let scope = measuring::scope_of(&binaries);
     let _turn = lock_across_processes(&against.output);
     let mut run = Measuring {
@@ -179,6 +155,38 @@ pub fn run_against(against: &Against, cli: &Cli) -> u8 {
     };
     run.outputs.end(&summary);
     if summary.failed() == 0 { 0 } else { FAILED }
+}
+
+/// Per revision (base, current): each function's timed loop and what it
+/// calls in its binaries as built, and the binaries its pairs run — their
+/// layouts, placing that code alike in both where it was read (see
+/// [`pairing`]), where `config` varies them.
+fn code_and_binaries(
+    against: &Against,
+    listings: [&[Listing]; 2],
+    config: &Config,
+) -> ([LoopCode; 2], [Vec<Binaries>; 2]) {
+    let revisions = [&against.base, &against.current];
+    let loop_code = [0, 1].map(|side| {
+        let binaries: Vec<&std::path::Path> = revisions[side]
+            .servers
+            .iter()
+            .map(|command| command.program.as_path())
+            .collect();
+        against
+            .read_code
+            .map(|read| LoopCode::read(&binaries, listings[side], read))
+            .unwrap_or_default()
+    });
+    let paired = pairing(&loop_code);
+    let binaries = revisions.map(|revision| {
+        revision
+            .servers
+            .iter()
+            .map(|command| Binaries::of(command.program.clone(), config.layouts, paired.as_ref()))
+            .collect()
+    });
+    (loop_code, binaries)
 }
 
 /// How layout `k` of both revisions places the code their timed loops
