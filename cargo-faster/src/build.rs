@@ -127,14 +127,7 @@ impl Base<'_> {
                 .test_binaries(&current_build)
                 .map_err(|error| build_failure::of_current(error, directory))
         };
-        let mut current = build_current()?;
-        // Linked through faster-link, a binary it could not relink in
-        // layouts is linked again (see `relink`).
-        if cargo.linker.is_some()
-            && relink::remove_damaged(&current.executables, "the current code")
-        {
-            current = build_current()?;
-        }
+        let current = relinked_where_damaged(cargo, "the current code", build_current)?;
         let apart = project_wrapper.or_else(|| self.named_alike(&current));
         let apart_target = base.join(prune::APART);
         let place = match &apart {
@@ -310,15 +303,11 @@ impl Base<'_> {
                     build_failure::of_base(error, self.name, (&base_directory, worktree), cargo)
                 })
         };
-        let mut built = build_base()?;
-        if cargo.linker.is_some()
-            && relink::remove_damaged(
-                &built.executables,
-                &format!("the base revision {}", self.name),
-            )
-        {
-            built = build_base()?;
-        }
+        let built = relinked_where_damaged(
+            cargo,
+            &format!("the base revision {}", self.name),
+            build_base,
+        )?;
         let kept = cache::keep(&built.executables, build_dir, key, shared)?;
         eprintln!(
             "cargo faster: built the base revision {} in {:.1} s",
@@ -337,6 +326,21 @@ impl Base<'_> {
         }
         pruned
     }
+}
+
+/// What `build` builds, built once more where, linked through faster-link,
+/// a binary of `revision` could not be relinked in layouts: its file
+/// removed, cargo links it again (see [`relink`]).
+fn relinked_where_damaged<E>(
+    cargo: &Cargo,
+    revision: &str,
+    build: impl Fn() -> Result<Built, E>,
+) -> Result<Built, E> {
+    let built = build()?;
+    if cargo.linker.is_some() && relink::remove_damaged(&built.executables, revision) {
+        return build();
+    }
+    Ok(built)
 }
 
 /// One line saying what `<target>/faster/` of `workspace` keeps, with what
