@@ -192,7 +192,33 @@ fn run_all(
         load: guard::load_between(&at_start, &guard::snapshot()),
     };
     outputs.end(&summary);
-    if summary.failed() == 0 { 0 } else { FAILED }
+    exit_code(&summary, outputs.unwritten())
+}
+
+/// How a run that measured ends: 0 when every comparison passed and every
+/// report was written, else 101. A report that could not be written fails
+/// the run, as a comparison does: a CI step that reads it would find
+/// nothing, or an earlier run's.
+fn exit_code(summary: &Summary<'_>, unwritten: &[String]) -> u8 {
+    if !unwritten.is_empty() {
+        eprintln!(
+            "faster: the run fails: {} could not be written, which a CI step reading {} would miss:",
+            if unwritten.len() == 1 {
+                "a report"
+            } else {
+                "reports"
+            },
+            if unwritten.len() == 1 { "it" } else { "them" },
+        );
+        for problem in unwritten {
+            eprintln!("  {problem}");
+        }
+    }
+    if summary.failed() == 0 && unwritten.is_empty() {
+        0
+    } else {
+        FAILED
+    }
 }
 
 /// The outputs of a run, the one place they are chosen: progress, report
@@ -295,6 +321,13 @@ pub fn run_test(comparison: &Comparison) {
     let (outcome, notes) = run_comparison(comparison, &run_wide, &mut outputs, child);
     if !outcome.passed() {
         panic!("{}", terminal::failure_message(&outcome, &notes));
+    }
+    if !outputs.unwritten().is_empty() {
+        panic!(
+            "faster: {} fails: {} (a CI step reading the report would miss it)",
+            outcome.test,
+            outputs.unwritten().join("; ")
+        );
     }
 }
 

@@ -66,7 +66,7 @@ impl<W: Write> Output for BenchLines<W> {
         let _ = self.out.write_all(text.as_bytes());
     }
 
-    fn end(&mut self, summary: &Summary<'_>) {
+    fn end(&mut self, summary: &Summary<'_>, _notes: &mut Vec<Note>) {
         let _ = write!(
             self.out,
             "\n{}",

@@ -69,16 +69,7 @@ impl Output for ReportFiles {
         let mut note = |what: &'static str, path: PathBuf, written: io::Result<()>| {
             notes.push(match written {
                 Ok(()) => Note::Written { what, path },
-                // An earlier run's file left in its place would read as
-                // this run's.
-                Err(error) => Note::Problem(format!(
-                    "could not write {}: {error}{}",
-                    path.display(),
-                    match fs::remove_file(&path) {
-                        Ok(()) => "; the file an earlier run wrote there is removed",
-                        Err(_) => "",
-                    }
-                )),
+                Err(error) => Note::Problem(not_written(&path, &error)),
             });
         };
         #[cfg(feature = "plots")]
@@ -91,6 +82,20 @@ impl Output for ReportFiles {
         let written = write_json(&path, &Document::of(outcome));
         note("data", path, written);
     }
+}
+
+/// What is said of a report file that could not be written at `path`,
+/// once the file an earlier run wrote there is removed: left in its
+/// place, it would read as this run's.
+pub fn not_written(path: &Path, error: &io::Error) -> String {
+    format!(
+        "could not write {}: {error}{}",
+        path.display(),
+        match fs::remove_file(path) {
+            Ok(()) => "; the file an earlier run wrote there is removed",
+            Err(_) => "",
+        }
+    )
 }
 
 /// The folder of `target/faster/` that a test target's files go to, named

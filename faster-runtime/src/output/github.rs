@@ -43,12 +43,12 @@ impl StepSummary {
         }
     }
 
-    fn append(&self, text: &str) {
+    fn append(&self, text: &str, notes: &mut Vec<Note>) {
         if let Err(error) = append(&self.path, text) {
-            eprintln!(
-                "faster: could not append to GITHUB_STEP_SUMMARY ({}): {error}",
+            notes.push(Note::Problem(format!(
+                "could not append to GITHUB_STEP_SUMMARY ({}): {error}",
                 self.path.display()
-            );
+            )));
         }
     }
 }
@@ -58,7 +58,7 @@ impl StepSummary {
 static HEADING_WRITTEN: Mutex<bool> = Mutex::new(false);
 
 impl Output for StepSummary {
-    fn comparison(&mut self, outcome: &Outcome, _notes: &mut Vec<Note>) {
+    fn comparison(&mut self, outcome: &Outcome, notes: &mut Vec<Note>) {
         if !self.per_comparison {
             return;
         }
@@ -77,10 +77,10 @@ impl Output for StepSummary {
             *written = true;
         }
         text.push_str(&row(outcome));
-        self.append(&text);
+        self.append(&text, notes);
     }
 
-    fn end(&mut self, summary: &Summary<'_>) {
+    fn end(&mut self, summary: &Summary<'_>, notes: &mut Vec<Note>) {
         if self.per_comparison || summary.outcomes.is_empty() {
             return;
         }
@@ -106,7 +106,7 @@ impl Output for StepSummary {
         for notice in notices::one_sided(summary.outcomes) {
             text.push_str(&format!("\n> ℹ️ {}\n", cell(&notice)));
         }
-        self.append(&text);
+        self.append(&text, notes);
     }
 }
 

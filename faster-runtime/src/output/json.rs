@@ -26,7 +26,7 @@ impl<W: Write> Output for JsonLines<W> {
 
     /// What holds for the whole run goes to stderr: stdout holds documents
     /// only.
-    fn end(&mut self, summary: &Summary<'_>) {
+    fn end(&mut self, summary: &Summary<'_>, _notes: &mut Vec<Note>) {
         for notice in notices::one_sided(summary.outcomes) {
             eprintln!("faster: {notice}");
         }

@@ -11,7 +11,7 @@
 //! message: properties and output are only seen by opening the case, which
 //! a green row never invites. Its judgement was skipped, not its run.
 
-use super::files::write_atomically;
+use super::files::{self, write_atomically};
 use super::style::Style;
 use super::terminal;
 use super::{Note, Output, Summary, notices, undecided};
@@ -50,7 +50,7 @@ impl<W: Write> Output for Junit<W> {
         self.notes.push(notes.clone());
     }
 
-    fn end(&mut self, summary: &Summary<'_>) {
+    fn end(&mut self, summary: &Summary<'_>, notes: &mut Vec<Note>) {
         let cases: String = summary
             .outcomes
             .iter()
@@ -66,7 +66,7 @@ impl<W: Write> Output for Junit<W> {
             Destination::File(path) => {
                 if let Err(error) = write_atomically(path, |out| out.write_all(document.as_bytes()))
                 {
-                    eprintln!("faster: could not write {}: {error}", path.display());
+                    notes.push(Note::Problem(files::not_written(path, &error)));
                 }
             }
         }

@@ -146,34 +146,53 @@ pub trait Output {
     /// recorded about it; an output may add its own.
     fn comparison(&mut self, _outcome: &Outcome, _notes: &mut Vec<Note>) {}
 
-    /// The run ended.
-    fn end(&mut self, _summary: &Summary<'_>) {}
+    /// The run ended. `notes` collects what went wrong writing a document
+    /// written only now (a [`Note::Problem`]).
+    fn end(&mut self, _summary: &Summary<'_>, _notes: &mut Vec<Note>) {}
 }
 
 /// The outputs of a run, called in the order they were added: an output
-/// that writes files goes before those that point at them.
+/// that writes files goes before those that point at them. They remember
+/// every file that could not be written, which fails the run: a CI step
+/// that reads it would find nothing, or an earlier run's.
 #[derive(Default)]
-pub struct Outputs<'a>(Vec<Box<dyn Output + 'a>>);
+pub struct Outputs<'a> {
+    outputs: Vec<Box<dyn Output + 'a>>,
+    unwritten: Vec<String>,
+}
 
 impl<'a> Outputs<'a> {
     /// No outputs yet.
     pub fn new() -> Self {
-        Outputs(Vec::new())
+        Outputs::default()
     }
 
     /// Adds `output` after the others.
     pub fn add(&mut self, output: impl Output + 'a) {
-        self.0.push(Box::new(output));
+        self.outputs.push(Box::new(output));
+    }
+
+    /// What could not be written so far, each said as the note said it.
+    pub fn unwritten(&self) -> &[String] {
+        &self.unwritten
+    }
+
+    fn remember_problems(&mut self, notes: &[Note]) {
+        self.unwritten
+            .extend(notes.iter().filter_map(|note| match note {
+                Note::Problem(problem) => Some(problem.clone()),
+                Note::Written { .. } => None,
+            }));
     }
 
     /// See [`Output::begin`].
     pub fn begin(&mut self, run: &Run<'_>) {
-        self.0.iter_mut().for_each(|output| output.begin(run));
+        self.outputs.iter_mut().for_each(|output| output.begin(run));
     }
 
     /// See [`Output::measuring`].
     pub fn measuring(&mut self, test: &str, budget: Duration) {
-        self.0
+        self.outputs
             .iter_mut()
             .for_each(|output| output.measuring(test, budget));
     }
@@ -181,14 +200,20 @@ impl<'a> Outputs<'a> {
     /// See [`Output::comparison`]; returns every output's notes.
     pub fn comparison(&mut self, outcome: &Outcome) -> Vec<Note> {
         let mut notes = Vec::new();
-        for output in &mut self.0 {
+        for output in &mut self.outputs {
             output.comparison(outcome, &mut notes);
         }
+        self.remember_problems(&notes);
         notes
     }
 
-    /// See [`Output::end`].
+    /// See [`Output::end`]; what could not be written is then in
+    /// [`Outputs::unwritten`].
     pub fn end(&mut self, summary: &Summary<'_>) {
-        self.0.iter_mut().for_each(|output| output.end(summary));
+        let mut notes = Vec::new();
+        for output in &mut self.outputs {
+            output.end(summary, &mut notes);
+        }
+        self.remember_problems(&notes);
     }
 }

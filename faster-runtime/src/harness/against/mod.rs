@@ -9,7 +9,7 @@ mod measuring;
 
 use super::lock::lock_across_processes;
 use super::run::RunWide;
-use super::{Destinations, FAILED, USAGE_ERROR, outputs, step_summary_path};
+use super::{Destinations, USAGE_ERROR, exit_code, outputs, step_summary_path};
 use crate::config::{Config, Settings};
 use crate::engine::replicate;
 use crate::harness::cli::Cli;
@@ -154,7 +154,7 @@ pub fn run_against(against: &Against, cli: &Cli) -> u8 {
         load: None,
     };
     run.outputs.end(&summary);
-    if summary.failed() == 0 { 0 } else { FAILED }
+    exit_code(&summary, run.outputs.unwritten())
 }
 
 /// Per revision (base, current): each function's timed loop and what it

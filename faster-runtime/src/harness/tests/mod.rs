@@ -5,8 +5,9 @@ use super::*;
 use crate::config::Config;
 use crate::engine::replicate::combine_slices;
 use crate::error::Error;
+use crate::output::Note;
 use crate::output::style::{WIDTH, display_width};
-use crate::report::{Report, fixtures};
+use crate::report::{Outcome, Report, fixtures};
 use crate::stats::verdict::{Expect, Verdict};
 
 /// The JSON Schema checker of the integration tests, so the harness's
@@ -450,5 +451,40 @@ fn help_prints_the_usage_and_succeeds_and_a_bad_flag_is_a_usage_error() {
     assert_eq!(
         run_from("tests/speed.rs", vec!["--frobnicate".into()]),
         USAGE_ERROR
+    );
+}
+
+#[test]
+fn a_report_that_could_not_be_written_fails_a_run_whose_comparisons_passed() {
+    // `/dev/null` is a file, so no folder can be made under it.
+    let ran = run(&["--junit", "/dev/null/junit.xml"], &[&FAST], false);
+    assert!(
+        ran.stdout.contains("test result: ok. 1 passed"),
+        "{}",
+        ran.stdout
+    );
+    assert_eq!(ran.code, FAILED);
+    let written = run(&[], &[&FAST], false);
+    assert_eq!(written.code, 0);
+}
+
+#[test]
+fn the_outputs_remember_every_file_they_could_not_write() {
+    let mut outputs = Outputs::new();
+    outputs.add(ReportFiles::new("/dev/null/faster".into(), "speed"));
+    let outcome = Outcome {
+        test: "dup::faster_has_duplicate_sorted".into(),
+        label: "faster_has_duplicate_sorted vs has_duplicate".into(),
+        source: None,
+        result: faster_report(&Config::default()),
+        enforced: true,
+    };
+    let notes = outputs.comparison(&outcome);
+    assert!(matches!(&notes[..], [Note::Problem(_), ..]), "{notes:?}");
+    let unwritten = outputs.unwritten();
+    assert!(
+        !unwritten.is_empty()
+            && unwritten[0].starts_with("could not write /dev/null/faster/speed/"),
+        "{unwritten:?}"
     );
 }

@@ -143,7 +143,7 @@ impl<W: Write> Output for Terminal<W> {
         self.say(&text);
     }
 
-    fn end(&mut self, summary: &Summary<'_>) {
+    fn end(&mut self, summary: &Summary<'_>, _notes: &mut Vec<Note>) {
         let mut text = String::new();
         // Sections are separated by one blank line; a pretty report ends
         // with one already.
@@ -387,14 +387,15 @@ mod tests {
             for outcome in &outcomes {
                 terminal.comparison(outcome, &mut Vec::new());
             }
-            terminal.end(&Summary {
+            let summary = Summary {
                 binary: "speed",
                 against: None,
                 outcomes: &outcomes,
                 filtered_out: 0,
                 elapsed: Duration::from_secs(8),
                 load: Some(busy),
-            });
+            };
+            terminal.end(&summary, &mut Vec::new());
         }
         let text = String::from_utf8(out).unwrap();
         // Each report says its own figures, in two lines, and no warning.
