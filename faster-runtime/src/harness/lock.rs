@@ -36,6 +36,11 @@ static THIS_PROCESS: Mutex<()> = Mutex::new(());
 /// effort: where the lock file cannot be created, the comparison runs
 /// without it.
 pub(crate) fn lock_across_processes(dir: &Path) -> Option<ProcessLock> {
+    lock_saying_so(dir, |notice| eprintln!("{notice}"))
+}
+
+/// [`lock_across_processes`], telling `say` when it has to wait.
+fn lock_saying_so(dir: &Path, say: impl FnOnce(String)) -> Option<ProcessLock> {
     let this_process = THIS_PROCESS.lock().unwrap_or_else(PoisonError::into_inner);
     std::fs::create_dir_all(dir).ok()?;
     let file = File::options()
@@ -45,11 +50,11 @@ pub(crate) fn lock_across_processes(dir: &Path) -> Option<ProcessLock> {
         .open(dir.join(".lock"))
         .ok()?;
     if !try_lock(&file).ok()? {
-        eprintln!(
+        say(format!(
             "faster: waiting for another process measuring in {} (another `cargo faster` or \
              test run in this target) to finish",
             dir.display()
-        );
+        ));
         lock(&file).ok()?;
     }
     Some(ProcessLock {
@@ -134,6 +139,35 @@ mod imp {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_run_that_waits_for_another_says_so_and_one_that_does_not_is_silent() {
+        let temp = tempfile::tempdir().unwrap();
+        let dir = temp.path().join("faster");
+        let mut said = Vec::new();
+        drop(lock_saying_so(&dir, |notice| said.push(notice)));
+        assert!(said.is_empty(), "{said:?}");
+        // Another open file holding the lock is another process to flock.
+        let other = File::options().write(true).open(dir.join(".lock")).unwrap();
+        assert!(try_lock(&other).unwrap());
+        let (notices, waiting) = std::sync::mpsc::channel();
+        let waiter = std::thread::spawn({
+            let dir = dir.clone();
+            move || lock_saying_so(&dir, |notice| notices.send(notice).unwrap()).is_some()
+        });
+        let notice = waiting.recv().unwrap();
+        assert!(
+            notice.starts_with("faster: waiting for another process measuring in ")
+                && notice
+                    .ends_with("(another `cargo faster` or test run in this target) to finish"),
+            "{notice}"
+        );
+        drop(other);
+        assert!(
+            waiter.join().unwrap(),
+            "the lock is taken once the other lets go"
+        );
+    }
 
     #[test]
     fn processes_take_turns() {
