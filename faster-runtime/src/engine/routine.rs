@@ -167,10 +167,15 @@ where
             };
         }
         // Clones are held for a whole batch: bound the memory they take by
-        // what one costs to make (a proxy for its size).
+        // what one costs to make (a proxy for its size), from up to 16, but
+        // no more than a batch's worth: 16 clones of 8 MiB took a slice's
+        // whole budget on a busy machine, before it measured anything.
         let start = Instant::now();
-        let clones: Vec<Prepared> = (0..16).map(|_| (self.prepare)(input)).collect();
-        let per_clone_ns = start.elapsed().as_nanos() as f64 / 16.0;
+        let mut clones: Vec<Prepared> = Vec::with_capacity(16);
+        while clones.len() < 16 && (start.elapsed().as_nanos() as f64) < MAX_CLONING_NS {
+            clones.push((self.prepare)(input));
+        }
+        let per_clone_ns = start.elapsed().as_nanos() as f64 / clones.len() as f64;
         drop(clones);
         let affordable = (MAX_CLONING_NS / per_clone_ns.max(1.0)) as u64;
         affordable.clamp(1, MAX_HELD_OUTPUTS)
@@ -423,5 +428,23 @@ mod tests {
             timed: |_: &Vec<u64>, owned: Vec<u64>| owned.len(),
         };
         assert!(cloned.max_batch(&input) < sampler::MAX_BATCH);
+    }
+
+    #[test]
+    fn a_clone_that_takes_a_batch_s_time_is_made_once_or_twice_to_find_the_cap() {
+        // Each clone takes at least 3 ms, more than half of the 5 ms a
+        // batch's clones may take: the cap is 1, found from at most two.
+        let made = Cell::new(0_u64);
+        let slow = Parts {
+            prepare: |input: &u64| {
+                made.set(made.get() + 1);
+                std::thread::sleep(std::time::Duration::from_millis(3));
+                *input
+            },
+            check: |_: &u64, owned: u64| owned,
+            timed: |_: &u64, owned: u64| owned,
+        };
+        assert_eq!(slow.max_batch(&7), 1);
+        assert!((1..=2).contains(&made.get()), "{} clones made", made.get());
     }
 }
