@@ -397,8 +397,7 @@ fn measure_rounds<S: Subject, C: Clock>(
             subject.begin_round(round, placement);
             let over = || budget.elapsed_ns() > limit_ns;
             let sizes = ladder_sizes(&pace.batch_sizes, ladders, round);
-            let original_first = round % 2 == 0;
-            match measure_round(subject, sizes, (original_first, placement), &over)? {
+            match measure_round(subject, sizes, (original_first(round), placement), &over)? {
                 Some(measured) => {
                     pace.observe(&measured);
                     rounds.push(measured);
@@ -411,6 +410,19 @@ fn measure_rounds<S: Subject, C: Clock>(
             }
         }
     }
+}
+
+/// Whether the original is timed first in measured round `round`. Each
+/// pair of rounds holds one of each order, and pairs take turns at which
+/// comes first: the first round of a pair follows the convergence check and
+/// the budget's, work that leaves caches and the allocator colder than a
+/// round does, and its first batch pays for it. With the original always
+/// first there, two identical functions that allocate their output (the
+/// fields of a CSV line, 300 ns) read 1.02x to 1.03x faster in every build,
+/// with the candidate as either of the two.
+fn original_first(round: usize) -> bool {
+    let pair = round / 2;
+    (round % 2 == 0) == (pair % 2 == 0)
 }
 
 /// Where the budget ends measuring: a budget stop, or an error where not
@@ -702,10 +714,10 @@ mod tests {
     }
 
     #[test]
-    fn rounds_alternate_the_order() {
+    fn each_pair_of_rounds_holds_both_orders_and_pairs_take_turns_at_which_is_first() {
         let samples = run([1_000.0, 800.0], &Config::default());
         for (index, round) in samples.rounds.iter().enumerate() {
-            assert_eq!(round.original_first, index % 2 == 0);
+            assert_eq!(round.original_first, [true, false, false, true][index % 4]);
         }
     }
 
