@@ -7,7 +7,8 @@
 pub mod flags;
 mod usage;
 
-use crate::config::{SETTINGS, Setting, Settings};
+use crate::config::{SETTINGS, Settings};
+use crate::options::OptionSpec;
 use crate::output::style::ColorChoice;
 use flags::{Action, FORMAT_VARIABLE, Flag};
 use std::path::PathBuf;
@@ -78,7 +79,7 @@ pub const QUICK_MAX_TIME: Duration = Duration::from_millis(500);
 #[derive(Debug, Clone, Copy)]
 pub enum Known {
     /// A setting's flag.
-    Setting(&'static Setting),
+    Setting(&'static OptionSpec),
     /// One of the harness's own.
     Flag(&'static Flag),
 }
@@ -89,6 +90,7 @@ impl Known {
         SETTINGS
             .iter()
             .find(|setting| setting.flag == Some(name))
+            .copied()
             .map(Known::Setting)
             .or_else(|| Flag::named(name).map(Known::Flag))
     }
@@ -240,8 +242,8 @@ pub fn libtest_display(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::options::TimerKind;
     use crate::stats::verdict::Undecided;
-    use crate::time::TimerKind;
 
     fn parse(arguments: &[&str]) -> Result<Cli, String> {
         Cli::parse(&arguments.iter().map(|a| a.to_string()).collect::<Vec<_>>())
@@ -437,11 +439,11 @@ mod tests {
             ),
             (
                 &["--max-time", "5"],
-                "--max-time: `5` has no known unit; write e.g. \"500ms\" or \"3s\"",
+                "--max-time: `5` has no unit; write a duration such as 500ms, 3s or 1.5s",
             ),
             (
                 &["--timer", "sundial"],
-                "--timer: unknown timer `sundial`; use wall, cycles or thread-cpu",
+                "--timer: `sundial` is not a choice; write `wall`, `cycles` or `thread-cpu`",
             ),
             (
                 &["--layouts", "maybe"],
@@ -449,11 +451,11 @@ mod tests {
             ),
             (
                 &["--undecided", "maybe"],
-                "--undecided: `maybe` is neither pass nor fail; write `pass` or `fail`",
+                "--undecided: `maybe` is not a choice; write `pass` or `fail`",
             ),
             (
                 &["--processes", "0"],
-                "--processes: `0` is not a process count; write a whole number from 1 to 100",
+                "--processes: `0` is not a whole number from 1 to 100",
             ),
             (
                 &["--format", "xml"],

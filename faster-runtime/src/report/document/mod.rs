@@ -62,7 +62,7 @@ struct ResultDoc {
     /// interval. Written for readers, not read back.
     #[serde(default)]
     judged_beyond: Option<f64>,
-    #[serde(default)]
+    #[serde(default, with = "crate::config::by_name")]
     if_undecided: Undecided,
     noise_floor: f64,
     #[serde(deserialize_with = "nullable::number")]
@@ -302,7 +302,7 @@ impl ResultDoc {
         let [original, candidate] = Rates::pair(report.flop_rates(), report.byte_rates());
         ResultDoc {
             verdict: report.verdict.name().into(),
-            expect: report.expect.as_str().into(),
+            expect: report.expect.name().into(),
             passed: report.passed(),
             decided: report.decided(),
             judged_beyond: Some(report.judged_beyond()).filter(|judged| judged.is_finite()),
