@@ -160,12 +160,18 @@ impl Options {
         }
     }
 
+    /// The switch an option of [`Kind::Switch`](crate::options::Kind)
+    /// gives `field`.
+    pub fn switch(&self, field: Field) -> Option<bool> {
+        match self.given(field)? {
+            (_, Value::Switch(switch)) => Some(*switch),
+            _ => None,
+        }
+    }
+
     /// `cache_flush = false`: a kernel's caches left warm; `true` when absent.
     pub fn cache_flush(&self) -> bool {
-        !matches!(
-            self.given(Field::CacheFlush),
-            Some((_, Value::Switch(false)))
-        )
+        self.switch(Field::CacheFlush).unwrap_or(true)
     }
 
     /// The options that set a field of the runtime's `Settings`, by the
