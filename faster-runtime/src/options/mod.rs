@@ -16,10 +16,9 @@ mod values;
 
 pub(crate) use choices::choices;
 pub use choices::{Choice, Choices, Keyword};
-pub use table::{
-    Attribute, Expect, Field, Kind, OPTIONS, OptionSpec, TimerKind, Undecided, named, setting,
-    settings,
-};
+// The table whole: every option, and the enums of its keywords' values,
+// which a new keyword setting adds beside its entry.
+pub use table::*;
 pub use values::{
     MAX_PROCESSES, duration_text, parse_count, parse_duration, parse_fraction, parse_switch,
     switch_text, usable_fraction,
