@@ -395,7 +395,7 @@ mod tests {
         );
         let bad_format = parse(&["--against", "main", "--format", "xml"]).unwrap_err();
         assert!(
-            bad_format.starts_with("--format: `xml` is not a format") && !bad_format.contains('\n'),
+            bad_format.starts_with("--format: `xml` is not a choice") && !bad_format.contains('\n'),
             "{bad_format}"
         );
         assert_eq!(parse(&["--help"]).unwrap_err(), "help");

@@ -102,7 +102,7 @@ fn document(summary: &Summary<'_>, cases: &str) -> String {
 
 /// One `<testcase>`, its class the test binary (as nextest names them).
 fn test_case(binary: &str, outcome: &Outcome, notes: &[Note]) -> String {
-    let mut properties: Vec<(&str, String)> = vec![("status", outcome.status().as_str().into())];
+    let mut properties: Vec<(&str, String)> = vec![("status", outcome.status().name().into())];
     let (seconds, failure, report_text) = match &outcome.result {
         Ok(report) => {
             properties.extend([

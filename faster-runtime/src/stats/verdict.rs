@@ -14,32 +14,21 @@ impl Undecided {
     }
 }
 
-/// What the measurement shows, beyond the noise floor.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Verdict {
-    /// The interval's lower bound is at least `1 + noise_floor`.
-    Faster,
-    /// The interval's upper bound is at most `1 / (1 + noise_floor)`.
-    Slower,
-    /// Neither: the difference, if any, is not shown to exceed the floor.
-    WithinNoise,
+crate::options::choices! {
+    /// What the measurement shows, beyond the noise floor; named `faster`,
+    /// `slower` or `within_noise` in the JSON document and in CSV files.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    pub enum Verdict {
+        /// The interval's lower bound is at least `1 + noise_floor`.
+        Faster = "faster",
+        /// The interval's upper bound is at most `1 / (1 + noise_floor)`.
+        Slower = "slower",
+        /// Neither: the difference, if any, is not shown to exceed the floor.
+        WithinNoise = "within_noise",
+    }
 }
 
 impl Verdict {
-    /// The verdict's name in the JSON document and in CSV files:
-    /// `faster`, `slower` or `within_noise`.
-    ///
-    /// ```
-    /// assert_eq!(faster::Verdict::WithinNoise.name(), "within_noise");
-    /// ```
-    pub fn name(self) -> &'static str {
-        match self {
-            Verdict::Faster => "faster",
-            Verdict::Slower => "slower",
-            Verdict::WithinNoise => "within_noise",
-        }
-    }
-
     /// Judges a speedup interval `(low, high)` (original time / candidate
     /// time) against the relative `noise_floor`.
     ///

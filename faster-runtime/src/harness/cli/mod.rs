@@ -10,42 +10,11 @@ mod usage;
 use crate::config::{SETTINGS, Settings};
 use crate::options::OptionSpec;
 use crate::output::style::ColorChoice;
+pub use flags::Format;
 use flags::{Action, FORMAT_VARIABLE, Flag};
 use std::path::PathBuf;
 use std::time::Duration;
 pub use usage::{closest, closest_flag, unknown_flag, usage};
-
-/// What the run prints on stdout.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Format {
-    /// Each report, the summary table and libtest's result line.
-    Pretty,
-    /// libtest's `test NAME ... ok` lines and the summary table.
-    Terse,
-    /// One `faster/report/v1` JSON document per comparison and line, and
-    /// nothing else.
-    Json,
-    /// libtest's bench lines, `test NAME/original ... bench: N ns/iter
-    /// (+/- M)`, for benchmark-tracking tools.
-    Bench,
-    /// One JUnit XML document, at the end.
-    Junit,
-}
-
-impl Format {
-    fn parse(text: &str) -> Result<Format, String> {
-        match text {
-            "pretty" => Ok(Format::Pretty),
-            "terse" => Ok(Format::Terse),
-            "json" => Ok(Format::Json),
-            "bench" => Ok(Format::Bench),
-            "junit" => Ok(Format::Junit),
-            other => Err(format!(
-                "`{other}` is not a format; use pretty, terse, json, bench or junit"
-            )),
-        }
-    }
-}
 
 /// The parsed command line of `faster::main()`.
 #[derive(Debug, Default, PartialEq)]
@@ -373,7 +342,7 @@ mod tests {
         assert_eq!(parse(&[]).unwrap().with_env(env("")).unwrap().format, None);
         let error = parse(&[]).unwrap().with_env(env("yaml")).unwrap_err();
         assert!(
-            error.starts_with("FASTER_FORMAT: `yaml` is not a format"),
+            error.starts_with("FASTER_FORMAT: `yaml` is not a choice"),
             "{error}"
         );
     }
@@ -459,11 +428,12 @@ mod tests {
             ),
             (
                 &["--format", "xml"],
-                "--format: `xml` is not a format; use pretty, terse, json, bench or junit",
+                "--format: `xml` is not a choice; write `pretty`, `terse`, `json`, `bench` or \
+                 `junit`",
             ),
             (
                 &["--color=maybe"],
-                "--color: `maybe` is not a colour choice; use auto, always or never",
+                "--color: `maybe` is not a choice; write `auto`, `always` or `never`",
             ),
         ];
         for (arguments, expected) in cases {
