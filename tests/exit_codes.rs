@@ -164,7 +164,7 @@ fn help_succeeds_and_a_bad_flag_is_a_usage_error() {
         ),
         (
             &["--undecided", "never"],
-            "faster: --undecided: `never` is neither pass nor fail; write `pass` or `fail`",
+            "faster: --undecided: `never` is not a choice; write `pass` or `fail`",
         ),
     ] {
         let mut arguments = vec!["--release", "--test", "main_statement", "--"];

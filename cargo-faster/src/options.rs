@@ -10,7 +10,8 @@ use clap::error::{ContextKind, ContextValue, ErrorKind};
 use clap::{Arg, ArgAction, ArgMatches, Args, Command, CommandFactory, FromArgMatches, Parser};
 use faster_runtime::harness::cli::flags::{Action, FLAGS, Flag};
 use faster_runtime::harness::cli::{Cli, Known, closest, unknown_flag};
-use faster_runtime::{SETTINGS, Setting, Settings};
+use faster_runtime::options::OptionSpec;
+use faster_runtime::{SETTINGS, Settings};
 use std::path::PathBuf;
 
 /// What `cargo faster --help` says before the flags.
@@ -190,9 +191,10 @@ fn harness_flags() -> impl Iterator<Item = &'static Flag> {
 }
 
 /// The settings that have a flag.
-fn setting_flags() -> impl Iterator<Item = (&'static Setting, &'static str)> {
+fn setting_flags() -> impl Iterator<Item = (&'static OptionSpec, &'static str)> {
     SETTINGS
         .iter()
+        .copied()
         .filter_map(|setting| Some((setting, setting.flag?)))
 }
 
@@ -222,7 +224,7 @@ impl Args for Harness {
         let settings = setting_flags().map(|(setting, flag)| {
             Arg::new(setting.name)
                 .long(flag.trim_start_matches('-'))
-                .value_name(setting.value)
+                .value_name(setting.kind.value_name())
                 .help(setting.help())
                 .value_parser(move |text: &str| {
                     let mut given = Settings::NONE;
@@ -393,7 +395,7 @@ mod tests {
         );
         let bad_format = parse(&["--against", "main", "--format", "xml"]).unwrap_err();
         assert!(
-            bad_format.starts_with("--format: `xml` is not a format") && !bad_format.contains('\n'),
+            bad_format.starts_with("--format: `xml` is not a choice") && !bad_format.contains('\n'),
             "{bad_format}"
         );
         assert_eq!(parse(&["--help"]).unwrap_err(), "help");

@@ -91,14 +91,14 @@ fn record_function(function: &ItemFn) -> syn::Result<[Type; 2]> {
 /// What a kernel comparison needs of its options: `inputs` (the cases are
 /// made on the device), and no check function.
 fn kernel_options(options: &Options, attribute: Span) -> syn::Result<()> {
-    if options.inputs.is_none() {
+    if options.inputs().is_none() {
         return Err(syn::Error::new(
             attribute,
             "`#[faster::compare_gpu]` needs the cases to run on: add `inputs = path::to::cases`, \
              a `fn(&faster::gpu::Gpu) -> Vec<Case>` that makes their buffers on the device",
         ));
     }
-    if let Check::With(path) = &options.check {
+    if let Check::With(path) = options.check() {
         return Err(syn::Error::new_spanned(
             path,
             "kernels' outputs are compared with `check = eq`, `check = approx(REL, ABS)` or \
@@ -133,16 +133,15 @@ fn run_closure(
     candidate: &Ident,
 ) -> TokenStream {
     let hygienic = |name: &str| Ident::new(name, Span::mixed_site());
-    let cache_flush = options.cache_flush;
+    let cache_flush = options.cache_flush();
     let (config, gpu, inputs, result) = (
         hygienic("config"),
         hygienic("gpu"),
         hygienic("inputs"),
         hygienic("result"),
     );
-    let cases = &options
-        .inputs
-        .as_ref()
+    let cases = options
+        .inputs()
         .expect("`kernel_options` requires `inputs`")
         .path;
     let at_cases = Span::mixed_site().located_at(cases.span());
@@ -160,7 +159,7 @@ fn run_closure(
         }
     };
     // `kernel_options` has refused a check function.
-    let check = check_tokens(&options.check, Span::call_site());
+    let check = check_tokens(options.check(), Span::call_site());
     let original = record_closure(
         options.original().to_token_stream(),
         options.original().span(),
@@ -175,7 +174,7 @@ fn run_closure(
         }
         None => quote!(::core::option::Option::None),
     };
-    let (flops, bytes) = (count(options.flops.as_ref()), count(options.bytes.as_ref()));
+    let (flops, bytes) = (count(options.flops()), count(options.bytes()));
     quote! {
         |#config: &::faster::__private::Config|
          -> ::core::result::Result<::faster::__private::Report, ::faster::__private::Error> {

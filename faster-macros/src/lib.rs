@@ -3,18 +3,25 @@
 //! `faster`); this crate only turns them into code that calls `faster`'s
 //! runtime.
 //!
-//! `attr` reads every attribute's options (one parser, driven by one table
-//! of options), `validate` decides which functions can be compared (with
-//! `placement`, which tells a function inside an `impl` block), `expand`
-//! writes the comparison and the registration and test every attribute
-//! shares; `track` writes what `#[faster::track]` registers, with those
-//! pieces; `gpu` the same for `#[faster::compare_gpu]`; `methods` the `impl`
-//! block's attribute.
+//! `attr` reads every attribute's options (one parser, driven by the table
+//! of options in `options`: a link to the runtime's own folder, which
+//! declares every option and parses every value for both crates),
+//! `validate` decides which functions can be compared (with `placement`,
+//! which tells a function inside an `impl` block), `expand` writes the
+//! comparison and the registration and test every attribute shares; `track`
+//! writes what `#[faster::track]` registers, with those pieces; `gpu` the
+//! same for `#[faster::compare_gpu]`; `methods` the `impl` block's
+//! attribute.
 
 mod attr;
 mod expand;
 mod gpu;
 mod methods;
+// The table of options and the parsers of their values, shared with the
+// runtime: a link to its folder, whose settings' side (variables, flags,
+// usage) only the runtime reads.
+#[allow(dead_code, unused_imports)]
+mod options;
 mod owner;
 mod placement;
 #[cfg(test)]

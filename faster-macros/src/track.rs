@@ -72,15 +72,10 @@ pub(crate) fn tracked(
     if let Some(owner) = owner {
         options.without_self(&owner.qualified);
     }
-    validate::types_match(options.types.as_ref(), &candidate, "track")?;
-    validate::inputs_match(
-        options.inputs.as_ref(),
-        &candidate,
-        attribute,
-        "tracking it",
-    )?;
+    validate::types_match(options.types(), &candidate, "track")?;
+    validate::inputs_match(options.inputs(), &candidate, attribute, "tracking it")?;
     let source_digest = crate::source_digest::source_digest(function);
-    Ok(match &options.types {
+    Ok(match options.types() {
         None => expansion(&options, &candidate, None, owner, source_digest),
         Some(types) => types
             .types
@@ -133,7 +128,7 @@ fn expansion(
     let instantiation = concrete.map_or_else(String::new, |ty| {
         format!("::<{}>", tokens_as_written(ty.to_token_stream()))
     });
-    let name = match &options.name {
+    let name = match options.name() {
         Some(name) => {
             let name = format!("{}{instantiation}", name.value());
             quote!(#name)
@@ -164,20 +159,15 @@ fn expansion(
 /// that digest and render an input and an output.
 fn open_closure(options: &Options, candidate: &Candidate, path: TokenStream) -> TokenStream {
     let inputs = Ident::new("inputs", Span::mixed_site());
-    let collect = match &options.inputs {
+    let collect = match options.inputs() {
         Some(given) => {
             let collected = collected_inputs(given, candidate);
             quote!(let #inputs = #collected?;)
         }
         None => quote!(let #inputs = ::faster::__private::collect_inputs(|| [()])?;),
     };
-    let calls = side(
-        path,
-        candidate.ident.span(),
-        options.inputs.as_ref(),
-        candidate,
-    );
-    let prepare = prepare_closure(options.inputs.as_ref(), candidate);
+    let calls = side(path, candidate.ident.span(), options.inputs(), candidate);
+    let prepare = prepare_closure(options.inputs(), candidate);
     let describe = describe_closure();
     quote! {
         || -> ::faster::__private::Opened {

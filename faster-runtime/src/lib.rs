@@ -27,7 +27,10 @@
 //! - `check` — comparing the outputs of the two functions;
 //! - `stats` — pure statistics: samples, estimates, intervals, the verdict;
 //! - `config`, `time`, `error` — settings and their precedence, timing
-//!   sources and calibration, errors.
+//!   sources and calibration, errors;
+//! - `options` — every option of the attributes and every setting, declared
+//!   once for this crate and the attributes' macro, and the parsers of
+//!   their values: it imports nothing, not even of this crate.
 
 #![warn(missing_docs)]
 
@@ -48,6 +51,8 @@ pub mod gpu;
 pub mod harness;
 #[doc(hidden)]
 pub mod layout;
+#[doc(hidden)]
+pub mod options;
 #[doc(hidden)]
 pub mod output;
 #[doc(hidden)]
@@ -71,14 +76,13 @@ mod signature;
 pub mod __private;
 
 pub use check::{Approx, ApproxEq, Difference, Eq, EqComparable, OutputCheck, Skip};
-pub use config::{
-    CI_NOISE_FLOOR, Config, SETTINGS, Setting, Settings, parse_duration, parse_noise_floor,
-};
+pub use config::{CI_NOISE_FLOOR, Config, SETTINGS, Settings};
 pub use engine::compare::{compare_fns, compare_fns_with_clock};
 pub use engine::sampler::{Subject, sample};
 pub use engine::tracked::{Probe, Served};
 pub use error::{Error, OnlyIn, Phase};
 pub use harness::{main, run};
+pub use options::{Expect, TimerKind, Undecided, parse_duration};
 pub use output::files::output_dir;
 pub use output::style::ColorChoice;
 pub use registry::{Comparison, Tracked, comparisons, tracked};
@@ -90,9 +94,9 @@ pub use report::{
     Placement, ProcessSummary, Report, Scope,
 };
 pub use stats::samples::{BatchLimit, Round, Samples, Side, Stop};
-pub use stats::verdict::{Expect, Undecided, Verdict};
+pub use stats::verdict::Verdict;
 pub use stats::{Interval, LinearFit, StatsError, batch_means_interval, linear_fit};
 pub use time::{
-    Calibration, Clock, CycleCounter, SimClock, ThreadCpuClock, Timer, TimerKind, TimerReading,
-    WallClock, calibrate,
+    Calibration, Clock, CycleCounter, SimClock, ThreadCpuClock, Timer, TimerReading, WallClock,
+    calibrate,
 };

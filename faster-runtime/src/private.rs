@@ -10,13 +10,6 @@
 
 pub use crate::check::digest::{Digest, DigestDebug, DigestHash, DigestNone};
 pub use crate::check::{Approx, Eq, ShowAny, ShowDebug, Shown, Skip};
-/// The bound `processes = N` is checked against when the attribute expands
-/// (faster-macros' own copy, which a test of its compares with this one).
-pub use crate::config::MAX_PROCESSES;
-/// Every setting, which faster-macros' table of options is checked
-/// against: an option that sets a `Settings` field is one marked
-/// `attribute` here.
-pub use crate::config::SETTINGS;
 /// Each setting's type by its name, which a keyword option's value is a
 /// variant of.
 pub use crate::config::setting_types;

@@ -109,7 +109,7 @@ fn the_guides_table_of_settings_is_the_runtimes() {
         variables.collect(),
         documented.map(|span| name(span)).collect(),
     );
-    let attributes = SETTINGS.iter().filter(|setting| setting.attribute);
+    let attributes = SETTINGS.iter().filter(|setting| setting.in_attributes());
     let documented = rows.iter().flat_map(|row| &row.attributes);
     same(
         "attribute options",

@@ -3,7 +3,7 @@
 //! the user's, with an error at the offending token for each misuse.
 
 use super::spelling::{closest, tokens_as_written};
-use super::table::OptionSpec;
+use crate::options::OptionSpec;
 use quote::ToTokens;
 use syn::ext::IdentExt;
 use syn::{Expr, ExprLit, ExprPath, Lit};
@@ -238,7 +238,7 @@ mod tests {
     #[test]
     fn check_takes_its_keywords() {
         assert!(matches!(
-            parse(quote!(original = f, check = eq)).unwrap().check,
+            parse(quote!(original = f, check = eq)).unwrap().check(),
             Check::Eq
         ));
         let error = error_of(quote!(original = f, check = exact));
@@ -268,7 +268,7 @@ mod tests {
             (quote!(self::exact), "self::exact"),
         ] {
             let options = parse(quote!(original = f, check = #tokens)).unwrap();
-            let Check::With(path) = options.check else {
+            let Check::With(path) = options.check() else {
                 panic!("{tokens} is not a check function");
             };
             assert_eq!(tokens_as_written(path.to_token_stream()), written);
@@ -277,12 +277,13 @@ mod tests {
 
     #[test]
     fn approx_reads_its_tolerances() {
-        let tolerance =
-            |tokens: TokenStream| match parse(quote!(original = f, check = #tokens)).unwrap().check
-            {
-                Check::Approx { rel, abs } => (rel, abs),
-                _ => panic!("{tokens} is not approx"),
-            };
+        let tolerance = |tokens: TokenStream| match parse(quote!(original = f, check = #tokens))
+            .unwrap()
+            .check()
+        {
+            Check::Approx { rel, abs } => (*rel, *abs),
+            _ => panic!("{tokens} is not approx"),
+        };
         assert_eq!(tolerance(quote!(approx(1e-9))), (1e-9, 0.0));
         assert_eq!(tolerance(quote!(approx(1e-9, 1e-12))), (1e-9, 1e-12));
         assert_eq!(tolerance(quote!(approx(rel = 0.01))), (0.01, 0.0));

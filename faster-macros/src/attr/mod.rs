@@ -1,7 +1,8 @@
 //! The attributes' options: parses `original = ..., inputs = ..., ...` of
 //! `#[faster::compare]`, `#[faster::compare_gpu]` and `#[faster::track]`
 //! (on a function or on a method) into one typed [`Options`], through
-//! `syn::meta::parser`, driven by the table of options ([`table`]), with an
+//! `syn::meta::parser`, driven by the table of options
+//! ([`OPTIONS`](crate::options::OPTIONS), shared with the runtime), with an
 //! error at the offending token for every misuse.
 //!
 //! Every error says what to write instead, because the person reading it has
@@ -12,70 +13,63 @@ mod spelling;
 mod table;
 mod values;
 
+pub(crate) use crate::options::Attribute;
 pub(crate) use check::Check;
 pub(crate) use spelling::tokens_as_written;
-pub(crate) use table::Attribute;
 pub(crate) use values::Value;
 
+use crate::options::{Field, OptionSpec};
 use proc_macro2::{Span, TokenStream};
 use quote::ToTokens;
 use syn::ext::IdentExt;
 use syn::meta::ParseNestedMeta;
 use syn::parse::Parser;
 use syn::{ExprPath, Ident, LitStr, Token, Type};
-use table::{Field, OptionSpec};
 
-/// The options of one attribute, as given.
+/// The options of one attribute, as given: each read through its entry of
+/// the table of options, kept in the table's order, and found by where its
+/// value goes ([`Field`]), so an option the table adds needs no field
+/// here.
 pub(crate) struct Options {
-    /// `original = path`: the baseline function; always there for a
-    /// comparison (see [`Options::original`]).
-    original: Option<ExprPath>,
-    /// `inputs = path`, with the whole option's tokens for errors about it.
-    pub inputs: Option<InputsOption>,
-    /// `check = ...`; `eq` when absent.
-    pub check: Check,
-    /// `flops = path`: floating-point operations per call, per input case.
-    pub flops: Option<ExprPath>,
-    /// `bytes = path`: bytes read and written per call, per input case.
-    pub bytes: Option<ExprPath>,
-    /// `name = "..."`: the report's heading, or what matches a tracked
-    /// function across revisions, used verbatim.
-    pub name: Option<LitStr>,
-    /// `types = [u32, u64]`: one comparison per type, for a generic function.
-    pub types: Option<TypesOption>,
-    /// `cache_flush = false`: a kernel's caches left warm; `true` when absent.
-    pub cache_flush: bool,
-    /// The options that set a field of the runtime's `Settings`, by the
-    /// field's name, in the table's order.
-    pub settings: Vec<(&'static str, Value)>,
+    given: Vec<Given>,
+}
+
+/// One option given.
+struct Given {
+    option: &'static OptionSpec,
+    /// Its name as written, so an error can point at the option.
+    key: Ident,
+    value: Value,
 }
 
 /// The `types = [...]` option.
-pub(crate) struct TypesOption {
+#[derive(Clone, Copy)]
+pub(crate) struct TypesOption<'a> {
     /// The `types` keyword, so an error can point at the option.
-    pub key: Ident,
+    pub key: &'a Ident,
     /// The types, in order, as written.
-    pub types: Vec<Type>,
+    pub types: &'a [Type],
 }
 
 /// The `inputs = path` option.
-pub(crate) struct InputsOption {
+#[derive(Clone, Copy)]
+pub(crate) struct InputsOption<'a> {
     /// The `inputs` keyword, so an error can cover the whole option.
-    pub key: Ident,
+    pub key: &'a Ident,
     /// The inputs function.
-    pub path: ExprPath,
+    pub path: &'a ExprPath,
 }
 
-impl InputsOption {
+impl InputsOption<'_> {
     /// `inputs = path` as tokens, to span an error over the whole option.
-    pub fn to_option_tokens(&self) -> TokenStream {
-        let key = &self.key;
-        let path = &self.path;
+    pub fn to_option_tokens(self) -> TokenStream {
+        let key = self.key;
+        let path = self.path;
         quote::quote!(#key = #path)
     }
 
     /// `inputs = path` as the user wrote it, for messages.
-    pub fn as_written(&self) -> String {
+    pub fn as_written(self) -> String {
         format!(
             "{} = {}",
             self.key,
@@ -99,79 +93,128 @@ impl Options {
         parsing.finish(at)
     }
 
-    /// `original = path`, which every comparison has (`parse` makes sure).
-    pub fn original(&self) -> &ExprPath {
-        self.original
-            .as_ref()
-            .expect("`Options::parse` requires `original` of a comparison")
+    /// The option whose value goes to `field`, with its name as written.
+    pub fn given(&self, field: Field) -> Option<(&Ident, &Value)> {
+        self.given
+            .iter()
+            .find(|given| given.option.field == field)
+            .map(|given| (&given.key, &given.value))
     }
 
-    /// Sets the `Settings` field `field` to `value` where the attribute
-    /// does not: a default of the attribute's own.
-    pub fn default_setting(&mut self, field: &'static str, value: Value) {
-        if !self.settings.iter().any(|(set, _)| *set == field) {
-            self.set(field, value);
+    /// The path an option of [`Kind::Function`](crate::options::Kind)
+    /// gives `field`.
+    pub fn path(&self, field: Field) -> Option<&ExprPath> {
+        match self.given(field)? {
+            (_, Value::Path(path)) => Some(path),
+            _ => None,
         }
     }
 
-    /// Sets the `Settings` field `field`, keeping the table's order.
-    fn set(&mut self, field: &'static str, value: Value) {
-        let position = table::position_of_setting(field);
+    /// `original = path`, which every comparison has (`parse` makes sure).
+    pub fn original(&self) -> &ExprPath {
+        self.path(Field::Original)
+            .expect("`Options::parse` requires `original` of a comparison")
+    }
+
+    /// `inputs = path`, where given.
+    pub fn inputs(&self) -> Option<InputsOption<'_>> {
+        let (key, path) = self.given(Field::Inputs)?;
+        match path {
+            Value::Path(path) => Some(InputsOption { key, path }),
+            _ => None,
+        }
+    }
+
+    /// `check = ...`; `eq` when absent.
+    pub fn check(&self) -> &Check {
+        match self.given(Field::Check) {
+            Some((_, Value::Check(check))) => check,
+            _ => &Check::Eq,
+        }
+    }
+
+    /// `flops = path`: floating-point operations per call, per input case.
+    pub fn flops(&self) -> Option<&ExprPath> {
+        self.path(Field::Flops)
+    }
+
+    /// `bytes = path`: bytes read and written per call, per input case.
+    pub fn bytes(&self) -> Option<&ExprPath> {
+        self.path(Field::Bytes)
+    }
+
+    /// `name = "..."`: the report's heading, or what matches a tracked
+    /// function across revisions, used verbatim.
+    pub fn name(&self) -> Option<&LitStr> {
+        match self.given(Field::Name)? {
+            (_, Value::Text(name)) => Some(name),
+            _ => None,
+        }
+    }
+
+    /// `types = [u32, u64]`: one comparison per type, for a generic function.
+    pub fn types(&self) -> Option<TypesOption<'_>> {
+        match self.given(Field::Types)? {
+            (key, Value::Types(types)) => Some(TypesOption { key, types }),
+            _ => None,
+        }
+    }
+
+    /// The switch an option of [`Kind::Switch`](crate::options::Kind)
+    /// gives `field`.
+    pub fn switch(&self, field: Field) -> Option<bool> {
+        match self.given(field)? {
+            (_, Value::Switch(switch)) => Some(*switch),
+            _ => None,
+        }
+    }
+
+    /// `cache_flush = false`: a kernel's caches left warm; `true` when absent.
+    pub fn cache_flush(&self) -> bool {
+        self.switch(Field::CacheFlush).unwrap_or(true)
+    }
+
+    /// The options that set a field of the runtime's `Settings`, by the
+    /// field's name, in the table's order.
+    pub fn settings(&self) -> impl Iterator<Item = (&'static str, &Value)> {
+        self.given
+            .iter()
+            .filter(|given| given.option.field == Field::Setting)
+            .map(|given| (given.option.name, &given.value))
+    }
+
+    /// Sets the `Settings` field `name` to `value` where the attribute
+    /// does not: a default of the attribute's own.
+    pub fn default_setting(&mut self, name: &'static str, value: Value) {
+        let option = table::named(name).expect("a setting of the table of options");
+        if !self.given.iter().any(|given| given.option.name == name) {
+            let key = Ident::new(name, Span::call_site());
+            self.store(option, key, value);
+        }
+    }
+
+    /// Stores `option`'s `value`, given at `key`, keeping the table's order.
+    fn store(&mut self, option: &'static OptionSpec, key: Ident, value: Value) {
+        let position = table::position(option);
         let at = self
-            .settings
-            .partition_point(|(set, _)| table::position_of_setting(set) < position);
-        self.settings.insert(at, (field, value));
+            .given
+            .partition_point(|given| table::position(given.option) < position);
+        self.given.insert(at, Given { option, key, value });
     }
 
     /// Every path option with `Self` replaced by `qualified` (`<Buffer>`):
     /// the options of a method's attribute, written inside its `impl`
     /// block, as its comparison reads them outside the block.
     pub fn without_self(&mut self, qualified: &TokenStream) {
-        let replace = |path: &mut ExprPath| {
+        for given in &mut self.given {
+            let path = match &mut given.value {
+                Value::Path(path) | Value::Check(Check::With(path)) => path,
+                _ => continue,
+            };
             let replaced = crate::owner::without_self(path.to_token_stream(), qualified);
             if let Ok(parsed) = syn::parse2(replaced) {
                 *path = parsed;
             }
-        };
-        let check = match &mut self.check {
-            Check::With(path) => Some(path),
-            _ => None,
-        };
-        self.original
-            .iter_mut()
-            .chain(self.inputs.iter_mut().map(|inputs| &mut inputs.path))
-            .chain(self.flops.iter_mut())
-            .chain(self.bytes.iter_mut())
-            .chain(check)
-            .for_each(replace);
-    }
-
-    /// Stores `option`'s `value`, given at `key`, where the table says it goes.
-    fn store(&mut self, option: &OptionSpec, key: &Ident, value: Value) {
-        match (option.field, value) {
-            (Field::Setting(field), value) => self.set(field, value),
-            (Field::Original, Value::Path(path)) => self.original = Some(path),
-            (Field::Inputs, Value::Path(path)) => {
-                self.inputs = Some(InputsOption {
-                    key: key.clone(),
-                    path,
-                });
-            }
-            (Field::Check, Value::Check(check)) => self.check = check,
-            (Field::Flops, Value::Path(path)) => self.flops = Some(path),
-            (Field::Bytes, Value::Path(path)) => self.bytes = Some(path),
-            (Field::Name, Value::Text(name)) => self.name = Some(name),
-            (Field::Types, Value::Types(types)) => {
-                self.types = Some(TypesOption {
-                    key: key.clone(),
-                    types,
-                });
-            }
-            (Field::CacheFlush, Value::Switch(flush)) => self.cache_flush = flush,
-            (field, _) => unreachable!(
-                "the table gives `{}` ({field:?}) a value of another kind",
-                option.name
-            ),
         }
     }
 }
@@ -193,17 +236,7 @@ impl Parsing {
     fn new(attribute: Attribute) -> Parsing {
         Parsing {
             attribute,
-            options: Options {
-                original: None,
-                inputs: None,
-                check: Check::Eq,
-                flops: None,
-                bytes: None,
-                name: None,
-                types: None,
-                cache_flush: true,
-                settings: Vec::new(),
-            },
+            options: Options { given: Vec::new() },
             seen: Vec::new(),
             errors: None,
         }
@@ -262,7 +295,7 @@ impl Parsing {
             Some(option) => option
                 .kind
                 .read(option, input)?
-                .map(|value| self.options.store(option, &key, value)),
+                .map(|value| self.options.store(option, key.clone(), value)),
         };
         self.seen
             .push(meant.map_or(name, |option| option.name.to_string()));
@@ -319,14 +352,14 @@ pub(crate) mod tests {
 
     impl Options {
         pub(super) fn unwrap_types(&self) -> &[Type] {
-            &self.types.as_ref().expect("types are given").types
+            self.types().expect("types are given").types
         }
 
         /// The value of the `Settings` field `field`, as a person writes it.
         pub(super) fn setting(&self, field: &str) -> Option<String> {
-            let (_, value) = self.settings.iter().find(|(set, _)| *set == field)?;
+            let (_, value) = self.settings().find(|(set, _)| *set == field)?;
             Some(match value {
-                Value::Keyword(choice) => choice.to_string(),
+                Value::Keyword(choice) => choice.name.to_string(),
                 Value::Fraction(fraction) => fraction.to_string(),
                 Value::Duration(duration) => format!("{duration:?}"),
                 Value::Count(count) => count.to_string(),
@@ -356,33 +389,33 @@ pub(crate) mod tests {
             "crate::old::sum"
         );
         assert_eq!(
-            tokens_as_written(options.inputs.as_ref().unwrap().path.to_token_stream()),
+            tokens_as_written(options.inputs().unwrap().path.to_token_stream()),
             "sum_inputs"
         );
         assert_eq!(options.setting("expect").as_deref(), Some("not_slower"));
         assert_eq!(options.setting("noise_floor").as_deref(), Some("0.02"));
-        assert!(matches!(options.check, Check::Skip));
+        assert!(matches!(options.check(), Check::Skip));
         assert_eq!(options.setting("max_time").as_deref(), Some("1.5s"));
         assert_eq!(options.setting("processes").as_deref(), Some("3"));
         assert_eq!(
-            tokens_as_written(options.flops.unwrap().to_token_stream()),
+            tokens_as_written(options.flops().unwrap().to_token_stream()),
             "sum_flops"
         );
         assert_eq!(
-            tokens_as_written(options.bytes.unwrap().to_token_stream()),
+            tokens_as_written(options.bytes().unwrap().to_token_stream()),
             "crate::sizes::sum_bytes"
         );
-        assert_eq!(options.name.unwrap().value(), "sum: unrolled");
+        assert_eq!(options.name().unwrap().value(), "sum: unrolled");
     }
 
     #[test]
     fn defaults_leave_settings_to_the_run() {
         let options = parse(quote!(original = sum_naive)).unwrap();
-        assert!(options.inputs.is_none());
-        assert!(options.settings.is_empty());
-        assert!(matches!(options.check, Check::Eq));
-        assert!(options.flops.is_none() && options.bytes.is_none());
-        assert!(options.name.is_none());
+        assert!(options.inputs().is_none());
+        assert!(options.settings().next().is_none());
+        assert!(matches!(options.check(), Check::Eq));
+        assert!(options.flops().is_none() && options.bytes().is_none());
+        assert!(options.name().is_none());
     }
 
     #[test]
@@ -484,8 +517,11 @@ pub(crate) mod tests {
             ),
         )
         .unwrap();
-        assert!(options.original.is_none(), "track has no original");
-        assert_eq!(options.name.as_ref().unwrap().value(), "text::parse");
+        assert!(
+            options.path(Field::Original).is_none(),
+            "track has no original"
+        );
+        assert_eq!(options.name().unwrap().value(), "text::parse");
         assert_eq!(options.setting("expect").as_deref(), Some("report"));
         assert_eq!(options.setting("max_time").as_deref(), Some("1s"));
         assert!(parse_for(Attribute::Track, quote!()).is_ok());
@@ -532,7 +568,7 @@ pub(crate) mod tests {
             quote!(original = f, inputs = g, cache_flush = false, processes = 2),
         )
         .unwrap();
-        assert!(!options.cache_flush);
+        assert!(!options.cache_flush());
         assert_eq!(options.setting("processes").as_deref(), Some("2"));
         let mut defaulted = parse_for(
             Attribute::CompareGpu,
@@ -540,11 +576,11 @@ pub(crate) mod tests {
         )
         .unwrap();
         assert!(
-            defaulted.cache_flush,
+            defaulted.cache_flush(),
             "caches are flushed unless turned off"
         );
         defaulted.default_setting("processes", Value::Count(1));
-        let fields: Vec<&str> = defaulted.settings.iter().map(|(field, _)| *field).collect();
+        let fields: Vec<&str> = defaulted.settings().map(|(field, _)| field).collect();
         assert_eq!(
             fields,
             ["expect", "max_time", "processes"],

@@ -6,7 +6,9 @@
 
 use super::check::{Check, check};
 use super::spelling::{closest, tokens_as_written};
-use super::table::{Kind, OptionSpec};
+use crate::options::{
+    Choice, Choices, Kind, OptionSpec, parse_count, parse_duration, parse_fraction,
+};
 use proc_macro2::{TokenStream, TokenTree};
 use quote::ToTokens;
 use std::time::Duration;
@@ -19,13 +21,13 @@ pub(crate) enum Value {
     /// [`Kind::Function`].
     Path(ExprPath),
     /// [`Kind::Keyword`]: the choice.
-    Keyword(&'static str),
+    Keyword(&'static Choice),
     /// [`Kind::Fraction`].
     Fraction(f64),
     /// [`Kind::Duration`].
     Duration(Duration),
     /// [`Kind::Count`].
-    Count(u64),
+    Count(usize),
     /// [`Kind::Text`].
     Text(LitStr),
     /// [`Kind::Switch`].
@@ -53,7 +55,7 @@ impl Kind {
         let value: Expr = input.parse()?;
         Ok(match self {
             Kind::Function => function_path(option, value).map(Value::Path),
-            Kind::Keyword { choices } => keyword(option, &value, choices).map(Value::Keyword),
+            Kind::Keyword(choices) => keyword(option, &value, choices).map(Value::Keyword),
             Kind::Fraction => fraction(option, value).map(Value::Fraction),
             Kind::Duration => duration(option, value).map(Value::Duration),
             Kind::Count { max } => count(option, value, max).map(Value::Count),
@@ -110,28 +112,29 @@ fn function_path(option: &OptionSpec, value: Expr) -> syn::Result<ExprPath> {
 }
 
 /// A bare word of `choices`, such as `not_slower`.
-fn keyword(
-    option: &OptionSpec,
-    value: &Expr,
-    choices: &'static [&'static str],
-) -> syn::Result<&'static str> {
+fn keyword(option: &OptionSpec, value: &Expr, choices: Choices) -> syn::Result<&'static Choice> {
     let name = option.name;
     let word = match value {
         Expr::Path(path) if path.attrs.is_empty() && path.qself.is_none() => path.path.get_ident(),
         _ => None,
     };
+    let named = |given: &str| choices.each.iter().find(|choice| choice.name == given);
     if let Some(word) = word {
         let given = word.unraw().to_string();
-        if let Some(choice) = choices.iter().find(|choice| **choice == given) {
+        if let Some(choice) = named(&given) {
             return Ok(choice);
         }
-        let hint = match closest(&given, choices) {
+        let names: Vec<&str> = choices.each.iter().map(|choice| choice.name).collect();
+        let hint = match closest(&given, &names) {
             Some(choice) => format!(" (did you mean `{choice}`?)"),
             None => String::new(),
         };
         return Err(syn::Error::new(
             word.span(),
-            format!("unknown `{name}` value `{given}`{hint}: {}", option.example),
+            format!(
+                "unknown `{name}` value `{given}`{hint}: {}",
+                option.example()
+            ),
         ));
     }
     if let Expr::Lit(ExprLit {
@@ -140,31 +143,27 @@ fn keyword(
     }) = value
     {
         let unquoted = string.value();
-        if choices.contains(&unquoted.as_str()) {
+        if named(&unquoted).is_some() {
             return Err(syn::Error::new(
                 string.span(),
                 format!("write `{unquoted}` without quotes: `{name} = {unquoted}`"),
             ));
         }
     }
-    Err(syn::Error::new_spanned(value, option.example))
+    Err(syn::Error::new_spanned(value, option.example()))
 }
 
 /// A fraction above 0, such as the noise floor: `0.05` for 5%, `1.0` for
-/// at least 2x.
+/// at least 2x, read from the literal's text as the runtime reads a
+/// variable's.
 fn fraction(option: &OptionSpec, value: Expr) -> syn::Result<f64> {
     let name = option.name;
-    let not_a_fraction = || {
-        format!(
-            "`{name}` is a fraction above 0: write a fraction such as 0.05 for 5% (1.0 for at \
-             least 2x)"
-        )
-    };
-    let (fraction, span) = match &value {
+    match &value {
         Expr::Lit(ExprLit {
             lit: Lit::Float(float),
             ..
-        }) => (float.base10_parse::<f64>()?, float.span()),
+        }) => parse_fraction(float.base10_digits())
+            .map_err(|reason| syn::Error::new(float.span(), format!("`{name}`: {reason}"))),
         Expr::Lit(ExprLit {
             lit: Lit::Int(int), ..
         }) => {
@@ -176,22 +175,17 @@ fn fraction(option: &OptionSpec, value: Expr) -> syn::Result<f64> {
                     percent as f64 / 100.0
                 )
             } else {
-                not_a_fraction()
+                format!(
+                    "`{name}` is a fraction above 0: write a fraction such as 0.05 for 5% (1.0 \
+                     for at least 2x)"
+                )
             };
-            return Err(syn::Error::new(int.span(), message));
+            Err(syn::Error::new(int.span(), message))
         }
-        other => {
-            return Err(syn::Error::new_spanned(
-                other,
-                format!("`{name}` takes a number: write a fraction such as 0.05 for 5%"),
-            ));
-        }
-    };
-    // As the runtime's: any finite fraction above 0 (1.0 asks for at least 2x).
-    if fraction > 0.0 && fraction.is_finite() {
-        Ok(fraction)
-    } else {
-        Err(syn::Error::new(span, not_a_fraction()))
+        other => Err(syn::Error::new_spanned(
+            other,
+            format!("`{name}` takes a number: write a fraction such as 0.05 for 5%"),
+        )),
     }
 }
 
@@ -203,15 +197,8 @@ fn duration(option: &OptionSpec, value: Expr) -> syn::Result<Duration> {
         Expr::Lit(ExprLit {
             lit: Lit::Str(string),
             ..
-        }) => parse_duration(&string.value()).map_err(|reason| {
-            syn::Error::new(
-                string.span(),
-                format!(
-                    "{reason}: write a duration such as \"500ms\", \"3s\" or \"1.5s\" (units: ns, \
-                     us, ms, s, m)"
-                ),
-            )
-        }),
+        }) => parse_duration(&string.value())
+            .map_err(|reason| syn::Error::new(string.span(), format!("`{name}`: {reason}"))),
         // `max_time = 3s` lexes as the integer 3 with the suffix `s`.
         Expr::Lit(ExprLit {
             lit: Lit::Int(int), ..
@@ -236,72 +223,23 @@ fn duration(option: &OptionSpec, value: Expr) -> syn::Result<Duration> {
     }
 }
 
-/// Reads `"500ms"`, `"3s"`, `"1.5s"`, `"750us"`, `"2m"`. Exact decimal
-/// arithmetic, so `"1.1s"` is 1 100 000 000 ns and not a float's neighbour.
-pub(super) fn parse_duration(text: &str) -> Result<Duration, String> {
-    const UNITS: [(&str, u128); 7] = [
-        ("ns", 1),
-        ("us", 1_000),
-        ("µs", 1_000),
-        ("ms", 1_000_000),
-        ("s", 1_000_000_000),
-        ("m", 60_000_000_000),
-        ("min", 60_000_000_000),
-    ];
-    let trimmed = text.trim();
-    let number_len = trimmed
-        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
-        .unwrap_or(trimmed.len());
-    let (number, unit) = trimmed.split_at(number_len);
-    let unit = unit.trim_start();
-    let cannot_read = || format!("cannot read {text:?} as a duration");
-    if unit.is_empty() {
-        return Err(format!("{text:?} has no unit"));
-    }
-    let Some(&(_, unit_ns)) = UNITS.iter().find(|(name, _)| *name == unit) else {
-        return Err(format!("unknown unit {unit:?} in {text:?}"));
-    };
-    let (whole, fraction) = number.split_once('.').unwrap_or((number, ""));
-    let digits_only = |part: &str| part.chars().all(|c| c.is_ascii_digit());
-    if whole.is_empty() || !digits_only(whole) || !digits_only(fraction) || fraction.len() > 18 {
-        return Err(cannot_read());
-    }
-    let whole: u128 = whole.parse().map_err(|_| cannot_read())?;
-    let fraction_value: u128 = if fraction.is_empty() {
-        0
-    } else {
-        fraction.parse().map_err(|_| cannot_read())?
-    };
-    let scale = 10u128.pow(fraction.len() as u32);
-    let nanos = whole
-        .checked_mul(unit_ns)
-        .and_then(|whole_ns| whole_ns.checked_add(fraction_value * unit_ns / scale))
-        .ok_or_else(|| format!("{text:?} is too long"))?;
-    let nanos = u64::try_from(nanos).map_err(|_| format!("{text:?} is too long"))?;
-    if nanos == 0 {
-        return Err(format!("{text:?} leaves no time to measure"));
-    }
-    Ok(Duration::from_nanos(nanos))
-}
-
-/// A whole number from 1 to `max`.
-fn count(option: &OptionSpec, value: Expr, max: u64) -> syn::Result<u64> {
+/// A whole number from 1 to `max`, read from the literal's text as the
+/// runtime reads a variable's.
+fn count(option: &OptionSpec, value: Expr, max: usize) -> syn::Result<usize> {
     let name = option.name;
-    let out_of_range = format!("`{name}` is a whole number from 1 to {max}");
     match value {
         Expr::Lit(ExprLit {
             lit: Lit::Int(int), ..
-        }) => match int.base10_parse::<u64>() {
-            Ok(count) if (1..=max).contains(&count) => Ok(count),
-            _ => Err(syn::Error::new(
+        }) => parse_count(int.base10_digits(), max).map_err(|reason| {
+            syn::Error::new(
                 int.span(),
-                format!("{out_of_range}: {}", option.example),
-            )),
-        },
+                format!("`{name}`: {reason}; {}", option.example),
+            )
+        }),
         Expr::Lit(ExprLit {
             lit: Lit::Str(string),
             ..
-        }) if string.value().trim().parse::<u64>().is_ok() => Err(syn::Error::new(
+        }) if parse_count(&string.value(), max).is_ok() => Err(syn::Error::new(
             string.span(),
             format!(
                 "write the number without quotes: `{name} = {}`",
@@ -310,7 +248,10 @@ fn count(option: &OptionSpec, value: Expr, max: u64) -> syn::Result<u64> {
         )),
         other => Err(syn::Error::new_spanned(
             other,
-            format!("{out_of_range}: {}", option.example),
+            format!(
+                "`{name}` is a whole number from 1 to {max}: {}",
+                option.example
+            ),
         )),
     }
 }
@@ -545,38 +486,15 @@ mod tests {
     }
 
     #[test]
-    fn durations_are_read_exactly() {
-        let cases = [
-            ("500ms", 500_000_000),
-            ("3s", 3_000_000_000),
-            ("1.5s", 1_500_000_000),
-            ("1.1s", 1_100_000_000),
-            ("750us", 750_000),
-            ("750µs", 750_000),
-            ("2m", 120_000_000_000),
-            ("250 ns", 250),
-            ("0.25ms", 250_000),
-        ];
-        for (text, nanos) in cases {
-            assert_eq!(
-                parse_duration(text),
-                Ok(Duration::from_nanos(nanos)),
-                "{text}"
-            );
-        }
-        for bad in [
-            "",
-            "3",
-            "s",
-            "3 sec",
-            "1.2.3s",
-            ".5s",
-            "-1s",
-            "0s",
-            "0.1ns",
-            "99999999999m",
+    fn durations_are_read_as_the_runtime_reads_them() {
+        for (text, nanos) in [
+            (".5s", 500_000_000),
+            ("2.01s", 2_010_000_000),
+            ("8.2ms", 8_200_000),
         ] {
-            assert!(parse_duration(bad).is_err(), "{bad:?} was accepted");
+            let options = parse(quote!(original = f, max_time = #text)).unwrap();
+            let expected = format!("{:?}", Duration::from_nanos(nanos));
+            assert_eq!(options.setting("max_time"), Some(expected), "{text}");
         }
     }
 
@@ -590,7 +508,10 @@ mod tests {
         let error = error_of(quote!(original = f, max_time = 3));
         assert!(error.contains("`max_time = \"3s\"`"), "{error}");
         let error = error_of(quote!(original = f, max_time = "3 sec"));
-        assert!(error.contains("unknown unit \"sec\""), "{error}");
+        assert!(
+            error.contains("`3 sec` has an unknown unit, `sec`; write a duration such as 500ms"),
+            "{error}"
+        );
     }
 
     #[test]

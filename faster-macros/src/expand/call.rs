@@ -52,7 +52,7 @@ use syn::{Ident, ReturnType, Type};
 pub(crate) fn call_closure(
     path: TokenStream,
     at_path: Span,
-    inputs: Option<&InputsOption>,
+    inputs: Option<InputsOption<'_>>,
     candidate: &Candidate,
 ) -> TokenStream {
     let call = Call::of(path, at_path, inputs, candidate);
@@ -87,7 +87,7 @@ pub(crate) fn call_closure(
 pub(crate) fn timed_closure(
     path: TokenStream,
     at_path: Span,
-    inputs: Option<&InputsOption>,
+    inputs: Option<InputsOption<'_>>,
     candidate: &Candidate,
 ) -> TokenStream {
     let call = Call::of(path, at_path, inputs, candidate);
@@ -123,7 +123,7 @@ pub(crate) fn timed_closure(
 pub(crate) fn address(
     path: TokenStream,
     at_path: Span,
-    inputs: Option<&InputsOption>,
+    inputs: Option<InputsOption<'_>>,
     candidate: &Candidate,
 ) -> TokenStream {
     Call::of(path, at_path, inputs, candidate).address()
@@ -134,7 +134,10 @@ pub(crate) fn address(
 /// tuple with one entry per parameter by value or by `&mut` (nothing, of no
 /// size, for a `Copy` one; a clone for the others), `|_| ()` when there is
 /// none.
-pub(crate) fn prepare_closure(inputs: Option<&InputsOption>, candidate: &Candidate) -> TokenStream {
+pub(crate) fn prepare_closure(
+    inputs: Option<InputsOption<'_>>,
+    candidate: &Candidate,
+) -> TokenStream {
     let at_inputs = at_inputs(inputs);
     let case = Ident::new("input", at_inputs);
     let consumed: Vec<usize> = candidate
@@ -164,7 +167,7 @@ pub(crate) fn prepare_closure(inputs: Option<&InputsOption>, candidate: &Candida
 
 /// The span of `inputs = ...`, where a mismatch between the cases and the
 /// parameters is the user's to fix (the attribute where there is none).
-fn at_inputs(inputs: Option<&InputsOption>) -> Span {
+fn at_inputs(inputs: Option<InputsOption<'_>>) -> Span {
     let inputs_span = inputs.map_or_else(Span::call_site, |given| given.path.span());
     Span::mixed_site().located_at(inputs_span)
 }
@@ -239,7 +242,7 @@ impl Call {
     fn of(
         path: TokenStream,
         at_path: Span,
-        inputs: Option<&InputsOption>,
+        inputs: Option<InputsOption<'_>>,
         candidate: &Candidate,
     ) -> Call {
         let at_inputs = at_inputs(inputs);

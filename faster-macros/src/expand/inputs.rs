@@ -13,7 +13,7 @@ use syn::spanned::Spanned;
 /// `Result<Vec<Case>, Error>`. It goes through the runtime's `Inputs`
 /// probe, spanned at `path`: a static, a constant or a function of
 /// another shape is one error there, naming the case the candidate takes.
-pub(crate) fn collected_inputs(given: &InputsOption, candidate: &Candidate) -> TokenStream {
+pub(crate) fn collected_inputs(given: InputsOption<'_>, candidate: &Candidate) -> TokenStream {
     let path = &given.path;
     let at_inputs = Span::mixed_site().located_at(path.span());
     let case = respan(case_type(candidate), at_inputs);

@@ -99,13 +99,8 @@ pub(crate) fn comparisons(
     }
     let mut errors: Option<syn::Error> = None;
     for check in [
-        validate::types_match(options.types.as_ref(), &candidate, "compare"),
-        validate::inputs_match(
-            options.inputs.as_ref(),
-            &candidate,
-            attribute,
-            "the comparison",
-        ),
+        validate::types_match(options.types(), &candidate, "compare"),
+        validate::inputs_match(options.inputs(), &candidate, attribute, "the comparison"),
         match owner {
             None => validate::no_self_paths(&options, &candidate),
             Some(_) => Ok(()),
@@ -122,7 +117,7 @@ pub(crate) fn comparisons(
     if let Some(errors) = errors {
         return Err(errors);
     }
-    let comparisons: Vec<TokenStream> = match &options.types {
+    let comparisons: Vec<TokenStream> = match options.types() {
         None => vec![comparison(&options, &candidate, None, owner)],
         Some(types) => types
             .types
@@ -174,7 +169,7 @@ fn addresses(
     candidate: &Candidate,
     (candidate_path, candidate_span): (TokenStream, Span),
 ) -> TokenStream {
-    let inputs = options.inputs.as_ref();
+    let inputs = options.inputs();
     let original = options.original();
     let original = call::address(
         original.to_token_stream(),
@@ -220,7 +215,7 @@ fn run_closure(
     let result = hygienic("result");
     let input = hygienic("input");
 
-    let collect = match &options.inputs {
+    let collect = match options.inputs() {
         Some(given) => {
             let collected = collected_inputs(given, candidate);
             quote!(let #inputs = #collected?;)
@@ -231,7 +226,7 @@ fn run_closure(
     // At the path's own span, so that a bound of a generic original that the
     // candidate's types break is one report, the one rustc makes at the
     // path for naming it.
-    let inputs_option = options.inputs.as_ref();
+    let inputs_option = options.inputs();
     let original = side(
         options.original().to_token_stream(),
         options.original().span(),
@@ -246,7 +241,7 @@ fn run_closure(
     };
     // The closures are passed directly so that rustc infers their parameter
     // type from `inputs`.
-    let compare = match &options.check {
+    let compare = match options.check() {
         Check::With(path) => {
             let (agree, show) = check_function(path);
             quote! {
@@ -296,7 +291,7 @@ fn run_closure(
 pub(crate) fn side(
     path: TokenStream,
     at_path: Span,
-    inputs: Option<&InputsOption>,
+    inputs: Option<InputsOption<'_>>,
     candidate: &Candidate,
 ) -> TokenStream {
     let check = call_closure(path.clone(), at_path, inputs, candidate);
@@ -312,11 +307,11 @@ fn throughput(
     result: &Ident,
     inputs: &Ident,
 ) -> TokenStream {
-    if options.flops.is_none() && options.bytes.is_none() {
+    if options.flops().is_none() && options.bytes().is_none() {
         return TokenStream::new();
     }
-    let flops = count_function(options.flops.as_ref(), candidate);
-    let bytes = count_function(options.bytes.as_ref(), candidate);
+    let flops = count_function(options.flops(), candidate);
+    let bytes = count_function(options.bytes(), candidate);
     quote! {
         let #result = ::faster::__private::with_throughput(#result, &#inputs, #flops, #bytes);
     }

@@ -28,7 +28,7 @@ pub(crate) fn type_suffix(concrete: &Type) -> String {
 
 /// Two types of `types = [...]` must not name the same test.
 pub(crate) fn distinct_test_names(options: &Options) -> syn::Result<()> {
-    let Some(types) = &options.types else {
+    let Some(types) = options.types() else {
         return Ok(());
     };
     for (position, concrete) in types.types.iter().enumerate() {
@@ -102,7 +102,7 @@ impl Names {
                 original_as_written = format!("{}::{rest}", owner.written);
             }
         }
-        let display_name = match (&options.name, &concrete_written) {
+        let display_name = match (options.name(), &concrete_written) {
             (Some(name), Some(ty)) => format!("{} ({ty})", name.value()),
             (Some(name), None) => name.value(),
             (None, Some(ty)) => format!("{function}::<{ty}>"),
@@ -218,7 +218,7 @@ pub(crate) fn registration(descriptor: Descriptor, options: &Options) -> TokenSt
 /// `Settings::NONE`, so a setting the runtime adds later does not break
 /// this expansion.
 fn settings(options: &Options) -> TokenStream {
-    let fields = options.settings.iter().map(|(field, value)| {
+    let fields = options.settings().map(|(field, value)| {
         let value = setting_value(field, value);
         let field = Ident::new(field, Span::call_site());
         quote!(#field: ::core::option::Option::Some(#value))
@@ -236,18 +236,7 @@ fn setting_value(field: &str, value: &Value) -> TokenStream {
     match value {
         Value::Keyword(choice) => {
             let setting = Ident::new(field, Span::call_site());
-            let variant: String = choice
-                .split('_')
-                .flat_map(|word| {
-                    let mut letters = word.chars();
-                    letters
-                        .next()
-                        .map(|first| first.to_ascii_uppercase())
-                        .into_iter()
-                        .chain(letters)
-                })
-                .collect();
-            let variant = Ident::new(&variant, Span::call_site());
+            let variant = Ident::new(choice.variant, Span::call_site());
             quote!(::faster::__private::setting_types::#setting::#variant)
         }
         Value::Fraction(fraction) => Literal::f64_suffixed(*fraction).into_token_stream(),
@@ -257,10 +246,7 @@ fn setting_value(field: &str, value: &Value) -> TokenStream {
             let nanos = Literal::u64_suffixed(nanos);
             quote!(::core::time::Duration::from_nanos(#nanos))
         }
-        Value::Count(count) => {
-            let count = usize::try_from(*count).expect("a count is at most `MAX_PROCESSES`");
-            Literal::usize_suffixed(count).into_token_stream()
-        }
+        Value::Count(count) => Literal::usize_suffixed(*count).into_token_stream(),
         Value::Switch(switch) => quote!(#switch),
         Value::Text(text) => quote!(#text),
         Value::Path(path) => quote!(#path),

@@ -86,10 +86,10 @@ fn names_self(tokens: TokenStream) -> bool {
 /// first, where it can read the source.)
 pub(crate) fn no_self_paths(options: &Options, candidate: &Candidate) -> syn::Result<()> {
     let mut paths: Vec<&ExprPath> = vec![options.original()];
-    paths.extend(options.inputs.as_ref().map(|inputs| &inputs.path));
-    paths.extend(options.flops.as_ref());
-    paths.extend(options.bytes.as_ref());
-    if let crate::attr::Check::With(path) = &options.check {
+    paths.extend(options.inputs().map(|inputs| inputs.path));
+    paths.extend(options.flops());
+    paths.extend(options.bytes());
+    if let crate::attr::Check::With(path) = options.check() {
         paths.push(path);
     }
     let Some(self_path) = paths.into_iter().find(|path| {

@@ -198,7 +198,7 @@ fn param(typed: &PatType, position: usize, sig: &Signature) -> syn::Result<Param
 /// parameter. `attribute` is the attribute's name (`compare`, `track`),
 /// which also names its tests (`faster_NAME_u32`, `faster_track_NAME_u32`).
 pub(crate) fn types_match(
-    types: Option<&TypesOption>,
+    types: Option<TypesOption<'_>>,
     candidate: &Candidate,
     attribute: &str,
 ) -> syn::Result<()> {
@@ -243,7 +243,7 @@ pub(crate) fn types_match(
 /// missing one is said at the `attribute`, as what `purpose` needs
 /// ("the comparison", "tracking it").
 pub(crate) fn inputs_match(
-    inputs: Option<&InputsOption>,
+    inputs: Option<InputsOption<'_>>,
     candidate: &Candidate,
     attribute: Span,
     purpose: &str,

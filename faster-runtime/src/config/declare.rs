@@ -1,36 +1,14 @@
-//! What one entry of the table of settings (`config/mod.rs`) declares — a
-//! [`Setting`]: its names, its line of usage, whether it crosses to the
-//! processes serving a revision — and the generator that turns the table
-//! into [`Config`](super::Config) with its defaults, [`Settings`](super::Settings)
+//! The generator that turns the table of settings (`config/mod.rs`: each
+//! setting's type, default and parser, beside its entry in the table of
+//! options, [`OPTIONS`](crate::options::OPTIONS)) into
+//! [`Config`](super::Config) with its defaults, [`Settings`](super::Settings)
 //! with [`Settings::NONE`](super::Settings::NONE) and the precedence rule,
 //! [`SETTINGS`](super::SETTINGS), and reading and writing each setting as
-//! text. Adding a setting is one entry of the table.
+//! text; and a setting's line of usage.
 
-/// One setting of a comparison, as people give it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Setting {
-    /// Its field in [`Config`](super::Config) and
-    /// [`Settings`](super::Settings), also its option in the attribute where
-    /// it is one (`noise_floor`).
-    pub name: &'static str,
-    /// Whether `#[faster::compare]` takes it (`noise_floor = 0.03`).
-    pub attribute: bool,
-    /// Its variable, e.g. `FASTER_NOISE_FLOOR`.
-    pub variable: Option<&'static str>,
-    /// Its flag of `faster::main()` and `cargo faster`, e.g. `--noise-floor`.
-    pub flag: Option<&'static str>,
-    /// What its value looks like in the usage, e.g. `FRACTION` or `on|off`.
-    pub value: &'static str,
-    /// What it does, in a line of the usage.
-    pub usage: &'static str,
-    /// Whether `cargo faster` gives it to the processes serving each
-    /// revision, as its variable: they apply it themselves (the timer they
-    /// calibrate and time with), where every other setting is applied by
-    /// the parent.
-    pub to_servers: bool,
-}
+use crate::options::OptionSpec;
 
-impl Setting {
+impl OptionSpec {
     /// Its line of usage with its default: `budget per comparison, e.g.
     /// 500ms, 3s (default 3s)`.
     pub fn described(&self) -> String {
@@ -40,7 +18,7 @@ impl Setting {
         }
     }
 
-    /// [`Setting::described`] with its variable: `... (default 3s)
+    /// [`OptionSpec::described`] with its variable: `... (default 3s)
     /// [FASTER_MAX_TIME]`.
     pub fn help(&self) -> String {
         match self.variable {
@@ -52,15 +30,15 @@ impl Setting {
 
 /// The table of settings (`settings! { given { ... } internal { ... } }`):
 /// under `given`, each entry a field of [`Config`](super::Config) that a
-/// source can give, with its type, default, parser and [`Setting`]; under
+/// source can give, with its type, default and parser, in the order of the
+/// table of options, which declares everything else about it (a setting
+/// missing from either, or out of order, stops the build); under
 /// `internal`, the fields of `Config` no source sets, with their defaults.
 macro_rules! settings {
     (
         given {$(
             $(#[$meta:meta])*
-            $name:ident: $type:ty = $default:expr, parsed by $parse:expr, Setting {
-                $($key:ident: $value:expr),* $(,)?
-            };
+            $name:ident: $type:ty = $default:expr, parsed by $parse:expr;
         )*}
         internal {$(
             $(#[$internal_meta:meta])*
@@ -133,10 +111,12 @@ macro_rules! settings {
         }
 
         /// Every setting a source can give, in the order of the usage: one
-        /// entry per field of [`Settings`].
-        pub const SETTINGS: &[Setting] = &[
-            $( Setting { name: stringify!($name), $($key: $value,)* }, )*
-        ];
+        /// entry per field of [`Settings`], each its entry of the table of
+        /// options.
+        pub const SETTINGS: &[&$crate::options::OptionSpec] = {
+            const NAMES: &[&str] = &[$( stringify!($name), )*];
+            &[$( $crate::options::setting(stringify!($name), NAMES), )*]
+        };
 
         impl Settings {
             /// Nothing set. The expansion fills the options it does not set
@@ -150,7 +130,7 @@ macro_rules! settings {
                 Settings { $( $name: stronger.$name.or(self.$name), )* }
             }
 
-            /// Sets the setting named `name` (a [`Setting::name`]) to the
+            /// Sets the setting named `name` (its [`OptionSpec::name`](crate::options::OptionSpec::name)) to the
             /// value `text` reads as; the parser's reason where it reads as
             /// none.
             pub fn set(&mut self, name: &str, text: &str) -> Result<(), String> {

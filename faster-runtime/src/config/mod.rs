@@ -1,8 +1,9 @@
 //! How a comparison is measured and judged: the table of settings — each
-//! declared once, with its default, parser, variable, flag, usage and
-//! attribute option — from which [`Config`], [`Settings`] and [`SETTINGS`]
-//! are generated (`declare`); the range checks; the parsers of values
-//! (`values`); and the one precedence rule that merges the sources
+//! with its type, default and parser, beside its entry in the table of
+//! options ([`options`](crate::options): its variable, flag, usage and
+//! attribute option) — from which [`Config`], [`Settings`] and
+//! [`SETTINGS`] are generated (`declare`); the range checks; values as
+//! text (`values`); and the one precedence rule that merges the sources
 //! (`settings`).
 
 #[macro_use]
@@ -10,46 +11,26 @@ mod declare;
 mod settings;
 mod values;
 
-pub use declare::Setting;
+pub use crate::options::MAX_PROCESSES;
 pub(crate) use settings::resolve;
-pub use values::{AsText, parse_duration, parse_noise_floor, parse_processes, parse_switch};
+pub use values::{AsText, by_name, parse_processes};
 
 use crate::error::Error;
-use crate::stats::verdict::{Expect, Undecided};
-use crate::time::TimerKind;
+use crate::options::{
+    Expect, TimerKind, Undecided, parse_duration, parse_fraction, parse_switch, usable_fraction,
+};
 use std::time::Duration;
-use values::usable_noise_floor;
 
 settings! {
     given {
         /// What the comparison must show to pass.
-        expect: Expect = Expect::Faster, parsed by Expect::parse, Setting {
-            attribute: true,
-            variable: None,
-            flag: None,
-            value: "faster|not_slower|report",
-            usage: "what the comparison must show to pass",
-            to_servers: false,
-        };
+        #[serde(with = "by_name")]
+        expect: Expect = Expect::Faster, parsed by Expect::parse;
         /// The smallest relative difference that counts (0.05 = 5%; 1.0: the
         /// candidate must be at least 2x faster). Any finite fraction above 0.
-        noise_floor: f64 = 0.05, parsed by parse_noise_floor, Setting {
-            attribute: true,
-            variable: Some("FASTER_NOISE_FLOOR"),
-            flag: Some("--noise-floor"),
-            value: "FRACTION",
-            usage: "smallest difference that counts, e.g. 0.05 (1.0: at least 2x)",
-            to_servers: false,
-        };
+        noise_floor: f64 = 0.05, parsed by parse_fraction;
         /// The time budget for measuring this pair, warm-up included.
-        max_time: Duration = Duration::from_secs(3), parsed by parse_duration, Setting {
-            attribute: true,
-            variable: Some("FASTER_MAX_TIME"),
-            flag: Some("--max-time"),
-            value: "DURATION",
-            usage: "budget per comparison, e.g. 500ms, 3s",
-            to_servers: false,
-        };
+        max_time: Duration = Duration::from_secs(3), parsed by parse_duration;
         /// Measure a registered comparison in at least this many slices, each
         /// in another process (a server kept for the run), each process in a
         /// layout of the binary of its own where [`layouts`](Config::layouts)
@@ -58,51 +39,21 @@ settings! {
         /// process only. (A
         /// [`compare_fns`](crate::compare_fns) call always measures in its own
         /// process: its closures cannot be run again elsewhere.)
-        processes: usize = 4, parsed by parse_processes, Setting {
-            attribute: true,
-            variable: Some("FASTER_PROCESSES"),
-            flag: Some("--processes"),
-            value: "N",
-            usage: "measure each comparison in at least N processes (1: this process only), \
-                    more while its verdict is undecided",
-            to_servers: false,
-        };
+        processes: usize = 4, parsed by parse_processes;
         /// Run each process in a layout of the binary of its own (the same code
         /// linked in another order), where the binary was linked through
         /// `faster-link`, so the verdict is about the code and not about one
         /// link's luck. `FASTER_LAYOUTS=off` (`--layouts off`) turns it off.
-        layouts: bool = true, parsed by parse_switch, Setting {
-            attribute: false,
-            variable: Some("FASTER_LAYOUTS"),
-            flag: Some("--layouts"),
-            value: "on|off",
-            usage: "run each process in a layout of the binary of its own, where it was linked \
-                    through faster-link",
-            to_servers: false,
-        };
+        layouts: bool = true, parsed by parse_switch;
         /// What a verdict that did not decide the expectation does to the run
         /// (see [`Verdict::decides`](crate::Verdict::decides)): passes, shown as
         /// undecided (the default), or fails. `FASTER_UNDECIDED=fail`
         /// (`--undecided fail`) asks for failure.
-        #[serde(default)]
-        if_undecided: Undecided = Undecided::Pass, parsed by Undecided::parse, Setting {
-            attribute: false,
-            variable: Some("FASTER_UNDECIDED"),
-            flag: Some("--undecided"),
-            value: "pass|fail",
-            usage: "a verdict that could not rule out a change of the floor's size: passes, \
-                    shown as `?` (pass), or fails the run (fail)",
-            to_servers: false,
-        };
+        #[serde(default, with = "by_name")]
+        if_undecided: Undecided = Undecided::Pass, parsed by Undecided::parse;
         /// The timing source.
-        timer: TimerKind = TimerKind::Wall, parsed by TimerKind::parse, Setting {
-            attribute: false,
-            variable: Some("FASTER_TIMER"),
-            flag: Some("--timer"),
-            value: "wall|cycles|thread-cpu",
-            usage: "the timing source",
-            to_servers: true,
-        };
+        #[serde(with = "by_name")]
+        timer: TimerKind = TimerKind::Wall, parsed by TimerKind::parse;
         /// Run each round's measuring loop at one of eight stack offsets, so an
         /// alignment of its stack that happens to favour one function is
         /// averaged out rather than baked into the estimate. The binary stays
@@ -110,35 +61,14 @@ settings! {
         /// default (measured in the guide's "Trusting the environment",
         /// `guide/environment.md`). Named `FASTER_RANDOMIZE_LAYOUT` before,
         /// which is now an error naming this variable.
-        vary_stack: bool = false, parsed by parse_switch, Setting {
-            attribute: false,
-            variable: Some("FASTER_VARY_STACK"),
-            flag: None,
-            value: "on|off",
-            usage: "run each round's measuring loop at one of eight stack offsets",
-            to_servers: false,
-        };
+        vary_stack: bool = false, parsed by parse_switch;
         /// Turn a verdict into `within noise` when the noise floor is too close
         /// to what this machine resolves right now (the noise probe's estimate).
-        strict: bool = false, parsed by parse_switch, Setting {
-            attribute: false,
-            variable: Some("FASTER_STRICT"),
-            flag: None,
-            value: "on|off",
-            usage: "a verdict on a floor under the machine's measured noise reads \"within noise\"",
-            to_servers: false,
-        };
+        strict: bool = false, parsed by parse_switch;
         /// Enforce the timing verdict in a build with `debug_assertions` too,
         /// where unoptimized code is timed and the verdict is otherwise only
         /// reported.
-        enforce_in_debug: bool = false, parsed by parse_switch, Setting {
-            attribute: false,
-            variable: Some("FASTER_ENFORCE"),
-            flag: None,
-            value: "on|off",
-            usage: "enforce timing verdicts in a debug build too",
-            to_servers: false,
-        };
+        enforce_in_debug: bool = false, parsed by parse_switch;
     }
     internal {
         /// Measure at least this many rounds before stopping on convergence.
@@ -200,7 +130,7 @@ impl Config {
     /// Checks that every setting is in range.
     pub fn validate(&self) -> Result<(), Error> {
         let invalid = |reason: String| Err(Error::InvalidConfig(reason));
-        if !usable_noise_floor(self.noise_floor) {
+        if !usable_fraction(self.noise_floor) {
             return invalid(format!(
                 "noise_floor is {}, but must be a fraction above 0 (0.05 = 5%; 1.0 = at least 2x)",
                 self.noise_floor
@@ -234,11 +164,6 @@ impl Config {
     }
 }
 
-/// The most processes a comparison may be replicated in: the bound of
-/// `processes = N`, `--processes` and `FASTER_PROCESSES` (the attribute's
-/// expansion reaches it as `faster::__private::MAX_PROCESSES`).
-pub const MAX_PROCESSES: usize = 100;
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -266,21 +191,18 @@ mod tests {
             };
             assert!(config.validate().is_ok(), "{floor}");
         }
-        assert_eq!(parse_noise_floor("1.0"), Ok(1.0));
-        assert_eq!(parse_noise_floor("2"), Ok(2.0));
-        assert_eq!(parse_noise_floor(" 0.05 "), Ok(0.05));
-        for unusable in ["0", "-0.1", "NaN", "inf", "-inf"] {
-            let error = parse_noise_floor(unusable).unwrap_err();
-            assert!(
-                error.starts_with(&format!(
-                    "`{unusable}` is out of range; write a fraction above 0"
-                )),
-                "{error}"
-            );
+    }
+
+    #[test]
+    fn every_setting_of_the_table_of_options_is_a_field() {
+        let table: Vec<&str> = crate::options::settings()
+            .map(|setting| setting.name)
+            .collect();
+        let ours: Vec<&str> = SETTINGS.iter().map(|setting| setting.name).collect();
+        assert_eq!(ours, table);
+        let defaults = Config::default().settings();
+        for setting in SETTINGS {
+            assert!(defaults.text(setting.name).is_some(), "{}", setting.name);
         }
-        assert_eq!(
-            parse_noise_floor("5%").unwrap_err(),
-            "`5%` is not a number; write a fraction such as 0.05 for 5%"
-        );
     }
 }

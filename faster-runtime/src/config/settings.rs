@@ -64,7 +64,7 @@ impl Settings {
 impl Config {
     /// The variables `cargo faster` starts the processes serving a revision
     /// with: those of the settings they apply themselves (see
-    /// [`Setting::to_servers`](super::Setting::to_servers)), as this
+    /// [`OptionSpec::to_servers`](crate::options::OptionSpec::to_servers)), as this
     /// configuration sets them.
     pub fn server_variables(&self) -> Vec<(String, String)> {
         let settings = self.settings();
@@ -120,8 +120,8 @@ pub(crate) fn resolve(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::options::TimerKind;
     use crate::stats::verdict::{Expect, Undecided};
-    use crate::time::TimerKind;
     use std::collections::HashMap;
     use std::time::Duration;
 
@@ -250,7 +250,7 @@ mod tests {
         assert!(
             error
                 .to_string()
-                .contains("FASTER_UNDECIDED: `never` is neither pass nor fail"),
+                .contains("FASTER_UNDECIDED: `never` is not a choice; write `pass` or `fail`"),
             "{error}"
         );
     }
@@ -361,7 +361,7 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(
-            unknown.contains("`expect = sometimes`: `sometimes` is not an expectation"),
+            unknown.contains("`expect = sometimes`: `sometimes` is not a choice"),
             "{unknown}"
         );
         let newer = serde_json::from_str::<Settings>(r#"{"patience":"3"}"#)

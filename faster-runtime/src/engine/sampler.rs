@@ -13,6 +13,7 @@ use crate::stats::estimate::paired_interval;
 use crate::stats::samples::{
     self, BatchLimit, LADDER, LADDER_MIN_BATCH, Round, Samples, Side, Stop,
 };
+use crate::stats::verdict::Verdict;
 use crate::time::{Calibration, Clock};
 use std::time::Duration;
 
@@ -516,10 +517,10 @@ fn settled(warm_up: &[Round]) -> bool {
 }
 
 /// Whether measuring can stop: the paired estimate's statistical interval is
-/// as narrow as the target, or the verdict is already clear (the whole
-/// reported interval beyond the noise floor) and the interval within twice
-/// the target, so a large speedup is not measured to a precision nobody
-/// needs.
+/// as narrow as the target, or the verdict is already clear (the reported
+/// interval judges `faster` or `slower`, by the one rule,
+/// [`Verdict::from_interval`]) and the interval within twice the target, so
+/// a large speedup is not measured to a precision nobody needs.
 ///
 /// The width must rest on at least [`MIN_BLOCKS`] blocks: a variance from
 /// fewer is itself so uncertain that stopping when it happens to be small
@@ -543,8 +544,8 @@ fn converged(
     // systematic one, nor the spread between placements); a clear verdict is
     // judged on the interval reported.
     let (interval, reported) = (intervals.statistical, intervals.reported);
-    let floor = config.noise_floor.ln_1p();
-    let decided = reported.low() >= floor || reported.high() <= -floor;
+    let decided =
+        Verdict::from_interval(reported.exp_bounds(), config.noise_floor) != Verdict::WithinNoise;
     interval.blocks >= MIN_BLOCKS
         && (interval.half_width <= config.target_precision
             || (decided && interval.half_width <= 2.0 * config.target_precision))

@@ -156,7 +156,8 @@ pub(crate) mod fixtures {
 mod tests {
     use super::*;
     use crate::engine::routine::{ByRef, Parts};
-    use crate::time::{Timer, TimerKind};
+    use crate::options::TimerKind;
+    use crate::time::Timer;
     use std::cell::Cell;
 
     fn described<T: std::fmt::Debug + std::hash::Hash>(value: &T) -> Described {

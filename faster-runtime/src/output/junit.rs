@@ -102,15 +102,15 @@ fn document(summary: &Summary<'_>, cases: &str) -> String {
 
 /// One `<testcase>`, its class the test binary (as nextest names them).
 fn test_case(binary: &str, outcome: &Outcome, notes: &[Note]) -> String {
-    let mut properties: Vec<(&str, String)> = vec![("status", outcome.status().as_str().into())];
+    let mut properties: Vec<(&str, String)> = vec![("status", outcome.status().name().into())];
     let (seconds, failure, report_text) = match &outcome.result {
         Ok(report) => {
             properties.extend([
                 ("verdict", report.verdict.to_string()),
                 ("decided", report.decided().to_string()),
                 ("judged_beyond", report.judged_beyond().to_string()),
-                ("if_undecided", report.if_undecided.as_str().into()),
-                ("expect", report.expect.as_str().into()),
+                ("if_undecided", report.if_undecided.name().into()),
+                ("expect", report.expect.name().into()),
                 ("speedup", report.speedup.to_string()),
                 ("ci_low", report.ci.0.to_string()),
                 ("ci_high", report.ci.1.to_string()),

@@ -17,32 +17,22 @@ use std::time::Duration;
 /// (<https://no-color.org>).
 pub const NO_COLOR_VARIABLE: &str = "NO_COLOR";
 
-/// When to colour output: `--color auto|always|never`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum ColorChoice {
-    /// Colour when the stream is a terminal, `NO_COLOR` is unset or empty,
-    /// and `TERM` is not `dumb`.
-    #[default]
-    Auto,
-    /// Always colour, even into a pipe and despite `NO_COLOR`.
-    Always,
-    /// Never colour.
-    Never,
+crate::options::choices! {
+    /// When to colour output: `--color auto|always|never`.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+    pub enum ColorChoice {
+        /// Colour when the stream is a terminal, `NO_COLOR` is unset or empty,
+        /// and `TERM` is not `dumb`.
+        #[default]
+        Auto = "auto",
+        /// Always colour, even into a pipe and despite `NO_COLOR`.
+        Always = "always",
+        /// Never colour.
+        Never = "never",
+    }
 }
 
 impl ColorChoice {
-    /// Parses `auto`, `always` or `never`.
-    pub fn parse(text: &str) -> Result<ColorChoice, String> {
-        match text {
-            "auto" => Ok(ColorChoice::Auto),
-            "always" => Ok(ColorChoice::Always),
-            "never" => Ok(ColorChoice::Never),
-            other => Err(format!(
-                "`{other}` is not a colour choice; use auto, always or never"
-            )),
-        }
-    }
-
     /// Whether to colour a stream that is (or is not) a terminal, given the
     /// `NO_COLOR` and `TERM` variables (see <https://no-color.org>: any
     /// non-empty `NO_COLOR` turns colour off; `--color always` overrides).
@@ -265,7 +255,7 @@ mod tests {
         assert!(
             ColorChoice::parse("sometimes")
                 .unwrap_err()
-                .contains("auto, always or never")
+                .contains("`auto`, `always` or `never`")
         );
     }
 

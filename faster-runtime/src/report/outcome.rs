@@ -39,25 +39,27 @@ pub struct Source {
     pub debug_assertions: bool,
 }
 
-/// How a comparison ended. An undecided verdict is not a status of its
-/// own, so that every status keeps its meaning for what it does to the run:
-/// it passed or failed as its expectation and
-/// [`Report::if_undecided`] say, and [`Outcome::undecided`] tells it apart.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Status {
-    /// The verdict meets the expectation.
-    Passed,
-    /// The verdict misses the expectation, and that fails the run.
-    Failed,
-    /// The verdict misses the expectation in a debug build, where timing is
-    /// reported but not enforced.
-    NotEnforced,
-    /// No verdict: outputs differed, user code panicked, or a setting was
-    /// invalid.
-    Error,
-    /// Nothing to compare: a tracked function exists in one revision only.
-    /// Reported, like libtest's ignored tests, and never a failure.
-    Skipped,
+crate::options::choices! {
+    /// How a comparison ended. An undecided verdict is not a status of its
+    /// own, so that every status keeps its meaning for what it does to the run:
+    /// it passed or failed as its expectation and
+    /// [`Report::if_undecided`] say, and [`Outcome::undecided`] tells it apart.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    pub enum Status {
+        /// The verdict meets the expectation.
+        Passed = "passed",
+        /// The verdict misses the expectation, and that fails the run.
+        Failed = "failed",
+        /// The verdict misses the expectation in a debug build, where timing is
+        /// reported but not enforced.
+        NotEnforced = "not_enforced",
+        /// No verdict: outputs differed, user code panicked, or a setting was
+        /// invalid.
+        Error = "error",
+        /// Nothing to compare: a tracked function exists in one revision only.
+        /// Reported, like libtest's ignored tests, and never a failure.
+        Skipped = "skipped",
+    }
 }
 
 impl Status {
@@ -77,17 +79,6 @@ impl Status {
     /// or skipped.
     pub fn ok(self) -> bool {
         matches!(self, Status::Passed | Status::NotEnforced | Status::Skipped)
-    }
-
-    /// The name the JSON document and the machine outputs use.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Status::Passed => "passed",
-            Status::Failed => "failed",
-            Status::NotEnforced => "not_enforced",
-            Status::Error => "error",
-            Status::Skipped => "skipped",
-        }
     }
 }
 

@@ -305,7 +305,7 @@ mod tests {
             .unwrap()
             .unwrap_err();
         assert!(
-            error.contains("`expect = sometimes`: `sometimes` is not an expectation"),
+            error.contains("`expect = sometimes`: `sometimes` is not a choice"),
             "{error}"
         );
     }

@@ -78,44 +78,31 @@ impl Round {
     }
 }
 
-/// What held a batch below the length the timer needs (see
-/// [`Calibration::min_sample_ns`]), where something did: the report's
-/// warning about short samples names it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum BatchLimit {
-    /// A longer batch would not have ended within a quarter of the budget
-    /// while tuning.
-    Budget,
-    /// The subject's largest batch: a function that needs its own clone of
-    /// an argument per call holds a batch's clones at once, and their
-    /// memory caps it.
-    Memory,
-}
-
-impl BatchLimit {
-    /// The name the JSON document uses.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            BatchLimit::Budget => "budget",
-            BatchLimit::Memory => "memory",
-        }
-    }
-
-    /// The limit named `name` in a document.
-    pub fn parse(name: &str) -> Option<BatchLimit> {
-        [BatchLimit::Budget, BatchLimit::Memory]
-            .into_iter()
-            .find(|limit| limit.as_str() == name)
+crate::options::choices! {
+    /// What held a batch below the length the timer needs (see
+    /// [`Calibration::min_sample_ns`]), where something did: the report's
+    /// warning about short samples names it.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    pub enum BatchLimit {
+        /// A longer batch would not have ended within a quarter of the budget
+        /// while tuning.
+        Budget = "budget",
+        /// The subject's largest batch: a function that needs its own clone of
+        /// an argument per call holds a batch's clones at once, and their
+        /// memory caps it.
+        Memory = "memory",
     }
 }
 
-/// Why the sampler stopped.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Stop {
-    /// The interval reached the target precision.
-    Converged,
-    /// The time budget was spent first.
-    Budget,
+crate::options::choices! {
+    /// Why the sampler stopped.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    pub enum Stop {
+        /// The interval reached the target precision.
+        Converged = "converged",
+        /// The time budget was spent first.
+        Budget = "budget",
+    }
 }
 
 /// Everything the sampler measured.

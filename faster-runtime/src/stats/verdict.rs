@@ -1,107 +1,34 @@
 //! The verdict — where the speedup's interval lies against the noise floor —
-//! the expectation it is held to, whether it decided what that expectation
-//! asks, and what an undecided one does to a run.
+//! the expectation it is held to (its values are the table of options'),
+//! whether it decided what that expectation asks, and what an undecided one
+//! does to a run.
 
 use std::fmt;
 
-/// What a comparison must show to pass.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Expect {
-    /// The candidate must be faster by at least the noise floor.
-    #[default]
-    Faster,
-    /// A regression guard: fails only when the candidate is slower by at least
-    /// the noise floor.
-    NotSlower,
-    /// Never fails on timing (outputs are still checked).
-    Report,
-}
-
-impl Expect {
-    /// The name used in the attribute and on the command line.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Expect::Faster => "faster",
-            Expect::NotSlower => "not_slower",
-            Expect::Report => "report",
-        }
-    }
-
-    /// The expectation named `name` (as [`Expect::as_str`] writes it).
-    pub fn parse(name: &str) -> Result<Expect, String> {
-        [Expect::Faster, Expect::NotSlower, Expect::Report]
-            .into_iter()
-            .find(|expect| expect.as_str() == name.trim())
-            .ok_or_else(|| {
-                format!("`{name}` is not an expectation; write faster, not_slower or report")
-            })
-    }
-}
-
-/// What a verdict that did not decide its expectation does to the run
-/// (`FASTER_UNDECIDED`, `--undecided`; see [`Verdict::decides`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Undecided {
-    /// It passes, shown as undecided (`?`) and counted apart: a guard that
-    /// could not judge says so without failing a noisy run.
-    #[default]
-    Pass,
-    /// It fails, for a CI that must never pass blind. An `expect = report`
-    /// comparison still never fails on timing.
-    Fail,
-}
+pub use crate::options::{Expect, Undecided};
 
 impl Undecided {
-    /// The name used on the command line and in the environment.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Undecided::Pass => "pass",
-            Undecided::Fail => "fail",
-        }
-    }
-
-    /// The choice named `name` (`pass` or `fail`).
-    pub fn parse(name: &str) -> Result<Undecided, String> {
-        [Undecided::Pass, Undecided::Fail]
-            .into_iter()
-            .find(|choice| choice.as_str() == name.trim())
-            .ok_or_else(|| format!("`{name}` is neither pass nor fail; write `pass` or `fail`"))
-    }
-
     /// Whether a verdict that meets `expect` without deciding it passes.
     pub fn passes(self, expect: Expect) -> bool {
         self == Undecided::Pass || expect == Expect::Report
     }
 }
 
-/// What the measurement shows, beyond the noise floor.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Verdict {
-    /// The interval's lower bound is at least `1 + noise_floor`.
-    Faster,
-    /// The interval's upper bound is at most `1 / (1 + noise_floor)`.
-    Slower,
-    /// Neither: the difference, if any, is not shown to exceed the floor.
-    WithinNoise,
+crate::options::choices! {
+    /// What the measurement shows, beyond the noise floor; named `faster`,
+    /// `slower` or `within_noise` in the JSON document and in CSV files.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    pub enum Verdict {
+        /// The interval's lower bound is at least `1 + noise_floor`.
+        Faster = "faster",
+        /// The interval's upper bound is at most `1 / (1 + noise_floor)`.
+        Slower = "slower",
+        /// Neither: the difference, if any, is not shown to exceed the floor.
+        WithinNoise = "within_noise",
+    }
 }
 
 impl Verdict {
-    /// The verdict's name in the JSON document and in CSV files:
-    /// `faster`, `slower` or `within_noise`.
-    ///
-    /// ```
-    /// assert_eq!(faster::Verdict::WithinNoise.name(), "within_noise");
-    /// ```
-    pub fn name(self) -> &'static str {
-        match self {
-            Verdict::Faster => "faster",
-            Verdict::Slower => "slower",
-            Verdict::WithinNoise => "within_noise",
-        }
-    }
-
     /// Judges a speedup interval `(low, high)` (original time / candidate
     /// time) against the relative `noise_floor`.
     ///
@@ -309,10 +236,5 @@ mod tests {
         assert!(!Undecided::Fail.passes(Expect::NotSlower));
         assert!(!Undecided::Fail.passes(Expect::Faster));
         assert!(Undecided::Fail.passes(Expect::Report));
-        assert_eq!(Undecided::parse(" fail"), Ok(Undecided::Fail));
-        assert_eq!(
-            Undecided::parse("maybe").unwrap_err(),
-            "`maybe` is neither pass nor fail; write `pass` or `fail`"
-        );
     }
 }

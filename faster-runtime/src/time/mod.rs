@@ -11,4 +11,4 @@ mod timer;
 pub use calibration::{Calibration, calibrate};
 pub use clock::{Clock, SimClock, WallClock};
 pub(crate) use timer::selected;
-pub use timer::{CycleCounter, ThreadCpuClock, Timer, TimerKind, TimerReading};
+pub use timer::{CycleCounter, ThreadCpuClock, Timer, TimerReading};

@@ -8,44 +8,7 @@ use super::clock::{Clock, WallClock, wall_nanos};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
-/// Which timing source measures: chosen by [`Config::timer`](crate::Config),
-/// `FASTER_TIMER`, or `--timer` on `faster::main()`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum TimerKind {
-    /// The operating system's monotonic clock.
-    #[default]
-    Wall,
-    /// The CPU's cycle counter (x86-64 TSC), converted to nanoseconds; falls
-    /// back to the wall clock with a warning where it is not trustworthy.
-    Cycles,
-    /// CPU time of the measuring thread: time the thread spent descheduled
-    /// does not count, so other processes disturb it less.
-    ThreadCpu,
-}
-
-impl TimerKind {
-    /// Parses `wall`, `cycles` or `thread-cpu`.
-    pub fn parse(text: &str) -> Result<TimerKind, String> {
-        match text.trim() {
-            "wall" => Ok(TimerKind::Wall),
-            "cycles" => Ok(TimerKind::Cycles),
-            "thread-cpu" => Ok(TimerKind::ThreadCpu),
-            other => Err(format!(
-                "unknown timer `{other}`; use wall, cycles or thread-cpu"
-            )),
-        }
-    }
-
-    /// The name [`TimerKind::parse`] reads.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            TimerKind::Wall => "wall",
-            TimerKind::Cycles => "cycles",
-            TimerKind::ThreadCpu => "thread-cpu",
-        }
-    }
-}
+pub use crate::options::TimerKind;
 
 /// The timing source the engine uses: one of the built-in sources, chosen at
 /// run time. A single type, so a comparison's measuring loop is compiled
@@ -358,19 +321,5 @@ mod tests {
                 TimerKind::ThreadCpu => assert!(measured > 0.0, "{kind:?}: {measured}"),
             }
         }
-    }
-
-    #[test]
-    fn timer_names_parse() {
-        assert_eq!(TimerKind::parse("cycles"), Ok(TimerKind::Cycles));
-        assert_eq!(TimerKind::parse("thread-cpu"), Ok(TimerKind::ThreadCpu));
-        for kind in [TimerKind::Wall, TimerKind::Cycles, TimerKind::ThreadCpu] {
-            assert_eq!(TimerKind::parse(kind.as_str()), Ok(kind));
-        }
-        assert!(
-            TimerKind::parse("sundial")
-                .unwrap_err()
-                .contains("wall, cycles or thread-cpu")
-        );
     }
 }

@@ -6,9 +6,29 @@
 //! guide's table of settings (checked by a test) are all read from these.
 
 use crate::layout::LINKER_VARIABLE;
+use crate::options::Keyword;
 use crate::output::files::OUTPUT_DIR_VARIABLE;
 use crate::output::github::STEP_SUMMARY_VARIABLE;
-use crate::output::style::NO_COLOR_VARIABLE;
+use crate::output::style::{ColorChoice, NO_COLOR_VARIABLE};
+
+crate::options::choices! {
+    /// What the run prints on stdout.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    pub enum Format {
+        /// Each report, the summary table and libtest's result line.
+        Pretty = "pretty",
+        /// libtest's `test NAME ... ok` lines and the summary table.
+        Terse = "terse",
+        /// One `faster/report/v1` JSON document per comparison and line, and
+        /// nothing else.
+        Json = "json",
+        /// libtest's bench lines, `test NAME/original ... bench: N ns/iter
+        /// (+/- M)`, for benchmark-tracking tools.
+        Bench = "bench",
+        /// One JUnit XML document, at the end.
+        Junit = "junit",
+    }
+}
 
 /// What a flag does to the command line it is on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -88,7 +108,7 @@ pub const FLAGS: &[Flag] = &[
     },
     Flag {
         names: &["--format"],
-        value: Some("pretty|terse|json|bench|junit"),
+        value: Some(Format::CHOICES.joined),
         variable: Some(FORMAT_VARIABLE),
         usage: "what to print on stdout",
         action: Action::Format,
@@ -102,7 +122,7 @@ pub const FLAGS: &[Flag] = &[
     },
     Flag {
         names: &["--color"],
-        value: Some("auto|always|never"),
+        value: Some(ColorChoice::CHOICES.joined),
         variable: Some(NO_COLOR_VARIABLE),
         usage: "colour the output (any NO_COLOR: never)",
         action: Action::Color,

@@ -7,44 +7,14 @@
 pub mod flags;
 mod usage;
 
-use crate::config::{SETTINGS, Setting, Settings};
+use crate::config::{SETTINGS, Settings};
+use crate::options::OptionSpec;
 use crate::output::style::ColorChoice;
+pub use flags::Format;
 use flags::{Action, FORMAT_VARIABLE, Flag};
 use std::path::PathBuf;
 use std::time::Duration;
 pub use usage::{closest, closest_flag, unknown_flag, usage};
-
-/// What the run prints on stdout.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Format {
-    /// Each report, the summary table and libtest's result line.
-    Pretty,
-    /// libtest's `test NAME ... ok` lines and the summary table.
-    Terse,
-    /// One `faster/report/v1` JSON document per comparison and line, and
-    /// nothing else.
-    Json,
-    /// libtest's bench lines, `test NAME/original ... bench: N ns/iter
-    /// (+/- M)`, for benchmark-tracking tools.
-    Bench,
-    /// One JUnit XML document, at the end.
-    Junit,
-}
-
-impl Format {
-    fn parse(text: &str) -> Result<Format, String> {
-        match text {
-            "pretty" => Ok(Format::Pretty),
-            "terse" => Ok(Format::Terse),
-            "json" => Ok(Format::Json),
-            "bench" => Ok(Format::Bench),
-            "junit" => Ok(Format::Junit),
-            other => Err(format!(
-                "`{other}` is not a format; use pretty, terse, json, bench or junit"
-            )),
-        }
-    }
-}
 
 /// The parsed command line of `faster::main()`.
 #[derive(Debug, Default, PartialEq)]
@@ -78,7 +48,7 @@ pub const QUICK_MAX_TIME: Duration = Duration::from_millis(500);
 #[derive(Debug, Clone, Copy)]
 pub enum Known {
     /// A setting's flag.
-    Setting(&'static Setting),
+    Setting(&'static OptionSpec),
     /// One of the harness's own.
     Flag(&'static Flag),
 }
@@ -89,6 +59,7 @@ impl Known {
         SETTINGS
             .iter()
             .find(|setting| setting.flag == Some(name))
+            .copied()
             .map(Known::Setting)
             .or_else(|| Flag::named(name).map(Known::Flag))
     }
@@ -240,8 +211,8 @@ pub fn libtest_display(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::options::TimerKind;
     use crate::stats::verdict::Undecided;
-    use crate::time::TimerKind;
 
     fn parse(arguments: &[&str]) -> Result<Cli, String> {
         Cli::parse(&arguments.iter().map(|a| a.to_string()).collect::<Vec<_>>())
@@ -371,7 +342,7 @@ mod tests {
         assert_eq!(parse(&[]).unwrap().with_env(env("")).unwrap().format, None);
         let error = parse(&[]).unwrap().with_env(env("yaml")).unwrap_err();
         assert!(
-            error.starts_with("FASTER_FORMAT: `yaml` is not a format"),
+            error.starts_with("FASTER_FORMAT: `yaml` is not a choice"),
             "{error}"
         );
     }
@@ -437,11 +408,11 @@ mod tests {
             ),
             (
                 &["--max-time", "5"],
-                "--max-time: `5` has no known unit; write e.g. \"500ms\" or \"3s\"",
+                "--max-time: `5` has no unit; write a duration such as 500ms, 3s or 1.5s",
             ),
             (
                 &["--timer", "sundial"],
-                "--timer: unknown timer `sundial`; use wall, cycles or thread-cpu",
+                "--timer: `sundial` is not a choice; write `wall`, `cycles` or `thread-cpu`",
             ),
             (
                 &["--layouts", "maybe"],
@@ -449,19 +420,20 @@ mod tests {
             ),
             (
                 &["--undecided", "maybe"],
-                "--undecided: `maybe` is neither pass nor fail; write `pass` or `fail`",
+                "--undecided: `maybe` is not a choice; write `pass` or `fail`",
             ),
             (
                 &["--processes", "0"],
-                "--processes: `0` is not a process count; write a whole number from 1 to 100",
+                "--processes: `0` is not a whole number from 1 to 100",
             ),
             (
                 &["--format", "xml"],
-                "--format: `xml` is not a format; use pretty, terse, json, bench or junit",
+                "--format: `xml` is not a choice; write `pretty`, `terse`, `json`, `bench` or \
+                 `junit`",
             ),
             (
                 &["--color=maybe"],
-                "--color: `maybe` is not a colour choice; use auto, always or never",
+                "--color: `maybe` is not a choice; write `auto`, `always` or `never`",
             ),
         ];
         for (arguments, expected) in cases {

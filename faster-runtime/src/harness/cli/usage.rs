@@ -19,7 +19,10 @@ pub fn usage() -> String {
     );
     for setting in SETTINGS {
         if let Some(flag) = setting.flag {
-            text += &entry(&format!("{flag} {}", setting.value), &setting.help());
+            text += &entry(
+                &format!("{flag} {}", setting.kind.value_name()),
+                &setting.help(),
+            );
         }
     }
     for flag in FLAGS {
@@ -45,7 +48,7 @@ pub fn usage() -> String {
     for setting in SETTINGS.iter().filter(|setting| setting.flag.is_none()) {
         if let Some(variable) = setting.variable {
             text += &entry(
-                &format!("{variable}={}", setting.value),
+                &format!("{variable}={}", setting.kind.value_name()),
                 &setting.described(),
             );
         }

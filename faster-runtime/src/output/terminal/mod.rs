@@ -303,7 +303,7 @@ pub fn failure_message(outcome: &Outcome, notes: &[Note]) -> String {
     match &outcome.result {
         Ok(report) => {
             let report_text = report_with_notes(outcome, notes, Style::PLAIN);
-            let expected = report.expect.as_str().replace('_', " ");
+            let expected = report.expect.name().replace('_', " ");
             if report.decided() {
                 format!(
                     "{report_text}faster: {} is {}, but was expected to be {expected}{place}",

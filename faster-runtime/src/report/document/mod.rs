@@ -11,16 +11,17 @@ mod context;
 mod values;
 
 use super::environment::{Environment, utc_now};
-use super::outcome::Outcome;
+use super::outcome::{Outcome, Status};
 use super::{InputReport, Load, Placement, ProcessSummary, Report};
+use crate::config::by_name;
 use crate::stats::LinearFit;
-use crate::stats::samples::{BatchLimit, CONFIDENCE};
-use crate::stats::verdict::{Expect, Undecided};
+use crate::stats::samples::{BatchLimit, CONFIDENCE, Stop};
+use crate::stats::verdict::{Expect, Undecided, Verdict};
 use crate::time::Calibration;
 use context::{CompiledCodeDoc, GpuDoc, ScopeDoc};
 use serde::{Deserialize, Serialize};
 use std::time::Duration;
-use values::{nullable, parse_stop, parse_verdict, stop_name};
+use values::nullable;
 
 /// The schema identifier every document carries. A change that removes or
 /// retypes a field gets a new version; new fields do not.
@@ -34,7 +35,8 @@ pub struct Document {
     label: String,
     source: Option<SourceDoc>,
     time: String,
-    status: String,
+    #[serde(with = "by_name")]
+    status: Status,
     error: Option<String>,
     result: Option<ResultDoc>,
     environment: Environment,
@@ -51,8 +53,10 @@ struct SourceDoc {
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
 struct ResultDoc {
-    verdict: String,
-    expect: String,
+    #[serde(with = "by_name")]
+    verdict: Verdict,
+    #[serde(with = "by_name")]
+    expect: Expect,
     passed: bool,
     /// Derived from the verdict, interval, floor and expectation; written
     /// for readers, not read back (absent from documents of older versions).
@@ -62,7 +66,7 @@ struct ResultDoc {
     /// interval. Written for readers, not read back.
     #[serde(default)]
     judged_beyond: Option<f64>,
-    #[serde(default)]
+    #[serde(default, with = "by_name")]
     if_undecided: Undecided,
     noise_floor: f64,
     #[serde(deserialize_with = "nullable::number")]
@@ -78,7 +82,8 @@ struct ResultDoc {
     candidate_ns: f64,
     rounds: usize,
     warm_up_rounds: usize,
-    stop: String,
+    #[serde(with = "by_name")]
+    stop: Stop,
     elapsed_s: f64,
     outputs_checked: bool,
     throughput: Throughput,
@@ -247,7 +252,7 @@ impl Document {
             label: outcome.label.clone(),
             source,
             time: utc_now(),
-            status: outcome.status().as_str().into(),
+            status: outcome.status(),
             error,
             result,
             environment: Environment::current().clone(),
@@ -301,8 +306,8 @@ impl ResultDoc {
         };
         let [original, candidate] = Rates::pair(report.flop_rates(), report.byte_rates());
         ResultDoc {
-            verdict: report.verdict.name().into(),
-            expect: report.expect.as_str().into(),
+            verdict: report.verdict,
+            expect: report.expect,
             passed: report.passed(),
             decided: report.decided(),
             judged_beyond: Some(report.judged_beyond()).filter(|judged| judged.is_finite()),
@@ -316,7 +321,7 @@ impl ResultDoc {
             candidate_ns: report.candidate_ns,
             rounds: report.rounds,
             warm_up_rounds: report.warm_up_rounds,
-            stop: stop_name(report.stop).into(),
+            stop: report.stop,
             elapsed_s: report.elapsed.as_secs_f64(),
             outputs_checked: report.outputs_checked,
             throughput: Throughput {
@@ -366,7 +371,7 @@ impl ResultDoc {
     fn into_report(self, label: String) -> Result<Report, String> {
         Ok(Report {
             name: label,
-            verdict: parse_verdict(&self.verdict)?,
+            verdict: self.verdict,
             speedup: self.speedup,
             ci: self.ci.bounds(),
             best_speedup: self.best_speedup,
@@ -376,11 +381,11 @@ impl ResultDoc {
             rounds: self.rounds,
             elapsed: Duration::try_from_secs_f64(self.elapsed_s).unwrap_or_default(),
             noise_floor: self.noise_floor,
-            expect: Expect::parse(&self.expect)?,
+            expect: self.expect,
             if_undecided: self.if_undecided,
             inputs: self.inputs.into_iter().map(InputDoc::into_input).collect(),
             outputs_checked: self.outputs_checked,
-            stop: parse_stop(&self.stop)?,
+            stop: self.stop,
             timer: self.timer.name,
             calibration: Calibration {
                 reading_cost_ns: self.timer.reading_cost_ns,
@@ -435,7 +440,7 @@ impl InputDoc {
             index: input.index,
             label: input.label.clone(),
             batch_sizes: input.batch_sizes,
-            batch_limit: input.batch_limit.map(|limit| limit.as_str().to_string()),
+            batch_limit: input.batch_limit.map(|limit| limit.name().to_string()),
             original_ns: input.original_ns,
             candidate_ns: input.candidate_ns,
             speedup: input.speedup,
@@ -463,7 +468,10 @@ impl InputDoc {
         InputReport {
             index: self.index,
             batch_sizes: self.batch_sizes,
-            batch_limit: self.batch_limit.as_deref().and_then(BatchLimit::parse),
+            // A limit this version does not know is one it cannot name.
+            batch_limit: self
+                .batch_limit
+                .and_then(|name| BatchLimit::parse(&name).ok()),
             original_ns: self.original_ns,
             candidate_ns: self.candidate_ns,
             speedup: self.speedup,
