@@ -42,24 +42,7 @@ pub(super) fn table(report: &Report, style: Style, out: &mut String) {
     let flops = report.inputs.iter().all(|input| input.flops.is_some());
     let bytes = report.inputs.iter().all(|input| input.bytes.is_some());
     let shown = shown_inputs(&report.inputs);
-    // A gap in the inputs shown is a row of its own, `…`.
-    let mut rows: Vec<Option<Row>> = Vec::new();
-    for (position, input) in shown.iter().enumerate() {
-        if position > 0 && input.index > shown[position - 1].index + 1 {
-            rows.push(None);
-        }
-        rows.push(Some(Row {
-            label: input.name(),
-            original: input.original_ns,
-            candidate: input.candidate_ns,
-            speedup: input.speedup,
-            flop_rates: input.flop_rates(),
-            byte_rates: input.byte_rates(),
-        }));
-    }
-    if shown.last().map(|input| input.index) != report.inputs.last().map(|input| input.index) {
-        rows.push(None);
-    }
+    let mut rows = input_rows(&shown, report.inputs.len());
     if flops || bytes {
         rows.push(Some(Row {
             label: "all".into(),
@@ -144,6 +127,31 @@ pub(super) fn table(report: &Report, style: Style, out: &mut String) {
             let _ = writeln!(out, "{}", style.paint(Tone::Dim, &line));
         }
     }
+}
+
+/// The rows of the `shown` inputs of `total`, with `None` (a `…` row)
+/// wherever the table skips some.
+fn input_rows(shown: &[&InputReport], total: usize) -> Vec<Option<Row>> {
+    let mut rows = Vec::new();
+    let mut next = 0;
+    for input in shown {
+        if input.index > next {
+            rows.push(None);
+        }
+        next = input.index + 1;
+        rows.push(Some(Row {
+            label: input.name(),
+            original: input.original_ns,
+            candidate: input.candidate_ns,
+            speedup: input.speedup,
+            flop_rates: input.flop_rates(),
+            byte_rates: input.byte_rates(),
+        }));
+    }
+    if next < total {
+        rows.push(None);
+    }
+    rows
 }
 
 /// The inputs a table shows, in input order: all of them up to

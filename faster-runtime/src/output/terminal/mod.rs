@@ -88,6 +88,11 @@ static TIMINGS_SAID: AtomicBool = AtomicBool::new(false);
 /// for this build only: a later report with the same reason refers to it.
 static REASONS_GIVEN: Mutex<Vec<String>> = Mutex::new(Vec::new());
 
+/// Held while a generated test prints its report, so that the tests
+/// libtest runs alongside print in the order they said things in: the
+/// report that gives a reason comes above those that refer to it.
+static LIBTEST_PRINTING: Mutex<()> = Mutex::new(());
+
 /// Where `outcome`'s report gives why its verdict holds for this build only
 /// under libtest: in full where no report of this process gave that reason
 /// yet, noting it as given where `giving` (a report printed now; a failure's
@@ -145,6 +150,11 @@ impl<W: Write> Output for Terminal<W> {
     }
 
     fn comparison(&mut self, outcome: &Outcome, notes: &mut Vec<Note>) {
+        let _in_order = (self.harness == Harness::Libtest).then(|| {
+            LIBTEST_PRINTING
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+        });
         let status = if outcome.status() == Status::Skipped {
             // A pretty report has said why already.
             result_word(outcome, self.style, self.detail == Detail::Terse)
