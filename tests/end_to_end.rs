@@ -245,12 +245,14 @@ fn report_of(label: &str, test: &str, output: &str) -> String {
 
 /// Whether `report` (unwrapped by [`report_of`]) shows what a passing
 /// `expect = not_slower` guard prints, whichever real verdict the machine
-/// gave: `✓ faster`, `✓ within noise`, or `? undecided: ...` where the
-/// interval could not rule out a slowdown of the floor's size (undecided
-/// passes: the runs strip `FASTER_UNDECIDED`).
+/// gave: `✓ faster`, `✓ within noise`, `✓ not slower` (within noise, but
+/// reaching past the floor on the faster side), or `? undecided: ...`
+/// where the interval could not rule out a slowdown of the floor's size
+/// (undecided passes: the runs strip `FASTER_UNDECIDED`).
 fn a_passing_guard(report: &str) -> bool {
     report.contains("✓ faster (")
         || report.contains("✓ within noise (")
+        || report.contains("✓ not slower (")
         || report.contains("? undecided: ")
 }
 

@@ -1,6 +1,7 @@
 //! Why a comparison could not produce a report, and catching the panics of
 //! user code that become such errors.
 
+use crate::report::units::format_inputs;
 use std::fmt;
 use std::time::Duration;
 
@@ -192,8 +193,7 @@ impl fmt::Display for Error {
                      input:   {input_shown}\n  base:    {base}\n  current: {current}"
                 )?;
                 if !also.is_empty() {
-                    let others: Vec<String> = also.iter().map(usize::to_string).collect();
-                    write!(f, "\n  changed too: inputs {}", others.join(", "))?;
+                    write!(f, "\n  changed too: {}", format_inputs(also))?;
                 }
                 Ok(())
             }

@@ -236,7 +236,7 @@ mod tests {
     fn a_report_gives_its_heading_and_verdict() {
         let output = "faster: a vs b\n  ⏱️ Runtime: 1 µs → 2 µs\n  1.10x slower [99% CI 1.09x – 1.11x]\n    ✗ slower (expected not slower; noise floor 5%)\n\
                       faster: c vs d\n  1.00x  ✓ within noise (noise floor 5%)\n\
-                      faster: e vs f\n  1.03x slower [99% CI 0.87x – 1.22x]\n    ? undecided: only a change beyond 24% could be judged (noise floor 5%)\n\
+                      faster: e vs f\n  1.03x slower [99% CI 1.15x faster – 1.22x slower]\n    ? undecided: only a change beyond 24% could be judged (noise floor 5%)\n\
                       faster: g vs h\n  1.06x faster  ✗ undecided: only a change beyond 9% could be judged (expected faster; noise floor 5%)\n\
                       faster: i vs j\n  1.00x  ✓ within noise (noise floor 5%)\n";
         assert_eq!(

@@ -12,7 +12,7 @@
 
 use super::replicate::{MeansApart, means_apart, process_means};
 use crate::config::Config;
-use crate::report::units::{format_ns, format_percent};
+use crate::report::units::{format_inputs, format_ns, format_percent};
 use crate::report::{InputReport, Report, Scope};
 use crate::stats::median;
 use crate::stats::samples::{BatchLimit, Stop};
@@ -76,32 +76,44 @@ fn samples_too_short(report: &Report, config: &Config, found: &mut Vec<String>) 
     if short.is_empty() {
         return;
     }
-    let lengths: Vec<String> = short
-        .iter()
-        .map(|(input, sample_ns)| match several {
-            true => format!("{} on input {}", format_ns(*sample_ns), input.name()),
-            false => format_ns(*sample_ns),
-        })
-        .collect();
+    let lengths = if several && short.len() > NAMED {
+        // Hundreds of inputs: their range, not a number each.
+        let lengths = short.iter().map(|&(_, sample_ns)| sample_ns);
+        let lowest = lengths.clone().fold(f64::INFINITY, f64::min);
+        let highest = lengths.fold(0.0, f64::max);
+        let inputs: Vec<&InputReport> = short.iter().map(|&(input, _)| input).collect();
+        let (low, high) = (format_ns(lowest), format_ns(highest));
+        let range = if low == high {
+            low
+        } else {
+            format!("{low} to {high}")
+        };
+        format!("{range} on {}", inputs_named(&inputs))
+    } else {
+        let lengths: Vec<String> = short
+            .iter()
+            .map(|(input, sample_ns)| match several {
+                true => format!("{} on input {}", format_ns(*sample_ns), input.name()),
+                false => format_ns(*sample_ns),
+            })
+            .collect();
+        lengths.join(", ")
+    };
     let causes: Vec<String> = [Some(BatchLimit::Budget), Some(BatchLimit::Memory), None]
         .into_iter()
         .filter_map(|limit| {
-            let inputs: Vec<String> = short
+            let inputs: Vec<&InputReport> = short
                 .iter()
                 .filter(|(input, _)| input.batch_limit == limit)
-                .map(|(input, _)| input.name())
+                .map(|&(input, _)| input)
                 .collect();
             let why = short_because(limit, config);
             match (inputs.len(), several) {
                 (0, _) => None,
                 (_, false) => Some(format!("The batches stayed short because {why}")),
-                (1, true) => Some(format!(
-                    "On input {} they stayed short because {why}",
-                    inputs[0]
-                )),
                 (_, true) => Some(format!(
-                    "On inputs {} they stayed short because {why}",
-                    inputs.join(", ")
+                    "On {} they stayed short because {why}",
+                    inputs_named(&inputs)
                 )),
             }
         })
@@ -109,10 +121,37 @@ fn samples_too_short(report: &Report, config: &Config, found: &mut Vec<String>) 
     found.push(format!(
         "samples last {} against the {} the timer needs to stay under 0.1% of them: the \
          timer's cost weighs on the ratio. {}",
-        lengths.join(", "),
+        lengths,
         format_ns(min_sample_ns),
         causes.join(" "),
     ));
+}
+
+/// Most inputs a warning names one by one before it counts the rest: a
+/// function with 2,048 inputs would otherwise name each.
+const NAMED: usize = 4;
+
+/// How a warning names some inputs: by index as ranges (`inputs 0–2047`),
+/// or where they have labels, the first few by label and how many more.
+fn inputs_named(inputs: &[&InputReport]) -> String {
+    if inputs.iter().all(|input| input.label.is_none()) {
+        let indexes: Vec<usize> = inputs.iter().map(|input| input.index).collect();
+        return format_inputs(&indexes);
+    }
+    let plural = if inputs.len() == 1 { "" } else { "s" };
+    let names = inputs.iter().map(|input| input.name()).collect();
+    format!("input{plural} {}", first_few(names, ", "))
+}
+
+/// `items` joined by `separator`, the first [`NAMED`] of them and then how
+/// many more: `a, b, c, d and 2044 more`.
+fn first_few(mut items: Vec<String>, separator: &str) -> String {
+    if items.len() <= NAMED {
+        return items.join(separator);
+    }
+    let more = items.len() - NAMED;
+    items.truncate(NAMED);
+    format!("{} and {more} more", items.join(separator))
 }
 
 /// Why a batch stayed short, as the sampler found it, and what helps.
@@ -163,7 +202,7 @@ fn poor_fits(report: &Report, found: &mut Vec<String>) {
              the per-call time depends on how many calls run back to back, or the machine was \
              disturbed; rerun on a quieter machine, or make each call depend on the previous \
              one's result",
-            poor.join("; "),
+            first_few(poor, "; "),
         ));
     }
 }
@@ -202,11 +241,12 @@ fn nothing_measured(report: &Report, found: &mut Vec<String>) {
                         format!("{low} to {high}")
                     }
                 }
-                _ => free
-                    .iter()
-                    .map(|&(index, ns)| format!("{} on input {index}", format_ns(ns)))
-                    .collect::<Vec<_>>()
-                    .join(", "),
+                _ => first_few(
+                    free.iter()
+                        .map(|&(index, ns)| format!("{} on input {index}", format_ns(ns)))
+                        .collect(),
+                    ", ",
+                ),
             };
             Some(format!("the {side} takes {times}"))
         })
@@ -391,6 +431,30 @@ mod tests {
             "{}",
             warnings[0]
         );
+    }
+
+    #[test]
+    fn short_samples_on_thousands_of_inputs_say_a_range_not_each() {
+        use crate::report::fixtures::input;
+        let mut many = report(1.0, (0.99, 1.01), Verdict::WithinNoise, Expect::Report);
+        many.inputs = (0..2048)
+            .map(|index| {
+                let time = 9_000.0 + index as f64;
+                let mut short = input(index, time, time, 4);
+                short.batch_sizes = [1, 1];
+                short.batch_limit = Some(BatchLimit::Budget);
+                short
+            })
+            .collect();
+        let warnings = reviewed(many);
+        assert_eq!(warnings.len(), 1, "{warnings:?}");
+        assert!(
+            warnings[0].starts_with("samples last 9.00 µs to 11.0 µs on inputs 0–2047 against")
+                && warnings[0].contains("On inputs 0–2047 they stayed short because a longer"),
+            "{}",
+            warnings[0]
+        );
+        assert!(warnings[0].len() < 600, "{}", warnings[0]);
     }
 
     #[test]

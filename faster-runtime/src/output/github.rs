@@ -3,7 +3,7 @@
 //! what holds for the whole run (the machine, a debug build, other load),
 //! said once.
 
-use super::{Note, Output, Summary, notices, one_sided, undecided};
+use super::{Note, Output, Summary, notices, one_sided, verdict_words};
 use crate::error::OnlyIn;
 use crate::report::units::{Ratio, format_ns};
 use crate::report::{Environment, Outcome, Status};
@@ -68,7 +68,8 @@ impl Output for StepSummary {
         let mut text = String::new();
         if !*written {
             text.push_str(&heading(&binary_of_test(), None));
-            let debug_build = outcome.status() == Status::NotEnforced;
+            // The build's, whether or not this comparison's verdict passed.
+            let debug_build = !outcome.enforced;
             text.push_str(&quoted(&notices::at_start(
                 Environment::current(),
                 debug_build,
@@ -169,11 +170,7 @@ fn row(outcome: &Outcome) -> String {
                 Status::NotEnforced => "⚠️",
                 Status::Failed | Status::Error | Status::Skipped => "❌",
             };
-            let verdict = if report.decided() {
-                report.verdict.to_string()
-            } else {
-                undecided(report)
-            };
+            let verdict = verdict_words(report);
             let note = if status == Status::NotEnforced {
                 " (debug build: not enforced)".to_string()
             } else {
@@ -275,7 +272,7 @@ mod tests {
         };
         assert_eq!(
             row(&outcome(undecided_guard())),
-            "| `mean::faster_mean_v2` | 32.8 µs | 29.2 µs | 1.03x slower [0.87x – 1.22x] | ❔ \
+            "| `mean::faster_mean_v2` | 32.8 µs | 29.2 µs | 1.03x slower [1.15x faster – 1.22x slower] | ❔ \
              undecided: only a change beyond 24% could be judged |\n"
         );
         let mut strict = undecided_guard();

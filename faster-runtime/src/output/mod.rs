@@ -22,6 +22,7 @@ pub mod terminal;
 use crate::error::OnlyIn;
 use crate::report::units::format_percent;
 use crate::report::{Environment, Load, Outcome, Report, Status};
+use crate::stats::verdict::{Expect, Verdict};
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -112,6 +113,26 @@ pub fn undecided(report: &Report) -> String {
         )
     } else {
         "undecided: too few rounds for an interval, so no change could be judged".into()
+    }
+}
+
+/// What every output says a report's verdict is: the verdict, the words of
+/// an undecided one ([`undecided`]), or `not slower` for a regression guard
+/// (`expect = not_slower`) whose interval rules out a slowdown of the
+/// floor's size but reaches past the floor on the faster side: `1.40x
+/// faster [99% CI 1.04x – 1.90x]` is not what `within noise` says (no
+/// change beyond the floor either way), and `not slower` is what it proved.
+/// The JSON document keeps the verdict's own name (`within_noise`).
+pub fn verdict_words(report: &Report) -> String {
+    if !report.decided() {
+        return undecided(report);
+    }
+    let could_be_faster = report.ci.1 > 1.0 + report.noise_floor;
+    let guard = report.expect == Expect::NotSlower;
+    if guard && report.verdict == Verdict::WithinNoise && could_be_faster {
+        "not slower".into()
+    } else {
+        report.verdict.to_string()
     }
 }
 

@@ -1,12 +1,12 @@
 //! What holds for a whole run rather than one comparison, said once: what
 //! about the machine may disturb timing, a debug build, the other load the
 //! machine carried while comparisons were measured, timings that varied
-//! from call to call, and a run across revisions that compared nothing.
-//! The terminal and the job summary say these; each comparison's report
-//! does not repeat them.
+//! from call to call, why verdicts hold for this build only, and a run
+//! across revisions that compared nothing. The terminal and the job
+//! summary say these; each comparison's report does not repeat them.
 
 use crate::error::OnlyIn;
-use crate::report::{Environment, Load, Outcome};
+use crate::report::{Environment, Load, Outcome, Report, Scope};
 
 /// Other processes (or threads) using more than this share of one core are
 /// worth saying.
@@ -163,24 +163,69 @@ pub fn timings_vary(outcomes: &[Outcome], whole_run: Option<Load>) -> Option<Str
     if apart.is_empty() {
         return None;
     }
-    let mut names: Vec<&str> = apart.iter().take(NAMED).map(|o| o.test.as_str()).collect();
-    let more = apart.len().saturating_sub(NAMED).to_string() + " more";
-    if apart.len() > NAMED {
-        names.push(&more);
-    }
+    let tests: Vec<&str> = apart.iter().map(|outcome| outcome.test.as_str()).collect();
     let which = match outcomes.len() {
-        1 => names[0].to_string(),
-        total => format!(
-            "{} of {total} comparisons ({})",
-            apart.len(),
-            names.join(", ")
-        ),
+        1 => tests[0].to_string(),
+        total => format!("{} of {total} comparisons ({})", apart.len(), named(&tests)),
     };
     let loads: Vec<Option<Load>> = apart
         .iter()
         .map(|outcome| outcome.result.as_ref().ok().and_then(|report| report.load))
         .collect();
     Some(timings_vary_in(&which, &loads, whole_run))
+}
+
+/// `a, b, c, d, 2 more`: the first [`NAMED`] of `tests`, then how many
+/// more.
+fn named(tests: &[&str]) -> String {
+    let mut names: Vec<String> = tests
+        .iter()
+        .take(NAMED)
+        .map(|test| test.to_string())
+        .collect();
+    if tests.len() > NAMED {
+        names.push(format!("{} more", tests.len() - NAMED));
+    }
+    names.join(", ")
+}
+
+/// Why the run's verdicts that hold for this build only do, said once per
+/// reason (each report says only that its verdict does): the reason is the
+/// same for every comparison of a binary, and three lines long. Names the
+/// comparisons where not all of them give it.
+pub fn this_build_only(outcomes: &[Outcome]) -> Vec<String> {
+    let mut reasons: Vec<(&str, Vec<&str>)> = Vec::new();
+    for outcome in outcomes {
+        let Ok(Report {
+            scope: Some(Scope::ThisBuild(reason)),
+            ..
+        }) = &outcome.result
+        else {
+            continue;
+        };
+        match reasons.iter_mut().find(|(given, _)| given == reason) {
+            Some((_, tests)) => tests.push(&outcome.test),
+            None => reasons.push((reason, vec![&outcome.test])),
+        }
+    }
+    reasons
+        .into_iter()
+        .map(|(reason, tests)| {
+            let which = match (tests.len(), outcomes.len()) {
+                (1, 1) => "the verdict holds".to_string(),
+                (1, _) => format!("the verdict of {} holds", tests[0]),
+                (2, 2) => "the verdicts of both comparisons hold".to_string(),
+                (some, total) if some == total => {
+                    format!("the verdicts of all {total} comparisons hold")
+                }
+                (some, total) => format!(
+                    "the verdicts of {some} of {total} comparisons ({}) hold",
+                    named(&tests)
+                ),
+            };
+            format!("{which} for this build only: {reason}")
+        })
+        .collect()
 }
 
 /// [`timings_vary`] for a harness without an end of run (libtest): said
@@ -437,6 +482,58 @@ mod tests {
             "{notice}"
         );
         assert_eq!(timings_vary_from(&varying("faster_dedup", 1.5, None)), None);
+    }
+
+    #[test]
+    fn why_verdicts_hold_for_this_build_only_is_said_once_per_reason() {
+        let unlinked = "this binary was not linked through faster-link";
+        let scoped = |test: &str, reason: &str| {
+            let mut outcome = outcome(None);
+            outcome.test = test.into();
+            if let Ok(report) = &mut outcome.result {
+                report.scope = Some(Scope::ThisBuild(reason.into()));
+            }
+            outcome
+        };
+        let thirteen: Vec<Outcome> = (0..13)
+            .map(|index| scoped(&format!("faster_{index}"), unlinked))
+            .collect();
+        assert_eq!(
+            this_build_only(&thirteen),
+            [format!(
+                "the verdicts of all 13 comparisons hold for this build only: {unlinked}"
+            )]
+        );
+        assert_eq!(
+            this_build_only(&thirteen[..2]),
+            [format!(
+                "the verdicts of both comparisons hold for this build only: {unlinked}"
+            )]
+        );
+        assert_eq!(
+            this_build_only(&thirteen[..1]),
+            [format!("the verdict holds for this build only: {unlinked}")]
+        );
+        // Two reasons: each once, naming the comparisons that give it.
+        let mut mixed = thirteen[..3].to_vec();
+        mixed.push(scoped(
+            "faster_alone",
+            "measured in this process only (processes = 1)",
+        ));
+        mixed.push(outcome(None));
+        assert_eq!(
+            this_build_only(&mixed),
+            [
+                format!(
+                    "the verdicts of 3 of 5 comparisons (faster_0, faster_1, faster_2) hold for \
+                     this build only: {unlinked}"
+                ),
+                "the verdict of faster_alone holds for this build only: measured in this \
+                 process only (processes = 1)"
+                    .to_string(),
+            ]
+        );
+        assert!(this_build_only(&[outcome(None)]).is_empty());
     }
 
     #[test]

@@ -1,8 +1,9 @@
 //! Where a report's figures read apart, so that every output can say which
 //! one the verdict rests on and why they differ: each function's best-of
 //! times against the paired speedup (for the whole comparison, or for one
-//! input of several), and inputs whose own speedups read otherwise than
-//! the headline, which weighs each input by its time.
+//! input of several), inputs whose own speedups read otherwise than the
+//! headline, which weighs each input by its time, and inputs that read
+//! slower beyond the noise floor under a verdict that is not `slower`.
 
 use super::Report;
 use crate::stats::verdict::Verdict;
@@ -28,6 +29,22 @@ pub struct InputsAgainstHeadline {
     /// The input with the largest share of the original's best-of time,
     /// and that share (a fraction).
     pub heaviest: (String, f64),
+}
+
+/// An input (of several) whose own paired speedup reads slower beyond the
+/// noise floor, under a verdict that is not `slower`: a regression the
+/// headline, which weighs each input by its time, passes over.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SlowerInput {
+    /// The input's name.
+    pub name: String,
+    /// Its paired speedup (under `1 / (1 + noise_floor)`).
+    pub speedup: f64,
+    /// Its best-of times, `[original, candidate]`.
+    pub best_of_ns: [f64; 2],
+    /// Its share of the original's best-of time over all inputs: how much
+    /// the headline weighs it.
+    pub share: f64,
 }
 
 impl Report {
@@ -64,24 +81,19 @@ impl Report {
             .collect()
     }
 
-    /// The inputs (of several) whose paired speedup reads beyond the noise
-    /// floor in the direction opposite the headline's, as `rle` read 1.12x
+    /// The inputs (of several) whose paired speedup reads faster beyond the
+    /// noise floor under a headline that reads slower, as `rle` read 1.12x
     /// and 1.52x faster on two inputs of three under a headline of 1.03x
     /// slower: each round sums its inputs' times, so the headline follows
     /// the input that takes the most time. `None` where no input does.
+    /// (Inputs slower beyond the floor are [`Report::inputs_slower`].)
     pub fn inputs_against_headline(&self) -> Option<InputsAgainstHeadline> {
         let headline = self.speedup;
         let against: Vec<(String, f64)> = self
             .inputs
             .iter()
-            .filter(|_| self.inputs.len() > 1)
-            .filter(
-                |input| match point_verdict(input.speedup, self.noise_floor) {
-                    Verdict::Faster => headline < 1.0,
-                    Verdict::Slower => headline > 1.0,
-                    Verdict::WithinNoise => false,
-                },
-            )
+            .filter(|_| self.inputs.len() > 1 && headline < 1.0)
+            .filter(|input| point_verdict(input.speedup, self.noise_floor) == Verdict::Faster)
             .map(|input| (input.name(), input.speedup))
             .collect();
         if against.is_empty() {
@@ -96,6 +108,29 @@ impl Report {
             inputs: against,
             heaviest: (heaviest.name(), heaviest.original_ns / total),
         })
+    }
+
+    /// The inputs (of several) whose own paired speedup reads slower beyond
+    /// the noise floor where the verdict is not `slower`, as one input of a
+    /// guard read 1.97x slower (5.73 ns → 10.2 ns) under `1.01x slower ✓
+    /// within noise`: the headline weighs each input by its time, so a
+    /// short input's regression hardly moves it. In input order; empty
+    /// where there is none, or the verdict says `slower` itself.
+    pub fn inputs_slower(&self) -> Vec<SlowerInput> {
+        if self.inputs.len() < 2 || self.verdict == Verdict::Slower {
+            return Vec::new();
+        }
+        let total: f64 = self.inputs.iter().map(|input| input.original_ns).sum();
+        self.inputs
+            .iter()
+            .filter(|input| point_verdict(input.speedup, self.noise_floor) == Verdict::Slower)
+            .map(|input| SlowerInput {
+                name: input.name(),
+                speedup: input.speedup,
+                best_of_ns: [input.original_ns, input.candidate_ns],
+                share: input.original_ns / total,
+            })
+            .collect()
     }
 }
 
@@ -186,8 +221,37 @@ mod tests {
         rle.inputs[1].speedup = 1.03;
         rle.inputs[2].speedup = 1.0 / 1.2;
         assert_eq!(rle.inputs_against_headline(), None);
+        // A slower input under a faster headline is a regression of its
+        // own, not a reading against the headline.
+        rle.speedup = 1.5;
+        assert_eq!(rle.inputs_against_headline(), None);
         // One input is the headline.
         let one = report(1.5, (1.4, 1.6), Verdict::Faster, Expect::Faster);
         assert_eq!(one.inputs_against_headline(), None);
+    }
+
+    #[test]
+    fn an_input_slower_beyond_the_floor_is_named_unless_the_verdict_says_slower() {
+        // The guard: one short input 1.97x slower, 1.01x slower
+        // within noise overall.
+        let mut guard = report(
+            1.0 / 1.01,
+            (0.97, 1.02),
+            Verdict::WithinNoise,
+            Expect::NotSlower,
+        );
+        guard.inputs = vec![input(0, 1_000.0, 1_000.0, 315), input(1, 5.73, 10.2, 315)];
+        guard.inputs[1].speedup = 1.0 / 1.97;
+        let slower = guard.inputs_slower();
+        assert_eq!(slower.len(), 1, "{slower:?}");
+        assert_eq!(slower[0].name, "1");
+        assert_eq!(slower[0].best_of_ns, [5.73, 10.2]);
+        assert!((slower[0].share - 5.73 / 1_005.73).abs() < 1e-12);
+        // Said by the verdict itself, or within the floor: nothing.
+        guard.verdict = Verdict::Slower;
+        assert!(guard.inputs_slower().is_empty());
+        guard.verdict = Verdict::WithinNoise;
+        guard.inputs[1].speedup = 1.0 / 1.04;
+        assert!(guard.inputs_slower().is_empty());
     }
 }

@@ -12,7 +12,7 @@ pub mod outcome;
 pub mod throughput;
 pub mod units;
 
-pub use apart::{BestOfApart, InputsAgainstHeadline};
+pub use apart::{BestOfApart, InputsAgainstHeadline, SlowerInput};
 pub use compiled_code::{Callee, CompiledCode};
 pub use document::Document;
 pub use environment::Environment;

@@ -1,7 +1,8 @@
 //! The units figures are written in, the same in every output: durations
-//! (`32.8 µs`), percentages, rates (`2.15 GFLOP/s`), and speedups with
-//! their direction (`1.25x faster`, `2.06x slower`), also two in one
-//! sentence (`1.09x faster to 1.14x slower`).
+//! (`32.8 µs`), percentages, rates (`2.15 GFLOP/s`), speedups with their
+//! direction (`1.25x faster`, `2.06x slower`), also two in one sentence
+//! (`1.09x faster to 1.14x slower`), and lists of input indexes as ranges
+//! (`0–2047`, `0, 2, 5–9`).
 
 use std::fmt;
 
@@ -83,6 +84,38 @@ pub fn format_bytes(bytes: u64) -> String {
     }
 }
 
+/// Input indexes as a reader takes them in: ascending, runs of three or
+/// more as ranges (`0–2047`, `0, 2, 5–9`), so that 2,048 inputs take one
+/// word rather than 170 lines.
+pub fn format_indexes(indexes: &[usize]) -> String {
+    let mut sorted = indexes.to_vec();
+    sorted.sort_unstable();
+    sorted.dedup();
+    let mut runs: Vec<(usize, usize)> = Vec::new();
+    for index in sorted {
+        match runs.last_mut() {
+            Some((_, last)) if *last + 1 == index => *last = index,
+            _ => runs.push((index, index)),
+        }
+    }
+    let mut words = Vec::new();
+    for (first, last) in runs {
+        match last - first {
+            0 => words.push(first.to_string()),
+            // Two neighbours read better as two numbers than as a range.
+            1 => words.extend([first.to_string(), last.to_string()]),
+            _ => words.push(format!("{first}–{last}")),
+        }
+    }
+    words.join(", ")
+}
+
+/// `input 2`, `inputs 0, 3` or `inputs 0–2047`.
+pub fn format_inputs(indexes: &[usize]) -> String {
+    let plural = if indexes.len() == 1 { "" } else { "s" };
+    format!("input{plural} {}", format_indexes(indexes))
+}
+
 /// A speedup's figure and direction at `decimals`, as people say it: the
 /// larger of the two times over the smaller (`1.25`) and `faster` or
 /// `slower`, or no direction where the figure rounds to one.
@@ -98,6 +131,15 @@ fn speed_parts(speedup: f64, decimals: usize) -> (String, Option<&'static str>) 
         Some("faster")
     };
     (shown, direction)
+}
+
+/// The fewest decimals (two to four) at which two speedups read apart, so
+/// that two figures on either side of a threshold never print alike
+/// (`1.01x against 1.01x slower` were 0.990 and 0.994 across 1/1.01).
+pub fn decimals_apart(one: f64, other: f64) -> usize {
+    (2..4)
+        .find(|&decimals| speed_parts(one, decimals) != speed_parts(other, decimals))
+        .unwrap_or(4)
 }
 
 /// Two speedups in one sentence, in one unit (`x`) and each in the
@@ -120,8 +162,10 @@ pub fn format_speeds(first: f64, second: f64, joiner: &str, decimals: usize) -> 
 }
 
 /// A speedup as people say it: `1.25x faster`, `1.25x slower`, with the
-/// interval in the same direction; three decimals when the interval is too
-/// narrow for two, and no direction for a ratio that rounds to one.
+/// interval in the same direction, or, where it reaches across 1.00, each
+/// bound in its own (`1.01x slower [99% CI 1.09x faster – 1.12x slower]`);
+/// three decimals when the interval is too narrow for two, and no direction
+/// for a ratio that rounds to one.
 pub struct Ratio(pub f64, pub Option<(f64, f64)>);
 
 impl Ratio {
@@ -129,8 +173,8 @@ impl Ratio {
     /// decimals also where two would show a bound at a threshold's figure
     /// (`1.05x`, or `0.95x` for 1/1.05), so two verdicts on either side of
     /// it never read the same interval (`[0.95x – 1.05x]` was printed both
-    /// `✓ within noise` and `? undecided`; now `[0.954x – 1.048x]` and
-    /// `[0.950x – 1.048x]`).
+    /// `✓ within noise` and `? undecided`; now `[1.048x slower – 1.048x
+    /// faster]` and `[1.053x slower – 1.048x faster]`).
     pub fn judged(&self, noise_floor: f64) -> String {
         let mut text = String::new();
         let _ = self.write(&mut text, Some(noise_floor));
@@ -151,7 +195,8 @@ impl Ratio {
         let at_threshold = |(from, to): (f64, f64)| {
             let threshold = 1.0 + noise_floor.unwrap_or(f64::NAN);
             let shown = |value: f64| format!("{value:.2}");
-            [from, to].into_iter().any(|bound| {
+            // A bound across 1.00 is shown turned round (`1.048x slower`).
+            [from, to, 1.0 / from, 1.0 / to].into_iter().any(|bound| {
                 [threshold, 1.0 / threshold]
                     .into_iter()
                     .any(|threshold| shown(bound) == shown(threshold))
@@ -167,7 +212,23 @@ impl Ratio {
         if let Some(direction) = direction {
             write!(f, " {direction}")?;
         }
+        // A bound on the other side of 1.00 reads in its own direction:
+        // `1.01x slower [0.92x – 1.12x]` had its 0.92x mean 1.09x faster.
+        let across = |(from, _): (f64, f64)| {
+            from < 1.0
+                && speed_parts(turn(from), decimals)
+                    .1
+                    .is_some_and(|bound| Some(bound) != direction)
+        };
         match interval {
+            Some(bounds) if bounds.1.is_finite() && across(bounds) => {
+                let (from, to) = bounds;
+                write!(
+                    f,
+                    " [99% CI {}]",
+                    format_speeds(turn(from), turn(to), " – ", decimals)
+                )
+            }
             Some((from, to)) if to.is_finite() => {
                 write!(f, " [99% CI {from:.decimals$}x – {to:.decimals$}x]")
             }
@@ -210,6 +271,17 @@ mod tests {
     }
 
     #[test]
+    fn indexes_read_as_ranges() {
+        let all: Vec<usize> = (0..2048).collect();
+        assert_eq!(format_indexes(&all), "0–2047");
+        assert_eq!(format_inputs(&all), "inputs 0–2047");
+        assert_eq!(format_indexes(&[9, 0, 2, 5, 6, 7, 8]), "0, 2, 5–9");
+        assert_eq!(format_indexes(&[3, 4]), "3, 4");
+        assert_eq!(format_inputs(&[2]), "input 2");
+        assert_eq!(format_indexes(&[]), "");
+    }
+
+    #[test]
     fn rates_scale_to_three_significant_digits() {
         assert_eq!(format_rate(2.154e9, "FLOP/s"), "2.15 GFLOP/s");
         assert_eq!(format_rate(812e6, "B/s"), "812 MB/s");
@@ -224,16 +296,16 @@ mod tests {
         // The two runs hex's encode read: one decided within noise, one not.
         let within = Ratio(1.0, Some((0.9542, 1.0480))).judged(0.05);
         let undecided = Ratio(1.0, Some((0.9499, 1.0480))).judged(0.05);
-        assert_eq!(within, "1.000x [99% CI 0.954x – 1.048x]");
-        assert_eq!(undecided, "1.000x [99% CI 0.950x – 1.048x]");
+        assert_eq!(within, "1.000x [99% CI 1.048x slower – 1.048x faster]");
+        assert_eq!(undecided, "1.000x [99% CI 1.053x slower – 1.048x faster]");
         // Away from the thresholds, two decimals as before.
         assert_eq!(
             Ratio(1.0, Some((0.96, 1.04))).judged(0.05),
-            "1.00x [99% CI 0.96x – 1.04x]"
+            "1.00x [99% CI 1.04x slower – 1.04x faster]"
         );
         assert_eq!(
             Ratio(1.0, Some((0.9542, 1.0480))).to_string(),
-            "1.00x [99% CI 0.95x – 1.05x]"
+            "1.00x [99% CI 1.05x slower – 1.05x faster]"
         );
     }
 
@@ -246,11 +318,30 @@ mod tests {
         );
         assert_eq!(
             Ratio(1.0004, Some((0.9981, 1.0027))).to_string(),
-            "1.000x [99% CI 0.998x – 1.003x]"
+            "1.000x [99% CI 1.002x slower – 1.003x faster]"
         );
         assert_eq!(
             Ratio(1.0, Some((0.0, f64::INFINITY))).to_string(),
             "1.00x [99% CI: too few rounds]"
+        );
+    }
+
+    #[test]
+    fn an_interval_across_one_gives_each_bound_its_direction() {
+        // The issue's `1.01x slower [99% CI 0.92x – 1.12x]`: its first bound
+        // meant 1.09x faster.
+        assert_eq!(
+            Ratio(0.99, Some((1.0 / 1.12, 1.0 / 0.92))).to_string(),
+            "1.01x slower [99% CI 1.09x faster – 1.12x slower]"
+        );
+        assert_eq!(
+            Ratio(1.4, Some((0.96, 1.9))).to_string(),
+            "1.40x faster [99% CI 1.04x slower – 1.90x faster]"
+        );
+        // A bound that rounds to one has no other side to read on.
+        assert_eq!(
+            Ratio(0.95, Some((0.893, 0.998))).to_string(),
+            "1.05x slower [99% CI 1.00x – 1.12x]"
         );
     }
 
@@ -276,5 +367,9 @@ mod tests {
             "1.000x to 1.001x faster"
         );
         assert_eq!(format_speeds(1.001, 0.999, " to ", 2), "1.00x to 1.00x");
+        // Two figures alike at two decimals get as many more as they need.
+        assert_eq!(decimals_apart(0.990, 0.994), 3);
+        assert_eq!(decimals_apart(1.5, 2.0), 2);
+        assert_eq!(decimals_apart(1.0001, 1.0002), 4);
     }
 }

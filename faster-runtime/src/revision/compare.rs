@@ -15,6 +15,7 @@ use crate::engine::sampler::{self, Subject};
 use crate::engine::tracked::Probe;
 use crate::error::Error;
 use crate::report::Report;
+use crate::report::units::format_inputs;
 use crate::stats::samples::Side;
 use crate::time::{Calibration, Clock};
 use std::collections::BTreeMap;
@@ -163,14 +164,14 @@ pub fn check_behaviour(
         warnings.push(format!(
             "the output changed since the base revision for {} (accepted with \
              --accept-changes)",
-            list("input", &changed)
+            format_inputs(&changed)
         ));
     }
     if !other_input.is_empty() {
         warnings.push(format!(
             "{} differ between the revisions (each build makes its own): their outputs are not \
              compared, and their times are of different work",
-            list("input", &other_input)
+            format_inputs(&other_input)
         ));
     }
     if !unchecked.is_empty() {
@@ -181,7 +182,7 @@ pub fn check_behaviour(
         };
         warnings.push(format!(
             "{UNCHECKED} for {} across the revisions: {why}",
-            list("input", &unchecked)
+            format_inputs(&unchecked)
         ));
     }
     Ok(Checked {
@@ -189,13 +190,6 @@ pub fn check_behaviour(
         outputs_checked: unchecked.is_empty() && other_input.is_empty(),
         warnings,
     })
-}
-
-/// `input 2` or `inputs 0, 3`.
-fn list(noun: &str, indexes: &[usize]) -> String {
-    let numbers: Vec<String> = indexes.iter().map(usize::to_string).collect();
-    let plural = if indexes.len() == 1 { "" } else { "s" };
-    format!("{noun}{plural} {}", numbers.join(", "))
 }
 
 /// The two children of one comparison: the base revision's and the
@@ -436,7 +430,7 @@ mod tests {
         );
         let text = error.to_string();
         assert!(text.starts_with("the output changed since the base revision for input 1\n"));
-        assert!(text.contains("changed too: inputs 2"), "{text}");
+        assert!(text.contains("changed too: input 2"), "{text}");
         let accepted = check_behaviour(&base, &current, true).unwrap();
         assert!(accepted.outputs_checked);
         assert_eq!(
@@ -473,6 +467,21 @@ mod tests {
             [format!(
                 "{UNCHECKED} for input 0 across the revisions: the function returns different \
                  outputs from call to call"
+            )]
+        );
+        // 2,048 inputs without a digest are one range, not 2,048 numbers.
+        let many: Vec<Probe> = (0..2048)
+            .map(|input| Probe {
+                output_digest: None,
+                ..probe(input, input)
+            })
+            .collect();
+        let checked = check_behaviour(&many, &many, false).unwrap();
+        assert_eq!(
+            checked.warnings,
+            [format!(
+                "{UNCHECKED} for inputs 0–2047 across the revisions: the output type has \
+                 neither `Hash` nor `Debug` to digest"
             )]
         );
     }

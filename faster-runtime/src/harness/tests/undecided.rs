@@ -123,7 +123,7 @@ fn an_undecided_guard_fails_where_asked() {
     );
     assert!(
         junit.stdout.contains(
-            "<failure type=\"verdict\" message=\"1.03x slower [99% CI 0.87x – 1.22x]  ✗ \
+            "<failure type=\"verdict\" message=\"1.03x slower [99% CI 1.15x faster – 1.22x slower]  ✗ \
              undecided: only a change beyond 24% could be judged (undecided = fail; noise floor \
              5%)\">"
         ),

@@ -14,7 +14,7 @@
 mod panels;
 mod scale;
 
-use super::undecided;
+use super::verdict_words;
 use crate::report::Report;
 use crate::report::units::{Ratio, format_ns, format_percent};
 use plotters::coord::Shift;
@@ -80,9 +80,9 @@ fn draw(report: &Report, debug_build: bool, root: &Area<'_>) -> DrawResult {
         (16, 10),
     )?;
     let verdict = if report.decided() {
-        format!("verdict: {}", report.verdict)
+        format!("verdict: {}", verdict_words(report))
     } else {
-        undecided(report)
+        verdict_words(report)
     };
     let subtitle = format!(
         "{} → {} (best of {} runs)   {}   {verdict} (noise floor {})",

@@ -1,11 +1,13 @@
 //! The words under a report that resolve figures which read apart (see
 //! [`Report::best_of_apart`] and [`Report::inputs_against_headline`]): the
 //! figures side by side in one unit, which one the verdict rests on, and
-//! why they differ. Why timings vary, and what helps, the run says once
+//! why they differ; and a line for each input slower beyond the noise
+//! floor under a verdict that does not say so ([`Report::inputs_slower`]).
+//! Why timings vary, and what helps, the run says once
 //! (`notices::timings_vary`).
 
 use crate::report::Report;
-use crate::report::units::{Ratio, format_percent, format_speeds};
+use crate::report::units::{Ratio, decimals_apart, format_ns, format_percent, format_speeds};
 
 /// The sentences that resolve `report`'s figures that read apart, none
 /// where they agree:
@@ -22,7 +24,9 @@ pub fn apart_notes(report: &Report) -> Vec<String> {
         let figures: Vec<String> = apart
             .iter()
             .map(|figures| {
-                let speeds = format_speeds(figures.best_of, figures.paired, " against ", 2);
+                let (best_of, paired) = (figures.best_of, figures.paired);
+                let decimals = decimals_apart(best_of, paired);
+                let speeds = format_speeds(best_of, paired, " against ", decimals);
                 match &figures.input {
                     None => format!("{speeds} overall"),
                     Some(input) => format!("{speeds} on input {input}"),
@@ -32,7 +36,7 @@ pub fn apart_notes(report: &Report) -> Vec<String> {
         notes.push(format!(
             "Best-of times against paired speedups: {}. Timings vary from call to call; the \
              verdict rests on the paired speedups.",
-            joined(&figures),
+            joined(&first_few(figures, "inputs")),
         ));
     }
     if let Some(against) = report.inputs_against_headline() {
@@ -41,6 +45,7 @@ pub fn apart_notes(report: &Report) -> Vec<String> {
             .iter()
             .map(|(input, speedup)| format!("input {input} ({})", Ratio(*speedup, None)))
             .collect();
+        let inputs = first_few(inputs, "inputs");
         let (heaviest, share) = &against.heaviest;
         notes.push(format!(
             "{} {} against the headline ({}): each round sums its inputs' times, and input \
@@ -52,6 +57,72 @@ pub fn apart_notes(report: &Report) -> Vec<String> {
         ));
     }
     notes
+}
+
+/// Most slower inputs a report names, each on a line of its own, before it
+/// counts the rest.
+const SLOWER_NAMED: usize = 3;
+
+/// A line for each input slower beyond the noise floor under a verdict that
+/// is not `slower` (up to [`SLOWER_NAMED`], then how many more), which the
+/// report shows as warnings:
+///
+/// ```text
+/// input 1 reads 1.97x slower (5.73 ns → 10.2 ns), beyond the noise floor
+/// (5%): the headline weighs it by its share of the original's time, 0.6%
+/// ```
+pub fn slower_inputs(report: &Report) -> Vec<String> {
+    let slower = report.inputs_slower();
+    let floor = format_percent(report.noise_floor);
+    let mut lines: Vec<String> = slower
+        .iter()
+        .take(SLOWER_NAMED)
+        .map(|input| {
+            let [original, candidate] = input.best_of_ns;
+            format!(
+                "input {} reads {} ({} → {}), beyond the noise floor ({floor}): the headline \
+                 weighs it by its share of the original's time, {}",
+                input.name,
+                Ratio(input.speedup, None),
+                format_ns(original),
+                format_ns(candidate),
+                share(input.share),
+            )
+        })
+        .collect();
+    if slower.len() > SLOWER_NAMED {
+        lines.push(format!(
+            "{} more inputs read slower beyond the noise floor (the JSON report has each \
+             input's speedup)",
+            slower.len() - SLOWER_NAMED
+        ));
+    }
+    lines
+}
+
+/// Most figures or inputs a sentence names before it counts the rest: a
+/// function with 2,048 inputs could read apart on hundreds.
+const NAMED: usize = 4;
+
+/// The first [`NAMED`] of `items`, and `N more {what}` in place of the
+/// rest.
+fn first_few(mut items: Vec<String>, what: &str) -> Vec<String> {
+    if items.len() > NAMED {
+        let more = items.len() - (NAMED - 1);
+        items.truncate(NAMED - 1);
+        items.push(format!("{more} more {what}"));
+    }
+    items
+}
+
+/// A share of the original's time: `0.6%`, or `under 0.1%` where one
+/// decimal would read `0%`.
+fn share(fraction: f64) -> String {
+    if fraction < 0.0005 {
+        "under 0.1%".into()
+    } else {
+        format_percent(fraction)
+    }
 }
 
 /// `a`, `a and b`, `a, b and c`.
@@ -105,6 +176,16 @@ mod tests {
               overall. Timings vary from call to call; the verdict rests on the paired speedups."
             ]
         );
+        // Either side of a 1% floor's threshold, 0.4% apart: the issue's
+        // `1.01x against 1.01x slower`, now as far as they differ.
+        let mut close = report(0.994, (0.99, 0.998), Verdict::WithinNoise, Expect::Report);
+        close.noise_floor = 0.01;
+        close.best_speedup = 0.990;
+        assert!(
+            apart_notes(&close)[0].contains("1.010x against 1.006x slower overall"),
+            "{:?}",
+            apart_notes(&close)
+        );
         let mut halved = report(1.0 / 1.89, (0.5, 0.56), Verdict::Slower, Expect::Faster);
         halved.best_speedup = 1.0 / 2.03;
         assert!(
@@ -147,6 +228,46 @@ mod tests {
         for line in text.lines() {
             assert!(display_width(line) <= WIDTH, "{line}");
         }
+    }
+
+    #[test]
+    fn an_input_slower_beyond_the_floor_gets_a_line_under_a_passing_verdict() {
+        // The issue's guard: 5.73 ns → 10.2 ns on one input, 1.01x slower
+        // within noise overall.
+        let mut guard = report(
+            1.0 / 1.01,
+            (0.97, 1.02),
+            Verdict::WithinNoise,
+            Expect::NotSlower,
+        );
+        guard.inputs = vec![input(0, 1_000.0, 1_000.0, 315), input(1, 5.73, 10.2, 315)];
+        guard.inputs[1].speedup = 1.0 / 1.97;
+        assert_eq!(
+            slower_inputs(&guard),
+            [
+                "input 1 reads 1.97x slower (5.73 ns → 10.2 ns), beyond the noise floor (5%): \
+              the headline weighs it by its share of the original's time, 0.6%"
+            ]
+        );
+        let text = guard.to_string();
+        assert!(guard.passed(), "{text}");
+        assert!(
+            text.contains(
+                "\n  ⚠ input 1 reads 1.97x slower (5.73 ns → 10.2 ns), beyond the noise floor \
+                 (5%):\n    the headline weighs it by its share of the original's time, 0.6%\n"
+            ),
+            "{text}"
+        );
+        // Five of them: three named, two counted.
+        guard.inputs = (0..6).map(|index| input(index, 9.0, 10.0, 315)).collect();
+        guard.inputs[0].original_ns = 1_000.0;
+        guard.inputs[0].speedup = 1.0;
+        let lines = slower_inputs(&guard);
+        assert_eq!(lines.len(), 4, "{lines:?}");
+        assert!(
+            lines[3].starts_with("2 more inputs read slower beyond the noise floor"),
+            "{lines:?}"
+        );
     }
 
     #[test]

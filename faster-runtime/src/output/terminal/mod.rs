@@ -7,6 +7,11 @@
 //! itself: the terminal then prints only what libtest cannot, the report of
 //! a comparison that passed, and the report of one that failed travels in
 //! its panic message ([`failure_message`]), where libtest shows failures.
+//!
+//! What holds for the whole run is said once: under `faster::main()` at
+//! its start or end, under libtest (no end of the run) with the first
+//! report it concerns — the machine's state, a debug build, other load,
+//! timings that varied, and why verdicts hold for this build only.
 
 mod apart;
 mod columns;
@@ -20,10 +25,13 @@ pub use summary::table;
 
 use super::style::{Style, Tone, wrap};
 use super::{Note, Output, Run, Summary, notices, undecided};
-use crate::report::{Environment, Outcome, Status};
+use crate::report::{Environment, Outcome, Report, Scope, Status};
+use report::render_in_run;
+use scope::Reason;
 use std::io::Write;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Mutex, PoisonError};
 
 /// How much the terminal shows of each comparison.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -76,12 +84,46 @@ static START_SAID: AtomicBool = AtomicBool::new(false);
 static LOAD_SAID: [AtomicBool; 3] = [const { AtomicBool::new(false) }; 3];
 static TIMINGS_SAID: AtomicBool = AtomicBool::new(false);
 
+/// The reasons this process's reports have given for verdicts that hold
+/// for this build only: a later report with the same reason refers to it.
+static REASONS_GIVEN: Mutex<Vec<String>> = Mutex::new(Vec::new());
+
+/// Held while a generated test prints its report, so that the tests
+/// libtest runs alongside print in the order they said things in: the
+/// report that gives a reason comes above those that refer to it.
+static LIBTEST_PRINTING: Mutex<()> = Mutex::new(());
+
+/// Where `outcome`'s report gives why its verdict holds for this build only
+/// under libtest: in full where no report of this process gave that reason
+/// yet, noting it as given where `giving` (a report printed now; a failure's
+/// panic message, which libtest prints at its end, leaves it to the next).
+fn libtest_reason(outcome: &Outcome, giving: bool) -> Reason {
+    let Ok(Report {
+        scope: Some(Scope::ThisBuild(reason)),
+        ..
+    }) = &outcome.result
+    else {
+        return Reason::InFull;
+    };
+    let mut given = REASONS_GIVEN.lock().unwrap_or_else(PoisonError::into_inner);
+    if given.contains(reason) {
+        Reason::Above
+    } else {
+        if giving {
+            given.push(reason.clone());
+        }
+        Reason::InFull
+    }
+}
+
 /// The run's notices not said yet in this process, for a generated test's
 /// report.
 fn libtest_notices(outcome: &Outcome, style: Style) -> String {
     let mut said = Vec::new();
     if !START_SAID.swap(true, Ordering::Relaxed) {
-        let debug_build = outcome.status() == Status::NotEnforced;
+        // A build that does not enforce timing says so, and how to, also
+        // where its verdicts pass (the README promises the hint).
+        let debug_build = !outcome.enforced;
         said.extend(notices::at_start(Environment::current(), debug_build));
     }
     let load = outcome.result.as_ref().ok().and_then(|report| report.load);
@@ -108,6 +150,11 @@ impl<W: Write> Output for Terminal<W> {
     }
 
     fn comparison(&mut self, outcome: &Outcome, notes: &mut Vec<Note>) {
+        let _in_order = (self.harness == Harness::Libtest).then(|| {
+            LIBTEST_PRINTING
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+        });
         let status = if outcome.status() == Status::Skipped {
             // A pretty report has said why already.
             result_word(outcome, self.style, self.detail == Detail::Terse)
@@ -119,7 +166,7 @@ impl<W: Write> Output for Terminal<W> {
         let text = match (self.harness, self.detail) {
             (Harness::Faster, Detail::Pretty) => format!(
                 "{}test {} ... {status}\n\n",
-                report_with_notes(outcome, notes, self.style),
+                report_with_notes(outcome, notes, self.style, Reason::AtTheEnd),
                 outcome.test
             ),
             (Harness::Faster, Detail::Terse) => {
@@ -135,8 +182,9 @@ impl<W: Write> Output for Terminal<W> {
             // libtest prints the result line; a failure's report goes into
             // the panic message, where libtest collects failures.
             (Harness::Libtest, Detail::Pretty) if outcome.passed() => {
+                let reason = libtest_reason(outcome, true);
                 libtest_notices(outcome, self.style)
-                    + &report_with_notes(outcome, notes, self.style)
+                    + &report_with_notes(outcome, notes, self.style, reason)
             }
             (Harness::Libtest, _) => String::new(),
         };
@@ -157,6 +205,7 @@ impl<W: Write> Output for Terminal<W> {
         }
         let mut run_wide = notices::load(summary.outcomes, summary.load);
         run_wide.extend(notices::timings_vary(summary.outcomes, summary.load));
+        run_wide.extend(notices::this_build_only(summary.outcomes));
         if !run_wide.is_empty() {
             text.push_str(&warning_lines(&run_wide, self.style));
             text.push('\n');
@@ -248,10 +297,11 @@ pub fn closing(summary: &Summary<'_>, style: Style, bench: bool) -> String {
 }
 
 /// A comparison's report (or its error) followed by the files written for
-/// it and any problem writing them.
-fn report_with_notes(outcome: &Outcome, notes: &[Note], style: Style) -> String {
+/// it and any problem writing them; the reason a verdict holds for this
+/// build only given where `reason` says.
+fn report_with_notes(outcome: &Outcome, notes: &[Note], style: Style, reason: Reason) -> String {
     let mut text = match &outcome.result {
-        Ok(report) => render(report, style),
+        Ok(report) => render_in_run(report, style, reason),
         Err(why) if outcome.status() == Status::Skipped => format!(
             "faster: {}\n  {why}\n",
             style.paint(Tone::Bold, &outcome.label),
@@ -302,7 +352,8 @@ pub fn failure_message(outcome: &Outcome, notes: &[Note]) -> String {
     });
     match &outcome.result {
         Ok(report) => {
-            let report_text = report_with_notes(outcome, notes, Style::PLAIN);
+            let reason = libtest_reason(outcome, false);
+            let report_text = report_with_notes(outcome, notes, Style::PLAIN, reason);
             let expected = report.expect.name().replace('_', " ");
             if report.decided() {
                 format!(
@@ -333,7 +384,7 @@ pub fn failure_message(outcome: &Outcome, notes: &[Note]) -> String {
 mod tests {
     use super::*;
     use crate::report::fixtures::{report, undecided_guard};
-    use crate::report::{Report, Source};
+    use crate::report::{Report, Scope, Source};
     use crate::stats::verdict::{Expect, Undecided, Verdict};
 
     fn outcome(report: Report) -> Outcome {
@@ -426,6 +477,101 @@ mod tests {
             said.contains("other processes kept up to 180% of a core busy"),
             "{text}"
         );
+    }
+
+    /// Three passing reports whose verdicts hold for this build only, for
+    /// `reason`, as the terminal of `harness` prints them.
+    fn three_of_this_build(harness: Harness, reason: &str, enforced: bool) -> String {
+        use std::time::Duration;
+        let outcomes: Vec<Outcome> = (0..3)
+            .map(|index| {
+                let mut measured = report(1.5, (1.45, 1.55), Verdict::Faster, Expect::Faster);
+                measured.scope = Some(Scope::ThisBuild(reason.into()));
+                Outcome {
+                    test: format!("faster_{index}"),
+                    enforced,
+                    ..outcome(measured)
+                }
+            })
+            .collect();
+        let mut out = Vec::new();
+        {
+            let mut terminal = Terminal::new(&mut out, Style::PLAIN, Detail::Pretty, harness);
+            for outcome in &outcomes {
+                terminal.comparison(outcome, &mut Vec::new());
+            }
+            if harness == Harness::Faster {
+                let summary = Summary {
+                    binary: "speed",
+                    against: None,
+                    outcomes: &outcomes,
+                    filtered_out: 0,
+                    elapsed: Duration::from_secs(3),
+                    load: None,
+                };
+                terminal.end(&summary, &mut Vec::new());
+            }
+        }
+        String::from_utf8(out).unwrap()
+    }
+
+    /// `text` on one line, as a wrapped sentence reads.
+    fn unwrapped(text: &str) -> String {
+        text.split_whitespace().collect::<Vec<_>>().join(" ")
+    }
+
+    #[test]
+    fn why_a_verdict_holds_for_this_build_only_is_said_once_at_the_end_of_a_run() {
+        let reason = "this binary was not linked through faster-link: `cargo faster test` runs \
+                      the tests in layouts";
+        let text = unwrapped(&three_of_this_build(Harness::Faster, reason, true));
+        assert_eq!(
+            text.matches(
+                "The verdict holds for this build only, for the reason given at the end of the \
+                 run."
+            )
+            .count(),
+            3,
+            "{text}"
+        );
+        assert_eq!(text.matches(reason).count(), 1, "{text}");
+        assert!(
+            text.contains(&format!(
+                "⚠ the verdicts of all 3 comparisons hold for this build only: {reason}"
+            )),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn under_libtest_the_first_report_gives_the_reason_and_a_debug_build_says_to_use_release() {
+        // A reason no other test gives: the process remembers reasons given.
+        let reason = "a reason only this test gives, three lines long in the real run";
+        let text = three_of_this_build(Harness::Libtest, reason, false);
+        let reports: Vec<&str> = text.split("faster: ").skip(1).collect();
+        assert_eq!(reports.len(), 3, "{text}");
+        assert!(
+            unwrapped(reports[0])
+                .contains(&format!("The verdict holds for this build only: {reason}.")),
+            "{text}"
+        );
+        for later in &reports[1..] {
+            assert!(
+                unwrapped(later)
+                    .contains("The verdict holds for this build only, for the reason given above."),
+                "{text}"
+            );
+        }
+        // Passing in a build that does not enforce timing: the hint is
+        // said once, with the first report.
+        assert_eq!(
+            unwrapped(&text)
+                .matches("run `cargo test --release`")
+                .count(),
+            1,
+            "{text}"
+        );
+        assert!(text.starts_with('⚠'), "{text}");
     }
 
     #[test]

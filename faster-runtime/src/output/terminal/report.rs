@@ -1,15 +1,16 @@
 //! One comparison's report as text: the heading, the runtime line, the
 //! speedup with its interval and the verdict, the per-process figures, the
 //! placements of the measuring loop and what a nanosecond figure means, a
-//! per-input table with rates, the words for figures that read apart, and
-//! the warnings, within 80 columns. Also
-//! `Display` for [`Report`], which prints exactly this without colour.
+//! per-input table with rates, a line for each input slower beyond the
+//! floor, the words for figures that read apart, and the warnings, within
+//! 80 columns. Also `Display` for [`Report`], which prints exactly this
+//! without colour.
 
-use super::apart::apart_notes;
+use super::apart::{apart_notes, slower_inputs};
 use super::inputs;
-use super::scope::scope_note;
+use super::scope::{Reason, scope_note};
 use crate::output::style::{Style, Tone, WIDTH, display_width, wrap};
-use crate::output::undecided;
+use crate::output::verdict_words;
 use crate::report::units::{Ratio, format_bytes, format_ns, format_percent, format_speeds};
 use crate::report::{CompiledCode, Report};
 use crate::stats::verdict::{Expect, Verdict};
@@ -22,7 +23,8 @@ impl fmt::Display for Report {
     }
 }
 
-/// The report of one comparison:
+/// The report of one comparison, on its own: the reason a verdict holds
+/// for this build only given in full (a run may give it once instead):
 ///
 /// ```text
 /// faster: has_duplicate_sorted vs has_duplicate_naive
@@ -33,10 +35,17 @@ impl fmt::Display for Report {
 ///     input         best of 68  paired speedup
 ///     0      3.79 µs → 1.86 µs    2.04x faster
 ///     ...
+///   ⚠ input 2 reads 1.97x slower ...          (under a verdict not `slower`)
 ///   Best-of times against paired speedups: ...   (where they read apart)
 ///   ⚠ warnings, wrapped at 80 columns
 /// ```
 pub fn render(report: &Report, style: Style) -> String {
+    render_in_run(report, style, Reason::InFull)
+}
+
+/// The report of one comparison in a run that gives the reason its verdict
+/// holds for this build only where `reason` says.
+pub(super) fn render_in_run(report: &Report, style: Style, reason: Reason) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "faster: {}", style.paint(Tone::Bold, &report.name));
     let _ = writeln!(
@@ -79,7 +88,7 @@ pub fn render(report: &Report, style: Style) -> String {
             let _ = writeln!(out, "{line}");
         }
     }
-    if let Some(note) = scope_note(report) {
+    if let Some(note) = scope_note(report, reason) {
         for line in wrap(&note, "  ", "    ") {
             let _ = writeln!(out, "{line}");
         }
@@ -102,6 +111,11 @@ pub fn render(report: &Report, style: Style) -> String {
         .any(|input| input.flops.is_some() || input.bytes.is_some());
     if report.inputs.len() > 1 || throughput {
         inputs::table(report, style, &mut out);
+    }
+    for line in slower_inputs(report) {
+        for line in wrap(&line, "  ⚠ ", "    ") {
+            let _ = writeln!(out, "{}", style.paint(Tone::Warn, &line));
+        }
     }
     for note in apart_notes(report) {
         for line in wrap(&note, "  ", "    ") {
@@ -187,11 +201,7 @@ fn verdict_parts(report: &Report) -> (String, String) {
         (true, false) => '?',
         (false, _) => '✗',
     };
-    let verdict = if decided {
-        report.verdict.to_string()
-    } else {
-        undecided(report)
-    };
+    let verdict = verdict_words(report);
     let floor = format_percent(report.noise_floor);
     let why = match report.expect {
         _ if passed => "",
@@ -291,7 +301,7 @@ mod tests {
         )
         .to_string();
         assert!(
-            text.contains("1.000x [99% CI 0.998x – 1.003x]  ✓ within noise"),
+            text.contains("1.000x [99% CI 1.002x slower – 1.003x faster]  ✓ within noise"),
             "{text}"
         );
         let text = report(0.97, (0.96, 0.98), Verdict::WithinNoise, Expect::Report).to_string();
@@ -320,7 +330,7 @@ mod tests {
         let text = undecided_guard().to_string();
         assert!(
             text.contains(
-                "  1.03x slower [99% CI 0.87x – 1.22x]\n    ? undecided: only a \
+                "  1.03x slower [99% CI 1.15x faster – 1.22x slower]\n    ? undecided: only a \
                  change beyond 24% could be judged (noise floor 5%)\n"
             ),
             "{text}"
@@ -376,6 +386,29 @@ mod tests {
             ),
             "{open}"
         );
+    }
+
+    #[test]
+    fn a_guard_that_could_be_faster_says_it_is_not_slower() {
+        // The issue's guard: clear of the floor on the slower side, not on
+        // the faster one, printed `✓ within noise`.
+        let guard = report(1.4, (1.04, 1.9), Verdict::WithinNoise, Expect::NotSlower);
+        assert!(
+            guard
+                .to_string()
+                .contains("  1.40x faster [99% CI 1.04x – 1.90x]  ✓ not slower (noise floor 5%)\n"),
+            "{guard}"
+        );
+        // Between the thresholds it is within noise, as it says; asked
+        // only to report, the same interval is undecided.
+        let settled = report(1.0, (0.97, 1.03), Verdict::WithinNoise, Expect::NotSlower);
+        assert!(
+            settled
+                .to_string()
+                .contains("✓ within noise (noise floor 5%)")
+        );
+        let reported = report(1.4, (1.04, 1.9), Verdict::WithinNoise, Expect::Report);
+        assert!(reported.to_string().contains("? undecided"), "{reported}");
     }
 
     #[test]

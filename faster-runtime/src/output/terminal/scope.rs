@@ -1,10 +1,25 @@
 //! The line that says how far a verdict reaches: across the layouts of the
 //! binary its processes ran in (about the code), or this build only, and
-//! why.
+//! why — or, where the run gives that reason once, where it gives it.
 
 use crate::engine::replicate::{means_apart, process_means};
 use crate::report::units::format_speeds;
 use crate::report::{Report, Scope};
+
+/// Where a report whose verdict holds for this build only gives the
+/// reason, which is the same for every comparison of a binary and three
+/// lines long: a run of 13 comparisons said it 13 times.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reason {
+    /// In the report itself: a report on its own (`Display`, JUnit, a
+    /// failure's panic message), or the first of a process under libtest.
+    InFull,
+    /// In an earlier report of this process (libtest, which has no end of
+    /// the run to give it at).
+    Above,
+    /// In the run's closing lines (`faster::main()`, `cargo faster`).
+    AtTheEnd,
+}
 
 /// What the processes read and what the verdict is about:
 ///
@@ -16,21 +31,30 @@ use crate::report::{Report, Scope};
 ///
 /// How large a change a spread this wide still lets the interval judge is
 /// the verdict's to say, where it did not decide (`? undecided: ...`).
-pub fn scope_note(report: &Report) -> Option<String> {
+///
+/// The reason it holds for this build only is given where `reason` says.
+pub fn scope_note(report: &Report, reason: Reason) -> Option<String> {
     let read = processes_read(report);
     let (count, slices) = counts(report);
+    let this_build = |why: &str| match reason {
+        Reason::InFull => format!("The verdict holds for this build only: {why}."),
+        Reason::Above => {
+            "The verdict holds for this build only, for the reason given above.".to_string()
+        }
+        Reason::AtTheEnd => "The verdict holds for this build only, for the reason given at \
+                             the end of the run."
+            .to_string(),
+    };
     match (&report.scope, read) {
         (Some(Scope::Layouts), Some(read)) => Some(format!(
             "{slices}{count} layouts of the binary (the same code linked in another order, \
              one per process) read {read}, and the interval includes that."
         )),
-        (Some(Scope::ThisBuild(reason)), Some(read)) => Some(format!(
-            "{slices}{count} processes of this build read {read}. The verdict holds for this \
-             build only: {reason}."
+        (Some(Scope::ThisBuild(why)), Some(read)) => Some(format!(
+            "{slices}{count} processes of this build read {read}. {}",
+            this_build(why)
         )),
-        (Some(Scope::ThisBuild(reason)), None) => {
-            Some(format!("The verdict holds for this build only: {reason}."))
-        }
+        (Some(Scope::ThisBuild(why)), None) => Some(this_build(why)),
         (Some(Scope::Layouts), None) => None,
         (None, read) => read.map(|read| format!("{slices}{count} processes read {read}.")),
     }
@@ -115,7 +139,7 @@ mod tests {
             &[0.93, 0.97, 1.02, 1.07],
             Scope::Layouts,
         );
-        let note = scope_note(&spread).unwrap();
+        let note = scope_note(&spread, Reason::InFull).unwrap();
         assert!(
             note.starts_with("4 layouts of the binary (the same code linked in another order"),
             "{note}"
@@ -148,9 +172,38 @@ mod tests {
             Scope::ThisBuild("layouts are off (FASTER_LAYOUTS=off)".into()),
         );
         assert_eq!(
-            scope_note(&narrow).unwrap(),
+            scope_note(&narrow, Reason::InFull).unwrap(),
             "2 processes of this build read 1.000x to 1.001x faster (a spread of under 0.1%). \
              The verdict holds for this build only: layouts are off (FASTER_LAYOUTS=off)."
+        );
+    }
+
+    #[test]
+    fn a_reason_given_elsewhere_in_the_run_is_referred_to_in_one_line() {
+        let unlinked = replicated(
+            13.26,
+            (13.02, 13.49),
+            Verdict::Faster,
+            &[13.137, 13.305],
+            Scope::ThisBuild("this binary was not linked through faster-link".into()),
+        );
+        assert_eq!(
+            scope_note(&unlinked, Reason::Above).unwrap(),
+            "2 processes of this build read 13.137x to 13.305x faster (a spread of 1.3%). The \
+             verdict holds for this build only, for the reason given above."
+        );
+        let mut alone = unlinked.clone();
+        alone.processes.clear();
+        assert_eq!(
+            scope_note(&alone, Reason::AtTheEnd).unwrap(),
+            "The verdict holds for this build only, for the reason given at the end of the run."
+        );
+        // Layouts have no reason to give.
+        let mut layouts = unlinked;
+        layouts.scope = Some(Scope::Layouts);
+        assert_eq!(
+            scope_note(&layouts, Reason::Above),
+            scope_note(&layouts, Reason::InFull)
         );
     }
 }

@@ -3,8 +3,8 @@
 
 use super::columns::Columns;
 use crate::error::{Error, OnlyIn};
-use crate::output::one_sided;
 use crate::output::style::{Style, Tone, display_width, wrap};
+use crate::output::{one_sided, verdict_words};
 use crate::report::units::{Ratio, format_ns, format_percent};
 use crate::report::{Outcome, Report, Status};
 use std::fmt::Write as _;
@@ -185,7 +185,7 @@ fn verdict_cell(report: &Report, passed: bool) -> String {
     };
     let note = if passed && !report.passed() { "*" } else { "" };
     if report.decided() {
-        format!("{mark} {}{note}", report.verdict)
+        format!("{mark} {}{note}", verdict_words(report))
     } else {
         format!("{mark} undecided ({}){note}", judged_beyond(report))
     }
@@ -274,6 +274,12 @@ mod tests {
             text.contains("405 µs → 44.0 µs   8.95x faster    ✓ faster"),
             "{text}"
         );
+    }
+
+    #[test]
+    fn a_guard_that_could_be_faster_is_marked_not_slower() {
+        let guard = report(1.4, (1.04, 1.9), Verdict::WithinNoise, Expect::NotSlower);
+        assert_eq!(verdict_cell(&guard, true), "✓ not slower");
     }
 
     #[test]
