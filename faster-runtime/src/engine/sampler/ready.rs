@@ -5,7 +5,7 @@
 
 use super::{
     BatchLimit, Budget, Error, FREE_CALLS, LADDER, LADDER_MIN_BATCH, Pace, Round, Side, Subject,
-    ladder_sizes, measure_round, samples,
+    ladder_sizes, measure_round, original_first, samples,
 };
 use crate::config::Config;
 use crate::stats;
@@ -130,7 +130,7 @@ pub(super) fn settle<S: Subject, C: Clock>(
     let placement = samples::placement_of(0, ladders, placements);
     subject.begin_round(0, placement);
     let over = || budget.elapsed_ns() > budget.total_ns;
-    measure_round(subject, sizes, (false, placement), &over).map(drop)
+    measure_round(subject, sizes, (!original_first(0), placement), &over).map(drop)
 }
 
 /// Cold first calls can make tuning stop early; scale batches up to the
