@@ -24,12 +24,13 @@
 
 use crate::build_failure;
 use crate::cache::prune::{self, InUse, Pruned};
-use crate::cache::{self, Key, Lookup, key};
+use crate::cache::{self, Key, Lookup, key, stale_layouts};
 use crate::cargo::{Build, Built, Cargo, Workspace};
 use crate::executable::Executable;
 use crate::git::Repository;
 use crate::wrapper::{self, Side};
 use crate::{relink, sources};
+use faster_runtime::report::units::format_bytes;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -121,6 +122,7 @@ impl Base<'_> {
             target: &shared,
             rustc: Some(self.rustc),
             wrapper: wrappers.as_ref().map(|(current, _)| current.as_path()),
+            same_packages: &[],
         };
         let build_current = || {
             cargo
@@ -290,6 +292,11 @@ impl Base<'_> {
         share_lock_file(&self.workspace.root, &inside(&self.workspace.root)?);
         // Taken before building: a change while it builds is seen next time.
         let shared = cache::fingerprints(&sources.shared);
+        let outside: Vec<PathBuf> = sources
+            .outside
+            .iter()
+            .map(|package| package.path.clone())
+            .collect();
         let build_base = || {
             cargo
                 .test_binaries(&Build {
@@ -298,6 +305,7 @@ impl Base<'_> {
                     target: place.target,
                     rustc: Some(self.rustc),
                     wrapper: place.wrapper,
+                    same_packages: &outside,
                 })
                 .map_err(|error| {
                     build_failure::of_base(error, self.name, (&base_directory, worktree), cargo)
@@ -345,12 +353,28 @@ fn relinked_where_damaged<E>(
 
 /// One line saying what `<target>/faster/` of `workspace` keeps, with what
 /// `pruned` left and the size of each part on disk, the layouts made from
-/// the test binaries included.
+/// the test binaries included, once the layouts no run will use again are
+/// removed (see [`stale_layouts`]), and how to remove it all.
 pub fn what_is_kept(workspace: &Workspace, pruned: &Pruned) -> String {
     let faster = workspace.target.join("faster");
     let shown = faster.strip_prefix(&workspace.root).unwrap_or(&faster);
+    let stale = stale_layouts::prune(&shared_target(workspace));
     let sizes = prune::disk_usage(&[&shared_target(workspace), &faster.join("base")]);
-    pruned.summary(shown, (sizes[1], sizes[0]))
+    let mut line = pruned.summary(shown, (sizes[1], sizes[0]));
+    if stale.folders > 0 {
+        line.push_str(&format!(
+            "; removed the layouts of {} older test {} ({})",
+            stale.folders,
+            if stale.folders == 1 {
+                "binary"
+            } else {
+                "binaries"
+            },
+            format_bytes(stale.bytes)
+        ));
+    }
+    line.push_str(" (`cargo faster clean` removes it all)");
+    line
 }
 
 /// A base revision whose commit tracks no `Cargo.lock` gets the current

@@ -16,13 +16,15 @@
 //! tracked functions), `machine_code` (a function's timed loop and what it
 //! calls, in a binary), `relink` (test binaries a fault left unable to
 //! be relinked in layouts, linked again), `linked` (`cargo faster test`: cargo's own command,
-//! linked through `faster-link`). The comparison itself, and every output, is the
+//! linked through `faster-link`), `clean` (`cargo faster clean`: what it
+//! keeps, removed). The comparison itself, and every output, is the
 //! runtime's (`faster_runtime::harness::run_against`).
 
 mod build;
 mod build_failure;
 mod cache;
 mod cargo;
+mod clean;
 mod discover;
 mod executable;
 mod git;
@@ -67,6 +69,9 @@ fn main() -> ExitCode {
         .filter(|first| linked::SUBCOMMANDS.contains(&first.as_str()))
     {
         return exit_code(linked::run(subcommand, &arguments[1..]));
+    }
+    if arguments.first().map(String::as_str) == Some("clean") {
+        return exit_code(clean::run(&arguments[1..]));
     }
     let options = match options::parse(&arguments) {
         Ok(Parsed::Run(options)) => options,

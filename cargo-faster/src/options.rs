@@ -36,7 +36,8 @@ what they share compiled once. The base revision is checked out in a git
 worktree under target/faster/base/ and built once per commit and build
 configuration (compiler, flags, .cargo/config.toml files, RUSTFLAGS and cargo's
 variables): a second run against it builds nothing. The three base revisions
-used last are kept, older ones removed.
+used last are kept, older ones removed; `cargo faster clean` removes
+target/faster/ whole.
 Exit codes: 0 passed (undecided ones too, unless --undecided fail), 101 a
 function failed, 2 a bad command line, 1 could not build or run.";
 
@@ -46,7 +47,8 @@ function failed, 2 a bad command line, 1 could not build or run.";
     name = "cargo faster",
     bin_name = "cargo faster",
     override_usage = "cargo faster --against REV [OPTIONS] [FILTER]...\n       \
-                      cargo faster test|bench [CARGO TEST OR BENCH ARGUMENTS]...",
+                      cargo faster test|bench [CARGO TEST OR BENCH ARGUMENTS]...\n       \
+                      cargo faster clean [--manifest-path PATH]",
     about = ABOUT,
     after_help = AFTER_HELP,
     disable_version_flag = true

@@ -139,12 +139,12 @@ fn each_process_runs_in_a_layout_of_its_own_and_a_copy_says_it_has_none() {
     // One entry per slice, the processes in turn: slice i runs in process
     // (and layout) i + 1, pass after pass once a comparison that stays
     // undecided has measured a slice in each of the most processes there
-    // are (64, `MOST_PROCESSES` in the runtime's `engine/replicate.rs`).
-    const MOST_PROCESSES: u64 = 64;
+    // are (64, `MOST_LAYOUTS` in the runtime's `engine/replicate.rs`).
+    const MOST_LAYOUTS: u64 = 64;
     for (slice, layout) in layouts.iter().enumerate() {
         assert_eq!(
             *layout,
-            slice as u64 % MOST_PROCESSES + 1,
+            slice as u64 % MOST_LAYOUTS + 1,
             "slice {slice}: {layouts:?}"
         );
     }

@@ -633,6 +633,9 @@ fn a_path_dependency_outside_the_repository_is_the_same_for_both_revisions() {
     fixture.outside_crate("helper", 8);
     let third = run();
     assert_eq!(third.code, Some(0), "{}\n{}", third.stdout, third.stderr);
+    // Compiled once, for the current code: the base, which reaches it
+    // through a link beside its worktree, takes the same package.
+    assert_eq!(compiled(&third.stderr, "helper"), 1, "{}", third.stderr);
     assert!(
         third
             .stderr

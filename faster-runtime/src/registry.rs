@@ -47,7 +47,7 @@ impl Comparison {
         without_crate(self.test)
     }
 
-    /// Where the original's and the candidate's code start within a line
+    /// Where the original's and the candidate's code start within a cache line
     /// of code in this process (see [`offsets::in_line`]), where the
     /// attribute took their addresses.
     pub fn offsets(&self) -> Option<[u8; 2]> {

@@ -4,7 +4,7 @@
 //! runtime does not, and each example it gives is read as a valid value.
 
 use faster_runtime::config::MAX_PROCESSES;
-use faster_runtime::engine::replicate::MOST_PROCESSES;
+use faster_runtime::engine::replicate::MOST_LAYOUTS;
 use faster_runtime::harness::cli::Cli;
 use faster_runtime::harness::cli::flags::{FLAGS, VARIABLES};
 use faster_runtime::{Config, SETTINGS, Settings};
@@ -147,7 +147,7 @@ fn the_guides_table_of_settings_is_the_runtimes() {
     for bound in [
         format!("1 to {MAX_PROCESSES}"),
         format!("default {}", Config::default().processes),
-        format!("up to {MOST_PROCESSES}"),
+        format!("up to {MOST_LAYOUTS}"),
     ] {
         assert!(
             processes.text.contains(&bound),

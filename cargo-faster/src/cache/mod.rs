@@ -1,9 +1,11 @@
 //! The cache of base builds under `<target>/faster/base/`: each commit's
 //! test binaries with the record of what built them (`build.json`, keyed by
-//! [`Key`]), and the pruning that keeps a few commits only (`prune`).
+//! [`Key`]), the pruning that keeps a few commits only (`prune`), and the
+//! layout folders of test binaries superseded since (`stale_layouts`).
 
 pub mod key;
 pub mod prune;
+pub mod stale_layouts;
 
 use crate::executable::Executable;
 use crate::{relink, sources};

@@ -163,6 +163,27 @@ pub fn prune(base: &Path, in_use: &Path, repository: &Repository, kept: usize) -
     }
 }
 
+/// Removes every base commit's folder under `base` that no other run holds
+/// (see [`InUse`]), whosever it is (`cargo faster clean`).
+pub fn remove_all(base: &Path, repository: &Repository) -> Pruned {
+    let paths = folder_paths(base);
+    let total = paths.len();
+    let (mut removed, mut failures) = (0, Vec::new());
+    for folder in folders(paths, repository) {
+        match remove(&folder, repository) {
+            Ok(true) => removed += 1,
+            Ok(false) => {}
+            Err(error) => failures.push(error),
+        }
+    }
+    let _ = repository.forget_removed_worktrees();
+    Pruned {
+        kept: total - removed,
+        removed,
+        failures,
+    }
+}
+
 /// Every base commit's folder under `base`.
 fn folder_paths(base: &Path) -> Vec<PathBuf> {
     let Ok(entries) = std::fs::read_dir(base) else {

@@ -352,7 +352,7 @@ fn print_tables(
         println!(
             "\nSpread between layouts (comparisons measured in at least {} layouts; a layout's \
              reading is the mean log speedup of its slices) and what the two functions' offsets \
-             in a 64-byte line explain: the residual once each side's offset is fitted, and the \
+             in a 64-byte cache line explain: the residual once each side's offset is fitted, and the \
              99% interval of the mean over offsets beside the engine's. Both identical pairs and \
              the 5% are judged here at the 2% floor:\n",
             offsets::LEAST_LAYOUTS

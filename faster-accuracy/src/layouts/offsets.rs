@@ -1,5 +1,5 @@
 //! Where a comparison's spread between layouts comes from: the offset of
-//! each of its two functions within a 64-byte line. Rust aligns functions
+//! each of its two functions within a 64-byte cache line. Rust aligns functions
 //! to 16 bytes, so a shuffle puts each at one of four offsets of a line,
 //! and a hot loop that spans one more fetch block at one of them is slower
 //! in every layout that puts it there.
@@ -27,7 +27,7 @@ use std::path::Path;
 
 /// The cache line whose offsets are read (the engine's), and the
 /// functions' alignment.
-const LINE: u64 = faster_runtime::engine::offsets::LINE as u64;
+const CACHE_LINE: u64 = faster_runtime::engine::offsets::CACHE_LINE as u64;
 const ALIGNMENT: u64 = 16;
 /// The fewest layouts a comparison needs to be read here: as many as the
 /// engine fits.
@@ -107,7 +107,7 @@ pub fn spreads(
             .map(|(layout, log_speedup)| {
                 let offset = |name: &str| {
                     address_of(&symbols[layout], name)
-                        .map(|address| (address % LINE / ALIGNMENT) as usize)
+                        .map(|address| (address % CACHE_LINE / ALIGNMENT) as usize)
                         .ok_or_else(|| format!("{name} is not a symbol of layout {layout}"))
                 };
                 Ok(Reading {
@@ -169,7 +169,7 @@ mod tests {
     use super::*;
 
     /// Offsets of a function within a line.
-    const OFFSETS: usize = (LINE / ALIGNMENT) as usize;
+    const OFFSETS: usize = (CACHE_LINE / ALIGNMENT) as usize;
 
     /// Readings over every pair of offsets, `repeats` times, whose log
     /// speedups are `center` plus each side's offset effect plus `noise`.

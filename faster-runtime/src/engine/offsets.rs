@@ -1,6 +1,6 @@
 //! Which interval judges a comparison replicated in layouts: where at
 //! least [`LAYOUTS_TO_STRATIFY`] layouts put the two sides' timed code at
-//! different offsets within a 64-byte line, the interval stratified by
+//! different offsets within a 64-byte cache line, the interval stratified by
 //! those offsets ([`stats::by_offsets`]), else the plain one over the
 //! layouts' means. Never the narrower of the two, chosen after seeing
 //! both: that choice would make the interval too short as often as the
@@ -14,7 +14,7 @@
 //!
 //! The offsets are the user's two functions' ([`in_line`] of the addresses
 //! the attribute takes, in the process that measured the slice): the
-//! measuring loop is always aligned to a line, so its own say nothing.
+//! measuring loop is always aligned to a cache line, so its own say nothing.
 
 use crate::report::ProcessSummary;
 use crate::stats::samples::CONFIDENCE;
@@ -26,15 +26,15 @@ use std::collections::BTreeMap;
 /// residuals a few degrees of freedom.
 pub const LAYOUTS_TO_STRATIFY: usize = 16;
 
-/// The line whose offsets are read: a cache line, four 16-byte fetch
+/// The cache line whose offsets are read: 64 bytes, four 16-byte fetch
 /// blocks.
-pub const LINE: usize = 64;
+pub const CACHE_LINE: usize = 64;
 
-/// Where code at `addresses` starts within a [`LINE`], in bytes. Taken in
+/// Where code at `addresses` starts within a [`CACHE_LINE`], in bytes. Taken in
 /// the process that measures, they are its layout's offsets: a binary is
 /// loaded at a page boundary, ASLR or not.
 pub fn in_line(addresses: [usize; 2]) -> [u8; 2] {
-    addresses.map(|address| (address % LINE) as u8)
+    addresses.map(|address| (address % CACHE_LINE) as u8)
 }
 
 /// The interval that judges: stratified by the slots' offsets where every
@@ -63,7 +63,7 @@ pub fn judging(
 /// many they are, and at few layouts they can agree with each other and
 /// not with the mean over placements. A duplicate search's identical
 /// copies read 0.76x in every layout that puts the candidate at byte 32
-/// of a line and the original elsewhere, about 1.00x to 1.34x in the
+/// of a cache line and the original elsewhere, about 1.00x to 1.34x in the
 /// others. Where neither side ever moved, the slices ran one binary (no
 /// layouts: another linker, or `FASTER_LAYOUTS=off`), which has one
 /// placement only, and whose report says its verdict is about that build.

@@ -26,7 +26,7 @@
 //! and, until there are enough layouts, every layout reading that verdict
 //! and the layouts agreeing ([`settled`]) — and otherwise measures more,
 //! in further layouts, up to
-//! [`MOST_PROCESSES`] or the budget. Starting, asking and stopping the
+//! [`MOST_LAYOUTS`] or the budget. Starting, asking and stopping the
 //! processes is `crate::process`'s; what a slice is and when to stop is
 //! here. The parent combines the slices ([`combine_slices`]), keeping every round
 //! of every process, so the counts in every output agree with the data.
@@ -44,16 +44,16 @@ use std::time::{Duration, Instant};
 /// The most processes (and layouts) a comparison's slices are measured in
 /// while its verdict is undecided (more where `config.processes` asks for
 /// more); further slices go to them again, in turn.
-pub const MOST_PROCESSES: usize = 64;
+pub const MOST_LAYOUTS: usize = 64;
 
 /// The most slices a comparison measures, whatever its budget.
-pub const MOST_SLICES: usize = 16 * MOST_PROCESSES;
+pub const MOST_SLICES: usize = 16 * MOST_LAYOUTS;
 
 /// The process (from 1, and the layout it runs in) of slice `slice` (from
 /// 0) of a comparison whose least count of processes is `least`: every
 /// process in turn, pass after pass.
 pub fn slot_of(slice: usize, least: usize) -> u32 {
-    (slice % least.max(MOST_PROCESSES)) as u32 + 1
+    (slice % least.max(MOST_LAYOUTS)) as u32 + 1
 }
 
 /// One slice to measure: in which process (from 1, also the layout it

@@ -184,7 +184,7 @@ where
 
 /// How many placements of the measuring loop there are: each routine's
 /// timed loop is compiled once per placement. Copy `P` starts its loop
-/// `16 · (P mod 4)` bytes further into a 64-byte line of code than copy 0
+/// `16 · (P mod 4)` bytes further into a 64-byte cache line than copy 0
 /// (see `place`), so the loop, the call in it and its branches fall
 /// differently on cache lines, fetch blocks and branch-predictor entries;
 /// and copies 4 to 7 take one more jump per call (see `detour`), as a

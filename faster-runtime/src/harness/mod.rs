@@ -10,6 +10,7 @@ mod interrupted;
 pub mod lock;
 mod run;
 mod servers;
+mod undecided_count;
 
 use crate::config::Settings;
 use crate::engine::guard;
@@ -319,6 +320,7 @@ pub fn run_test(comparison: &Comparison) {
         ]
     };
     let (outcome, notes) = run_comparison(comparison, &run_wide, &mut outputs, child);
+    undecided_count::count(&outcome);
     if !outcome.passed() {
         panic!("{}", terminal::failure_message(&outcome, &notes));
     }

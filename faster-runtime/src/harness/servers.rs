@@ -101,7 +101,7 @@ impl Servers {
 
 /// The server's side: measures each comparison asked for, among
 /// `registered`, until the parent closes the pipe; each report says where
-/// the comparison's two functions start in a line of code in this
+/// the comparison's two functions start in a cache line in this
 /// process's layout.
 pub fn serve(registered: &[&Comparison]) -> io::Result<()> {
     // Not locked: user code may print from threads of its own meanwhile.

@@ -288,7 +288,7 @@ fn no_room(folder: &Path, needed: u64) -> Option<String> {
             folder.display(),
             free / 1_000_000,
             needed.div_ceil(1_000_000),
-            crate::engine::replicate::MOST_PROCESSES,
+            crate::engine::replicate::MOST_LAYOUTS,
         )
     })
 }

@@ -1,6 +1,6 @@
 //! What a child that measured a comparison hands back: its report (as the
 //! `faster/report/v1` document, so it keeps every round, with where its
-//! two functions start in a line of code beside it), or its error.
+//! two functions start in a cache line beside it), or its error.
 
 use super::{CHILD_VARIABLE, Server};
 use crate::error::Error;

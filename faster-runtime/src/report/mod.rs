@@ -259,7 +259,7 @@ pub struct ProcessSummary {
     /// where layouts were varied.
     pub layout: Option<u32>,
     /// Where the original's and the candidate's timed code start within a
-    /// 64-byte line of code, in bytes, where the process reported it (see
+    /// 64-byte cache line, in bytes, where the process reported it (see
     /// `engine::offsets`); not part of the JSON document.
     pub offsets: Option<[u8; 2]>,
 }

@@ -29,10 +29,19 @@ pub fn format_ns(nanos: f64) -> String {
 }
 
 /// A fraction as a percentage to one decimal, without a needless one:
-/// `5%`, `2.5%`, `100%` (0.996 too: `.0` is dropped after rounding).
+/// `5%`, `2.5%`, `100%` (0.996 too: `.0` is dropped after rounding); under
+/// 0.1%, to its first significant digit: `0.01%`.
 pub fn format_percent(fraction: f64) -> String {
-    let percent = format!("{:.1}", fraction * 100.0);
-    format!("{}%", percent.strip_suffix(".0").unwrap_or(&percent))
+    let percent = fraction * 100.0;
+    // A floor of 0.01% must not read as 0%: under a tenth of a percent,
+    // as many decimals as its first significant digit needs.
+    let decimals = if percent != 0.0 && percent.abs() < 0.1 {
+        (-percent.abs().log10()).ceil() as usize
+    } else {
+        1
+    };
+    let percent = format!("{percent:.decimals$}");
+    format!("{}%", percent.trim_end_matches('0').trim_end_matches('.'))
 }
 
 /// A rate in the SI prefix that keeps the column's largest value under a
@@ -268,6 +277,9 @@ mod tests {
         assert_eq!(format_percent(1.0), "100%");
         assert_eq!(format_percent(0.009_96), "1%");
         assert_eq!(format_percent(0.283_4), "28.3%");
+        assert_eq!(format_percent(0.0001), "0.01%");
+        assert_eq!(format_percent(0.000_99), "0.1%");
+        assert_eq!(format_percent(0.0), "0%");
     }
 
     #[test]

@@ -2,7 +2,7 @@
 //! code starts in a cache line.
 //!
 //! A shuffle of the link order puts each function at one of a few offsets
-//! within a 64-byte line (Rust aligns functions to 16 bytes: four), and a
+//! within a 64-byte cache line (Rust aligns functions to 16 bytes: four), and a
 //! hot loop that spans one more fetch block at one of them is slower in
 //! every layout that puts it there. Between layouts, that is most of the
 //! spread of a layout-sensitive function (`guide/layouts.md`, "What the
@@ -19,7 +19,7 @@ use super::quantile::student_t_quantile;
 /// One layout's reading of a comparison.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Placed {
-    /// Where the original's and the candidate's code start within a line
+    /// Where the original's and the candidate's code start within a cache line
     /// (any labels: each distinct value is a class).
     pub offsets: [u8; 2],
     /// The layout's mean log speedup.
@@ -193,7 +193,7 @@ mod tests {
 
     #[test]
     fn offsets_that_explain_the_spread_leave_a_narrow_interval_around_the_mean_over_offsets() {
-        // A function 20% slower at byte 32 of a line, on either side: the
+        // A function 20% slower at byte 32 of a cache line, on either side: the
         // layouts spread widely, the offsets explain all but the noise.
         let mut rng = StdRng::seed_from_u64(7);
         let readings = drawn(&mut rng, 48, 0.05, [-0.05, -0.05, 0.15, -0.05], 0.005);

@@ -248,7 +248,8 @@ fn warning_lines(notices: &[String], style: Style) -> String {
     text
 }
 
-/// The failures list and libtest's result line. Under `--format bench` the
+/// The failures list and libtest's result line, its passes saying how
+/// many were undecided. Under `--format bench` the
 /// comparisons count as measured, as libtest counts benchmarks.
 pub fn closing(summary: &Summary<'_>, style: Style, bench: bool) -> String {
     let mut text = String::new();
@@ -271,6 +272,12 @@ pub fn closing(summary: &Summary<'_>, style: Style, bench: bool) -> String {
     } else {
         (total - failures.len() - ignored, 0)
     };
+    // libtest's meaning of passed, and how many of those could not judge,
+    // so this line never reads more certain than the table above it.
+    let of_which_undecided = match summary.undecided() {
+        0 => String::new(),
+        count => format!(" ({count} undecided)"),
+    };
     let one_sided = notices::one_sided(summary.outcomes);
     for notice in &one_sided {
         for line in wrap(notice, "faster: ", "  ") {
@@ -287,8 +294,8 @@ pub fn closing(summary: &Summary<'_>, style: Style, bench: bool) -> String {
         style.paint(Tone::Bad, "FAILED")
     };
     text.push_str(&format!(
-        "test result: {result}. {passed} passed; {} failed; {ignored} ignored; {measured} \
-         measured; {} filtered out; finished in {:.2}s\n\n",
+        "test result: {result}. {passed} passed{of_which_undecided}; {} failed; {ignored} ignored; \
+         {measured} measured; {} filtered out; finished in {:.2}s\n\n",
         failures.len(),
         summary.filtered_out,
         summary.elapsed.as_secs_f64(),
