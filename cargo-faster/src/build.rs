@@ -29,7 +29,7 @@ use crate::cargo::{Build, Built, Cargo, Workspace};
 use crate::executable::Executable;
 use crate::git::Repository;
 use crate::wrapper::{self, Side};
-use crate::{relink, sources};
+use crate::{manifests, relink, sources};
 use faster_runtime::report::units::format_bytes;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -122,7 +122,6 @@ impl Base<'_> {
             target: &shared,
             rustc: Some(self.rustc),
             wrapper: wrappers.as_ref().map(|(current, _)| current.as_path()),
-            same_packages: &[],
         };
         let build_current = || {
             cargo
@@ -286,17 +285,13 @@ impl Base<'_> {
             })?;
             Ok(worktree.join(relative))
         };
+        manifests::point_at_outside(worktree, &sources.outside)?;
         sources::freshen(worktree)?;
         let base_directory = inside(directory)?;
         let base_manifest = cargo.manifest_path.as_deref().map(inside).transpose()?;
         share_lock_file(&self.workspace.root, &inside(&self.workspace.root)?);
         // Taken before building: a change while it builds is seen next time.
         let shared = cache::fingerprints(&sources.shared);
-        let outside: Vec<PathBuf> = sources
-            .outside
-            .iter()
-            .map(|package| package.path.clone())
-            .collect();
         let build_base = || {
             cargo
                 .test_binaries(&Build {
@@ -305,7 +300,6 @@ impl Base<'_> {
                     target: place.target,
                     rustc: Some(self.rustc),
                     wrapper: place.wrapper,
-                    same_packages: &outside,
                 })
                 .map_err(|error| {
                     build_failure::of_base(error, self.name, (&base_directory, worktree), cargo)

@@ -52,12 +52,6 @@ pub struct Build<'a> {
     pub rustc: Option<&'a Path>,
     /// `RUSTC_WORKSPACE_WRAPPER`, when given (see [`crate::wrapper`]).
     pub wrapper: Option<&'a Path>,
-    /// Path packages to take from these directories wherever the manifests
-    /// reach them (cargo's `paths` overrides): the base revision's path
-    /// dependencies outside the repository, which its worktree reaches
-    /// through links, so that cargo sees the packages the current build
-    /// compiled rather than others at other paths, compiled again.
-    pub same_packages: &'a [PathBuf],
 }
 
 /// What `cargo test --no-run` built.
@@ -183,11 +177,6 @@ impl Cargo {
             command.arg("--manifest-path").arg(manifest);
         }
         command.arg("--target-dir").arg(build.target);
-        if !build.same_packages.is_empty() {
-            command
-                .arg("--config")
-                .arg(paths_override(build.same_packages));
-        }
         if let Some(rustc) = build.rustc {
             command.env("RUSTC", rustc);
         }
@@ -290,31 +279,9 @@ fn built(messages: &str) -> Built {
     built
 }
 
-/// Cargo's `paths` override of `directories`, as a `--config` value: each
-/// directory a TOML string, its backslashes and quotes escaped.
-fn paths_override(directories: &[PathBuf]) -> String {
-    let quoted: Vec<String> = directories
-        .iter()
-        .map(|directory| {
-            let text = directory.to_string_lossy();
-            format!("\"{}\"", text.replace('\\', "\\\\").replace('"', "\\\""))
-        })
-        .collect();
-    format!("paths=[{}]", quoted.join(","))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn a_paths_override_quotes_each_directory_as_toml() {
-        let directories = [PathBuf::from("/work/faster"), PathBuf::from(r#"C:\a "b""#)];
-        assert_eq!(
-            paths_override(&directories),
-            r#"paths=["/work/faster","C:\\a \"b\""]"#
-        );
-    }
 
     /// Cargo's messages for a package `demo` with a library, its test and
     /// an integration test, and its dependency `itoa`: as cargo 1.95 wrote

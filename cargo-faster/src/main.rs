@@ -6,7 +6,9 @@
 //!
 //! Modules: `options` (the command line), `git` (the base commit and its
 //! worktree), `sources` (the base's worktree and the path dependencies
-//! outside the repository beside it), `toolchain` (the compiler and
+//! outside the repository beside it), `manifests` (the base's manifests
+//! pointed at those dependencies where the current build reaches them),
+//! `toolchain` (the compiler and
 //! `faster-link`, which every build uses), `cargo` (running cargo: metadata
 //! and test builds), `build` (both revisions' test binaries, in one target
 //! directory, the base's cached by commit), `wrapper` (the rustc wrapper
@@ -30,6 +32,7 @@ mod executable;
 mod git;
 mod linked;
 mod machine_code;
+mod manifests;
 mod options;
 mod relink;
 mod sources;

@@ -299,6 +299,16 @@ pub fn fingerprint(directory: &Path) -> String {
 /// Every entry under `directory` that is not a directory, descending into
 /// none whose name `skip` names; a directory that cannot be read is passed
 /// over.
+/// The manifests (`Cargo.toml`) of the worktree at `directory`, but under
+/// its `.git` and `target`.
+pub fn manifests_under(directory: &Path) -> Vec<PathBuf> {
+    files_under(directory, |name| name == ".git" || name == "target")
+        .into_iter()
+        .filter(|entry| entry.file_name() == "Cargo.toml")
+        .map(|entry| entry.path())
+        .collect()
+}
+
 fn files_under(directory: &Path, skip: impl Fn(&OsStr) -> bool) -> Vec<DirEntry> {
     let mut files = Vec::new();
     let mut pending = vec![directory.to_path_buf()];

@@ -570,15 +570,27 @@ fn numbers() -> Vec<u64> {
 
 impl Fixture {
     /// A crate `name` beside the repository, not in it, whose `offset()`
-    /// returns `value`.
+    /// returns `value`, from a package of its own in a folder under it
+    /// (`<name>/inner`), as faster's own crates are under its checkout.
     fn outside_crate(&self, name: &str, value: u64) {
         let directory = self.scratch.join(name);
         std::fs::create_dir_all(directory.join("src")).unwrap();
-        let manifest =
-            format!("[package]\nname = \"{name}\"\nversion = \"0.0.0\"\nedition = \"2024\"\n");
+        std::fs::create_dir_all(directory.join("inner/src")).unwrap();
+        let package = |name: &str| {
+            format!("[package]\nname = \"{name}\"\nversion = \"0.0.0\"\nedition = \"2024\"\n")
+        };
+        let manifest = format!(
+            "{}\n[dependencies]\n{name}-inner = {{ path = \"inner\" }}\n",
+            package(name)
+        );
         std::fs::write(directory.join("Cargo.toml"), manifest).unwrap();
-        let source = format!("pub fn offset() -> u64 {{\n    {value}\n}}\n");
+        let inner = format!("{name}_inner");
+        let source = format!("pub fn offset() -> u64 {{\n    {inner}::offset()\n}}\n");
         std::fs::write(directory.join("src/lib.rs"), source).unwrap();
+        let inner_manifest = package(&format!("{name}-inner"));
+        std::fs::write(directory.join("inner/Cargo.toml"), inner_manifest).unwrap();
+        let inner_source = format!("pub fn offset() -> u64 {{\n    {value}\n}}\n");
+        std::fs::write(directory.join("inner/src/lib.rs"), inner_source).unwrap();
     }
 
     /// Where the base revision `HEAD~1` is built, emptied.
@@ -633,9 +645,16 @@ fn a_path_dependency_outside_the_repository_is_the_same_for_both_revisions() {
     fixture.outside_crate("helper", 8);
     let third = run();
     assert_eq!(third.code, Some(0), "{}\n{}", third.stdout, third.stderr);
-    // Compiled once, for the current code: the base, which reaches it
-    // through a link beside its worktree, takes the same package.
+    // Compiled once, for the current code, with the package under it: the
+    // base, which reaches them through a link beside its worktree, takes
+    // the same packages.
     assert_eq!(compiled(&third.stderr, "helper"), 1, "{}", third.stderr);
+    assert_eq!(
+        compiled(&third.stderr, "helper-inner"),
+        1,
+        "{}",
+        third.stderr
+    );
     assert!(
         third
             .stderr
