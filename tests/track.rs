@@ -93,6 +93,22 @@ fn double(n: &u32) -> u32 {
     n * 2
 }
 
+// `#[deprecated]`, the function and the original it is compared with:
+// still measured, and `deny(warnings)` above holds the expansion to warn of
+// neither (its callers are warned, not the measurement asked for).
+
+#[deprecated(note = "call `double`")]
+fn double_deprecated(n: &u32) -> u32 {
+    n << 1
+}
+
+#[deprecated(note = "call `double`")]
+#[faster::track(inputs = small)]
+#[faster::compare(original = double_deprecated, inputs = small, expect = report, max_time = "500ms")]
+fn twice(n: &u32) -> u32 {
+    n * 2
+}
+
 fn registered(name: &str) -> &'static Tracked {
     faster::tracked()
         .into_iter()
@@ -118,6 +134,7 @@ fn every_function_is_registered_under_its_path_or_its_name() {
             "track::double",
             "track::halve",
             "track::opaque",
+            "track::twice",
         ]
     );
     let words = registered("track::count_words");
@@ -180,4 +197,14 @@ fn a_function_can_be_tracked_and_compared() {
             .any(|comparison| comparison.test_name() == "faster_double")
     );
     assert_eq!(probes("track::double")[1].output_shown, "4");
+}
+
+#[test]
+fn a_deprecated_function_is_tracked_and_compared_without_a_warning() {
+    assert!(
+        faster::comparisons()
+            .iter()
+            .any(|comparison| comparison.test_name() == "faster_twice")
+    );
+    assert_eq!(probes("track::twice")[1].output_shown, "4");
 }

@@ -4,7 +4,7 @@ fn pop_fast(v: &mut Vec<f64>, k: usize, extra: &[f64]) -> Option<f64> {
     v.pop()
 }
 #[doc(hidden)]
-#[allow(non_upper_case_globals, clippy::needless_update)]
+#[allow(non_upper_case_globals, clippy::needless_update, deprecated)]
 const __FASTER_pop_fast: ::faster::__private::Comparison = ::faster::__private::Comparison {
     test: ::core::concat!(::core::module_path!(), "::faster_pop_fast"),
     label: "pop_fast vs pop_naive",

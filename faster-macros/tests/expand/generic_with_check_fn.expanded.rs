@@ -2,7 +2,7 @@ fn sort_fast<T: PartialOrd + Copy>(v: &mut [T]) {
     v.sort_unstable_by(|a, b| a.partial_cmp(b).unwrap());
 }
 #[doc(hidden)]
-#[allow(non_upper_case_globals, clippy::needless_update)]
+#[allow(non_upper_case_globals, clippy::needless_update, deprecated)]
 const __FASTER_sort_fast_u32: ::faster::__private::Comparison = ::faster::__private::Comparison {
     test: ::core::concat!(::core::module_path!(), "::faster_sort_fast_u32"),
     label: "sort_fast::<u32> vs sort_naive",
@@ -157,7 +157,7 @@ fn faster_sort_fast_u32() {
     ::faster::__private::run_test(&__FASTER_sort_fast_u32)
 }
 #[doc(hidden)]
-#[allow(non_upper_case_globals, clippy::needless_update)]
+#[allow(non_upper_case_globals, clippy::needless_update, deprecated)]
 const __FASTER_sort_fast_f64: ::faster::__private::Comparison = ::faster::__private::Comparison {
     test: ::core::concat!(::core::module_path!(), "::faster_sort_fast_f64"),
     label: "sort_fast::<f64> vs sort_naive",
