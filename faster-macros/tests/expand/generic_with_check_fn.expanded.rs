@@ -49,7 +49,14 @@ const __FASTER_sort_fast_u32: ::faster::__private::Comparison = ::faster::__priv
                     use ::faster::__private::{
                         FitMatching as _, FitOther as _, FitPlain as _,
                     };
-                    let mut input0 = ::faster::__private::Take::take(prepared0, input);
+                    let mut input0 = {
+                        use ::faster::__private::{
+                            ArgumentClone as _, ArgumentMade as _, ArgumentOther as _,
+                        };
+                        let argument_type = (&&::faster::__private::ArgumentOf(input))
+                            .faster_argument();
+                        ::faster::__private::taken(prepared0, input, argument_type)
+                    };
                     let arguments: &mut [u32] = (&&&::faster::__private::Fit::<
                         _,
                         ::faster::__private::ByMut,
@@ -68,7 +75,14 @@ const __FASTER_sort_fast_u32: ::faster::__private::Comparison = ::faster::__priv
                     use ::faster::__private::{
                         FitMatching as _, FitOther as _, FitPlain as _,
                     };
-                    let mut input0 = ::faster::__private::Take::take(prepared0, input);
+                    let mut input0 = {
+                        use ::faster::__private::{
+                            ArgumentClone as _, ArgumentMade as _, ArgumentOther as _,
+                        };
+                        let argument_type = (&&::faster::__private::ArgumentOf(input))
+                            .faster_argument();
+                        ::faster::__private::taken(prepared0, input, argument_type)
+                    };
                     let arguments: &mut [u32] = (&&&::faster::__private::Fit::<
                         _,
                         ::faster::__private::ByMut,
@@ -89,7 +103,14 @@ const __FASTER_sort_fast_u32: ::faster::__private::Comparison = ::faster::__priv
                     use ::faster::__private::{
                         FitMatching as _, FitOther as _, FitPlain as _,
                     };
-                    let mut input0 = ::faster::__private::Take::take(prepared0, input);
+                    let mut input0 = {
+                        use ::faster::__private::{
+                            ArgumentClone as _, ArgumentMade as _, ArgumentOther as _,
+                        };
+                        let argument_type = (&&::faster::__private::ArgumentOf(input))
+                            .faster_argument();
+                        ::faster::__private::taken(prepared0, input, argument_type)
+                    };
                     let arguments: &mut [u32] = (&&&::faster::__private::Fit::<
                         _,
                         ::faster::__private::ByMut,
@@ -108,7 +129,14 @@ const __FASTER_sort_fast_u32: ::faster::__private::Comparison = ::faster::__priv
                     use ::faster::__private::{
                         FitMatching as _, FitOther as _, FitPlain as _,
                     };
-                    let mut input0 = ::faster::__private::Take::take(prepared0, input);
+                    let mut input0 = {
+                        use ::faster::__private::{
+                            ArgumentClone as _, ArgumentMade as _, ArgumentOther as _,
+                        };
+                        let argument_type = (&&::faster::__private::ArgumentOf(input))
+                            .faster_argument();
+                        ::faster::__private::taken(prepared0, input, argument_type)
+                    };
                     let arguments: &mut [u32] = (&&&::faster::__private::Fit::<
                         _,
                         ::faster::__private::ByMut,
@@ -128,7 +156,9 @@ const __FASTER_sort_fast_u32: ::faster::__private::Comparison = ::faster::__priv
                 (&&::faster::__private::Shown(value)).show()
             },
             |input| {
-                use ::faster::__private::{PrepareClone as _, PrepareCopy as _};
+                use ::faster::__private::{
+                    PrepareClone as _, PrepareCopy as _, PrepareMade as _,
+                };
                 ((&&::faster::__private::Prepare(input)).faster_prepare(),)
             },
             config,
@@ -204,7 +234,14 @@ const __FASTER_sort_fast_f64: ::faster::__private::Comparison = ::faster::__priv
                     use ::faster::__private::{
                         FitMatching as _, FitOther as _, FitPlain as _,
                     };
-                    let mut input0 = ::faster::__private::Take::take(prepared0, input);
+                    let mut input0 = {
+                        use ::faster::__private::{
+                            ArgumentClone as _, ArgumentMade as _, ArgumentOther as _,
+                        };
+                        let argument_type = (&&::faster::__private::ArgumentOf(input))
+                            .faster_argument();
+                        ::faster::__private::taken(prepared0, input, argument_type)
+                    };
                     let arguments: &mut [f64] = (&&&::faster::__private::Fit::<
                         _,
                         ::faster::__private::ByMut,
@@ -223,7 +260,14 @@ const __FASTER_sort_fast_f64: ::faster::__private::Comparison = ::faster::__priv
                     use ::faster::__private::{
                         FitMatching as _, FitOther as _, FitPlain as _,
                     };
-                    let mut input0 = ::faster::__private::Take::take(prepared0, input);
+                    let mut input0 = {
+                        use ::faster::__private::{
+                            ArgumentClone as _, ArgumentMade as _, ArgumentOther as _,
+                        };
+                        let argument_type = (&&::faster::__private::ArgumentOf(input))
+                            .faster_argument();
+                        ::faster::__private::taken(prepared0, input, argument_type)
+                    };
                     let arguments: &mut [f64] = (&&&::faster::__private::Fit::<
                         _,
                         ::faster::__private::ByMut,
@@ -244,7 +288,14 @@ const __FASTER_sort_fast_f64: ::faster::__private::Comparison = ::faster::__priv
                     use ::faster::__private::{
                         FitMatching as _, FitOther as _, FitPlain as _,
                     };
-                    let mut input0 = ::faster::__private::Take::take(prepared0, input);
+                    let mut input0 = {
+                        use ::faster::__private::{
+                            ArgumentClone as _, ArgumentMade as _, ArgumentOther as _,
+                        };
+                        let argument_type = (&&::faster::__private::ArgumentOf(input))
+                            .faster_argument();
+                        ::faster::__private::taken(prepared0, input, argument_type)
+                    };
                     let arguments: &mut [f64] = (&&&::faster::__private::Fit::<
                         _,
                         ::faster::__private::ByMut,
@@ -263,7 +314,14 @@ const __FASTER_sort_fast_f64: ::faster::__private::Comparison = ::faster::__priv
                     use ::faster::__private::{
                         FitMatching as _, FitOther as _, FitPlain as _,
                     };
-                    let mut input0 = ::faster::__private::Take::take(prepared0, input);
+                    let mut input0 = {
+                        use ::faster::__private::{
+                            ArgumentClone as _, ArgumentMade as _, ArgumentOther as _,
+                        };
+                        let argument_type = (&&::faster::__private::ArgumentOf(input))
+                            .faster_argument();
+                        ::faster::__private::taken(prepared0, input, argument_type)
+                    };
                     let arguments: &mut [f64] = (&&&::faster::__private::Fit::<
                         _,
                         ::faster::__private::ByMut,
@@ -283,7 +341,9 @@ const __FASTER_sort_fast_f64: ::faster::__private::Comparison = ::faster::__priv
                 (&&::faster::__private::Shown(value)).show()
             },
             |input| {
-                use ::faster::__private::{PrepareClone as _, PrepareCopy as _};
+                use ::faster::__private::{
+                    PrepareClone as _, PrepareCopy as _, PrepareMade as _,
+                };
                 ((&&::faster::__private::Prepare(input)).faster_prepare(),)
             },
             config,
