@@ -67,6 +67,9 @@ pub use faster_runtime::{
 pub use faster_runtime::{CiRun, ColorChoice, Environment, REPORT_SCHEMA, format_rate, output_dir};
 // Functions tracked across revisions (`#[faster::track]`, `cargo faster`).
 pub use faster_runtime::{Probe, Served, Tracked, tracked};
+// An argument made for each call, for a by-value parameter that is not
+// `Clone`.
+pub use faster_runtime::PerCall;
 // The output checks: `check = approx(...)` and its trait for user types.
 pub use faster_runtime::{Approx, ApproxEq, Difference, EqComparable};
 // Why a run stopped measuring (a field of `Report`).

@@ -255,6 +255,109 @@ mod shapes {
     }
 }
 
+mod engine {
+    //! A crate shaped like `base64`, whose API is a trait's provided
+    //! method: `Engine::encode`, marked where it is written and measured
+    //! on the types that implement the trait.
+
+    /// Encodes bytes as hex digits from a table of its own.
+    #[faster::methods]
+    pub trait Engine {
+        /// The sixteen digits.
+        fn digits(&self) -> &'static [u8; 16];
+
+        /// The bytes `input` decodes to, as the trait fixes it: its
+        /// `estimate` by value, of a type that is not `Clone`.
+        fn decoded_len(&self, input: &[u8], estimate: Estimate) -> usize;
+
+        /// Two digits per byte, into a `String` sized once.
+        #[faster::track(inputs = payloads, implementors = [Lower, Upper], types = [Vec<u8>])]
+        #[faster::compare(
+            original = Self::encode_naive,
+            inputs = payloads,
+            implementors = [Lower],
+            types = [Vec<u8>],
+            expect = report,
+            max_time = "500ms",
+            processes = 1
+        )]
+        fn encode<T: AsRef<[u8]>>(&self, input: T) -> String {
+            let digits = self.digits();
+            let mut encoded = String::with_capacity(2 * input.as_ref().len());
+            for byte in input.as_ref() {
+                encoded.push(char::from(digits[usize::from(byte >> 4)]));
+                encoded.push(char::from(digits[usize::from(byte & 15)]));
+            }
+            encoded
+        }
+
+        /// What it replaced: a `String` grown one digit at a time.
+        fn encode_naive<T: AsRef<[u8]>>(&self, input: T) -> String {
+            input
+                .as_ref()
+                .iter()
+                .flat_map(|byte| [byte >> 4, byte & 15])
+                .map(|digit| char::from(self.digits()[usize::from(digit)]))
+                .collect()
+        }
+    }
+
+    /// What `decoded_len` is handed, and consumes: not `Clone`, so each
+    /// call's is made by a `faster::PerCall` in its input case.
+    #[derive(Debug, Hash)]
+    pub struct Estimate {
+        pairs: usize,
+    }
+
+    #[derive(Clone, Debug, Default)]
+    pub struct Lower;
+
+    #[faster::methods]
+    impl Engine for Lower {
+        fn digits(&self) -> &'static [u8; 16] {
+            b"0123456789abcdef"
+        }
+
+        #[faster::track(inputs = encoded)]
+        fn decoded_len(&self, input: &[u8], estimate: Estimate) -> usize {
+            input.len().min(2 * estimate.pairs) / 2
+        }
+    }
+
+    #[derive(Clone, Debug, Default)]
+    pub struct Upper;
+
+    impl Engine for Upper {
+        fn digits(&self) -> &'static [u8; 16] {
+            b"0123456789ABCDEF"
+        }
+
+        fn decoded_len(&self, input: &[u8], _: Estimate) -> usize {
+            input.len() / 2
+        }
+    }
+
+    /// The receiver, the text, and the estimate each call consumes.
+    fn encoded() -> Vec<(Lower, Vec<u8>, faster::PerCall<Estimate>)> {
+        [2, 512]
+            .into_iter()
+            .map(|len| {
+                let estimate = faster::PerCall::new(move || Estimate { pairs: len / 2 });
+                (Lower, vec![b'f'; len], estimate)
+            })
+            .collect()
+    }
+
+    /// The engine first, then the bytes: generic over the engine, which
+    /// each of `implementors` instantiates.
+    fn payloads<E: Default>() -> Vec<(E, Vec<u8>)> {
+        vec![
+            (E::default(), vec![0, 15, 255]),
+            (E::default(), (0..=255).collect()),
+        ]
+    }
+}
+
 fn registered(test_name: &str) -> &'static Comparison {
     faster::comparisons()
         .into_iter()
@@ -271,6 +374,7 @@ fn every_method_is_registered_under_its_type_and_name() {
     assert_eq!(
         names,
         [
+            "engine::faster_lower_encode_vec_u8",
             "itoa::faster_buffer_format_i64",
             "itoa::faster_buffer_format_u32",
             "itoa::faster_buffer_format_u64",
@@ -287,6 +391,9 @@ fn every_method_is_registered_under_its_type_and_name() {
     assert_eq!(
         tracked,
         [
+            "methods::engine::Lower::decoded_len",
+            "methods::engine::Lower::encode::<Vec<u8>>",
+            "methods::engine::Upper::encode::<Vec<u8>>",
             "methods::itoa::Buffer::format::<i64>",
             "methods::itoa::Buffer::format::<u32>",
             "methods::itoa::Buffer::format::<u64>",
@@ -299,6 +406,35 @@ fn every_method_is_registered_under_its_type_and_name() {
     assert_eq!(
         format.label,
         "Buffer::format::<u64> vs Buffer::format_naive"
+    );
+}
+
+#[test]
+fn a_provided_method_runs_as_each_implementors() {
+    let first_output = |name: &str| {
+        let tracked = faster::tracked()
+            .into_iter()
+            .find(|tracked| tracked.name == name)
+            .unwrap_or_else(|| panic!("{name} is not registered"));
+        let mut served = (tracked.open)().expect("the inputs are collected");
+        served.probe().expect("the outputs are probed")[0]
+            .output_shown
+            .clone()
+    };
+    assert_eq!(
+        first_output("methods::engine::Lower::encode::<Vec<u8>>"),
+        "\"000fff\""
+    );
+    assert_eq!(
+        first_output("methods::engine::Upper::encode::<Vec<u8>>"),
+        "\"000FFF\""
+    );
+    // A by-value argument that is not `Clone`, made for each call.
+    assert_eq!(first_output("methods::engine::Lower::decoded_len"), "1");
+    let encode = registered("engine::faster_lower_encode_vec_u8");
+    assert_eq!(
+        encode.label,
+        "Lower::encode::<Vec<u8>> vs <Lower as Engine>::encode_naive"
     );
 }
 

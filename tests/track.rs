@@ -93,6 +93,46 @@ fn double(n: &u32) -> u32 {
     n * 2
 }
 
+// `#[deprecated]`, the function and the original it is compared with:
+// still measured, and `deny(warnings)` above holds the expansion to warn of
+// neither (its callers are warned, not the measurement asked for).
+
+#[deprecated(note = "call `double`")]
+fn double_deprecated(n: &u32) -> u32 {
+    n << 1
+}
+
+#[deprecated(note = "call `double`")]
+#[faster::track(inputs = small)]
+#[faster::compare(original = double_deprecated, inputs = small, expect = report, max_time = "500ms")]
+fn twice(n: &u32) -> u32 {
+    n * 2
+}
+
+// By value, of a type that is not `Clone` (where a trait fixes the
+// parameter, or another crate owns the type): each case makes one per
+// call with `faster::PerCall`.
+
+#[derive(Debug)]
+struct Token(Vec<u8>);
+
+fn token_len_naive(token: Token) -> usize {
+    token.0.iter().map(|_| 1).sum()
+}
+
+#[faster::track(inputs = tokens)]
+#[faster::compare(original = token_len_naive, inputs = tokens, expect = report, max_time = "500ms")]
+fn token_len(token: Token) -> usize {
+    token.0.len()
+}
+
+fn tokens() -> Vec<faster::PerCall<Token>> {
+    [3, 1_000]
+        .into_iter()
+        .map(|len| faster::PerCall::new(move || Token(vec![7; len])))
+        .collect()
+}
+
 fn registered(name: &str) -> &'static Tracked {
     faster::tracked()
         .into_iter()
@@ -118,6 +158,8 @@ fn every_function_is_registered_under_its_path_or_its_name() {
             "track::double",
             "track::halve",
             "track::opaque",
+            "track::token_len",
+            "track::twice",
         ]
     );
     let words = registered("track::count_words");
@@ -180,4 +222,26 @@ fn a_function_can_be_tracked_and_compared() {
             .any(|comparison| comparison.test_name() == "faster_double")
     );
     assert_eq!(probes("track::double")[1].output_shown, "4");
+}
+
+#[test]
+fn an_argument_that_is_not_clone_is_made_for_each_call() {
+    let probed = probes("track::token_len");
+    assert_eq!(probed[1].output_shown, "1000");
+    // The input is shown as the value it makes.
+    assert!(
+        probed[0].input_shown.starts_with("Token([7, 7, 7])"),
+        "{:?}",
+        probed[0].input_shown
+    );
+}
+
+#[test]
+fn a_deprecated_function_is_tracked_and_compared_without_a_warning() {
+    assert!(
+        faster::comparisons()
+            .iter()
+            .any(|comparison| comparison.test_name() == "faster_twice")
+    );
+    assert_eq!(probes("track::twice")[1].output_shown, "4");
 }

@@ -40,7 +40,11 @@
 //!   error each, at the attribute), `methods_misuse` (`#[faster::methods]`
 //!   on a generic block or with options, a receiver without inputs, a
 //!   `&mut self` that is not `Clone`, `types` on a method that is not
-//!   generic);
+//!   generic); `trait_methods` (a provided method without
+//!   `#[faster::methods]` on its `trait`, whose free function declares its
+//!   generics, or without `implementors`; a marked required method; a
+//!   generic trait; `implementors` on a method of an `impl` block and on a
+//!   free function);
 //! - `track_misuse` (`#[faster::track]`: an option of `compare`, a misspelt
 //!   option, inputs missing or superfluous, generic and `async` functions, a
 //!   bad value).

@@ -11,11 +11,13 @@
 //! comparison and the registration and test every attribute shares; `track`
 //! writes what `#[faster::track]` registers, with those pieces; `gpu` the
 //! same for `#[faster::compare_gpu]`; `methods` the `impl` block's
-//! attribute.
+//! attribute (`provided` the `trait` block's). Each adds nothing in a
+//! library's file that an integration test compiles again (`recompiled`).
 
 mod attr;
 mod expand;
 mod gpu;
+mod marked;
 mod methods;
 // The table of options and the parsers of their values, shared with the
 // runtime: a link to its folder, whose settings' side (variables, flags,
@@ -24,6 +26,8 @@ mod methods;
 mod options;
 mod owner;
 mod placement;
+mod provided;
+mod recompiled;
 #[cfg(test)]
 mod snapshots;
 mod source_digest;
@@ -70,6 +74,7 @@ use proc_macro::TokenStream;
 /// | `flops = path`, `bytes = path` | a `fn(&Input) -> u64` counting one call's floating-point operations or bytes on an input case; the report adds GFLOP/s or GB/s | none |
 /// | `name = "..."` | the report's heading (`NAME vs original`); the test keeps its name | the function's name |
 /// | `types = [u32, u64]` | for a function generic over one type: one comparison per type | none |
+/// | `implementors = [MyType]` | for a provided method of a `trait` block (with [`macro@methods`] on the block): the types implementing the trait to compare it on, one comparison each | none |
 ///
 /// Every setting the guide's [table of settings] gives an attribute
 /// column is an option too, the strongest source of that setting: what
@@ -89,7 +94,9 @@ use proc_macro::TokenStream;
 ///   part of the input case;
 /// - by value: a `Copy` argument (`u64`) is copied by the call, as any
 ///   call copies its arguments; any other (`Vec<u64>`) is cloned for each
-///   call, outside the timed region;
+///   call, outside the timed region, and one that is not `Clone` is made
+///   for each call by a `faster::PerCall` the input case holds in its
+///   place;
 /// - by `&mut` (`&mut Vec<u64>`, `&mut [f64]`): every call mutates its own
 ///   fresh clone, and the argument's state after the call is compared
 ///   between the original and the candidate, as the output is.
@@ -215,6 +222,9 @@ use proc_macro::TokenStream;
 /// [`macro@methods`].
 #[proc_macro_attribute]
 pub fn compare(args: TokenStream, item: TokenStream) -> TokenStream {
+    if recompiled::borrowed_from_the_library() {
+        return item;
+    }
     expand::compare(args.into(), item.into()).into()
 }
 
@@ -267,6 +277,9 @@ pub fn compare(args: TokenStream, item: TokenStream) -> TokenStream {
 /// before every sample).
 #[proc_macro_attribute]
 pub fn compare_gpu(args: TokenStream, item: TokenStream) -> TokenStream {
+    if recompiled::borrowed_from_the_library() {
+        return item;
+    }
     gpu::compare_gpu(args.into(), item.into()).into()
 }
 
@@ -297,6 +310,7 @@ pub fn compare_gpu(args: TokenStream, item: TokenStream) -> TokenStream {
 /// | `inputs = path` | a `fn() -> impl IntoIterator<Item = T>`; each item is one input case | required exactly when the function has parameters |
 /// | `name = "..."` | what matches it across revisions (keep it when you move or rename the function) | its path with its crate, `my_crate::text::parse` |
 /// | `types = [u32, u64]` | for a function generic over one type: tracked once per type (`my_crate::text::parse::<u32>`) | none |
+/// | `implementors = [MyType]` | for a provided method of a `trait` block (with [`macro@methods`] on the block): the types implementing the trait to track it on, once each (`my_crate::engine::MyType::encode`) | none |
 ///
 /// The settings the guide's [table of settings] gives an attribute column
 /// are options too, as for `#[faster::compare]`, but for the processes
@@ -318,6 +332,9 @@ pub fn compare_gpu(args: TokenStream, item: TokenStream) -> TokenStream {
 /// neither is not compared, and the report says so.
 #[proc_macro_attribute]
 pub fn track(args: TokenStream, item: TokenStream) -> TokenStream {
+    if recompiled::borrowed_from_the_library() {
+        return item;
+    }
     track::track(args.into(), item.into()).into()
 }
 
@@ -388,11 +405,23 @@ pub fn track(args: TokenStream, item: TokenStream) -> TokenStream {
 ///   `faster_track_<type>_<method>` (`faster_buffer_format`), with the
 ///   type's suffix for each of `types = [...]`.
 ///
+/// On a `trait` block it does the same for the trait's provided methods
+/// (those with a body in the block), whose attribute names the types that
+/// implement the trait to measure them on, `implementors = [MyType]`: one
+/// comparison or tracked function per type, as if the method were written
+/// in that type's `impl` of the trait (`<MyType as Trait>::method`; tests
+/// `faster_my_type_method`). A required method is marked where a type
+/// implements it.
+///
 /// The block must be of a concrete type (`impl Buffer`, `impl
-/// Parser<u8>`, `impl Display for Buffer`), not generic (`impl<T>`). A
+/// Parser<u8>`, `impl Display for Buffer`), not generic (`impl<T>`), and a
+/// trait must have no parameters. A
 /// method's output may borrow from its receiver or its arguments (`&str`):
 /// it is compared as the owned value it points to, made after the call.
 #[proc_macro_attribute]
 pub fn methods(args: TokenStream, item: TokenStream) -> TokenStream {
+    if recompiled::borrowed_from_the_library() {
+        return methods::unmarked(item.into()).into();
+    }
     methods::methods(args.into(), item.into()).into()
 }

@@ -1,6 +1,7 @@
 //! `#[faster::methods]`: the `impl` block's attribute that lets its methods
 //! and associated functions carry `#[faster::compare]` and
-//! `#[faster::track]`.
+//! `#[faster::track]`; on a `trait` block, [`crate::provided`] does the
+//! same for its provided methods.
 //!
 //! An attribute on a method can only write items of the `impl` block, and
 //! libtest runs only the `#[test]` functions a module holds: one nested in
@@ -18,14 +19,13 @@
 //! writes.
 
 use crate::attr::tokens_as_written;
-use crate::expand::{self, expansion_or_errors};
+use crate::expand::{combine, expansion_or_errors};
+use crate::marked::take_marks;
 use crate::owner::Owner;
-use crate::track;
 use proc_macro2::{Span, TokenStream};
 use quote::{ToTokens, quote};
-use syn::parse::Parser;
-use syn::punctuated::Punctuated;
-use syn::{Attribute, ImplItem, ItemFn, ItemImpl, Meta, Token};
+use syn::spanned::Spanned;
+use syn::{ImplItem, Item, ItemFn, ItemImpl};
 
 /// The attribute's expansion, or the block unchanged followed by the
 /// errors.
@@ -41,13 +41,12 @@ fn try_methods(args: TokenStream, item: TokenStream) -> syn::Result<TokenStream>
              `#[faster::compare(...)]` or `#[faster::track(...)]`",
         ));
     }
-    let mut block: ItemImpl = syn::parse2(item).map_err(|error| {
-        syn::Error::new(
-            error.span(),
-            "`#[faster::methods]` goes on an `impl` block whose methods carry \
-             `#[faster::compare]` or `#[faster::track]`",
-        )
-    })?;
+    let mut block = match syn::parse2::<Item>(item) {
+        Ok(Item::Impl(block)) => block,
+        Ok(Item::Trait(block)) => return Ok(crate::provided::provided_methods(block)),
+        Ok(other) => return Err(not_a_block(other.span())),
+        Err(error) => return Err(not_a_block(error.span())),
+    };
     let owner = match owner(&block) {
         Ok(owner) => owner,
         Err(error) => {
@@ -55,13 +54,7 @@ fn try_methods(args: TokenStream, item: TokenStream) -> syn::Result<TokenStream>
             // that they cannot go there.
             for item in &mut block.items {
                 if let ImplItem::Fn(method) = item {
-                    method.attrs = std::mem::take(&mut method.attrs)
-                        .into_iter()
-                        .filter_map(|attribute| match Marked::of(&attribute) {
-                            Some(found) => found.rest,
-                            None => Some(attribute),
-                        })
-                        .collect();
+                    take_marks(&mut method.attrs);
                 }
             }
             let error = error.to_compile_error();
@@ -75,41 +68,18 @@ fn try_methods(args: TokenStream, item: TokenStream) -> syn::Result<TokenStream>
         let ImplItem::Fn(method) = item else {
             continue;
         };
-        let mut kept = Vec::new();
-        let mut found_here = Vec::new();
-        for attribute in std::mem::take(&mut method.attrs) {
-            match Marked::of(&attribute) {
-                Some(found) => {
-                    kept.extend(found.rest.clone());
-                    found_here.push(found);
-                }
-                None => kept.push(attribute),
-            }
-        }
-        method.attrs = kept;
-        marked += found_here.len();
-        for found in found_here {
-            let function = ItemFn {
-                attrs: method.attrs.clone(),
-                vis: method.vis.clone(),
-                sig: method.sig.clone(),
-                block: Box::new(method.block.clone()),
-            };
-            let expansion = match found.kind {
-                Kind::Compare => {
-                    expand::comparisons(&function, found.args, Some(&owner), found.span)
-                }
-                Kind::Track => track::tracked(&function, found.args, Some(&owner), found.span),
-            };
-            match expansion {
-                Ok(items) => generated.extend(match &found.condition {
-                    Some(condition) => under_condition(items, condition),
-                    None => items,
-                }),
-                Err(error) => match &mut errors {
-                    Some(errors) => errors.combine(error),
-                    None => errors = Some(error),
-                },
+        let found = take_marks(&mut method.attrs);
+        marked += found.len();
+        let function = ItemFn {
+            attrs: method.attrs.clone(),
+            vis: method.vis.clone(),
+            sig: method.sig.clone(),
+            block: Box::new(method.block.clone()),
+        };
+        for mark in found {
+            match mark.expand(&function, &owner) {
+                Ok(items) => generated.extend(items),
+                Err(error) => combine(&mut errors, error),
             }
         }
     }
@@ -134,26 +104,37 @@ fn try_methods(args: TokenStream, item: TokenStream) -> syn::Result<TokenStream>
     })
 }
 
-/// `items`, each under `#[cfg(condition)]`: what a method's `#[cfg_attr(
-/// condition, faster::compare(...))]` adds exists where the condition
-/// holds. (Not grouped in a block: libtest would not see the tests.)
-fn under_condition(items: TokenStream, condition: &TokenStream) -> TokenStream {
-    let Ok(file) = syn::parse2::<syn::File>(items.clone()) else {
-        return items;
+/// The block as it is but for its methods' marks, which add nothing here:
+/// for a library's file an integration test compiles again (see
+/// [`crate::recompiled`]).
+pub(crate) fn unmarked(item: TokenStream) -> TokenStream {
+    let Ok(mut block) = syn::parse2::<Item>(item.clone()) else {
+        return item;
     };
-    let attribute: Attribute = syn::parse_quote!(#[cfg(#condition)]);
-    file.items
-        .into_iter()
-        .map(|mut item| {
-            if let syn::Item::Const(syn::ItemConst { attrs, .. })
-            | syn::Item::Fn(ItemFn { attrs, .. })
-            | syn::Item::Macro(syn::ItemMacro { attrs, .. }) = &mut item
-            {
-                attrs.insert(0, attribute.clone());
+    match &mut block {
+        Item::Impl(block) => block.items.iter_mut().for_each(|item| {
+            if let ImplItem::Fn(method) = item {
+                take_marks(&mut method.attrs);
             }
-            item.into_token_stream()
-        })
-        .collect()
+        }),
+        Item::Trait(block) => block.items.iter_mut().for_each(|item| {
+            if let syn::TraitItem::Fn(method) = item {
+                take_marks(&mut method.attrs);
+            }
+        }),
+        _ => {}
+    }
+    block.into_token_stream()
+}
+
+/// The attribute is on something other than an `impl` or `trait` block.
+fn not_a_block(at: Span) -> syn::Error {
+    syn::Error::new(
+        at,
+        "`#[faster::methods]` goes on an `impl` block whose methods carry \
+         `#[faster::compare]` or `#[faster::track]`, or on a `trait` block whose provided \
+         methods do",
+    )
 }
 
 /// The block's type and trait, refused where a comparison cannot name
@@ -176,126 +157,6 @@ fn owner(block: &ItemImpl) -> syn::Result<Owner> {
         written: tokens_as_written(self_type.to_token_stream()),
         self_type,
         qualified,
+        provided_by: None,
     })
-}
-
-/// Which attribute a method carries.
-#[derive(Clone, Copy)]
-enum Kind {
-    Compare,
-    Track,
-}
-
-/// A method's `#[faster::compare(...)]` or `#[faster::track(...)]`, also
-/// inside `#[cfg_attr(condition, ...)]`.
-struct Marked {
-    kind: Kind,
-    /// Its options.
-    args: TokenStream,
-    /// Where it is written, for errors about it as a whole.
-    span: Span,
-    /// The `cfg_attr`'s condition, kept on what it adds.
-    condition: Option<TokenStream>,
-    /// The `cfg_attr`'s other attributes, which stay on the method.
-    rest: Option<Attribute>,
-}
-
-impl Marked {
-    fn of(attribute: &Attribute) -> Option<Marked> {
-        if let Some(kind) = kind(attribute.path()) {
-            let args = match &attribute.meta {
-                Meta::List(list) => list.tokens.clone(),
-                _ => TokenStream::new(),
-            };
-            return Some(Marked {
-                kind,
-                args,
-                span: name_span(attribute.path()),
-                condition: None,
-                rest: None,
-            });
-        }
-        if !attribute.path().is_ident("cfg_attr") {
-            return None;
-        }
-        let Meta::List(list) = &attribute.meta else {
-            return None;
-        };
-        let parts = Punctuated::<Meta, Token![,]>::parse_terminated
-            .parse2(list.tokens.clone())
-            .ok()?;
-        let mut parts = parts.into_iter();
-        let condition = parts.next()?.to_token_stream();
-        let (mut found, mut rest) = (None, Vec::new());
-        for part in parts {
-            match kind(part.path()) {
-                Some(kind) if found.is_none() => {
-                    let args = match &part {
-                        Meta::List(list) => list.tokens.clone(),
-                        _ => TokenStream::new(),
-                    };
-                    found = Some((kind, args, name_span(part.path())));
-                }
-                _ => rest.push(part),
-            }
-        }
-        let (kind, args, span) = found?;
-        let rest = (!rest.is_empty()).then(|| {
-            let mut kept = attribute.clone();
-            kept.meta = syn::parse_quote!(cfg_attr(#condition, #(#rest),*));
-            kept
-        });
-        Some(Marked {
-            kind,
-            args,
-            span,
-            condition: Some(condition),
-            rest,
-        })
-    }
-}
-
-/// Where errors about an attribute as a whole go: its name, `compare` of
-/// `faster::compare` (a span cannot cover the whole attribute on stable
-/// Rust, and its first token, `#`, would say little).
-fn name_span(path: &syn::Path) -> Span {
-    path.segments
-        .last()
-        .map_or_else(Span::call_site, |segment| segment.ident.span())
-}
-
-/// `faster::compare` or `faster::track`.
-fn kind(path: &syn::Path) -> Option<Kind> {
-    let segments: Vec<String> = path
-        .segments
-        .iter()
-        .map(|segment| segment.ident.to_string())
-        .collect();
-    match segments.as_slice() {
-        [faster, compare] if faster == "faster" && compare == "compare" => Some(Kind::Compare),
-        [faster, track] if faster == "faster" && track == "track" => Some(Kind::Track),
-        _ => None,
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn cfg_attr_keeps_its_condition_and_other_attributes() {
-        let attribute: Attribute = syn::parse_quote!(
-            #[cfg_attr(test, inline, faster::compare(original = old))]
-        );
-        let marked = Marked::of(&attribute).expect("found inside cfg_attr");
-        assert!(matches!(marked.kind, Kind::Compare));
-        assert_eq!(marked.args.to_string(), "original = old");
-        assert_eq!(tokens_as_written(marked.condition.unwrap()), "test");
-        assert_eq!(
-            tokens_as_written(marked.rest.unwrap().to_token_stream()),
-            "#[cfg_attr(test, inline)]"
-        );
-        let other: Attribute = syn::parse_quote!(#[cfg_attr(test, inline)]);
-        assert!(Marked::of(&other).is_none());
-    }
 }

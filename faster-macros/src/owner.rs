@@ -1,7 +1,10 @@
 //! The `impl` block a method belongs to, as what a method's comparisons
 //! and tracking need of it: its type for `Self`, the path its methods are
 //! called by, its name in test names. Read by every phase (options,
-//! checks, expansion); made by `crate::methods`, the block's attribute.
+//! checks, expansion); made by `crate::methods`, the block's attribute —
+//! for a provided method of a `trait` block, one per type of its
+//! `implementors = [...]`, as if the method were written in that type's
+//! `impl` of the trait.
 
 use proc_macro2::{TokenStream, TokenTree};
 use quote::ToTokens;
@@ -17,6 +20,10 @@ pub(crate) struct Owner {
     pub qualified: TokenStream,
     /// The type as written, `Buffer`, for headings and names.
     pub written: String,
+    /// The trait, as written, where the method is one of its provided
+    /// methods measured on this type: `implementors = [...]` belongs there
+    /// and nowhere else.
+    pub provided_by: Option<String>,
 }
 
 impl Owner {
@@ -77,6 +84,7 @@ mod tests {
                 written: tokens_as_written(ty.to_token_stream()),
                 qualified: TokenStream::new(),
                 self_type: ty,
+                provided_by: None,
             }
             .snake_name()
         };

@@ -72,6 +72,7 @@ pub(crate) fn tracked(
     if let Some(owner) = owner {
         options.without_self(&owner.qualified);
     }
+    validate::implementors_match(options.implementors(), &candidate, owner)?;
     validate::types_match(options.types(), &candidate, "track")?;
     validate::inputs_match(options.inputs(), &candidate, attribute, "tracking it")?;
     let source_digest = crate::source_digest::source_digest(function);

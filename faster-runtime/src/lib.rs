@@ -93,6 +93,7 @@ pub use report::{
     BestOfApart, Callee, CompiledCode, GpuInfo, InputReport, InputsAgainstHeadline, Load,
     Placement, ProcessSummary, Report, Scope,
 };
+pub use signature::PerCall;
 pub use stats::samples::{BatchLimit, Round, Samples, Side, Stop};
 pub use stats::verdict::Verdict;
 pub use stats::{Interval, LinearFit, StatsError, batch_means_interval, linear_fit};

@@ -25,10 +25,11 @@ pub use crate::inputs::{Inputs, InputsByFunction, InputsFunction, InputsOther, c
 pub use crate::registry::{Comparison, Tracked};
 pub use crate::report::Report;
 pub use crate::signature::{
-    Arguments, ByMut, ByRef, ByValue, Callee, Checked, Cloned, ClonedPerCall, Fit, FitMatching,
-    FitOther, FitPlain, Function, Later, Matches, OwnedOutput, Plain, Prepare, PrepareClone,
-    PrepareCopy, SameOutput, SameParameters, String, Take, Vec, arguments, arguments_ref, callee,
-    owned,
+    ArgumentClone, ArgumentMade, ArgumentOf, ArgumentOther, ArgumentType, Arguments, ByMut, ByRef,
+    ByValue, Callee, Checked, Cloned, ClonedPerCall, Fit, FitMatching, FitOther, FitPlain,
+    Function, Later, Made, Matches, OwnedOutput, Plain, Prepare, PrepareClone, PrepareCopy,
+    PrepareMade, SameOutput, SameParameters, String, Take, Vec, arguments, arguments_ref, callee,
+    owned, taken,
 };
 pub use inventory;
 

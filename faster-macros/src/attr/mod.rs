@@ -42,13 +42,25 @@ struct Given {
     value: Value,
 }
 
-/// The `types = [...]` option.
+/// The `types = [...]` option, or `implementors = [...]`.
 #[derive(Clone, Copy)]
 pub(crate) struct TypesOption<'a> {
-    /// The `types` keyword, so an error can point at the option.
+    /// The option's name, so an error can point at the option.
     pub key: &'a Ident,
     /// The types, in order, as written.
     pub types: &'a [Type],
+}
+
+impl TypesOption<'_> {
+    /// `types = [u32, u64]` as the user wrote it, for messages.
+    pub fn as_written(self) -> String {
+        let types: Vec<String> = self
+            .types
+            .iter()
+            .map(|ty| tokens_as_written(ty.to_token_stream()))
+            .collect();
+        format!("{} = [{}]", self.key, types.join(", "))
+    }
 }
 
 /// The `inputs = path` option.
@@ -154,7 +166,19 @@ impl Options {
 
     /// `types = [u32, u64]`: one comparison per type, for a generic function.
     pub fn types(&self) -> Option<TypesOption<'_>> {
-        match self.given(Field::Types)? {
+        self.types_of(Field::Types)
+    }
+
+    /// `implementors = [GeneralPurpose]`: the types a provided method of a
+    /// `trait` block is measured on, one comparison each.
+    pub fn implementors(&self) -> Option<TypesOption<'_>> {
+        self.types_of(Field::Implementors)
+    }
+
+    /// The types an option of [`Kind::Types`](crate::options::Kind) gives
+    /// `field`.
+    fn types_of(&self, field: Field) -> Option<TypesOption<'_>> {
+        match self.given(field)? {
             (key, Value::Types(types)) => Some(TypesOption { key, types }),
             _ => None,
         }

@@ -43,7 +43,8 @@ use syn::{Ident, ReturnType, Type};
 /// [`prepare_closure`] made ready for the call: `|input, (prepared1,)|`.
 /// A parameter by reference borrows its part of the case; one by value or
 /// by `&mut` takes its part through the runtime's `Take`, copied by the
-/// call where it is `Copy`, else the clone made before the clock started.
+/// call where it is `Copy`, else what was made before the clock started
+/// (the value of a `PerCall`, or a clone).
 ///
 /// It returns what the check compares: the output, or with `&mut`
 /// parameters whose state is compared, the arguments after the call (after
@@ -129,52 +130,16 @@ pub(crate) fn address(
     Call::of(path, at_path, inputs, candidate).address()
 }
 
-/// What `prepare` makes ready before the clock starts for one call, shared
-/// by both sides: `|input| ((&&Prepare(&input.1)).faster_prepare(),)`, a
-/// tuple with one entry per parameter by value or by `&mut` (nothing, of no
-/// size, for a `Copy` one; a clone for the others), `|_| ()` when there is
-/// none.
-pub(crate) fn prepare_closure(
-    inputs: Option<InputsOption<'_>>,
-    candidate: &Candidate,
-) -> TokenStream {
-    let at_inputs = at_inputs(inputs);
-    let case = Ident::new("input", at_inputs);
-    let consumed: Vec<usize> = candidate
-        .params
-        .iter()
-        .enumerate()
-        .filter(|(_, param)| param.passing != Passing::Shared)
-        .map(|(position, _)| position)
-        .collect();
-    if consumed.is_empty() {
-        return quote!(|_| ());
-    }
-    let (params_type, _) = params_type(candidate);
-    let take_apart = take_apart(candidate, &case, &params_type, at_inputs);
-    let prepared = consumed.iter().map(|&position| {
-        let part = part(candidate, &case, position, at_inputs);
-        quote_spanned!(at_inputs=> (&&::faster::__private::Prepare(#part)).faster_prepare())
-    });
-    quote! {
-        |#case| {
-            use ::faster::__private::{PrepareClone as _, PrepareCopy as _};
-            #take_apart
-            (#(#prepared,)*)
-        }
-    }
-}
-
 /// The span of `inputs = ...`, where a mismatch between the cases and the
 /// parameters is the user's to fix (the attribute where there is none).
-fn at_inputs(inputs: Option<InputsOption<'_>>) -> Span {
+pub(super) fn at_inputs(inputs: Option<InputsOption<'_>>) -> Span {
     let inputs_span = inputs.map_or_else(Span::call_site, |given| given.path.span());
     Span::mixed_site().located_at(inputs_span)
 }
 
 /// The parameters' types as one type, `(&[u64], usize)` (the one type for
 /// one parameter), their lifetimes left to inference; and each type.
-fn params_type(candidate: &Candidate) -> (TokenStream, Vec<Type>) {
+pub(super) fn params_type(candidate: &Candidate) -> (TokenStream, Vec<Type>) {
     let param_types: Vec<Type> = candidate
         .params
         .iter()
@@ -190,7 +155,7 @@ fn params_type(candidate: &Candidate) -> (TokenStream, Vec<Type>) {
 /// For several parameters, the statement that takes the borrowed case
 /// apart with the runtime's `arguments_ref`, whose error says so when the
 /// case is not a tuple of that many.
-fn take_apart(
+pub(super) fn take_apart(
     candidate: &Candidate,
     case: &Ident,
     params_type: &TokenStream,
@@ -208,7 +173,12 @@ fn take_apart(
 }
 
 /// A borrow of the case's part for the parameter at `position`.
-fn part(candidate: &Candidate, case: &Ident, position: usize, at_inputs: Span) -> TokenStream {
+pub(super) fn part(
+    candidate: &Candidate,
+    case: &Ident,
+    position: usize,
+    at_inputs: Span,
+) -> TokenStream {
     if candidate.params.len() == 1 {
         quote!(#case)
     } else {
@@ -271,9 +241,8 @@ impl Call {
                         .next()
                         .expect("one prepared value per consumed part");
                     let mutability = (passing == Passing::Mutable).then(|| quote!(mut));
-                    quote_spanned! {at_inputs=>
-                        let #mutability #binding = ::faster::__private::Take::take(#ready, #part);
-                    }
+                    let argument = taken(ready, &part, at_inputs);
+                    quote_spanned!(at_inputs=> let #mutability #binding = #argument;)
                 }
             });
         }
@@ -492,4 +461,16 @@ pub(super) fn respan(tokens: TokenStream, span: Span) -> TokenStream {
             }
         })
         .collect()
+}
+
+/// The argument a call takes for the case's `part` from `ready`, what
+/// `prepare` made for it: `taken(ready, part, type)`, the type read off
+/// the part by the runtime's `ArgumentOf` (the part's own, or what a
+/// `PerCall` makes), as rustc reads the calls before `prepare`.
+fn taken(ready: &Ident, part: &TokenStream, at_inputs: Span) -> TokenStream {
+    quote_spanned! {at_inputs=> {
+        use ::faster::__private::{ArgumentClone as _, ArgumentMade as _, ArgumentOther as _};
+        let argument_type = (&&::faster::__private::ArgumentOf(#part)).faster_argument();
+        ::faster::__private::taken(#ready, #part, argument_type)
+    }}
 }

@@ -10,10 +10,12 @@
 
 mod call;
 mod inputs;
+mod prepare;
 mod registration;
 
-pub(crate) use call::{checked_callee, prepare_closure};
+pub(crate) use call::checked_callee;
 pub(crate) use inputs::collected_inputs;
+pub(crate) use prepare::prepare_closure;
 
 use call::{call_closure, timed_closure};
 pub(crate) use registration::{Descriptor, Names, registration, tracked_names};
@@ -48,6 +50,14 @@ pub(crate) fn expansion_or_errors(
             unchanged.extend(errors.to_compile_error());
             unchanged
         }
+    }
+}
+
+/// Adds `error` to `errors`, so that one compile reports them all.
+pub(crate) fn combine(errors: &mut Option<syn::Error>, error: syn::Error) {
+    match errors {
+        Some(errors) => errors.combine(error),
+        None => *errors = Some(error),
     }
 }
 
@@ -99,6 +109,7 @@ pub(crate) fn comparisons(
     }
     let mut errors: Option<syn::Error> = None;
     for check in [
+        validate::implementors_match(options.implementors(), &candidate, owner),
         validate::types_match(options.types(), &candidate, "compare"),
         validate::inputs_match(options.inputs(), &candidate, attribute, "the comparison"),
         match owner {

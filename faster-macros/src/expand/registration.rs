@@ -187,8 +187,10 @@ pub(crate) fn registration(descriptor: Descriptor, options: &Options) -> TokenSt
     quote! {
         #[doc(hidden)]
         // `..Settings::NONE` is needless when every option is given, and
-        // necessary for settings a newer runtime adds.
-        #[allow(non_upper_case_globals, clippy::needless_update)]
+        // necessary for settings a newer runtime adds. A `#[deprecated]`
+        // function is still measured: its callers are warned, not the
+        // measurement the attribute asked for.
+        #[allow(non_upper_case_globals, clippy::needless_update, deprecated)]
         const #constant: ::faster::__private::#kind = ::faster::__private::#kind {
             // The generated test's path: libtest's name for it, with the
             // crate first (the runtime strips it, a const cannot).

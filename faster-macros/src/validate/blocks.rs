@@ -2,12 +2,14 @@
 //! and the registration the attributes add: the one refusal, at the
 //! attribute, where the source shows the block ([`crate::placement`]) —
 //! for an `impl` block, that it needs `#[faster::methods]`; for a `trait`,
-//! the free function to annotate instead — and the refusal of `Self::`
-//! paths where the source does not show it.
+//! that it needs `#[faster::methods]` and `implementors` — the refusal of
+//! `Self::` paths where the source does not show it, and of
+//! `implementors = [...]` outside a `trait` block.
 
 use super::Candidate;
 use super::refusals::{free_wrapper_example, output_as_written};
-use crate::attr::{Options, tokens_as_written};
+use crate::attr::{Options, TypesOption, tokens_as_written};
+use crate::owner::Owner;
 use crate::placement::Enclosing;
 use proc_macro2::{Span, TokenStream, TokenTree};
 use quote::ToTokens;
@@ -56,20 +58,57 @@ fn refuse_inside(
                  `{example}`"
             )
         }
-        Enclosing::Trait { .. } => {
+        Enclosing::Trait { name } => {
             let self_paths = if names_self(args.clone()) {
                 ", with your type's name for `Self::` in its options"
             } else {
                 ""
             };
             format!(
-                "`#[faster::{attribute}]` cannot go on a function inside a `trait` block, which \
-                 cannot hold the test it adds: write a free function outside the `trait` that \
-                 calls this one, `{example}`, and put the attribute there{self_paths}"
+                "`#[faster::{attribute}]` on a provided method of a `trait` block needs \
+                 `#[faster::methods]` on the block, which writes the test the attribute adds \
+                 (a block cannot hold one), and the types implementing `{name}` to measure it \
+                 on: put `#[cfg_attr(test, faster::methods)]` above `trait {name}` and add \
+                 `implementors = [YourType]` to the attribute; for a generic trait, which \
+                 cannot carry it, annotate a free function outside the `trait` that calls this \
+                 one instead, `{example}`{self_paths}"
             )
         }
     };
     Err(syn::Error::new(Span::call_site(), message))
+}
+
+/// `implementors = [...]` is given only on a provided method of a `trait`
+/// block, where [`crate::provided`] read it already to make one `owner`
+/// per type (and says so where it is missing).
+pub(crate) fn implementors_match(
+    implementors: Option<TypesOption<'_>>,
+    candidate: &Candidate,
+    owner: Option<&Owner>,
+) -> syn::Result<()> {
+    let Some(implementors) = implementors else {
+        return Ok(());
+    };
+    let ident = &candidate.ident;
+    let placed = match owner {
+        Some(Owner {
+            provided_by: Some(_),
+            ..
+        }) => return Ok(()),
+        Some(owner) => format!(
+            "is a method of `impl {}`, measured on that type",
+            owner.written
+        ),
+        None => "is not in a `trait` block".to_string(),
+    };
+    Err(syn::Error::new_spanned(
+        implementors.key,
+        format!(
+            "`implementors` lists the types a provided method of a `trait` block is measured \
+             on, and `{ident}` {placed}: remove `{}`",
+            implementors.as_written(),
+        ),
+    ))
 }
 
 /// Whether `tokens` name `Self`.
@@ -212,10 +251,35 @@ mod tests {
             quote!(original = Self::old),
         );
         assert!(
-            error.contains("inside a `trait` block")
-                && error.contains("outside the `trait`")
+            error.contains("on a provided method of a `trait` block needs `#[faster::methods]`")
+                && error.contains("put `#[cfg_attr(test, faster::methods)]` above `trait Parse`")
+                && error.contains("add `implementors = [YourType]` to the attribute")
                 && error.contains("`fn parse(x: &str) { <YourType as Parse>::parse(x) }`")
                 && error.ends_with("with your type's name for `Self::` in its options"),
+            "{error}"
+        );
+        // The free function declares the generics its parameters name.
+        let error = refusal(
+            Enclosing::Trait {
+                name: "Engine".into(),
+            },
+            quote!(
+                fn encode<T: AsRef<[u8]>>(&self, input: T) -> String
+                where
+                    T: Clone,
+                {
+                    todo!()
+                }
+            ),
+            quote!(),
+        );
+        // (Outside a procedural macro, tokens are written without the
+        // source's spacing.)
+        assert!(
+            error.ends_with(
+                "`fn encode<T: AsRef<[u8]>>(value: &YourType, input: T) -> String where T:Clone \
+                 { value.encode(input) }`"
+            ),
             "{error}"
         );
         // Where the source could not be read, nothing is refused here.

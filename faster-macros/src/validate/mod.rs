@@ -10,7 +10,7 @@ mod blocks;
 mod candidate;
 mod refusals;
 
-pub(crate) use blocks::{no_self_paths, outside_blocks};
+pub(crate) use blocks::{implementors_match, no_self_paths, outside_blocks};
 pub(crate) use candidate::{Candidate, OwnedForm, Param, Passing};
 
 use crate::attr::{InputsOption, TypesOption};
@@ -526,6 +526,7 @@ mod tests {
             self_type: syn::parse_quote!(Buffer),
             qualified: quote!(<Buffer as Format>),
             written: "Buffer".into(),
+            provided_by: None,
         };
         let method = |function: proc_macro2::TokenStream| {
             method_signature(&syn::parse2(function).unwrap(), &owner).unwrap()

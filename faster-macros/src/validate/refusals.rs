@@ -224,11 +224,66 @@ pub(super) fn free_wrapper_example(sig: &Signature, enclosing: Option<&Enclosing
         ) => format!("<{type_name} as {name}>::{ident}({arguments})"),
         (None, _) => format!("{type_name}::{ident}({arguments})"),
     };
+    // Its generics as the function declares them: the wrapper's
+    // parameters name them (`input: T`).
+    let generics = &sig.generics;
+    let declared: Vec<String> = generics.params.iter().map(generic_as_written).collect();
+    let declared = if declared.is_empty() {
+        String::new()
+    } else {
+        format!("<{}>", declared.join(", "))
+    };
+    let where_clause = generics
+        .where_clause
+        .as_ref()
+        .map_or_else(String::new, |clause| {
+            let predicates: Vec<String> = clause
+                .predicates
+                .iter()
+                .map(|predicate| tokens_as_written(predicate.to_token_stream()))
+                .collect();
+            format!(" where {}", predicates.join(", "))
+        });
     format!(
-        "fn {ident}({}){} {{ {call} }}",
+        "fn {ident}{declared}({}){}{where_clause} {{ {call} }}",
         params.join(", "),
         output_as_written(&sig.output),
     )
+}
+
+/// A generic parameter as a declaration writes it: `T: AsRef<[u8]> + Copy`,
+/// `'a`, `const N: usize`.
+fn generic_as_written(param: &GenericParam) -> String {
+    let bounds = |bounds: Vec<String>| {
+        if bounds.is_empty() {
+            String::new()
+        } else {
+            format!(": {}", bounds.join(" + "))
+        }
+    };
+    match param {
+        GenericParam::Type(param) => format!(
+            "{}{}",
+            param.ident,
+            bounds(
+                param
+                    .bounds
+                    .iter()
+                    .map(|bound| tokens_as_written(bound.to_token_stream()))
+                    .collect()
+            )
+        ),
+        GenericParam::Lifetime(param) => format!(
+            "{}{}",
+            param.lifetime,
+            bounds(param.bounds.iter().map(ToString::to_string).collect())
+        ),
+        GenericParam::Const(param) => format!(
+            "const {}: {}",
+            param.ident,
+            tokens_as_written(param.ty.to_token_stream())
+        ),
+    }
 }
 
 /// The type a wrapper takes for a method's receiver: `&Parser` for `&self`,

@@ -2,7 +2,7 @@ fn sum_unrolled(v: &[u64], k: &u64) -> u64 {
     v.iter().sum::<u64>() * k
 }
 #[doc(hidden)]
-#[allow(non_upper_case_globals, clippy::needless_update)]
+#[allow(non_upper_case_globals, clippy::needless_update, deprecated)]
 const __FASTER_sum_unrolled: ::faster::__private::Comparison = ::faster::__private::Comparison {
     test: ::core::concat!(::core::module_path!(), "::faster_sum_unrolled"),
     label: "sum: unrolled vs sum_naive",

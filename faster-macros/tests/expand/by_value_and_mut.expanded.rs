@@ -4,7 +4,7 @@ fn pop_fast(v: &mut Vec<f64>, k: usize, extra: &[f64]) -> Option<f64> {
     v.pop()
 }
 #[doc(hidden)]
-#[allow(non_upper_case_globals, clippy::needless_update)]
+#[allow(non_upper_case_globals, clippy::needless_update, deprecated)]
 const __FASTER_pop_fast: ::faster::__private::Comparison = ::faster::__private::Comparison {
     test: ::core::concat!(::core::module_path!(), "::faster_pop_fast"),
     label: "pop_fast vs pop_naive",
@@ -61,11 +61,22 @@ const __FASTER_pop_fast: ::faster::__private::Comparison = ::faster::__private::
                         _,
                         _,
                     >(input);
-                    let mut input0 = ::faster::__private::Take::take(
-                        prepared0,
-                        &input.0,
-                    );
-                    let input1 = ::faster::__private::Take::take(prepared1, &input.1);
+                    let mut input0 = {
+                        use ::faster::__private::{
+                            ArgumentClone as _, ArgumentMade as _, ArgumentOther as _,
+                        };
+                        let argument_type = (&&::faster::__private::ArgumentOf(&input.0))
+                            .faster_argument();
+                        ::faster::__private::taken(prepared0, &input.0, argument_type)
+                    };
+                    let input1 = {
+                        use ::faster::__private::{
+                            ArgumentClone as _, ArgumentMade as _, ArgumentOther as _,
+                        };
+                        let argument_type = (&&::faster::__private::ArgumentOf(&input.1))
+                            .faster_argument();
+                        ::faster::__private::taken(prepared1, &input.1, argument_type)
+                    };
                     let input2 = &input.2;
                     let arguments: (&mut Vec<f64>, usize, &[f64]) = (
                         (&&&::faster::__private::Fit::<
@@ -107,11 +118,22 @@ const __FASTER_pop_fast: ::faster::__private::Comparison = ::faster::__private::
                         _,
                         _,
                     >(input);
-                    let mut input0 = ::faster::__private::Take::take(
-                        prepared0,
-                        &input.0,
-                    );
-                    let input1 = ::faster::__private::Take::take(prepared1, &input.1);
+                    let mut input0 = {
+                        use ::faster::__private::{
+                            ArgumentClone as _, ArgumentMade as _, ArgumentOther as _,
+                        };
+                        let argument_type = (&&::faster::__private::ArgumentOf(&input.0))
+                            .faster_argument();
+                        ::faster::__private::taken(prepared0, &input.0, argument_type)
+                    };
+                    let input1 = {
+                        use ::faster::__private::{
+                            ArgumentClone as _, ArgumentMade as _, ArgumentOther as _,
+                        };
+                        let argument_type = (&&::faster::__private::ArgumentOf(&input.1))
+                            .faster_argument();
+                        ::faster::__private::taken(prepared1, &input.1, argument_type)
+                    };
                     let input2 = &input.2;
                     let arguments: (&mut Vec<f64>, usize, &[f64]) = (
                         (&&&::faster::__private::Fit::<
@@ -155,11 +177,22 @@ const __FASTER_pop_fast: ::faster::__private::Comparison = ::faster::__private::
                         _,
                         _,
                     >(input);
-                    let mut input0 = ::faster::__private::Take::take(
-                        prepared0,
-                        &input.0,
-                    );
-                    let input1 = ::faster::__private::Take::take(prepared1, &input.1);
+                    let mut input0 = {
+                        use ::faster::__private::{
+                            ArgumentClone as _, ArgumentMade as _, ArgumentOther as _,
+                        };
+                        let argument_type = (&&::faster::__private::ArgumentOf(&input.0))
+                            .faster_argument();
+                        ::faster::__private::taken(prepared0, &input.0, argument_type)
+                    };
+                    let input1 = {
+                        use ::faster::__private::{
+                            ArgumentClone as _, ArgumentMade as _, ArgumentOther as _,
+                        };
+                        let argument_type = (&&::faster::__private::ArgumentOf(&input.1))
+                            .faster_argument();
+                        ::faster::__private::taken(prepared1, &input.1, argument_type)
+                    };
                     let input2 = &input.2;
                     let arguments: (&mut Vec<f64>, usize, &[f64]) = (
                         (&&&::faster::__private::Fit::<
@@ -201,11 +234,22 @@ const __FASTER_pop_fast: ::faster::__private::Comparison = ::faster::__private::
                         _,
                         _,
                     >(input);
-                    let mut input0 = ::faster::__private::Take::take(
-                        prepared0,
-                        &input.0,
-                    );
-                    let input1 = ::faster::__private::Take::take(prepared1, &input.1);
+                    let mut input0 = {
+                        use ::faster::__private::{
+                            ArgumentClone as _, ArgumentMade as _, ArgumentOther as _,
+                        };
+                        let argument_type = (&&::faster::__private::ArgumentOf(&input.0))
+                            .faster_argument();
+                        ::faster::__private::taken(prepared0, &input.0, argument_type)
+                    };
+                    let input1 = {
+                        use ::faster::__private::{
+                            ArgumentClone as _, ArgumentMade as _, ArgumentOther as _,
+                        };
+                        let argument_type = (&&::faster::__private::ArgumentOf(&input.1))
+                            .faster_argument();
+                        ::faster::__private::taken(prepared1, &input.1, argument_type)
+                    };
                     let input2 = &input.2;
                     let arguments: (&mut Vec<f64>, usize, &[f64]) = (
                         (&&&::faster::__private::Fit::<
@@ -237,7 +281,9 @@ const __FASTER_pop_fast: ::faster::__private::Comparison = ::faster::__private::
                 },
             ),
             |input| {
-                use ::faster::__private::{PrepareClone as _, PrepareCopy as _};
+                use ::faster::__private::{
+                    PrepareClone as _, PrepareCopy as _, PrepareMade as _,
+                };
                 let input = ::faster::__private::arguments_ref::<
                     3,
                     (&mut Vec<f64>, usize, &[f64]),

@@ -2,7 +2,7 @@ fn sort_fast<T: PartialOrd + Copy>(v: &mut [T]) {
     v.sort_unstable_by(|a, b| a.partial_cmp(b).unwrap());
 }
 #[doc(hidden)]
-#[allow(non_upper_case_globals, clippy::needless_update)]
+#[allow(non_upper_case_globals, clippy::needless_update, deprecated)]
 const __FASTER_sort_fast_u32: ::faster::__private::Comparison = ::faster::__private::Comparison {
     test: ::core::concat!(::core::module_path!(), "::faster_sort_fast_u32"),
     label: "sort_fast::<u32> vs sort_naive",
@@ -49,7 +49,14 @@ const __FASTER_sort_fast_u32: ::faster::__private::Comparison = ::faster::__priv
                     use ::faster::__private::{
                         FitMatching as _, FitOther as _, FitPlain as _,
                     };
-                    let mut input0 = ::faster::__private::Take::take(prepared0, input);
+                    let mut input0 = {
+                        use ::faster::__private::{
+                            ArgumentClone as _, ArgumentMade as _, ArgumentOther as _,
+                        };
+                        let argument_type = (&&::faster::__private::ArgumentOf(input))
+                            .faster_argument();
+                        ::faster::__private::taken(prepared0, input, argument_type)
+                    };
                     let arguments: &mut [u32] = (&&&::faster::__private::Fit::<
                         _,
                         ::faster::__private::ByMut,
@@ -68,7 +75,14 @@ const __FASTER_sort_fast_u32: ::faster::__private::Comparison = ::faster::__priv
                     use ::faster::__private::{
                         FitMatching as _, FitOther as _, FitPlain as _,
                     };
-                    let mut input0 = ::faster::__private::Take::take(prepared0, input);
+                    let mut input0 = {
+                        use ::faster::__private::{
+                            ArgumentClone as _, ArgumentMade as _, ArgumentOther as _,
+                        };
+                        let argument_type = (&&::faster::__private::ArgumentOf(input))
+                            .faster_argument();
+                        ::faster::__private::taken(prepared0, input, argument_type)
+                    };
                     let arguments: &mut [u32] = (&&&::faster::__private::Fit::<
                         _,
                         ::faster::__private::ByMut,
@@ -89,7 +103,14 @@ const __FASTER_sort_fast_u32: ::faster::__private::Comparison = ::faster::__priv
                     use ::faster::__private::{
                         FitMatching as _, FitOther as _, FitPlain as _,
                     };
-                    let mut input0 = ::faster::__private::Take::take(prepared0, input);
+                    let mut input0 = {
+                        use ::faster::__private::{
+                            ArgumentClone as _, ArgumentMade as _, ArgumentOther as _,
+                        };
+                        let argument_type = (&&::faster::__private::ArgumentOf(input))
+                            .faster_argument();
+                        ::faster::__private::taken(prepared0, input, argument_type)
+                    };
                     let arguments: &mut [u32] = (&&&::faster::__private::Fit::<
                         _,
                         ::faster::__private::ByMut,
@@ -108,7 +129,14 @@ const __FASTER_sort_fast_u32: ::faster::__private::Comparison = ::faster::__priv
                     use ::faster::__private::{
                         FitMatching as _, FitOther as _, FitPlain as _,
                     };
-                    let mut input0 = ::faster::__private::Take::take(prepared0, input);
+                    let mut input0 = {
+                        use ::faster::__private::{
+                            ArgumentClone as _, ArgumentMade as _, ArgumentOther as _,
+                        };
+                        let argument_type = (&&::faster::__private::ArgumentOf(input))
+                            .faster_argument();
+                        ::faster::__private::taken(prepared0, input, argument_type)
+                    };
                     let arguments: &mut [u32] = (&&&::faster::__private::Fit::<
                         _,
                         ::faster::__private::ByMut,
@@ -128,7 +156,9 @@ const __FASTER_sort_fast_u32: ::faster::__private::Comparison = ::faster::__priv
                 (&&::faster::__private::Shown(value)).show()
             },
             |input| {
-                use ::faster::__private::{PrepareClone as _, PrepareCopy as _};
+                use ::faster::__private::{
+                    PrepareClone as _, PrepareCopy as _, PrepareMade as _,
+                };
                 ((&&::faster::__private::Prepare(input)).faster_prepare(),)
             },
             config,
@@ -157,7 +187,7 @@ fn faster_sort_fast_u32() {
     ::faster::__private::run_test(&__FASTER_sort_fast_u32)
 }
 #[doc(hidden)]
-#[allow(non_upper_case_globals, clippy::needless_update)]
+#[allow(non_upper_case_globals, clippy::needless_update, deprecated)]
 const __FASTER_sort_fast_f64: ::faster::__private::Comparison = ::faster::__private::Comparison {
     test: ::core::concat!(::core::module_path!(), "::faster_sort_fast_f64"),
     label: "sort_fast::<f64> vs sort_naive",
@@ -204,7 +234,14 @@ const __FASTER_sort_fast_f64: ::faster::__private::Comparison = ::faster::__priv
                     use ::faster::__private::{
                         FitMatching as _, FitOther as _, FitPlain as _,
                     };
-                    let mut input0 = ::faster::__private::Take::take(prepared0, input);
+                    let mut input0 = {
+                        use ::faster::__private::{
+                            ArgumentClone as _, ArgumentMade as _, ArgumentOther as _,
+                        };
+                        let argument_type = (&&::faster::__private::ArgumentOf(input))
+                            .faster_argument();
+                        ::faster::__private::taken(prepared0, input, argument_type)
+                    };
                     let arguments: &mut [f64] = (&&&::faster::__private::Fit::<
                         _,
                         ::faster::__private::ByMut,
@@ -223,7 +260,14 @@ const __FASTER_sort_fast_f64: ::faster::__private::Comparison = ::faster::__priv
                     use ::faster::__private::{
                         FitMatching as _, FitOther as _, FitPlain as _,
                     };
-                    let mut input0 = ::faster::__private::Take::take(prepared0, input);
+                    let mut input0 = {
+                        use ::faster::__private::{
+                            ArgumentClone as _, ArgumentMade as _, ArgumentOther as _,
+                        };
+                        let argument_type = (&&::faster::__private::ArgumentOf(input))
+                            .faster_argument();
+                        ::faster::__private::taken(prepared0, input, argument_type)
+                    };
                     let arguments: &mut [f64] = (&&&::faster::__private::Fit::<
                         _,
                         ::faster::__private::ByMut,
@@ -244,7 +288,14 @@ const __FASTER_sort_fast_f64: ::faster::__private::Comparison = ::faster::__priv
                     use ::faster::__private::{
                         FitMatching as _, FitOther as _, FitPlain as _,
                     };
-                    let mut input0 = ::faster::__private::Take::take(prepared0, input);
+                    let mut input0 = {
+                        use ::faster::__private::{
+                            ArgumentClone as _, ArgumentMade as _, ArgumentOther as _,
+                        };
+                        let argument_type = (&&::faster::__private::ArgumentOf(input))
+                            .faster_argument();
+                        ::faster::__private::taken(prepared0, input, argument_type)
+                    };
                     let arguments: &mut [f64] = (&&&::faster::__private::Fit::<
                         _,
                         ::faster::__private::ByMut,
@@ -263,7 +314,14 @@ const __FASTER_sort_fast_f64: ::faster::__private::Comparison = ::faster::__priv
                     use ::faster::__private::{
                         FitMatching as _, FitOther as _, FitPlain as _,
                     };
-                    let mut input0 = ::faster::__private::Take::take(prepared0, input);
+                    let mut input0 = {
+                        use ::faster::__private::{
+                            ArgumentClone as _, ArgumentMade as _, ArgumentOther as _,
+                        };
+                        let argument_type = (&&::faster::__private::ArgumentOf(input))
+                            .faster_argument();
+                        ::faster::__private::taken(prepared0, input, argument_type)
+                    };
                     let arguments: &mut [f64] = (&&&::faster::__private::Fit::<
                         _,
                         ::faster::__private::ByMut,
@@ -283,7 +341,9 @@ const __FASTER_sort_fast_f64: ::faster::__private::Comparison = ::faster::__priv
                 (&&::faster::__private::Shown(value)).show()
             },
             |input| {
-                use ::faster::__private::{PrepareClone as _, PrepareCopy as _};
+                use ::faster::__private::{
+                    PrepareClone as _, PrepareCopy as _, PrepareMade as _,
+                };
                 ((&&::faster::__private::Prepare(input)).faster_prepare(),)
             },
             config,

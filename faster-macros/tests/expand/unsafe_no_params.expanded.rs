@@ -2,7 +2,7 @@ unsafe fn answer() -> u64 {
     42
 }
 #[doc(hidden)]
-#[allow(non_upper_case_globals, clippy::needless_update)]
+#[allow(non_upper_case_globals, clippy::needless_update, deprecated)]
 const __FASTER_answer: ::faster::__private::Comparison = ::faster::__private::Comparison {
     test: ::core::concat!(::core::module_path!(), "::faster_answer"),
     label: "answer vs answer_naive",

@@ -141,6 +141,8 @@ pub enum Field {
     Types,
     /// See [`Field::Original`].
     CacheFlush,
+    /// See [`Field::Original`].
+    Implementors,
 }
 
 /// One option: of the attributes, of the runtime's settings, or both.
@@ -320,6 +322,16 @@ pub const OPTIONS: &[OptionSpec] = &[
         taken_by: &[Attribute::Compare, Attribute::Track],
         example: "write the types in brackets: `types = [u32, u64]`",
         synonyms: &["type", "generics"],
+        ..DEFAULT
+    },
+    OptionSpec {
+        name: "implementors",
+        kind: Kind::Types,
+        field: Field::Implementors,
+        taken_by: &[Attribute::Compare, Attribute::Track],
+        example: "write the types that implement the trait, in brackets: `implementors = \
+                  [MyType]`",
+        synonyms: &["impls", "implementations", "self_types", "receivers"],
         ..DEFAULT
     },
     OptionSpec {

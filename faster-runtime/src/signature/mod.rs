@@ -12,8 +12,9 @@
 //!   argument per parameter; [`Arguments`] says so when the case is not a
 //!   tuple of that many.
 //! - [`Prepare`] makes what a call consumes ready before the clock starts:
-//!   nothing for a `Copy` argument, which the call copies, a clone of any
-//!   other; [`Take`] hands it to the call.
+//!   nothing for a `Copy` argument, which the call copies, the value a
+//!   [`PerCall`] makes (the one public item here), a clone of any other;
+//!   [`Take`] hands it to the call.
 //! - [`Fit`] checks each argument against its parameter by method
 //!   resolution: a case that fits, or whose type this crate cannot judge, is
 //!   handed over unchanged (the call coerces it, `&Vec<u64>` to `&[u64]`, as
@@ -27,12 +28,15 @@ use std::marker::PhantomData;
 
 mod arguments;
 mod fit;
+mod per_call;
 mod prepare;
 
 pub use arguments::{Arguments, arguments, arguments_ref};
 pub use fit::{ByMut, ByRef, ByValue, Fit, FitMatching, FitOther, FitPlain, Matches, Plain};
+pub use per_call::PerCall;
 pub use prepare::{
-    Cloned, ClonedPerCall, Later, OwnedOutput, Prepare, PrepareClone, PrepareCopy, Take, owned,
+    ArgumentClone, ArgumentMade, ArgumentOf, ArgumentOther, ArgumentType, Cloned, ClonedPerCall,
+    Later, Made, OwnedOutput, Prepare, PrepareClone, PrepareCopy, PrepareMade, Take, owned, taken,
 };
 
 // The owned inputs the messages suggest (`Vec<u64>` for `&[u64]`), named
@@ -360,10 +364,10 @@ mod tests {
         let needle = 7_i64;
         let later = (&&Prepare(&needle)).faster_prepare();
         assert_eq!(size_of_val(&later), 0);
-        assert_eq!(Take::take(later, &needle), 7);
+        assert_eq!(Take::faster_take(later, &needle), 7);
         let haystack = vec![1_i64, 2];
         let cloned = (&&Prepare(&haystack)).faster_prepare();
-        assert_eq!(Take::take(cloned, &haystack), haystack);
+        assert_eq!(Take::faster_take(cloned, &haystack), haystack);
         assert_eq!(owned("text"), "text".to_string());
     }
 }
