@@ -37,6 +37,9 @@ worktree under target/faster/base/ and built once per commit and build
 configuration (compiler, flags, .cargo/config.toml files, RUSTFLAGS and cargo's
 variables): a second run against it builds nothing. The three base revisions
 used last are kept, older ones removed.
+With --partition hash:K/N (or slice:K/N) a run measures one shard of the
+functions, both revisions built and measured on this machine, and writes
+target/faster/against/+run.json; `cargo faster merge` reads every shard's.
 Exit codes: 0 passed (undecided ones too, unless --undecided fail), 101 a
 function failed, 2 a bad command line, 1 could not build or run.";
 
@@ -46,7 +49,8 @@ function failed, 2 a bad command line, 1 could not build or run.";
     name = "cargo faster",
     bin_name = "cargo faster",
     override_usage = "cargo faster --against REV [OPTIONS] [FILTER]...\n       \
-                      cargo faster test|bench [CARGO TEST OR BENCH ARGUMENTS]...",
+                      cargo faster test|bench [--partition hash:K/N] [CARGO TEST OR BENCH ARGUMENTS]...\n       \
+                      cargo faster merge [--undecided fail] [--out DIR] DIR...",
     about = ABOUT,
     after_help = AFTER_HELP,
     disable_version_flag = true
@@ -359,6 +363,7 @@ mod tests {
                 arguments.extend(flag.value.map(|_| match flag.action {
                     Action::Format => "json",
                     Action::Color => "never",
+                    Action::Partition => "slice:2/3",
                     _ => "x",
                 }));
                 assert!(parse(&arguments).is_ok(), "{name}");
