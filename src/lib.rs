@@ -172,6 +172,8 @@ macro_rules! guide_links {
 [placements]: crate::guide::measuring#nanosecond-functions-where-the-measuring-loop-lands
 [timing sources]: crate::guide::measuring#timing-sources
 [nanosecond verdicts in every process]: crate::guide::accuracy#nanosecond-verdicts-in-every-process
+[sharding]: crate::guide::revisions#sharding-a-suite-across-ci-machines
+[revisions: sharding]: crate::guide::revisions#sharding-a-suite-across-ci-machines
 
 "
     };

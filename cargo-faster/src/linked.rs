@@ -12,15 +12,23 @@
 //! commands: cargo rebuilds everything it links when the linker changes, so
 //! sharing the project's own `target/` with plain `cargo test` would
 //! rebuild the whole project each time one follows the other.
+//!
+//! `--partition hash:K/N` (before `--`) is not cargo's: it is taken out and
+//! handed to every test binary as `FASTER_PARTITION`, and once cargo is done
+//! the run's document is written (`test_run`) for `cargo faster merge`.
 
 use crate::build::shared_target;
 use crate::cargo::Cargo;
+use crate::test_run::TestRun;
 use crate::toolchain;
 use crate::wrapper;
 use faster_runtime::harness::COULD_NOT_RUN;
+use faster_runtime::harness::cli::partition_from_env;
 use faster_runtime::layout::LINKER_VARIABLE;
+use faster_runtime::partition::{PARTITION_VARIABLE, Partition};
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::time::SystemTime;
 
 /// The cargo commands run linked through `faster-link`.
 pub const SUBCOMMANDS: [&str; 2] = ["test", "bench"];
@@ -39,14 +47,25 @@ pub fn run(subcommand: &str, arguments: &[String]) -> Result<u8, String> {
         manifest_path: manifest_path(arguments),
         linker: None,
     };
+    let (arguments, partition) = match take_partition(arguments) {
+        Ok(taken) => taken,
+        Err(error) => {
+            eprintln!("cargo faster: --partition: {error}");
+            return Ok(crate::USAGE_ERROR);
+        }
+    };
     let workspace = cargo.workspace(&directory)?;
     let mut command = Command::new(&cargo.program);
     command
         .arg(subcommand)
-        .args(arguments)
+        .args(&arguments)
         .current_dir(&directory);
-    if std::env::var_os("FASTER_OUTPUT_DIR").is_none() {
-        command.env("FASTER_OUTPUT_DIR", workspace.target.join("faster"));
+    let output = std::env::var_os("FASTER_OUTPUT_DIR")
+        .filter(|dir| !dir.is_empty())
+        .map_or_else(|| workspace.target.join("faster"), PathBuf::from);
+    command.env("FASTER_OUTPUT_DIR", &output);
+    if let Some(partition) = partition {
+        command.env(PARTITION_VARIABLE, partition.to_string());
     }
     match toolchain::layout_linker(&version) {
         Some((variable, linker)) => {
@@ -74,13 +93,70 @@ pub fn run(subcommand: &str, arguments: &[String]) -> Result<u8, String> {
         // it is, and every report says its verdict holds for this build.
         None => {}
     }
+    let started = SystemTime::now();
     let status = command
         .status()
         .map_err(|error| format!("could not run cargo: {error}"))?;
-    Ok(status
+    let code = status
         .code()
         .and_then(|code| u8::try_from(code).ok())
-        .unwrap_or(COULD_NOT_RUN))
+        .unwrap_or(COULD_NOT_RUN);
+    let run = TestRun {
+        output: &output,
+        started,
+        shard: partition,
+        toolchain: &version,
+        passed: code == 0,
+    };
+    match run.write() {
+        Ok(path) if partition.is_some() => {
+            eprintln!(
+                "cargo faster: shard {}: {}",
+                run.shard_name(),
+                shown(&path, &directory)
+            );
+            Ok(code)
+        }
+        Ok(_) => Ok(code),
+        // A shard whose document is missing would read as missing: fail.
+        Err(error) => {
+            eprintln!("cargo faster: {error}");
+            Ok(code.max(COULD_NOT_RUN))
+        }
+    }
+}
+
+/// `--partition K/N` (or `=K/N`) taken out of cargo's arguments, before
+/// `--`, for the test binaries (through `FASTER_PARTITION`); else the
+/// variable's, where set.
+fn take_partition(arguments: &[String]) -> Result<(Vec<String>, Option<Partition>), String> {
+    let mut kept = Vec::with_capacity(arguments.len());
+    let mut partition = None;
+    let mut rest = arguments.iter();
+    while let Some(argument) = rest.next() {
+        if argument == "--" {
+            kept.push(argument.clone());
+            kept.extend(rest.by_ref().cloned());
+            break;
+        }
+        let value = if argument == "--partition" {
+            Some(
+                rest.next()
+                    .ok_or("needs a value: hash:K/N or slice:K/N")?
+                    .clone(),
+            )
+        } else {
+            argument.strip_prefix("--partition=").map(str::to_string)
+        };
+        match value {
+            Some(value) => partition = Some(Partition::parse(&value)?),
+            None => kept.push(argument.clone()),
+        }
+    }
+    if partition.is_none() {
+        partition = partition_from_env(|name| std::env::var(name).ok())?;
+    }
+    Ok((kept, partition))
 }
 
 /// Sets `faster-link` as the host's linker; a linker the environment had

@@ -18,7 +18,8 @@
 //! tracked functions), `machine_code` (a function's timed loop and what it
 //! calls, in a binary), `relink` (test binaries a fault left unable to
 //! be relinked in layouts, linked again), `linked` (`cargo faster test`: cargo's own command,
-//! linked through `faster-link`), `clean` (`cargo faster clean`: what it
+//! linked through `faster-link`), `merge` (`cargo faster merge`: the shards
+//! of a CI matrix in one result), `clean` (`cargo faster clean`: what it
 //! keeps, removed). The comparison itself, and every output, is the
 //! runtime's (`faster_runtime::harness::run_against`).
 
@@ -33,9 +34,11 @@ mod git;
 mod linked;
 mod machine_code;
 mod manifests;
+mod merge;
 mod options;
 mod relink;
 mod sources;
+mod test_run;
 mod toolchain;
 mod wrapper;
 
@@ -55,7 +58,7 @@ const INTERRUPTED: &str = "cargo faster: interrupted: the comparisons not report
                            with it, and the next run builds again what was left half-built\n";
 
 /// The exit code of a bad command line.
-const USAGE_ERROR: u8 = 2;
+pub(crate) const USAGE_ERROR: u8 = 2;
 
 fn main() -> ExitCode {
     if let Some(code) = wrapper::run_if_wrapping() {
@@ -66,6 +69,9 @@ fn main() -> ExitCode {
     // Run as `cargo faster ...`, cargo passes the subcommand's name first.
     if arguments.first().map(String::as_str) == Some("faster") {
         arguments.remove(0);
+    }
+    if arguments.first().map(String::as_str) == Some(merge::SUBCOMMAND) {
+        return ExitCode::from(merge::run(&arguments[1..]));
     }
     if let Some(subcommand) = arguments
         .first()
@@ -135,7 +141,9 @@ fn run(options: &Options) -> Result<u8, String> {
     }
     .both(&cargo, &directory)?;
 
-    let compared = compare(&binaries, base_name, options, &workspace, &directory);
+    let compared = compare(
+        &binaries, base_name, options, &version, &workspace, &directory,
+    );
     if let Some(pruned) = &binaries.kept {
         eprintln!("cargo faster: {}", build::what_is_kept(&workspace, pruned));
     }
@@ -148,6 +156,7 @@ fn compare(
     binaries: &Binaries,
     base_name: String,
     options: &Options,
+    version: &str,
     workspace: &Workspace,
     directory: &Path,
 ) -> Result<u8, String> {
@@ -163,6 +172,7 @@ fn compare(
         accept_changes: options.accept_changes,
         output: workspace.target.join("faster"),
         read_code: Some(machine_code::timed_code),
+        toolchain: Some(version.to_string()),
     };
     if against.current.servers.is_empty() && against.base.servers.is_empty() {
         return Err(nothing_tracked(directory));

@@ -38,6 +38,9 @@ configuration (compiler, flags, .cargo/config.toml files, RUSTFLAGS and cargo's
 variables): a second run against it builds nothing. The three base revisions
 used last are kept, older ones removed; `cargo faster clean` removes
 target/faster/ whole.
+With --partition hash:K/N (or slice:K/N) a run measures one shard of the
+functions, both revisions built and measured on this machine, and writes
+target/faster/against/+run.json; `cargo faster merge` reads every shard's.
 Exit codes: 0 passed (undecided ones too, unless --undecided fail), 101 a
 function failed, 2 a bad command line, 1 could not build or run.";
 
@@ -47,7 +50,8 @@ function failed, 2 a bad command line, 1 could not build or run.";
     name = "cargo faster",
     bin_name = "cargo faster",
     override_usage = "cargo faster --against REV [OPTIONS] [FILTER]...\n       \
-                      cargo faster test|bench [CARGO TEST OR BENCH ARGUMENTS]...\n       \
+                      cargo faster test|bench [--partition hash:K/N] [CARGO TEST OR BENCH ARGUMENTS]...\n       \
+                      cargo faster merge [--undecided fail] [--out DIR] DIR...\n       \
                       cargo faster clean [--manifest-path PATH]",
     about = ABOUT,
     after_help = AFTER_HELP,
@@ -361,6 +365,7 @@ mod tests {
                 arguments.extend(flag.value.map(|_| match flag.action {
                     Action::Format => "json",
                     Action::Color => "never",
+                    Action::Partition => "slice:2/3",
                     _ => "x",
                 }));
                 assert!(parse(&arguments).is_ok(), "{name}");

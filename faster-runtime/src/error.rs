@@ -92,6 +92,9 @@ pub enum Error {
     /// A process serving one revision of the tracked functions failed: it
     /// could not start, ended, or did not answer.
     Revision(String),
+    /// An error read back from a report document (a shard's, merged by
+    /// `cargo faster merge`), as it was written.
+    Read(String),
 }
 
 /// Which revision alone has a tracked function (`cargo faster --against`).
@@ -203,7 +206,7 @@ impl fmt::Display for Error {
             Error::OneSided {
                 only_in: OnlyIn::Base,
             } => f.write_str("not in this revision any more: nothing to compare"),
-            Error::Revision(message) => f.write_str(message),
+            Error::Revision(message) | Error::Read(message) => f.write_str(message),
         }
     }
 }

@@ -56,6 +56,8 @@ pub mod options;
 #[doc(hidden)]
 pub mod output;
 #[doc(hidden)]
+pub mod partition;
+#[doc(hidden)]
 pub mod process;
 mod registry;
 #[doc(hidden)]

@@ -8,6 +8,7 @@ mod against;
 pub mod cli;
 mod interrupted;
 pub mod lock;
+mod merge;
 mod run;
 mod servers;
 mod undecided_count;
@@ -21,6 +22,7 @@ use crate::output::junit::{Destination, Junit, NoStream};
 use crate::output::style::{Progress, Style};
 use crate::output::terminal::{self, Detail, Harness, Terminal};
 use crate::output::{Outputs, Run, Summary, bench::BenchLines};
+use crate::partition::Partition;
 use crate::process::{self, Role};
 use crate::registry::{self, Comparison, Tracked, comparisons};
 use crate::report::Environment;
@@ -28,6 +30,7 @@ use crate::revision::serve;
 pub use against::{Against, COULD_NOT_RUN, Revision, run_against};
 use cli::{Cli, Format, usage};
 pub use interrupted::say_when_interrupted;
+pub use merge::{COMMENT_FILE, COULD_NOT_MERGE, JUNIT_FILE, MERGED_FILE, Merge, run_merge};
 use run::{RunWide, run_comparison};
 use std::io::Write;
 use std::panic::Location;
@@ -145,10 +148,12 @@ fn run_all(
     run_wide: &RunWide,
     mut to: Destinations<'_>,
 ) -> u8 {
+    let names: Vec<&str> = registered.iter().map(|c| c.test_name()).collect();
     let selected: Vec<&Comparison> = registered
         .iter()
         .copied()
-        .filter(|comparison| cli.selects(comparison.test_name()))
+        .zip(cli.shares(&names))
+        .filter_map(|(comparison, shared)| shared.then_some(comparison))
         .collect();
     if cli.list {
         for comparison in &selected {
@@ -296,6 +301,15 @@ pub fn run_test(comparison: &Comparison) {
         }
         return;
     }
+    let partition = match cli::partition_from_env(|name| std::env::var(name).ok()) {
+        Ok(partition) => partition,
+        Err(error) => panic!("faster: {error}"),
+    };
+    if let Some(partition) = partition {
+        if !in_shard(comparison, partition) {
+            return;
+        }
+    }
     let (color, format) =
         match cli::libtest_display(std::env::args(), |name| std::env::var(name).ok()) {
             Ok(display) => display,
@@ -331,6 +345,24 @@ pub fn run_test(comparison: &Comparison) {
             outputs.unwritten().join("; ")
         );
     }
+}
+
+/// Whether `partition` measures `comparison` here, dealt among this
+/// binary's comparisons (libtest's filters are its own, so a slice is of
+/// them all); one that is not says which shard measures it, past libtest's
+/// capture, and passes.
+fn in_shard(comparison: &Comparison, partition: Partition) -> bool {
+    let registered = comparisons();
+    let names: Vec<&str> = registered.iter().map(|c| c.test_name()).collect();
+    if partition.keeps_one(comparison.test_name(), &names) {
+        return true;
+    }
+    let _ = writeln!(
+        std::io::stdout(),
+        "faster: {} is not in shard {partition}: another shard measures it",
+        comparison.test_name()
+    );
+    false
 }
 
 /// Runs a tracked function's generated `#[test]`: collects its inputs and

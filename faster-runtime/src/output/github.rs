@@ -1,11 +1,13 @@
 //! GitHub Actions' job summary (`$GITHUB_STEP_SUMMARY`): a markdown table
 //! with one row per comparison under a heading naming the test binary, and
 //! what holds for the whole run (the machine, a debug build, other load),
-//! said once.
+//! said once. The same Markdown, laid out for a pull-request comment
+//! (regressions first, undecided ones apart, the smallest change each
+//! comparison could judge), is what `cargo faster merge` writes to post.
 
 use super::{Note, Output, Summary, notices, one_sided, verdict_words};
 use crate::error::OnlyIn;
-use crate::report::units::{Ratio, format_ns};
+use crate::report::units::{Ratio, format_ns, format_percent};
 use crate::report::{Environment, Outcome, Status};
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
@@ -14,7 +16,8 @@ use std::sync::Mutex;
 /// The variable GitHub Actions sets to the job summary file.
 pub const STEP_SUMMARY_VARIABLE: &str = "GITHUB_STEP_SUMMARY";
 
-/// Appends a run's table to the job summary file.
+/// Appends a run's table to the job summary file, or writes it as a
+/// pull-request comment.
 ///
 /// Under `faster::main()` the whole table is appended when the run ends.
 /// Under libtest, where each generated test runs on its own, each
@@ -24,6 +27,12 @@ pub const STEP_SUMMARY_VARIABLE: &str = "GITHUB_STEP_SUMMARY";
 pub struct StepSummary {
     path: PathBuf,
     per_comparison: bool,
+    /// Written over `path` in sections (see [`StepSummary::comment`]).
+    comment: bool,
+    /// What the caller says of the whole run, quoted under the heading.
+    notes: Vec<String>,
+    /// The machine the run's comparisons were measured on.
+    environment: Option<Environment>,
 }
 
 impl StepSummary {
@@ -32,19 +41,44 @@ impl StepSummary {
         StepSummary {
             path,
             per_comparison: false,
+            comment: false,
+            notes: Vec::new(),
+            environment: None,
         }
     }
 
     /// Rows appended to `path` one comparison at a time (libtest).
     pub fn row_by_row(path: PathBuf) -> StepSummary {
         StepSummary {
-            path,
             per_comparison: true,
+            ..StepSummary::whole_run(path)
         }
     }
 
+    /// A pull-request comment written to `path` (replacing it) when the run
+    /// ends: the regressions and errors first, then the passes, then the
+    /// undecided ones apart, each row with the smallest change its interval
+    /// could judge.
+    pub fn comment(path: PathBuf) -> StepSummary {
+        StepSummary {
+            comment: true,
+            ..StepSummary::whole_run(path)
+        }
+    }
+
+    /// The same, with `notes` on the whole run quoted under the heading
+    /// (which machines measured, what differs between them).
+    pub fn with_notes(self, notes: Vec<String>) -> StepSummary {
+        StepSummary { notes, ..self }
+    }
+
     fn append(&self, text: &str, notes: &mut Vec<Note>) {
-        if let Err(error) = append(&self.path, text) {
+        let written = if self.comment {
+            std::fs::write(&self.path, text)
+        } else {
+            append(&self.path, text)
+        };
+        if let Err(error) = written {
             notes.push(Note::Problem(format!(
                 "could not append to GITHUB_STEP_SUMMARY ({}): {error}",
                 self.path.display()
@@ -58,6 +92,10 @@ impl StepSummary {
 static HEADING_WRITTEN: Mutex<bool> = Mutex::new(false);
 
 impl Output for StepSummary {
+    fn begin(&mut self, run: &super::Run<'_>) {
+        self.environment = Some(run.environment.clone());
+    }
+
     fn comparison(&mut self, outcome: &Outcome, notes: &mut Vec<Note>) {
         if !self.per_comparison {
             return;
@@ -82,7 +120,7 @@ impl Output for StepSummary {
     }
 
     fn end(&mut self, summary: &Summary<'_>, notes: &mut Vec<Note>) {
-        if self.per_comparison || summary.outcomes.is_empty() {
+        if self.per_comparison || (summary.outcomes.is_empty() && !self.comment) {
             return;
         }
         let mut text = heading(summary.binary, Some(summary));
@@ -90,13 +128,21 @@ impl Output for StepSummary {
             .outcomes
             .iter()
             .any(|o| o.status() == Status::NotEnforced);
+        let environment = self.environment.as_ref();
         text.push_str(&quoted(&notices::at_start(
-            Environment::current(),
+            environment.unwrap_or_else(|| Environment::current()),
             debug_build,
         )));
-        text.push_str(TABLE_HEADER);
-        for outcome in summary.outcomes {
-            text.push_str(&row(outcome));
+        for note in &self.notes {
+            text.push_str(&format!("> {}\n\n", cell(note)));
+        }
+        if self.comment {
+            text.push_str(&sections(summary.outcomes));
+        } else {
+            text.push_str(TABLE_HEADER);
+            for outcome in summary.outcomes {
+                text.push_str(&row(outcome));
+            }
         }
         let mut run_wide = notices::load(summary.outcomes, summary.load);
         run_wide.extend(notices::timings_vary(summary.outcomes, summary.load));
@@ -200,6 +246,63 @@ fn row(outcome: &Outcome) -> String {
         ),
     }
 }
+
+/// The comment's tables: the comparisons that failed the run, those that
+/// passed decided, the undecided ones, and those in one revision only, each
+/// under its heading where there are any, each row with the smallest change
+/// its interval could judge.
+fn sections(outcomes: &[Outcome]) -> String {
+    let regression = |outcome: &&Outcome| !outcome.passed();
+    let decided = |outcome: &&Outcome| outcome.passed() && !outcome.undecided();
+    let one_sided = |outcome: &&Outcome| outcome.status() == Status::Skipped;
+    let sections: [(&str, Vec<&Outcome>); 4] = [
+        (
+            "Regressions and errors",
+            outcomes.iter().filter(regression).collect(),
+        ),
+        (
+            "Passed",
+            outcomes
+                .iter()
+                .filter(|outcome| decided(outcome) && !one_sided(outcome))
+                .collect(),
+        ),
+        (
+            "Undecided",
+            outcomes
+                .iter()
+                .filter(|outcome| outcome.passed_undecided())
+                .collect(),
+        ),
+        (
+            "In one revision only",
+            outcomes.iter().filter(one_sided).collect(),
+        ),
+    ];
+    let mut text = String::new();
+    for (title, rows) in sections.iter().filter(|(_, rows)| !rows.is_empty()) {
+        text.push_str(&format!("#### {title} ({})\n\n", rows.len()));
+        text.push_str(COMMENT_HEADER);
+        for outcome in rows {
+            let row = row(outcome);
+            let judged = match &outcome.result {
+                Ok(report) if report.judged_beyond().is_finite() => {
+                    format_percent(report.judged_beyond())
+                }
+                _ => String::new(),
+            };
+            text.push_str(row.trim_end());
+            text.push_str(&format!(" {judged} |\n"));
+        }
+        text.push('\n');
+    }
+    text
+}
+
+/// The header of a comment's table: the job summary's, and the smallest
+/// change each comparison could judge.
+const COMMENT_HEADER: &str = "| comparison | best-of original | best-of candidate | paired speedup [99% CI] | verdict | judges changes beyond |\n\
+     | :-- | --: | --: | :-- | :-- | --: |\n";
 
 /// Text of several lines for inside a table cell, each line kept whole (an
 /// error's first line says what, the next ones which input and both

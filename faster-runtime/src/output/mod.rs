@@ -1,7 +1,8 @@
 //! The outputs: every way a run's outcomes leave the process, each one
 //! implementation of [`Output`] — the terminal (`pretty`, `terse`), JSON
-//! lines, libtest's bench lines, JUnit XML, GitHub's job summary, and the
-//! report files (JSON and SVG) — fanned out by [`Outputs`].
+//! lines, libtest's bench lines, JUnit XML, GitHub's job summary (and the
+//! same Markdown as a pull-request comment), the report files (JSON and
+//! SVG) and the run's document — fanned out by [`Outputs`].
 //!
 //! Outputs only render: they receive the same [`Outcome`] for every
 //! comparison, whichever harness ran it, and never measure or judge.
@@ -16,6 +17,7 @@ pub mod junit;
 pub mod notices;
 #[cfg(feature = "plots")]
 pub mod plot;
+pub mod run_file;
 pub mod style;
 pub mod terminal;
 

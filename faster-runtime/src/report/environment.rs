@@ -16,6 +16,10 @@ use std::sync::OnceLock;
 pub struct Environment {
     /// The version of `faster` that measured.
     pub faster_version: String,
+    /// The machine's host name, when the OS says: which machine of a CI
+    /// matrix measured (absent from documents written before it).
+    #[serde(default)]
+    pub host: Option<String>,
     /// The CPU's model name (`/proc/cpuinfo`), when the OS says.
     pub cpu: Option<String>,
     /// Logical CPUs this process may use.
@@ -139,14 +143,19 @@ impl Environment {
         static CURRENT: OnceLock<Environment> = OnceLock::new();
         CURRENT.get_or_init(|| {
             let read = |path: &str| std::fs::read_to_string(path).ok();
+            let from_sources = Environment::from_sources(
+                read("/proc/cpuinfo").as_deref(),
+                read("/etc/os-release").as_deref(),
+                read("/proc/sys/kernel/osrelease").as_deref(),
+                |name| std::env::var(name).ok(),
+            );
             Environment {
                 machine: machine_notes(),
-                ..Environment::from_sources(
-                    read("/proc/cpuinfo").as_deref(),
-                    read("/etc/os-release").as_deref(),
-                    read("/proc/sys/kernel/osrelease").as_deref(),
-                    |name| std::env::var(name).ok(),
-                )
+                host: read("/proc/sys/kernel/hostname")
+                    .map(|host| host.trim().to_string())
+                    .filter(|host| !host.is_empty())
+                    .or(from_sources.host.clone()),
+                ..from_sources
             }
         })
     }
@@ -162,6 +171,9 @@ impl Environment {
     ) -> Environment {
         Environment {
             faster_version: env!("CARGO_PKG_VERSION").to_string(),
+            host: ["HOSTNAME", "COMPUTERNAME"]
+                .into_iter()
+                .find_map(|name| var(name).filter(|host| !host.is_empty())),
             cpu: cpuinfo.and_then(cpu_model),
             logical_cpus: std::thread::available_parallelism().ok().map(usize::from),
             os: std::env::consts::OS.to_string(),

@@ -9,6 +9,7 @@ pub mod compiled_code;
 pub mod document;
 pub mod environment;
 pub mod outcome;
+pub mod run;
 pub mod throughput;
 pub mod units;
 
@@ -17,6 +18,7 @@ pub use compiled_code::{Callee, CompiledCode};
 pub use document::Document;
 pub use environment::Environment;
 pub use outcome::{Outcome, Source, Status};
+pub use run::{RUN_FILE, RunDocument, ShardLine};
 
 use crate::stats::LinearFit;
 use crate::stats::samples::{BatchLimit, Stop};

@@ -16,9 +16,12 @@ use crate::harness::cli::Cli;
 use crate::layout::Binaries;
 use crate::layout::paired::{Hot, Paired};
 use crate::output::files::ReportFiles;
+use crate::output::run_file::RunFile;
 use crate::output::style::Progress;
 use crate::output::terminal::Harness;
 use crate::output::{Outputs, Summary};
+use crate::report::RUN_FILE;
+use crate::report::run::toolchain_name;
 use crate::revision::child::{Endpoint, Server, ServerCommand, probe_listed};
 use crate::revision::compare::{self, Match};
 use crate::revision::machine_code::{LoopCode, ReadCode};
@@ -54,6 +57,9 @@ pub struct Against {
     /// the caller can read its format: then a function whose compiled code
     /// changed while its source did not is said so.
     pub read_code: Option<ReadCode>,
+    /// The toolchain that built both revisions (`rustc -vV`), which the
+    /// run's document records.
+    pub toolchain: Option<String>,
 }
 
 /// The exit code of a run that could not compare: a child did not start or
@@ -209,9 +215,10 @@ fn pairing([base, current]: &[LoopCode; 2]) -> Option<Paired> {
 }
 
 /// The outputs of a run across revisions: those of a `faster::main()` run
-/// with `cli`, its report files in the `against/` folder.
+/// with `cli`, its report files in the `against/` folder, and the run's
+/// document there, for `cargo faster merge`.
 fn outputs_of<'a>(cli: &Cli, against: &Against) -> Outputs<'a> {
-    outputs(
+    let mut outputs = outputs(
         cli.format,
         cli.junit.clone(),
         Harness::Faster,
@@ -222,7 +229,14 @@ fn outputs_of<'a>(cli: &Cli, against: &Against) -> Outputs<'a> {
             files: ReportFiles::new(against.output.clone(), "against"),
             step_summary: step_summary_path(),
         },
-    )
+    );
+    outputs.add(RunFile::new(
+        against.output.join("against").join(RUN_FILE),
+        "against",
+        cli.partition,
+        against.toolchain.as_deref().and_then(toolchain_name),
+    ));
+    outputs
 }
 
 /// `--list`: every selected function and where it is.
@@ -242,7 +256,7 @@ fn print_list(selected: &[(&str, Match)]) {
 type Selected<'a> = Vec<(&'a str, Match<'a>)>;
 
 /// How many functions either revision has, matched by name, and those
-/// `cli` selects.
+/// `cli` selects (its filters, and its shard where it has one).
 fn select<'a>(
     base: &'a [Listing],
     current: &'a [Listing],
@@ -250,9 +264,12 @@ fn select<'a>(
 ) -> Result<(usize, Selected<'a>), String> {
     let matches = compare::pair_up(base, current)?;
     let total = matches.len();
+    let names: Vec<&str> = matches.iter().map(|(name, _)| *name).collect();
+    let shares = cli.shares(&names);
     let selected = matches
         .into_iter()
-        .filter(|(name, _)| cli.selects(name))
+        .zip(shares)
+        .filter_map(|(matched, shared)| shared.then_some(matched))
         .collect();
     Ok((total, selected))
 }

@@ -10,6 +10,7 @@ use crate::options::Keyword;
 use crate::output::files::OUTPUT_DIR_VARIABLE;
 use crate::output::github::STEP_SUMMARY_VARIABLE;
 use crate::output::style::{ColorChoice, NO_COLOR_VARIABLE};
+use crate::partition::PARTITION_VARIABLE;
 
 crate::options::choices! {
     /// What the run prints on stdout.
@@ -53,6 +54,8 @@ pub enum Action {
     Help,
     /// Selects nothing: no comparison is ignored.
     Ignored,
+    /// Measures one shard's share of the comparisons.
+    Partition,
     /// Passed by cargo, libtest or nextest; changes nothing here.
     FromTestRunners,
 }
@@ -112,6 +115,13 @@ pub const FLAGS: &[Flag] = &[
         variable: Some(FORMAT_VARIABLE),
         usage: "what to print on stdout",
         action: Action::Format,
+    },
+    Flag {
+        names: &["--partition"],
+        value: Some("hash:K/N|slice:K/N"),
+        variable: Some(PARTITION_VARIABLE),
+        usage: "measure only shard K of N (nextest's spelling; hash keeps a function in its shard)",
+        action: Action::Partition,
     },
     Flag {
         names: &["--junit"],

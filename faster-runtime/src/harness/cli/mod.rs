@@ -10,6 +10,7 @@ mod usage;
 use crate::config::{SETTINGS, Settings};
 use crate::options::OptionSpec;
 use crate::output::style::ColorChoice;
+use crate::partition::{PARTITION_VARIABLE, Partition};
 pub use flags::Format;
 use flags::{Action, FORMAT_VARIABLE, Flag};
 use std::path::PathBuf;
@@ -39,6 +40,9 @@ pub struct Cli {
     pub junit: Option<PathBuf>,
     /// Whether to colour.
     pub color: ColorChoice,
+    /// The shard of the comparisons to measure, where the run is one of
+    /// several machines'.
+    pub partition: Option<Partition>,
 }
 
 /// Budget per comparison with `--quick`.
@@ -127,15 +131,20 @@ impl Cli {
             }
             Action::Help => self.help = true,
             Action::Ignored => self.ignored_only = true,
+            Action::Partition => self.partition = Some(Partition::parse(value()?)?),
             Action::FromTestRunners => {}
         }
         Ok(())
     }
 
-    /// `FASTER_FORMAT` where the command line did not choose a format.
+    /// `FASTER_FORMAT` where the command line did not choose a format, and
+    /// `FASTER_PARTITION` where it did not choose a partition.
     pub fn with_env(mut self, var: impl Fn(&str) -> Option<String>) -> Result<Cli, String> {
         if self.format.is_none() {
-            self.format = format_from_env(var)?;
+            self.format = format_from_env(&var)?;
+        }
+        if self.partition.is_none() {
+            self.partition = partition_from_env(&var)?;
         }
         Ok(self)
     }
@@ -153,6 +162,41 @@ impl Cli {
             && (self.filters.is_empty() || self.filters.iter().any(matches))
             && !self.skips.iter().any(matches)
     }
+
+    /// Per name of `names`, whether this run measures it: the filters
+    /// select it ([`Cli::selects`]) and it is in this run's shard, dealt
+    /// among those the filters select (as nextest deals them).
+    pub fn shares(&self, names: &[&str]) -> Vec<bool> {
+        let selected: Vec<&str> = names
+            .iter()
+            .copied()
+            .filter(|name| self.selects(name))
+            .collect();
+        let Some(partition) = self.partition else {
+            return names.iter().map(|name| self.selects(name)).collect();
+        };
+        let in_shard: std::collections::HashSet<&str> = selected
+            .iter()
+            .zip(partition.keeps(&selected))
+            .filter_map(|(name, kept)| kept.then_some(*name))
+            .collect();
+        names
+            .iter()
+            .map(|name| self.selects(name) && in_shard.contains(name))
+            .collect()
+    }
+}
+
+/// `FASTER_PARTITION`, when set.
+pub fn partition_from_env(
+    var: impl Fn(&str) -> Option<String>,
+) -> Result<Option<Partition>, String> {
+    var(PARTITION_VARIABLE)
+        .filter(|partition| !partition.is_empty())
+        .map(|partition| {
+            Partition::parse(&partition).map_err(|reason| format!("{PARTITION_VARIABLE}: {reason}"))
+        })
+        .transpose()
 }
 
 /// `FASTER_FORMAT`, when set.
@@ -295,6 +339,7 @@ mod tests {
                 let value = match flag.action {
                     Action::Format => Some("json"),
                     Action::Color => Some("never"),
+                    Action::Partition => Some("hash:1/2"),
                     _ => flag.value.map(|_| "x"),
                 };
                 let mut arguments = vec![*name];

@@ -8,6 +8,7 @@
 //! back as NaN (the interval's unbounded high end as infinity).
 
 mod context;
+mod outcome;
 mod values;
 
 use super::environment::{Environment, utc_now};

@@ -1,0 +1,92 @@
+//! `cargo faster merge DIR…`: the command line of the merge of a CI
+//! matrix's shards. The merge itself, and every output, is the runtime's
+//! (`faster_runtime::harness::run_merge`).
+
+use clap::Parser;
+use clap::error::ErrorKind;
+use faster_runtime::harness::{Merge, run_merge};
+use faster_runtime::{ColorChoice, Undecided};
+use std::path::PathBuf;
+
+/// The subcommand's name.
+pub const SUBCOMMAND: &str = "merge";
+
+/// The merge's command line.
+#[derive(Debug, Parser)]
+#[command(
+    name = "cargo faster merge",
+    bin_name = "cargo faster merge",
+    about = "Merges the run documents (+run.json) of the shards of `cargo faster --against REV \
+             --partition hash:K/N` (or `cargo faster test --partition`) into one result: the \
+             table on stdout, a pull-request comment, JUnit and one JSON document in --out, and \
+             GitHub's job summary where $GITHUB_STEP_SUMMARY is set.",
+    after_help = "Every shard K of N must be there once, found at any depth under the folders \
+                  given. Exit codes: 0 passed, 101 a shard or a comparison failed, 1 a shard \
+                  missing, doubled or unreadable, 2 a bad command line.",
+    disable_version_flag = true
+)]
+struct Options {
+    /// folders holding the shards' +run.json (their downloaded artifacts)
+    #[arg(value_name = "DIR", required = true)]
+    directories: Vec<PathBuf>,
+    /// where comment.md, junit.xml and merged.json are written
+    #[arg(long, value_name = "DIR", default_value = "target/faster/merged")]
+    out: PathBuf,
+    /// what an undecided verdict does to the merge (default: each shard's choice)
+    #[arg(long, value_name = "pass|fail", value_parser = Undecided::parse)]
+    undecided: Option<Undecided>,
+    /// colour the table
+    #[arg(long, value_name = "auto|always|never", value_parser = ColorChoice::parse, default_value = "auto")]
+    color: ColorChoice,
+}
+
+/// Runs the merge with `arguments` (after `merge`): its exit code, or a
+/// bad command line's, said.
+pub fn run(arguments: &[String]) -> u8 {
+    let program = std::iter::once("cargo faster merge".to_string());
+    let options = match Options::try_parse_from(program.chain(arguments.iter().cloned())) {
+        Ok(options) => options,
+        Err(error) if error.kind() == ErrorKind::DisplayHelp => {
+            println!("{}", error.render());
+            return 0;
+        }
+        Err(error) => {
+            let rendered = error.render().to_string();
+            let first = rendered.lines().next().unwrap_or_default();
+            eprintln!(
+                "cargo faster merge: {} (see --help)",
+                first.trim_start_matches("error: ")
+            );
+            return crate::USAGE_ERROR;
+        }
+    };
+    run_merge(&Merge {
+        directories: options.directories,
+        out: options.out,
+        if_undecided: options.undecided,
+        color: options.color,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(arguments: &[&str]) -> Result<Options, clap::Error> {
+        Options::try_parse_from(std::iter::once("m").chain(arguments.iter().copied()))
+    }
+
+    #[test]
+    fn folders_are_required_and_flags_read_as_the_runtimes() {
+        let options = parse(&["a", "b", "--undecided", "fail", "--out", "o"]).unwrap();
+        assert_eq!(
+            options.directories,
+            [PathBuf::from("a"), PathBuf::from("b")]
+        );
+        assert_eq!(options.undecided, Some(Undecided::Fail));
+        assert_eq!(options.out, PathBuf::from("o"));
+        assert!(parse(&[]).is_err());
+        assert!(parse(&["a", "--undecided", "maybe"]).is_err());
+        assert_eq!(parse(&["a"]).unwrap().undecided, None);
+    }
+}
