@@ -155,7 +155,7 @@ fn two_shards_merged_hold_what_one_whole_run_holds() {
     assert!(whole["shard"].is_null());
     assert_eq!(
         names(&whole),
-        ["decode", "encode", "hash", "parse", "render"]
+        ["decode", "encode", "hash", "parse", "render"].map(|name| format!("fixture::{name}"))
     );
 
     let artifacts = fixture.scratch.join("artifacts");
