@@ -1,17 +1,14 @@
-//! The plot's three panels: the drift of each function's per-call time,
-//! both functions' time distributions, and the ratio of each round with the
-//! estimate, its interval and the noise floor.
+//! The plot's two upper panels: the drift of each function's per-call time
+//! from round to round, and both functions' time distributions.
 
+use super::bands::{EVERY_ROUND_UP_TO, GROUPS, bands, outline};
 use super::scale::{
-    Ticked, decimals_for, decimate, histogram, histogram_range, median, off_scale, robust_range,
-    rounds_axis, ticks,
+    Ticked, count_ticks, decimals_for, histogram, histogram_range, linear_ticks, median, off_scale,
+    robust_range, rounds_axis, ticks,
 };
-use super::{
-    Area, BAND, CANDIDATE, DrawResult, FLOOR, FONT, GRID, MAX_POINTS, ORIGINAL, RATIO, draw_legend,
-};
+use super::{Area, CANDIDATE, DrawResult, FONT, GRID, ORIGINAL};
 use crate::report::Report;
-use crate::report::units::{Ratio, format_ns};
-use plotters::coord::types::RangedCoordf64;
+use crate::report::units::format_ns;
 use plotters::prelude::*;
 
 pub(super) fn draw_drift(report: &Report, totals: &[Vec<f64>; 2], area: &Area<'_>) -> DrawResult {
@@ -25,58 +22,63 @@ pub(super) fn draw_drift(report: &Report, totals: &[Vec<f64>; 2], area: &Area<'_
         .iter()
         .map(|times| {
             let median = median(times);
-            let points: Vec<(f64, f64)> = times
+            times
                 .iter()
                 .enumerate()
                 .map(|(round, &t)| (round as f64, (t / median - 1.0) * 100.0))
-                .collect();
-            decimate(&points, MAX_POINTS)
+                .collect()
         })
         .collect();
     let all: Vec<f64> = relative.iter().flatten().map(|&(_, y)| y).collect();
     let (low, high) = robust_range(&all, 1.0);
     // No time is less than nothing: the axis stops at -100%.
     let low = low.max(-100.0);
-    let rounds = totals[0].len().max(2) as f64;
+    let last = (totals[0].len().max(2) - 1) as f64;
 
+    let y_ticks = linear_ticks(low, high, 8);
+    let decimals = decimals_for(&y_ticks);
     let mut chart = ChartBuilder::on(area)
         .caption(caption, (FONT, 15))
         .margin(12)
         .x_label_area_size(36)
         .y_label_area_size(64)
-        .build_cartesian_2d(0.0..rounds - 1.0, low..high)?;
-    let decimals = if high - low >= 10.0 { 0 } else { 1 };
+        .build_cartesian_2d(
+            Ticked::new(0.0..last, count_ticks(last, 6)),
+            Ticked::new(low..high, y_ticks),
+        )?;
     chart
         .configure_mesh()
         .light_line_style(TRANSPARENT)
         .bold_line_style(GRID)
-        .x_desc(rounds_axis(
-            relative
-                .iter()
-                .map(|points| {
-                    off_scale(&points.iter().map(|p| p.1).collect::<Vec<_>>(), (low, high))
-                })
-                .sum(),
-        ))
+        .x_desc(rounds_axis(off_scale(&all, (low, high))))
         .y_desc("% from median")
         .x_label_formatter(&|x| format!("{x:.0}"))
         .y_label_formatter(&|y| format!("{y:+.decimals$}%"))
         .label_style((FONT, 12))
         .axis_desc_style((FONT, 13))
         .draw()?;
-    for (points, color, name) in [
-        (&relative[0], ORIGINAL, "original"),
-        (&relative[1], CANDIDATE, "candidate"),
-    ] {
-        let clipped = points.iter().map(|&(x, y)| (x, y.clamp(low, high)));
-        chart
-            .draw_series(LineSeries::new(clipped, color.stroke_width(1)))?
-            .label(name)
-            .legend(move |(x, y)| {
-                PathElement::new(vec![(x, y), (x + 18, y)], color.stroke_width(2))
-            });
+    let clamp = |y: f64| y.clamp(low, high);
+    for (points, color) in [(&relative[0], ORIGINAL), (&relative[1], CANDIDATE)] {
+        if points.len() <= EVERY_ROUND_UP_TO {
+            chart.draw_series(LineSeries::new(
+                points.iter().map(|&(x, y)| (x, clamp(y))),
+                color.stroke_width(1),
+            ))?;
+            continue;
+        }
+        // Thousands of rounds: each side's median and middle 80% per group
+        // of rounds, so the two sides' drift still reads as two lines.
+        let groups = bands(points, GROUPS);
+        chart.draw_series(std::iter::once(Polygon::new(
+            outline(&groups, (low, high)),
+            color.mix(0.2).filled(),
+        )))?;
+        chart.draw_series(LineSeries::new(
+            groups.iter().map(|band| (band.x, clamp(band.middle))),
+            color.stroke_width(2),
+        ))?;
     }
-    draw_legend(&mut chart)
+    Ok(())
 }
 
 pub(super) fn draw_distribution(
@@ -104,7 +106,9 @@ pub(super) fn draw_distribution(
         .map(|times| histogram(times, &edges))
         .collect();
     let tallest = counts.iter().flatten().copied().max().unwrap_or(1).max(1) as f64;
-    let ticks: Vec<f64> = ticks(low, high).into_iter().map(f64::log10).collect();
+    // Five labels at most: a time label is wide ("300 ns").
+    let ticks: Vec<f64> = ticks(low, high, 5).into_iter().map(f64::log10).collect();
+    let top = tallest * 1.1;
 
     let mut chart = ChartBuilder::on(area)
         .caption(
@@ -118,12 +122,14 @@ pub(super) fn draw_distribution(
         .margin(12)
         .x_label_area_size(36)
         .y_label_area_size(44)
-        .build_cartesian_2d(Ticked::new(log_low..log_high, ticks), 0.0..tallest * 1.15)?;
+        .build_cartesian_2d(
+            Ticked::new(log_low..log_high, ticks),
+            Ticked::new(0.0..top, count_ticks(top, 6)),
+        )?;
     chart
         .configure_mesh()
         .light_line_style(TRANSPARENT)
         .bold_line_style(GRID)
-        .y_labels(5)
         .x_desc(
             match totals
                 .iter()
@@ -140,10 +146,7 @@ pub(super) fn draw_distribution(
         .label_style((FONT, 12))
         .axis_desc_style((FONT, 13))
         .draw()?;
-    for (counts, color, name) in [
-        (&counts[0], ORIGINAL, "original"),
-        (&counts[1], CANDIDATE, "candidate"),
-    ] {
+    for (counts, color) in [(&counts[0], ORIGINAL), (&counts[1], CANDIDATE)] {
         let bars = counts
             .iter()
             .enumerate()
@@ -157,169 +160,7 @@ pub(super) fn draw_distribution(
                     color.mix(0.55).filled(),
                 )
             });
-        chart.draw_series(bars)?.label(name).legend(move |(x, y)| {
-            Rectangle::new([(x, y - 5), (x + 18, y + 5)], color.mix(0.55).filled())
-        });
-    }
-    draw_legend(&mut chart)
-}
-
-/// The ratio panel's vertical axis, in log ratio: the data, the estimate
-/// and its interval, and the floor's thresholds and 1 where they are near.
-struct RatioAxis {
-    low: f64,
-    high: f64,
-    floor_lines: Vec<f64>,
-    one_nearby: bool,
-}
-
-impl RatioAxis {
-    fn of(report: &Report, values: &[f64]) -> RatioAxis {
-        let (mut low, mut high) = robust_range(values, 0.0);
-        let (ci_low, ci_high) = report.ci;
-        let mut must_show = vec![report.speedup.ln()];
-        if ci_high.is_finite() && ci_low > 0.0 {
-            must_show.extend([ci_low.ln(), ci_high.ln()]);
-        }
-        for value in must_show.into_iter().filter(|v| v.is_finite()) {
-            low = low.min(value);
-            high = high.max(value);
-        }
-        // The floor's thresholds and 1 when they are near the data, so a 9x
-        // speedup is not squashed against a line at 1.05.
-        let near = |line: f64| line > low - 0.15 && line < high + 0.15;
-        let floor_lines: Vec<f64> = [report.noise_floor.ln_1p(), -report.noise_floor.ln_1p()]
-            .into_iter()
-            .filter(|&line| near(line))
-            .collect();
-        let one_nearby = near(0.0);
-        for &line in floor_lines.iter().chain(one_nearby.then_some(&0.0)) {
-            low = low.min(line);
-            high = high.max(line);
-        }
-        let pad = ((high - low) * 0.08).max(1e-4);
-        RatioAxis {
-            low: low - pad,
-            high: high + pad,
-            floor_lines,
-            one_nearby,
-        }
-    }
-}
-
-pub(super) fn draw_ratio(report: &Report, area: &Area<'_>) -> DrawResult {
-    // Ratios are drawn on a log axis: 2x faster and 2x slower lie equally
-    // far from 1, and the estimate (a mean of log ratios) sits in the middle
-    // of the points it averages.
-    let points: Vec<(f64, f64)> = report
-        .round_log_ratios
-        .iter()
-        .enumerate()
-        .map(|(round, &log_ratio)| (round as f64, log_ratio))
-        .filter(|(_, log_ratio)| log_ratio.is_finite())
-        .collect();
-    let values: Vec<f64> = points.iter().map(|&(_, y)| y).collect();
-    let RatioAxis {
-        low,
-        high,
-        floor_lines,
-        one_nearby,
-    } = RatioAxis::of(report, &values);
-    let (ci_low, ci_high) = report.ci;
-    let interval = ci_high.is_finite() && ci_low > 0.0;
-    let estimate = report.speedup.ln();
-    let rounds = points.len().max(2) as f64;
-    let tick_values = ticks(low.exp(), high.exp());
-    let decimals = decimals_for(&tick_values);
-    let ticks: Vec<f64> = tick_values.into_iter().map(f64::ln).collect();
-
-    let mut chart = ChartBuilder::on(area)
-        .caption(
-            "ratio per round: original time / candidate time",
-            (FONT, 15),
-        )
-        .margin(12)
-        .x_label_area_size(36)
-        .y_label_area_size(64)
-        .build_cartesian_2d(0.0..rounds - 1.0, Ticked::new(low..high, ticks))?;
-    chart
-        .configure_mesh()
-        .light_line_style(TRANSPARENT)
-        .bold_line_style(GRID)
-        .x_desc(rounds_axis(off_scale(&values, (low, high))))
-        .y_desc("ratio (> 1: candidate faster)")
-        .x_label_formatter(&|x| format!("{x:.0}"))
-        .y_label_formatter(&|y| format!("{:.decimals$}x", y.exp()))
-        .label_style((FONT, 12))
-        .axis_desc_style((FONT, 13))
-        .draw()?;
-    let span = 0.0..rounds - 1.0;
-    if interval {
-        chart
-            .draw_series(std::iter::once(Rectangle::new(
-                [
-                    (span.start, ci_low.ln().max(low)),
-                    (span.end, ci_high.ln().min(high)),
-                ],
-                BAND.mix(0.22).filled(),
-            )))?
-            .label("99% interval")
-            .legend(|(x, y)| {
-                Rectangle::new([(x, y - 5), (x + 18, y + 5)], BAND.mix(0.35).filled())
-            });
-    }
-    draw_floor(&mut chart, &span, &floor_lines, one_nearby)?;
-    let kept = decimate(&points, MAX_POINTS);
-    let clipped: Vec<(f64, f64)> = kept.iter().map(|&(x, y)| (x, y.clamp(low, high))).collect();
-    chart
-        .draw_series(LineSeries::new(
-            clipped.iter().copied(),
-            RATIO.mix(0.55).stroke_width(1),
-        ))?
-        .label("per round")
-        .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], RATIO.stroke_width(1)));
-    if clipped.len() <= 400 {
-        chart.draw_series(
-            clipped
-                .iter()
-                .map(|&point| Circle::new(point, 2, RATIO.filled())),
-        )?;
-    }
-    chart
-        .draw_series(LineSeries::new(
-            [(span.start, estimate), (span.end, estimate)],
-            BAND.stroke_width(2),
-        ))?
-        .label(format!("estimate {}", Ratio(report.speedup, None)))
-        .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], BAND.stroke_width(2)));
-    draw_legend(&mut chart)
-}
-
-/// The noise floor's thresholds (dashed) and the line at 1, across `span`.
-fn draw_floor<'a>(
-    chart: &mut ChartContext<'a, SVGBackend<'a>, Cartesian2d<RangedCoordf64, Ticked>>,
-    span: &std::ops::Range<f64>,
-    floor_lines: &[f64],
-    one_nearby: bool,
-) -> DrawResult {
-    for (index, &line) in floor_lines.iter().enumerate() {
-        let series = chart.draw_series(DashedLineSeries::new(
-            [(span.start, line), (span.end, line)],
-            6,
-            4,
-            FLOOR.stroke_width(1),
-        ))?;
-        if index == 0 {
-            series.label("noise floor").legend(|(x, y)| {
-                PathElement::new(vec![(x, y), (x + 18, y)], FLOOR.stroke_width(1))
-            });
-        }
-    }
-    if one_nearby {
-        chart.draw_series(LineSeries::new(
-            [(span.start, 0.0), (span.end, 0.0)],
-            RGBColor(150, 150, 150),
-        ))?;
+        chart.draw_series(bars)?;
     }
     Ok(())
 }
