@@ -83,19 +83,10 @@ pub(super) fn ticks(low: f64, high: f64, most: usize) -> Vec<f64> {
         }
     }
     // A narrow range: evenly spaced round values, the finest 1-2-5 step
-    // that gives at most `most`. A step is m·10^e, and each value k·m·10^e
-    // is divided by a power of ten rather than multiplied by a fraction
-    // of one, so that 1.2 is 1.2 and not 1.2000000000000002.
+    // that gives at most `most` (each value exact: see `step_multiple`).
     let exponent = (high - low).log10().floor() as i32 - 1;
     let on_step = |m: f64, exponent: i32| -> Vec<f64> {
-        let scale = 10f64.powi(exponent.abs());
-        let value = |k: f64| {
-            if exponent < 0 {
-                k * m / scale
-            } else {
-                k * m * scale
-            }
-        };
+        let value = |k: f64| step_multiple(k, m, exponent);
         let step = value(1.0);
         let start = (low / step).ceil() as i64;
         let end = (high / step).floor() as i64;
@@ -135,16 +126,7 @@ pub(super) fn linear_ticks(low: f64, high: f64, most: usize) -> Vec<f64> {
     let mut exponent = (high - low).log10().floor() as i32 - 2;
     loop {
         for m in [1.0, 2.0, 5.0] {
-            // k·m·10^e as k·m divided by a power of ten where e < 0: 0.3,
-            // not 0.30000000000000004.
-            let scale = 10f64.powi(exponent.abs());
-            let value = |k: f64| {
-                if exponent < 0 {
-                    k * m / scale
-                } else {
-                    k * m * scale
-                }
-            };
+            let value = |k: f64| step_multiple(k, m, exponent);
             let (first, last) = ((low / value(1.0)).ceil(), (high / value(1.0)).floor());
             if last - first < most as f64 {
                 return (first as i64..=last as i64)
@@ -153,6 +135,19 @@ pub(super) fn linear_ticks(low: f64, high: f64, most: usize) -> Vec<f64> {
             }
         }
         exponent += 1;
+    }
+}
+
+/// The `k`th multiple of the step m·10^`exponent`, k·m divided by a power
+/// of ten where the exponent is negative rather than multiplied by a
+/// fraction of one: 1.2 is 1.2 and 0.3 is 0.3, not 1.2000000000000002 and
+/// 0.30000000000000004.
+fn step_multiple(k: f64, m: f64, exponent: i32) -> f64 {
+    let scale = 10f64.powi(exponent.abs());
+    if exponent < 0 {
+        k * m / scale
+    } else {
+        k * m * scale
     }
 }
 
