@@ -345,14 +345,23 @@ fn relinked_where_damaged<E>(
     Ok(built)
 }
 
+/// Removes the layouts no run will use again from the build of
+/// `workspace` (see [`stale_layouts`]).
+pub fn prune_stale_layouts(workspace: &Workspace) -> stale_layouts::Removed {
+    stale_layouts::prune(&shared_target(workspace))
+}
+
 /// One line saying what `<target>/faster/` of `workspace` keeps, with what
 /// `pruned` left and the size of each part on disk, the layouts made from
-/// the test binaries included, once the layouts no run will use again are
-/// removed (see [`stale_layouts`]), and how to remove it all.
-pub fn what_is_kept(workspace: &Workspace, pruned: &Pruned) -> String {
+/// the test binaries included, what `stale` removed, and how to remove it
+/// all.
+pub fn what_is_kept(
+    workspace: &Workspace,
+    pruned: &Pruned,
+    stale: stale_layouts::Removed,
+) -> String {
     let faster = workspace.target.join("faster");
     let shown = faster.strip_prefix(&workspace.root).unwrap_or(&faster);
-    let stale = stale_layouts::prune(&shared_target(workspace));
     let sizes = prune::disk_usage(&[&shared_target(workspace), &faster.join("base")]);
     let mut line = pruned.summary(shown, (sizes[1], sizes[0]));
     if stale.folders > 0 {

@@ -77,31 +77,15 @@ fn clean(faster: &Path, repository: &Repository) -> Result<(u64, usize), String>
         if path == base && left > 0 {
             // The folders in use stay; the base's own target directory,
             // built apart, goes.
-            remove(&base.join(APART), &mut failures);
+            failures.extend(prune::remove_path(&base.join(APART)).err());
         } else if entry.file_name() != ".lock" {
-            remove(&path, &mut failures);
+            failures.extend(prune::remove_path(&path).err());
         }
     }
     if !failures.is_empty() {
         return Err(failures.join("; "));
     }
     Ok((before - prune::disk_usage(&[faster])[0], left))
-}
-
-/// Removes the file or folder at `path`, noting in `failures` why it could
-/// not.
-fn remove(path: &Path, failures: &mut Vec<String>) {
-    let removed = if path.is_dir() {
-        std::fs::remove_dir_all(path)
-    } else {
-        std::fs::remove_file(path)
-    };
-    match removed {
-        Err(error) if error.kind() != std::io::ErrorKind::NotFound => {
-            failures.push(format!("could not remove {}: {error}", path.display()));
-        }
-        _ => {}
-    }
 }
 
 #[cfg(test)]

@@ -145,7 +145,11 @@ fn run(options: &Options) -> Result<u8, String> {
         &binaries, base_name, options, &version, &workspace, &directory,
     );
     if let Some(pruned) = &binaries.kept {
-        eprintln!("cargo faster: {}", build::what_is_kept(&workspace, pruned));
+        let stale = build::prune_stale_layouts(&workspace);
+        eprintln!(
+            "cargo faster: {}",
+            build::what_is_kept(&workspace, pruned, stale)
+        );
     }
     compared
 }

@@ -288,12 +288,22 @@ fn remove(folder: &Folder, repository: &Repository) -> Result<bool, String> {
         // worktrees afterwards comes to the same.
         let _ = repository.remove_worktree(worktree);
     }
-    match std::fs::remove_dir_all(&folder.path) {
-        Err(error) if error.kind() != std::io::ErrorKind::NotFound => Err(format!(
-            "could not remove {}: {error}",
-            folder.path.display()
-        )),
-        _ => Ok(true),
+    remove_path(&folder.path).map(|()| true)
+}
+
+/// Removes the folder or file at `path`, which may be gone already; why
+/// it could not, otherwise.
+pub fn remove_path(path: &Path) -> Result<(), String> {
+    let removed = if path.is_dir() {
+        std::fs::remove_dir_all(path)
+    } else {
+        std::fs::remove_file(path)
+    };
+    match removed {
+        Err(error) if error.kind() != std::io::ErrorKind::NotFound => {
+            Err(format!("could not remove {}: {error}", path.display()))
+        }
+        _ => Ok(()),
     }
 }
 
