@@ -118,7 +118,16 @@ where
         // The one loop, placement 0: across revisions each side runs in a
         // binary of its own, whose copies of the loop are not the other's,
         // so taking turns among them would compare nothing like for like.
+        //
+        // One call first, untimed: since this process last ran, the other
+        // side's ran on the same CPU, and whichever call comes first refills
+        // what it evicted. Timed, that refill cost the two processes unequal
+        // amounts (a 16 KiB run-length encoder against its own commit read
+        // 0.96x in the rounds the base went first and 1.07x where it went
+        // second, 1.007x to 1.026x over all), which alternating the order
+        // cannot cancel; untimed, the same runs read 0.993x to 1.002x.
         catch_unwind(AssertUnwindSafe(|| {
+            routine.time_batch::<Timer, 0>(timer, value, 1);
             routine.time_batch::<Timer, 0>(timer, value, batch)
         }))
         .map_err(|payload| Error::Panicked {
@@ -189,6 +198,25 @@ mod tests {
         assert!(!probes[0].output_varies);
         assert_eq!(probes[1].output_digest, None);
         assert!(probes[1].output_varies);
+    }
+
+    #[test]
+    fn a_timed_batch_follows_one_untimed_call_on_the_same_input() {
+        let calls = Cell::new(Vec::new());
+        let mut served = TrackedFn {
+            inputs: vec![3_u64, 4],
+            routine: ByRef(|n: &u64| {
+                let mut seen = calls.take();
+                seen.push(*n);
+                calls.set(seen);
+                n * 2
+            }),
+            describe_input: described::<u64>,
+            describe_output: described::<u64>,
+        };
+        let (timer, _) = Timer::select(TimerKind::Wall);
+        served.time_batch(&timer, 1, 3).unwrap();
+        assert_eq!(calls.take(), [4; 4], "the untimed call and the batch of 3");
     }
 
     #[test]
