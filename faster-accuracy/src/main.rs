@@ -27,6 +27,7 @@
 //! holds the fixture repositories of `revisions` and `coverage`.
 
 mod coverage;
+mod defaults;
 mod environment_checks;
 mod layouts;
 mod load;

@@ -13,6 +13,7 @@
 //! directory (`target/faster/.lock`), which nextest's processes and libtest's
 //! threads alike take in turn; what that costs shows in the wall time.
 
+use crate::defaults::at_defaults;
 use crate::options::Options;
 use crate::workloads::ns_per_step;
 use faster::{Verdict, format_ns};
@@ -262,14 +263,9 @@ fn cargo(fixture: &Path, arguments: &[&str], reports: Option<&Path>) -> std::io:
         .args(arguments)
         .current_dir(fixture)
         .env("CARGO_TARGET_DIR", fixture.join("target"))
-        .env_remove("GITHUB_STEP_SUMMARY")
         .stdout(Stdio::null())
         .stderr(Stdio::null());
-    for (name, _) in std::env::vars_os() {
-        if name.to_string_lossy().starts_with("FASTER_") {
-            command.env_remove(name);
-        }
-    }
+    at_defaults(&mut command);
     if let Some(reports) = reports {
         command.env("FASTER_OUTPUT_DIR", reports);
     }

@@ -5,6 +5,7 @@
 //! binary run in it, each function's report read back from its JSON lines.
 //! What the commits hold is each mode's own.
 
+use crate::defaults::at_defaults;
 use faster_runtime::report::{Document, Report};
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -125,13 +126,8 @@ impl Repository {
             .args(flags)
             .current_dir(&self.root)
             .env("CARGO_TARGET_DIR", &self.target)
-            .env("CARGO_NET_OFFLINE", "true")
-            .env_remove("GITHUB_STEP_SUMMARY");
-        for (name, _) in std::env::vars_os() {
-            if name.to_string_lossy().starts_with("FASTER_") {
-                command.env_remove(&name);
-            }
-        }
+            .env("CARGO_NET_OFFLINE", "true");
+        at_defaults(&mut command);
         let output = command
             .output()
             .map_err(|error| format!("could not run {}: {error}", binary.display()))?;

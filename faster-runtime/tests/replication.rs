@@ -2,7 +2,8 @@
 //! the child. Tests named `child_*` do nothing unless `FASTER_CHILD` names
 //! them, so in a normal run they pass at once.
 
-use faster_runtime::process::{Measured, Role, role, run_once, say};
+use faster_runtime::harness::{Measured, run_once};
+use faster_runtime::process::{Role, command, role, say};
 use faster_runtime::{Config, Error, compare_fns};
 use std::time::{Duration, Instant};
 
@@ -48,20 +49,11 @@ fn replica(test: &str, index: usize, timeout: Duration) -> Result<faster_runtime
     let executable = std::env::current_exe().unwrap();
     run_once(
         &executable,
-        &arguments(&format!("child_{test}")),
+        &command::one_test(&format!("child_{test}")),
         test,
         (index, Duration::from_millis(100)),
         timeout,
     )
-}
-
-fn arguments(test: &str) -> Vec<String> {
-    vec![
-        test.into(),
-        "--exact".into(),
-        "--nocapture".into(),
-        "--test-threads=1".into(),
-    ]
 }
 
 #[test]

@@ -14,6 +14,7 @@
 
 use super::kinds::KINDS;
 use super::library;
+use crate::defaults::at_defaults;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
@@ -193,15 +194,8 @@ impl Fixture {
             .args(arguments)
             .current_dir(&self.root)
             .env("CARGO_TARGET_DIR", &self.target)
-            .env(SEED_VARIABLE, seed.to_string())
-            .env_remove("CI")
-            .env_remove("GITHUB_ACTIONS")
-            .env_remove("GITHUB_STEP_SUMMARY");
-        for (name, _) in std::env::vars_os() {
-            if name.to_string_lossy().starts_with("FASTER_") {
-                command.env_remove(&name);
-            }
-        }
+            .env(SEED_VARIABLE, seed.to_string());
+        at_defaults(&mut command);
         if let Some((variable, path)) = &self.linker {
             command.env(variable, path);
         }

@@ -32,8 +32,9 @@ use crate::options::Options;
 use crate::reference::{self, Reference};
 use crate::workloads::{carried_chain, ns_per_step};
 use faster::{Config, Report, Verdict, compare_fns};
-use faster_runtime::process::CHILD_VARIABLE;
-use std::process::{Command, ExitCode};
+use faster_runtime::engine::replicate::child_timeout;
+use faster_runtime::process::{self, Role, command, say, wire};
+use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 /// Which cases, measured how.
@@ -133,10 +134,7 @@ const REFERENCE_TIME: Duration = Duration::from_millis(600);
 /// steps at each scale.
 const KEY_PREFIX: &str = "placement/";
 
-/// Starts every line a child reports a run on.
-const MARKER: &str = "placement-run\t";
-
-/// Whether `key` (a child's [`CHILD_VARIABLE`]) asks for this mode's child.
+/// Whether `key` (a child's [`Role::Once`]) asks for this mode's child.
 pub fn is_child(key: &str) -> bool {
     key.starts_with(KEY_PREFIX)
 }
@@ -177,10 +175,11 @@ impl Run {
         self.range.1 / self.range.0 - 1.0
     }
 
-    /// The run on one marked line.
+    /// The run as the message of one frame: its fields, tab-separated
+    /// (as text, a figure that is not a number still crosses).
     fn line(&self) -> String {
         format!(
-            "{MARKER}{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}",
+            "{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}",
             self.case,
             self.reference,
             self.speedup,
@@ -197,9 +196,9 @@ impl Run {
         )
     }
 
-    /// A marked line of process `process`, as [`Run::line`] wrote it.
+    /// A run of process `process`, as [`Run::line`] wrote it.
     fn parse(line: &str, process: usize) -> Option<Run> {
-        let fields: Vec<&str> = line.strip_prefix(MARKER)?.split('\t').collect();
+        let fields: Vec<&str> = line.split('\t').collect();
         let number = |index: usize| fields.get(index)?.parse::<f64>().ok();
         let verdict_name = *fields.get(5)?;
         Some(Run {
@@ -220,7 +219,9 @@ impl Run {
     }
 }
 
-/// The child's part: every case, each engine run on one marked line.
+/// The child's part: every case, each engine run said in a frame of its
+/// own (`faster_runtime::process::say`), past whatever else reaches
+/// standard output.
 pub fn child(key: &str) -> ExitCode {
     let mut parts = key.strip_prefix(KEY_PREFIX).unwrap_or_default().split('/');
     let mode = match parts.next() {
@@ -289,7 +290,7 @@ pub fn child(key: &str) -> ExitCode {
                     .range()
                     .unwrap_or((report.speedup, report.speedup)),
             };
-            println!("{}", run.line());
+            say(&run.line());
         }
     }
     ExitCode::SUCCESS
@@ -311,15 +312,23 @@ fn run_process(
         steps.join("/")
     );
     let expected = mode.scales_ns().len() * mode.ratios().len() * settings.runs;
-    let output = Command::new(executable)
-        .env(CHILD_VARIABLE, key)
-        .output()
-        .map_err(|error| format!("process {process} could not start: {error}"))?;
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    let runs: Vec<Run> = stdout
+    // Every run in the time a replicated slice of its budget may take, and
+    // each case's reference besides: far more than a healthy child needs,
+    // so only one that hangs reaches it.
+    let cases = mode.scales_ns().len() * mode.ratios().len();
+    let timeout =
+        child_timeout(mode.config().max_time) * expected as u32 + REFERENCE_TIME * 2 * cases as u32;
+    let child = command::child(&executable, Some(&Role::Once(key)));
+    let output = process::output(&format!("process {process}"), child, timeout)?;
+    let runs: Vec<Run> = String::from_utf8_lossy(&output.stdout)
         .lines()
-        .filter_map(|line| Run::parse(line, process))
-        .collect();
+        .filter_map(wire::decode::<String>)
+        .map(|line| {
+            let line = line.map_err(|why| format!("process {process}: {why}"))?;
+            Run::parse(&line, process)
+                .ok_or_else(|| format!("process {process} said a run that cannot be read: {line}"))
+        })
+        .collect::<Result<_, String>>()?;
     if !output.status.success() || runs.len() != expected {
         return Err(format!(
             "process {process} ended with {} after {} of {expected} runs: {}",
@@ -391,7 +400,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_run_survives_its_marked_line() {
+    fn a_run_survives_its_frame() {
         let run = Run {
             case: 3,
             process: 7,
@@ -406,7 +415,10 @@ mod tests {
             range: (0.2502, 0.3101),
         };
         assert_eq!(Run::parse(&run.line(), 7), Some(run));
-        assert_eq!(Run::parse("placement-run\t3\tnot a number", 7), None);
+        let line = wire::encode(&run.line());
+        let read = wire::decode::<String>(&line).unwrap().unwrap();
+        assert_eq!(Run::parse(&read, 7), Some(run));
+        assert_eq!(Run::parse("3\tnot a number", 7), None);
     }
 
     #[test]

@@ -2,6 +2,7 @@
 //! carried chain at two lengths, or at one), its files, with the README's
 //! set-up line in `.cargo/config.toml`, and `cargo test --release` in it.
 
+use crate::defaults::at_defaults;
 use crate::layouts::{host_triple, manifest};
 use crate::parallel::CARRIED_CHAIN;
 use std::path::{Path, PathBuf};
@@ -195,14 +196,11 @@ impl Suite {
             .args(runner.command())
             .args(arguments)
             .current_dir(&self.root)
-            .env("CARGO_TARGET_DIR", &self.target)
-            .env_remove("CI")
-            .env_remove("GITHUB_ACTIONS")
-            .env_remove("GITHUB_STEP_SUMMARY");
+            .env("CARGO_TARGET_DIR", &self.target);
+        at_defaults(&mut command);
         for (name, _) in std::env::vars_os() {
-            let name_text = name.to_string_lossy();
             // A linker variable would override the crate's set-up line.
-            if name_text.starts_with("FASTER_") || name_text.ends_with("_LINKER") {
+            if name.to_string_lossy().ends_with("_LINKER") {
                 command.env_remove(&name);
             }
         }

@@ -1,7 +1,6 @@
 //! Where [`Settings`] come from and go: the environment (each variable of
 //! [`SETTINGS`] read by its setting's parser, naming the variable in an
-//! error), the variables `cargo faster` gives the processes serving a
-//! revision, text across the pipe (a tracked function's attribute, in its
+//! error), text across the pipe (a tracked function's attribute, in its
 //! listing), and the one rule that merges the sources.
 //!
 //! Precedence, strongest first: the attribute's own options; the command
@@ -58,22 +57,6 @@ impl Settings {
             }
         }
         Ok(ci.overwrite(set))
-    }
-}
-
-impl Config {
-    /// The variables `cargo faster` starts the processes serving a revision
-    /// with: those of the settings they apply themselves (see
-    /// [`OptionSpec::to_servers`](crate::options::OptionSpec::to_servers)), as this
-    /// configuration sets them.
-    pub fn server_variables(&self) -> Vec<(String, String)> {
-        let settings = self.settings();
-        SETTINGS
-            .iter()
-            .filter(|setting| setting.to_servers)
-            .filter_map(|setting| Some((setting.variable?, settings.text(setting.name)?)))
-            .map(|(variable, text)| (variable.to_string(), text))
-            .collect()
     }
 }
 
@@ -329,18 +312,6 @@ mod tests {
             let read = from(&[(variable, &text)]).unwrap();
             assert_eq!(read.text(setting.name), Some(text), "{variable}");
         }
-    }
-
-    #[test]
-    fn servers_get_the_timer_as_its_variable() {
-        let config = Config {
-            timer: TimerKind::ThreadCpu,
-            ..Config::default()
-        };
-        assert_eq!(
-            config.server_variables(),
-            [("FASTER_TIMER".to_string(), "thread-cpu".to_string())]
-        );
     }
 
     #[test]

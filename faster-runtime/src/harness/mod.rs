@@ -2,12 +2,14 @@
 //! `harness = false` target ([`main`], [`run`]), or one at a time inside
 //! libtest ([`run_test`], called by each generated `#[test]`) — both through
 //! the same path (`run`) to the same outputs, and how a run ends: its exit
-//! code.
+//! code. A comparison measured in other processes comes back through
+//! [`Measured`].
 
 mod against;
 pub mod cli;
 mod interrupted;
 pub mod lock;
+mod measured;
 mod merge;
 mod run;
 mod servers;
@@ -30,6 +32,7 @@ use crate::revision::serve;
 pub use against::{Against, COULD_NOT_RUN, Revision, run_against};
 use cli::{Cli, Format, usage};
 pub use interrupted::say_when_interrupted;
+pub use measured::{Measured, run_once};
 pub use merge::{COMMENT_FILE, COULD_NOT_MERGE, JUNIT_FILE, MERGED_FILE, Merge, run_merge};
 use run::{RunWide, run_comparison};
 use std::io::Write;
@@ -184,10 +187,7 @@ fn run_all(
     });
     let outcomes: Vec<_> = selected
         .iter()
-        .map(|comparison| {
-            let child = || vec![comparison.test_name().to_string(), "--exact".into()];
-            run_comparison(comparison, run_wide, &mut outputs, child).0
-        })
+        .map(|comparison| run_comparison(comparison, run_wide, &mut outputs).0)
         .collect();
     let summary = Summary {
         binary: &binary,
@@ -325,15 +325,7 @@ pub fn run_test(comparison: &Comparison) {
         step_summary: step_summary_path(),
     };
     let mut outputs = outputs(format, None, Harness::Libtest, destinations);
-    let child = || {
-        vec![
-            comparison.test_name().to_string(),
-            "--exact".into(),
-            "--nocapture".into(),
-            "--test-threads=1".into(),
-        ]
-    };
-    let (outcome, notes) = run_comparison(comparison, &run_wide, &mut outputs, child);
+    let (outcome, notes) = run_comparison(comparison, &run_wide, &mut outputs);
     undecided_count::count(&outcome);
     if !outcome.passed() {
         panic!("{}", terminal::failure_message(&outcome, &notes));
@@ -375,13 +367,8 @@ fn in_shard(comparison: &Comparison, partition: Partition) -> bool {
 #[track_caller]
 pub fn run_tracked_test(tracked: &Tracked) {
     if process::role() == Some(Role::ServeTracked) {
-        let settings = match Settings::from_env() {
-            Ok(settings) => settings,
-            Err(error) => panic!("faster: {error}"),
-        };
         let served = serve::serve(
             &registry::tracked(),
-            &settings,
             std::io::stdin().lock(),
             std::io::stdout().lock(),
         );

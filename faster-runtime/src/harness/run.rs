@@ -44,39 +44,26 @@ impl RunWide {
 }
 
 /// Runs `comparison` and hands its outcome to `outputs`, taking turns with
-/// other processes on the target directory's lock. `child_arguments` is the
-/// command line that runs exactly this comparison in another process of
-/// this binary, which then serves every comparison (see `super::servers`). Returns the outcome and what the
-/// outputs noted about it.
+/// other processes on the target directory's lock. Returns the outcome and
+/// what the outputs noted about it.
 pub fn run_comparison(
     comparison: &Comparison,
     run_wide: &RunWide,
     outputs: &mut Outputs<'_>,
-    child_arguments: impl FnOnce() -> Vec<String>,
 ) -> (Outcome, Vec<Note>) {
     let config = run_wide.config(comparison);
     outputs.measuring(comparison.test_name(), config.max_time);
     let _turn = lock_across_processes(&output_dir());
-    let outcome = outcome(
-        comparison,
-        &config,
-        run_wide.enforces(comparison),
-        child_arguments,
-    );
+    let outcome = outcome(comparison, &config, run_wide.enforces(comparison));
     let notes = outputs.comparison(&outcome);
     (outcome, notes)
 }
 
 /// Measures and judges `comparison` with `config`.
-fn outcome(
-    comparison: &Comparison,
-    config: &Config,
-    enforced: bool,
-    child_arguments: impl FnOnce() -> Vec<String>,
-) -> Outcome {
+fn outcome(comparison: &Comparison, config: &Config, enforced: bool) -> Outcome {
     let result = config
         .validate()
-        .and_then(|()| measure(comparison, config, enforced, child_arguments));
+        .and_then(|()| measure(comparison, config, enforced));
     let result = result.map(|mut report| {
         diagnostics::review(&mut report, config);
         // Unoptimized code says nothing about this machine's noise: the
@@ -105,12 +92,7 @@ fn outcome(
 /// layout of its own where it was linked through `faster-link` (see
 /// `crate::layout`), or, in a debug build whose timing is not enforced,
 /// here only.
-fn measure(
-    comparison: &Comparison,
-    config: &Config,
-    enforced: bool,
-    child_arguments: impl FnOnce() -> Vec<String>,
-) -> Result<Report, Error> {
+fn measure(comparison: &Comparison, config: &Config, enforced: bool) -> Result<Report, Error> {
     if !enforced || config.processes <= 1 {
         let mut report = (comparison.run)(&Config {
             processes: 1,
@@ -130,7 +112,6 @@ fn measure(
         message: format!("cannot find this test binary to run it again: {error}"),
     })?;
     let binaries = Binaries::of(executable, config.layouts, None);
-    let arguments = child_arguments();
     // The processes time for this one: no other thread here may meanwhile.
     let _turn = compare::timing_turn();
     let mut servers = servers();
@@ -145,7 +126,6 @@ fn measure(
         let binary = binary(replica.index)?;
         servers.measure(
             (&binary, replica.index),
-            &arguments,
             comparison.test_name(),
             &replica.config,
             replica.timeout,

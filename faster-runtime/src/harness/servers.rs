@@ -5,25 +5,25 @@
 //! registered comparison of the binary. A run of a hundred comparisons
 //! starts each server once, not a hundred times.
 //!
-//! A server is this binary started again with the command line that runs
-//! one comparison (libtest's `NAME --exact`) and
-//! [`SERVE_VARIABLE`](process::SERVE_VARIABLE) set: that comparison's test
-//! serves instead of measuring. Each request names the comparison and
+//! A server is this binary started again in the role
+//! [`Role::ServeComparisons`] with the command line that runs one
+//! comparison's test alone ([`command::one_test`]): that test serves
+//! instead of measuring (a `faster::main()` target serves at once). Each request names the comparison and
 //! carries the whole configuration the parent resolved for the slice; the
 //! answer is the slice's report or error. A server that crashes (user code
 //! that aborts) or overruns is stopped and forgotten, and that comparison
 //! fails; the next comparison starts a fresh one.
 
+use super::Measured;
 use crate::config::Config;
 use crate::error::Error;
-use crate::process::{self, Measured, Role, Server};
+use crate::process::{self, Role, Server, command};
 use crate::registry::Comparison;
 use crate::report::Report;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::io;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::sync::{Mutex, MutexGuard};
 use std::time::Duration;
 
@@ -53,12 +53,11 @@ pub fn servers() -> MutexGuard<'static, Servers> {
 
 impl Servers {
     /// Measures the comparison whose test is `test` with `config` in slot
-    /// `slot`'s server of `binary`, started with `arguments` where it is not
+    /// `slot`'s server of `binary`, started from that test where it is not
     /// running yet; the process may take `timeout`.
     pub fn measure(
         &mut self,
         (binary, slot): (&Path, u32),
-        arguments: &[String],
         test: &str,
         config: &Config,
         timeout: Duration,
@@ -69,16 +68,13 @@ impl Servers {
         };
         let key = (binary.to_path_buf(), slot);
         if !self.running.contains_key(&key) {
-            let mut command = Command::new(binary);
-            command.args(arguments).env(
-                process::SERVE_VARIABLE,
-                Role::ServeComparisons.serve_value().unwrap_or_default(),
-            );
+            let mut serving = command::child(binary, Some(&Role::ServeComparisons));
+            serving.args(command::one_test(test));
             // Not held to a CPU (as a pair across revisions is): both sides run
             // in this one process, and beside other builds a server held to
             // one CPU lost 50 ms slices to them (`process::cpu`).
             let server =
-                Server::start("this binary's comparisons", command, timeout).map_err(failed)?;
+                Server::start("this binary's comparisons", serving, timeout).map_err(failed)?;
             self.running.insert(key.clone(), server);
         }
         let server = self.running.get_mut(&key).expect("started above");

@@ -171,11 +171,6 @@ pub struct OptionSpec {
     pub flag: Option<&'static str>,
     /// What a setting does, in a line of the usage.
     pub usage: &'static str,
-    /// Whether `cargo faster` gives the setting to the processes serving
-    /// each revision, as its variable: they apply it themselves (the timer
-    /// they calibrate and time with), where every other setting is applied
-    /// by the parent.
-    pub to_servers: bool,
 }
 
 impl OptionSpec {
@@ -198,7 +193,7 @@ impl OptionSpec {
 }
 
 /// What an entry of [`OPTIONS`] leaves out: taken by no attribute, no
-/// synonyms, no variable, no flag, no usage, kept from the servers.
+/// synonyms, no variable, no flag, no usage.
 const DEFAULT: OptionSpec = OptionSpec {
     name: "",
     kind: Kind::Text,
@@ -209,7 +204,6 @@ const DEFAULT: OptionSpec = OptionSpec {
     variable: None,
     flag: None,
     usage: "",
-    to_servers: false,
 };
 
 const COMPARISONS: &[Attribute] = &[Attribute::Compare, Attribute::CompareGpu];
@@ -254,7 +248,6 @@ pub const OPTIONS: &[OptionSpec] = &[
         variable: Some("FASTER_NOISE_FLOOR"),
         flag: Some("--noise-floor"),
         usage: "smallest difference that counts, e.g. 0.05 (1.0: at least 2x)",
-        ..DEFAULT
     },
     OptionSpec {
         name: "check",
@@ -276,7 +269,6 @@ pub const OPTIONS: &[OptionSpec] = &[
         variable: Some("FASTER_MAX_TIME"),
         flag: Some("--max-time"),
         usage: "budget per comparison, e.g. 500ms, 3s",
-        ..DEFAULT
     },
     OptionSpec {
         name: "processes",
@@ -371,7 +363,6 @@ pub const OPTIONS: &[OptionSpec] = &[
         variable: Some("FASTER_TIMER"),
         flag: Some("--timer"),
         usage: "the timing source",
-        to_servers: true,
         ..DEFAULT
     },
     OptionSpec {
@@ -495,7 +486,7 @@ mod tests {
                 assert!(!option.usage.is_empty(), "`{}` has no usage", option.name);
             } else {
                 assert!(
-                    option.variable.is_none() && option.flag.is_none() && !option.to_servers,
+                    option.variable.is_none() && option.flag.is_none(),
                     "`{}` has a variable or flag, but sets no setting",
                     option.name
                 );

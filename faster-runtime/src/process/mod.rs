@@ -3,25 +3,33 @@
 //! are judged (that policy is `engine::replicate`'s and the harness's).
 //!
 //! - [`Role`]: what a child was started to do, read from its environment;
-//! - [`wire`]: the one framing of every message, both ways, versioned;
+//! - [`command`]: the one way a child is started — its command, its
+//!   environment (the parent's, less any role), a test binary's command line;
+//! - [`wire`]: the one framing of every message, both ways, with the one
+//!   version both ends check;
 //! - [`Server`]: the parent's side — start, ask, wait with a time limit,
-//!   stop the child and what it started;
+//!   stop the child and what it started (`group`);
+//! - [`output()`]: a child asked one thing and read to its end, within a time
+//!   limit (a test binary's `--list`);
 //! - [`cpu`]: which CPU a child of each slot measures on;
 //! - [`serve`] and [`say`]: the child's side — answer each request read
 //!   from standard input, or say one result unasked.
 //!
-//! Three kinds of children use it: the servers a replicated comparison
+//! Four kinds of children use it: the servers a replicated comparison
 //! measures in (one per layout of the binary, living as long as the run,
 //! each serving every comparison of it), the servers of `cargo faster`
-//! (one per revision, serving its tracked functions) and the one-shot
-//! children of the accuracy suite's checks.
+//! (one per revision, serving its tracked functions), the test binaries
+//! `cargo faster` asks for their tests, and the one-shot children of the
+//! accuracy suite's checks.
 
+pub mod command;
 pub mod cpu;
-mod measured;
+mod group;
+mod output;
 mod server;
 pub mod wire;
 
-pub use measured::{Measured, run_once};
+pub use output::output;
 pub use server::Server;
 
 use serde::Serialize;
@@ -49,13 +57,12 @@ pub enum Role {
 }
 
 impl Role {
-    /// The value of [`SERVE_VARIABLE`] that starts a child in this role
-    /// (none for [`Role::Once`], which has its own variable).
-    pub fn serve_value(&self) -> Option<&'static str> {
+    /// The variable, and its value, that start a child in this role.
+    pub fn variable(&self) -> (&'static str, &str) {
         match self {
-            Role::ServeComparisons => Some("comparisons"),
-            Role::ServeTracked => Some("tracked"),
-            Role::Once(_) => None,
+            Role::ServeComparisons => (SERVE_VARIABLE, "comparisons"),
+            Role::ServeTracked => (SERVE_VARIABLE, "tracked"),
+            Role::Once(key) => (CHILD_VARIABLE, key.as_str()),
         }
     }
 }

@@ -3,7 +3,7 @@
 //! waited for with a time limit (on a channel, not by polling), and stopped
 //! with everything it started when it overruns, ends, or is dropped.
 
-use super::wire;
+use super::{group, wire};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use std::io::{BufRead, BufReader, Write};
@@ -35,18 +35,15 @@ const KEPT_LINES: usize = 12;
 const GRACE: Duration = Duration::from_secs(1);
 
 impl Server {
-    /// Starts `command` (its program, arguments, directory and environment
-    /// set by the caller), named `name` in errors, each answer awaited for
-    /// up to `timeout`.
+    /// Starts `command` (made by [`command::child`](super::command::child),
+    /// its arguments and directory set by the caller), named `name` in
+    /// errors, each answer awaited for up to `timeout`.
     pub fn start(name: &str, mut command: Command, timeout: Duration) -> Result<Server, String> {
         command
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());
-        // Its own process group, so stopping it stops what it started too
-        // (a test that spawns a helper, a shell).
-        #[cfg(unix)]
-        std::os::unix::process::CommandExt::process_group(&mut command, 0);
+        group::own(&mut command);
         let mut child = command.spawn().map_err(|error| {
             format!(
                 "could not start {}: {error}",
@@ -154,15 +151,7 @@ impl Server {
 
     /// Kills the child and its process group.
     fn stop(&mut self) {
-        #[cfg(unix)]
-        if let Ok(group) = i32::try_from(self.child.id()) {
-            // SAFETY: `kill` has no memory effects; the group is the child's
-            // own (`process_group(0)` above), not ours.
-            unsafe {
-                libc::kill(-group, libc::SIGKILL);
-            }
-        }
-        let _ = self.child.kill();
+        group::stop(&mut self.child);
     }
 }
 

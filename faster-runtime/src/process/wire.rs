@@ -5,15 +5,20 @@
 //! A child's standard output also carries what is not ours — libtest's
 //! `running 1 test`, a `println!` in user code — so a frame is told apart by
 //! its prefix and everything else is kept aside for error messages. The
-//! version is in every frame: a parent and a child built from different
-//! versions of faster (`cargo faster` and an old base revision) refuse each
-//! other's frames by name instead of misreading them.
+//! version is in every frame, and it is the only version of every channel
+//! (a server's requests and answers, a one-shot child's result): a parent
+//! and a child built from different versions of faster (`cargo faster` and
+//! an old base revision) refuse each other's first frame by name instead of
+//! misreading it.
 
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
-/// The framing's version: raised whenever a message changes shape.
-pub const VERSION: u32 = 2;
+/// The version of every message: raised whenever one changes shape, on
+/// any channel. 2: frames of their own line. 3: the one version; the
+/// listing of a revision's server no longer carries a protocol number of
+/// its own (the last was 4).
+pub const VERSION: u32 = 3;
 
 /// Starts every frame, up to the version.
 const PREFIX: &str = "faster-frame/";

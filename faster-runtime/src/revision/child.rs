@@ -1,14 +1,16 @@
 //! The parent's side of the pipe: a process serving one revision's tracked
 //! functions ([`Server`]), started from a test binary of that revision
-//! ([`ServerCommand`]), asked one [`Request`] at a time and waited for with
-//! a time limit (both through `crate::process`), and started again when it
-//! stops answering. [`Endpoint`] is what the comparison needs of it, so
+//! ([`ServerCommand`]), configured with the run's configuration, asked one
+//! [`Request`] at a time and waited for with a time limit (both through
+//! `crate::process`), and started again, configured again, when it stops
+//! answering. [`Endpoint`] is what the comparison needs of it, so
 //! tests can serve from this process instead. [`probe_listed`] opens and
 //! probes the functions a run measures, one request each, so that one that
 //! never returns fails alone, named.
 
 use super::protocol::{FunctionListing, Listing, Request, Response};
-use crate::process::{self, Role};
+use crate::config::Config;
+use crate::process::{self, Role, command};
 use std::path::PathBuf;
 use std::process::Command;
 use std::time::Duration;
@@ -32,26 +34,15 @@ pub struct ServerCommand {
 }
 
 impl ServerCommand {
-    /// The command line, environment and directory that start it serving,
-    /// with `environment` (the run's `FASTER_*` settings) besides.
-    fn command(&self, environment: &[(String, String)]) -> Command {
-        let mut command = Command::new(&self.program);
-        command
-            .args([
-                self.test.as_str(),
-                "--exact",
-                "--nocapture",
-                "--test-threads=1",
-            ])
+    /// The command line, environment and directory that start it serving.
+    fn command(&self) -> Command {
+        let mut serving = command::child(&self.program, Some(&Role::ServeTracked));
+        serving
+            .args(command::one_test(&self.test))
             .current_dir(&self.directory)
             // What `cargo test` sets for a test binary at run time.
-            .env("CARGO_MANIFEST_DIR", &self.directory)
-            .env(
-                process::SERVE_VARIABLE,
-                Role::ServeTracked.serve_value().unwrap_or_default(),
-            )
-            .envs(environment.iter().map(|(name, value)| (name, value)));
-        command
+            .env("CARGO_MANIFEST_DIR", &self.directory);
+        serving
     }
 }
 
@@ -62,28 +53,41 @@ pub struct Server {
     name: String,
     command: ServerCommand,
     slot: u32,
-    environment: Vec<(String, String)>,
+    config: Config,
     timeout: Duration,
 }
 
 impl Server {
     /// Starts `command` (named `name` in errors, e.g. `the base revision`)
     /// as a child of slot `slot` (held to that slot's CPU: see
-    /// [`process::cpu`]), answering each request within `timeout`.
+    /// [`process::cpu`]), configured with `config` (the run's, as the
+    /// parent resolved it), answering each request within `timeout`.
     pub fn start(
         name: &str,
         (command, slot): (&ServerCommand, u32),
-        environment: &[(String, String)],
+        config: &Config,
         timeout: Duration,
     ) -> Result<Server, String> {
-        let mut started = command.command(environment);
+        let mut started = command.command();
         process::cpu::hold(&mut started, slot);
+        let mut process = process::Server::start(name, started, timeout)?;
+        let configure = Request::Configure {
+            config: config.clone(),
+        };
+        match process.request(&configure)? {
+            Response::Configured => {}
+            other => {
+                return Err(format!(
+                    "the process serving {name} answered its configuration with {other:?}"
+                ));
+            }
+        }
         Ok(Server {
-            process: process::Server::start(name, started, timeout)?,
+            process,
             name: name.to_string(),
             command: command.clone(),
             slot,
-            environment: environment.to_vec(),
+            config: config.clone(),
             timeout,
         })
     }
@@ -100,7 +104,7 @@ impl Server {
         let fresh = Server::start(
             &self.name,
             (&self.command, self.slot),
-            &self.environment,
+            &self.config,
             self.timeout,
         )?;
         *self = fresh;
@@ -265,7 +269,13 @@ mod tests {
     /// A child of this binary, timing out after `timeout`, and its listing.
     fn listed(timeout: Duration) -> (Server, Listing) {
         let command = this_binary("revision::child::tests::faster_track_square");
-        let mut server = Server::start("the current code", (&command, 1), &[], timeout).unwrap();
+        let mut server = Server::start(
+            "the current code",
+            (&command, 1),
+            &Config::default(),
+            timeout,
+        )
+        .unwrap();
         let Response::Listing(listing) = server.request(&Request::List).unwrap() else {
             panic!("no listing");
         };
@@ -343,33 +353,29 @@ mod tests {
 
     #[test]
     fn a_child_that_ends_or_hangs_is_an_error_with_its_last_output() {
+        // A test that does not serve: the child ends before it is
+        // configured, and the error says so with what it said.
         let command = this_binary("no_such_test");
-        let mut server = Server::start(
+        let error = Server::start(
             "the base revision",
             (&command, 1),
-            &[],
+            &Config::default(),
             Duration::from_secs(60),
         )
-        .unwrap();
-        let error = server.request(&Request::List).unwrap_err();
+        .err()
+        .expect("the child ended");
         assert!(
             error.starts_with("the process serving the base revision ended"),
             "{error}"
         );
         assert!(error.contains("running 0 tests"), "{error}");
-        assert!(
-            server
-                .request(&Request::List)
-                .unwrap_err()
-                .contains("has ended")
-        );
 
         // A batch of 2^40 calls takes many minutes: the child is stopped.
         let command = this_binary("revision::child::tests::faster_track_square");
         let mut server = Server::start(
             "the current code",
             (&command, 1),
-            &[],
+            &Config::default(),
             Duration::from_secs(2),
         )
         .unwrap();

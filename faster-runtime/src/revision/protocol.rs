@@ -8,16 +8,24 @@
 //! each with one [`Response`] on its stdout:
 //!
 //! ```text
-//! → faster-frame/2 {"op":"list"}
-//! ← faster-frame/2 {"listing":{"protocol":4,"timer":"monotonic clock",...,"functions":[...]}}
-//! → faster-frame/2 {"op":"open","function":"demo::parse"}
-//! ← faster-frame/2 {"opened":3}
-//! → faster-frame/2 {"op":"probe","function":"demo::parse"}
-//! ← faster-frame/2 {"probed":{"inputs":[...],"timed_loop":-4096}}
-//! → faster-frame/2 {"op":"time","function":"demo::parse","input":0,"batch":4096}
-//! ← faster-frame/2 {"nanos":81234.0}
-//! → faster-frame/2 {"op":"quit"}
+//! → faster-frame/3 {"op":"configure","config":{"noise_floor":0.05,...,"timer":"monotonic",...}}
+//! ← faster-frame/3 "configured"
+//! → faster-frame/3 {"op":"list"}
+//! ← faster-frame/3 {"listing":{"timer":"monotonic clock",...,"functions":[...]}}
+//! → faster-frame/3 {"op":"open","function":"demo::parse"}
+//! ← faster-frame/3 {"opened":3}
+//! → faster-frame/3 {"op":"probe","function":"demo::parse"}
+//! ← faster-frame/3 {"probed":{"inputs":[...],"timed_loop":-4096}}
+//! → faster-frame/3 {"op":"time","function":"demo::parse","input":0,"batch":4096}
+//! ← faster-frame/3 {"nanos":81234.0}
+//! → faster-frame/3 {"op":"quit"}
 //! ```
+//!
+//! Its version is the frames' ([`wire::VERSION`](crate::process::wire::VERSION)),
+//! raised whenever a message here changes shape: a child of another
+//! version answers the first request by refusing its frame, and that
+//! refusal, in a frame of the child's version, is refused by the parent,
+//! naming both versions.
 //!
 //! The listing runs no user code: a function is opened (its inputs
 //! collected) and probed (called twice per input) only when asked for, one
@@ -26,26 +34,29 @@
 //! select is never called. `time` opens and probes a function not opened
 //! yet (a fresh child is asked to time directly).
 //!
+//! The first request of every child is the configuration the parent
+//! resolved (the user's `FASTER_*` variables, `cargo faster`'s flags), as
+//! a comparison's server of one binary gets it with each request: the
+//! child applies its timer, which it calibrates and times with, and
+//! answers nothing else before it.
+//!
 //! The child times each batch with its own timer and hands back only the
 //! nanoseconds it measured: the pipe is never inside a measurement.
 
-use crate::config::Settings;
+use crate::config::{Config, Settings};
 use crate::engine::tracked::Probe;
 use crate::time::Calibration;
 use serde::{Deserialize, Serialize};
-
-/// The protocol's version; a child answering with another is refused.
-/// 2: a function's listing carries its source digest and where its timed
-/// loop is. 3: its attribute's settings as text, by name, read back by each
-/// setting's own parser. 4: the listing runs no user code; each function
-/// is opened and probed on request (`open`, `probe`), or before it is
-/// first timed.
-pub const PROTOCOL: u32 = 4;
 
 /// What the parent asks.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "op", rename_all = "snake_case")]
 pub enum Request {
+    /// Time with what `config` says (its timer): the first request, once.
+    Configure {
+        /// The run's configuration, as the parent resolved it.
+        config: Config,
+    },
     /// Every tracked function's name, place and settings: no user code
     /// runs for it.
     List,
@@ -78,6 +89,8 @@ pub enum Request {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Response {
+    /// The answer to [`Request::Configure`].
+    Configured,
     /// The answer to [`Request::List`].
     Listing(Listing),
     /// The answer to [`Request::Open`]: how many inputs it has.
@@ -94,8 +107,6 @@ pub enum Response {
 /// A child's tracked functions and the timer it measures with.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Listing {
-    /// [`PROTOCOL`] as the child knows it.
-    pub protocol: u32,
     /// The timer's name.
     pub timer: String,
     /// Why the timer asked for was not usable, if it was not.
@@ -173,10 +184,7 @@ pub struct FunctionListing {
     /// no inputs, it did not answer), once probing it failed.
     #[serde(default)]
     pub error: Option<String>,
-    /// The digest of its own source (`Tracked::source_digest`). Defaults
-    /// where absent, so that an older child's listing still reads and is
-    /// refused for its protocol, not for its shape.
-    #[serde(default)]
+    /// The digest of its own source (`Tracked::source_digest`).
     pub source_digest: u64,
     /// Where its timed loop is in the child's executable, as an offset
     /// from the program's entry point (see `machine_code`); `None` where
@@ -193,7 +201,6 @@ pub(crate) mod fixtures {
     /// A listing of `functions` from a child timing on a simulated clock.
     pub(crate) fn listing(functions: Vec<FunctionListing>) -> Listing {
         Listing {
-            protocol: PROTOCOL,
             timer: "simulated".into(),
             timer_fallback: None,
             calibration: CalibrationDoc {
@@ -214,7 +221,6 @@ mod tests {
     /// A listing of one function whose attribute expects `not_slower`.
     fn a_listing() -> Response {
         Response::Listing(Listing {
-            protocol: PROTOCOL,
             timer: "monotonic clock".into(),
             timer_fallback: None,
             calibration: CalibrationDoc {
@@ -277,6 +283,16 @@ mod tests {
             }
         );
 
+        let configure = Request::Configure {
+            config: Config {
+                timer: crate::options::TimerKind::ThreadCpu,
+                ..Config::default()
+            },
+        };
+        let line = wire::encode(&configure);
+        assert!(line.contains(r#"{"op":"configure","config":{"#), "{line}");
+        assert_eq!(wire::decode(&line), Some(Ok(configure)));
+
         let listing = a_listing();
         let Response::Listing(Listing { functions, .. }) = &listing else {
             unreachable!()
@@ -291,6 +307,7 @@ mod tests {
             probed,
             Response::Nanos(81_234.5),
             Response::Failed("x".into()),
+            Response::Configured,
         ] {
             let line = wire::encode(&response);
             assert_eq!(wire::decode(&line), Some(Ok(response)));

@@ -12,8 +12,8 @@
 //! serving.
 
 use super::machine_code;
-use super::protocol::{FunctionListing, Listing, PROTOCOL, Probed, Request, Response};
-use crate::config::{Config, Settings};
+use super::protocol::{FunctionListing, Listing, Probed, Request, Response};
+use crate::config::Config;
 use crate::engine::tracked::Served;
 use crate::error::Error;
 use crate::process;
@@ -22,16 +22,14 @@ use crate::time::{Clock, Timer, calibrate};
 use std::io::{self, BufRead, Write};
 
 /// Serves `tracked` on `requests` and `responses`, timing with the timer
-/// `settings` choose. Returns when the parent quits or closes the pipe;
-/// fails only when the pipe does.
+/// of the configuration the parent sends first ([`Request::Configure`]).
+/// Returns when the parent quits or closes the pipe; fails only when the
+/// pipe does.
 pub fn serve(
     tracked: &[&Tracked],
-    settings: &Settings,
     requests: impl BufRead,
     responses: impl Write,
 ) -> io::Result<()> {
-    let config = Config::default().with(settings);
-    let (timer, timer_fallback) = Timer::select(config.timer);
     let mut functions: Vec<Function> = tracked
         .iter()
         .map(|tracked| Function {
@@ -39,49 +37,79 @@ pub fn serve(
             state: State::Closed,
         })
         .collect();
-    let listing = Listing {
-        protocol: PROTOCOL,
-        timer: timer.name().to_string(),
-        timer_fallback,
-        calibration: calibrate(&timer).into(),
-        functions: tracked.iter().map(|tracked| listed(tracked)).collect(),
-    };
-
+    let mut timing = None;
     process::serve(requests, responses, |request| {
         Some(match request {
             Ok(Request::Quit) => return None,
-            Ok(Request::List) => Response::Listing(listing.clone()),
-            Ok(Request::Open { function }) => match named(&mut functions, &function) {
-                Ok(function) => match function.open() {
-                    Ok(opened) => Response::Opened(opened.input_count()),
-                    Err(error) => Response::Failed(error),
-                },
-                Err(missing) => missing,
-            },
-            Ok(Request::Probe { function }) => match named(&mut functions, &function) {
-                Ok(function) => match function.probe() {
-                    Ok((_, probed)) => Response::Probed(probed.clone()),
-                    Err(error) => Response::Failed(error),
-                },
-                Err(missing) => missing,
-            },
-            Ok(Request::Time {
-                function,
-                input,
-                batch,
-            }) => match named(&mut functions, &function).map(Function::probe) {
-                Ok(Ok((opened, _))) => match opened.time_batch(&timer, input, batch) {
-                    Ok(nanos) => Response::Nanos(nanos),
-                    Err(error) => Response::Failed(error.to_string()),
-                },
-                Ok(Err(error)) => {
-                    Response::Failed(format!("`{function}` cannot be served: {error}"))
-                }
-                Err(missing) => missing,
+            Ok(Request::Configure { config }) => {
+                timing = Some(Timing::of(&config, tracked));
+                Response::Configured
+            }
+            Ok(request) => match &timing {
+                Some(timing) => answer(request, timing, &mut functions),
+                None => Response::Failed(format!(
+                    "asked {request:?} before its configuration, which comes first"
+                )),
             },
             Err(why) => Response::Failed(format!("an unreadable request: {why}")),
         })
     })
+}
+
+/// What a configured child times with: its timer, and the listing that
+/// names it and its calibration.
+struct Timing {
+    timer: Timer,
+    listing: Listing,
+}
+
+impl Timing {
+    /// The timer `config` asks for (or the one it falls back to),
+    /// calibrated, and `tracked` as the listing gives them.
+    fn of(config: &Config, tracked: &[&Tracked]) -> Timing {
+        let (timer, timer_fallback) = Timer::select(config.timer);
+        let listing = Listing {
+            timer: timer.name().to_string(),
+            timer_fallback,
+            calibration: calibrate(&timer).into(),
+            functions: tracked.iter().map(|tracked| listed(tracked)).collect(),
+        };
+        Timing { timer, listing }
+    }
+}
+
+/// The answer to `request` of a configured child.
+fn answer(request: Request, timing: &Timing, functions: &mut [Function<'_>]) -> Response {
+    match request {
+        Request::List => Response::Listing(timing.listing.clone()),
+        Request::Open { function } => match named(functions, &function) {
+            Ok(function) => match function.open() {
+                Ok(opened) => Response::Opened(opened.input_count()),
+                Err(error) => Response::Failed(error),
+            },
+            Err(missing) => missing,
+        },
+        Request::Probe { function } => match named(functions, &function) {
+            Ok(function) => match function.probe() {
+                Ok((_, probed)) => Response::Probed(probed.clone()),
+                Err(error) => Response::Failed(error),
+            },
+            Err(missing) => missing,
+        },
+        Request::Time {
+            function,
+            input,
+            batch,
+        } => match named(functions, &function).map(Function::probe) {
+            Ok(Ok((opened, _))) => match opened.time_batch(&timing.timer, input, batch) {
+                Ok(nanos) => Response::Nanos(nanos),
+                Err(error) => Response::Failed(error.to_string()),
+            },
+            Ok(Err(error)) => Response::Failed(format!("`{function}` cannot be served: {error}")),
+            Err(missing) => missing,
+        },
+        Request::Configure { .. } | Request::Quit => unreachable!("`serve` answers it"),
+    }
 }
 
 /// The function of `functions` named `name`, or the answer that there is
@@ -179,6 +207,7 @@ impl Function<'_> {
 mod tests {
     use super::*;
     use crate::__private::{collect_inputs, track_by_ref};
+    use crate::config::Settings;
     use crate::engine::tracked::fixtures::described;
     use crate::stats::verdict::Expect;
     use std::time::Duration;
@@ -219,26 +248,73 @@ mod tests {
         },
     };
 
-    /// Serves `requests` (one per line) and returns the responses.
-    fn session(tracked: &[&Tracked], requests: &[&str]) -> Vec<Response> {
+    /// The responses to `requests` (one per line), as written.
+    fn raw_session(tracked: &[&Tracked], requests: &[String]) -> Vec<Response> {
         let mut out = Vec::new();
         let framed: Vec<String> = requests
             .iter()
             .map(|json| format!("faster-frame/{} {json}", process::wire::VERSION))
             .collect();
-        serve(
-            tracked,
-            &Settings::NONE,
-            framed.join("\n").as_bytes(),
-            &mut out,
-        )
-        .unwrap();
+        serve(tracked, framed.join("\n").as_bytes(), &mut out).unwrap();
         String::from_utf8(out)
             .unwrap()
             .lines()
             .filter_map(process::wire::decode)
             .map(Result::unwrap)
             .collect()
+    }
+
+    /// Serves `requests` (one per line) after the default configuration,
+    /// and returns the responses to them.
+    fn session(tracked: &[&Tracked], requests: &[&str]) -> Vec<Response> {
+        let configure = Request::Configure {
+            config: Config::default(),
+        };
+        let requests: Vec<String> = std::iter::once(serde_json::to_string(&configure).unwrap())
+            .chain(requests.iter().map(|request| request.to_string()))
+            .collect();
+        let mut responses = raw_session(tracked, &requests);
+        assert_eq!(responses.remove(0), Response::Configured);
+        responses
+    }
+
+    #[test]
+    fn a_child_times_with_the_timer_it_is_configured_with_and_answers_nothing_before() {
+        let list = r#"{"op":"list"}"#.to_string();
+        let configure = |timer| {
+            let config = Config {
+                timer,
+                ..Config::default()
+            };
+            serde_json::to_string(&Request::Configure { config }).unwrap()
+        };
+        let responses = raw_session(
+            &[&DOUBLE],
+            &[
+                list.clone(),
+                configure(crate::options::TimerKind::ThreadCpu),
+                list,
+            ],
+        );
+        let [
+            Response::Failed(early),
+            Response::Configured,
+            Response::Listing(listing),
+        ] = &responses[..]
+        else {
+            panic!("{responses:?}");
+        };
+        assert!(
+            early.starts_with("asked List before its configuration"),
+            "{early}"
+        );
+        // Thread CPU time, or the monotonic clock where it is not available,
+        // saying why: never the default the child would take by itself.
+        match &listing.timer_fallback {
+            None => assert_eq!(listing.timer, "thread CPU time"),
+            Some(why) => assert!(why.starts_with("thread CPU time is not available"), "{why}"),
+        }
+        assert_eq!(listing.functions.len(), 1);
     }
 
     /// A function whose registration panics when opened: any request that
@@ -261,7 +337,6 @@ mod tests {
         else {
             panic!("one listing expected");
         };
-        assert_eq!(listing.protocol, PROTOCOL);
         assert!(listing.calibration.reading_cost_ns > 0.0);
         let [broken, double, untouchable] = &listing.functions[..] else {
             panic!("{listing:?}");

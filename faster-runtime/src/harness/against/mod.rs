@@ -25,7 +25,7 @@ use crate::report::run::toolchain_name;
 use crate::revision::child::{Endpoint, Server, ServerCommand, probe_listed};
 use crate::revision::compare::{self, Match};
 use crate::revision::machine_code::{LoopCode, ReadCode};
-use crate::revision::protocol::{Listing, PROTOCOL, Request, Response};
+use crate::revision::protocol::{Listing, Request, Response};
 use crate::stats::verdict::Expect;
 use measuring::Measuring;
 use std::io::Write;
@@ -63,7 +63,7 @@ pub struct Against {
 }
 
 /// The exit code of a run that could not compare: a child did not start or
-/// spoke another protocol, two functions share a name.
+/// spoke another version of faster, two functions share a name.
 pub const COULD_NOT_RUN: u8 = 1;
 
 /// A comparison across revisions is a regression guard unless told
@@ -309,16 +309,7 @@ impl Started {
                 )
             };
             match server.request(&Request::List).map_err(failed)? {
-                Response::Listing(listing) if listing.protocol == PROTOCOL => {
-                    listings.push(listing)
-                }
-                Response::Listing(listing) => {
-                    return Err(failed(format!(
-                        "it speaks protocol {}, this cargo faster {PROTOCOL}: build both with \
-                         the same version of faster",
-                        listing.protocol
-                    )));
-                }
+                Response::Listing(listing) => listings.push(listing),
                 other => return Err(failed(format!("it answered the listing with {other:?}"))),
             }
         }
@@ -332,14 +323,20 @@ impl Started {
         probe_listed(&mut self.servers, &mut self.listings, wanted)
     }
 
-    /// Fresh children of `revision` in slot `slot`, not asked anything yet.
+    /// Fresh children of `revision` in slot `slot`, configured with
+    /// `config` and asked nothing else yet.
+    /// A child of another version of faster fails here, on its first
+    /// request, its frame refused naming both versions (`process::wire`).
     fn spawn(revision: &Revision, slot: u32, config: &Config) -> Result<Vec<Server>, String> {
-        let environment = config.server_variables();
         let timeout = replicate::child_timeout(config.max_time);
         revision
             .servers
             .iter()
-            .map(|command| Server::start(&revision.name, (command, slot), &environment, timeout))
+            .map(|command| {
+                Server::start(&revision.name, (command, slot), config, timeout).map_err(|why| {
+                    format!("{} ({}): {why}", revision.name, command.program.display())
+                })
+            })
             .collect()
     }
 }

@@ -1,13 +1,14 @@
 //! What a child that measured a comparison hands back: its report (as the
 //! `faster/report/v1` document, so it keeps every round, with where its
-//! two functions start in a cache line beside it), or its error.
+//! two functions start in a cache line beside it), or its error; and a
+//! one-shot child that measures once ([`run_once`]). What crosses is
+//! known here, where reports are; how it crosses is `crate::process`'s.
 
-use super::{CHILD_VARIABLE, Server};
 use crate::error::Error;
+use crate::process::{Role, Server, command};
 use crate::report::{Document, Report};
 use serde::{Deserialize, Serialize};
 use std::path::Path;
-use std::process::Command;
 use std::time::Duration;
 
 /// A measurement's result as it crosses to the parent.
@@ -75,8 +76,8 @@ impl Measured {
 }
 
 /// Runs `executable` with `arguments` once as a one-shot child doing `key`
-/// ([`CHILD_VARIABLE`]), process `process` of a comparison with `budget`,
-/// and reads the result it [says](super::say) within `timeout`.
+/// ([`Role::Once`]), process `process` of a comparison with `budget`, and
+/// reads the result it [says](crate::process::say) within `timeout`.
 pub fn run_once(
     executable: &Path,
     arguments: &[String],
@@ -84,10 +85,10 @@ pub fn run_once(
     (process, budget): (usize, Duration),
     timeout: Duration,
 ) -> Result<Report, Error> {
-    let mut command = Command::new(executable);
-    command.args(arguments).env(CHILD_VARIABLE, key);
+    let mut once = command::child(executable, Some(&Role::Once(key.to_string())));
+    once.args(arguments);
     let failed = |message| Error::Replication { process, message };
-    let mut child = Server::start(key, command, timeout).map_err(failed)?;
+    let mut child = Server::start(key, once, timeout).map_err(failed)?;
     child
         .receive::<Measured>()
         .map_err(failed)?
