@@ -29,7 +29,7 @@ impl Drop for Fixture {
 }
 
 const MANIFEST: &str = r#"[package]
-name = "fixture"
+name = "PACKAGE"
 version = "0.0.0"
 edition = "2024"
 publish = false
@@ -71,10 +71,15 @@ fn numbers() -> Vec<u64> {
 }
 "#;
 
-/// The fixture's manifest, with `dependencies` after faster's.
-fn manifest(dependencies: &str) -> String {
+/// The manifest of the package `package`, with `dependencies` after
+/// faster's. Each test's package has a name of its own: cargo names the
+/// binaries of path packages alike wherever they are, and fixtures built
+/// at the same time into the one target directory would link over each
+/// other's (a run listed another test's functions).
+fn manifest(package: &str, dependencies: &str) -> String {
     let faster = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
     MANIFEST
+        .replace("PACKAGE", package)
         .replace("FASTER", &faster.to_string_lossy())
         .replace("[workspace]", &format!("{dependencies}\n[workspace]"))
 }
@@ -95,10 +100,11 @@ fn head() -> String {
 }
 
 impl Fixture {
-    /// The repository with its two commits, the second checked out.
-    fn new(tag: &str) -> Fixture {
-        let fixture = Fixture::empty(tag);
-        fixture.write("Cargo.toml", &manifest(""));
+    /// The repository of the package `package` with its two commits, the
+    /// second checked out.
+    fn new(package: &str) -> Fixture {
+        let fixture = Fixture::empty(package);
+        fixture.write("Cargo.toml", &manifest(package, ""));
         fixture.write("src/lib.rs", BASE);
         fixture.commit("base");
         fixture.write("src/lib.rs", &head());
@@ -309,7 +315,7 @@ const REMOVED: &str = "not in this revision any more: nothing to compare";
 
 #[test]
 fn one_revision_against_another_built_once() {
-    let fixture = Fixture::new("main");
+    let fixture = Fixture::new("fixture");
     // Start from an empty cache for the base commit (the fixture's commits
     // are the same in every run, and the target directory stays).
     let base_commit = fixture.git(&["rev-parse", "HEAD~1"]);
@@ -608,7 +614,7 @@ fn a_path_dependency_outside_the_repository_is_the_same_for_both_revisions() {
     fixture.outside_crate("helper", 7);
     fixture.write(
         "Cargo.toml",
-        &manifest(r#"helper = { path = "../helper" }"#),
+        &manifest("outside", r#"helper = { path = "../helper" }"#),
     );
     fixture.write("src/lib.rs", SHIFTED);
     fixture.commit("base");
@@ -668,10 +674,13 @@ fn a_path_dependency_outside_the_repository_is_the_same_for_both_revisions() {
 fn a_base_that_does_not_build_says_which_revision_where_and_the_fix() {
     let fixture = Fixture::empty("gone");
     fixture.outside_crate("gone", 1);
-    fixture.write("Cargo.toml", &manifest(r#"gone = { path = "../gone" }"#));
+    fixture.write(
+        "Cargo.toml",
+        &manifest("vanishing", r#"gone = { path = "../gone" }"#),
+    );
     fixture.write("src/lib.rs", &SHIFTED.replace("helper::", "gone::"));
     fixture.commit("base, with a crate outside");
-    fixture.write("Cargo.toml", &manifest(""));
+    fixture.write("Cargo.toml", &manifest("vanishing", ""));
     fixture.write("src/lib.rs", BASE);
     fixture.commit("head, without it");
     let base = fixture.fresh_base();
@@ -705,7 +714,7 @@ fn a_base_that_does_not_build_says_which_revision_where_and_the_fix() {
 #[test]
 fn a_run_where_every_function_is_new_says_it_compared_nothing_and_passes() {
     let fixture = Fixture::empty("all-new");
-    fixture.write("Cargo.toml", &manifest(""));
+    fixture.write("Cargo.toml", &manifest("all-new", ""));
     fixture.write(
         "src/lib.rs",
         "pub fn kept(n: &u64) -> u64 {\n    n + 1\n}\n",
@@ -767,9 +776,9 @@ fn a_run_where_every_function_is_new_says_it_compared_nothing_and_passes() {
             ran.stdout
         );
         let said = if format == "pretty" {
-            "faster: fixture::kept vs HEAD~1 (".to_string()
+            "faster: all_new::kept vs HEAD~1 (".to_string()
         } else {
-            format!("test fixture::kept ... ignored, {NEW}\n")
+            format!("test all_new::kept ... ignored, {NEW}\n")
         };
         assert!(ran.stdout.contains(&said), "{format}: {}", ran.stdout);
         if format == "pretty" {
@@ -786,7 +795,9 @@ fn a_run_where_every_function_is_new_says_it_compared_nothing_and_passes() {
 /// integration test: what `cargo faster` builds, whatever it then finds;
 /// with `dependency` and `workspace` lines more.
 fn sharing_manifest(dependency: &str, workspace: &str) -> String {
+    // Each test builds it in a target directory of its own.
     MANIFEST
+        .replace("PACKAGE", "fixture")
         .replace(
             "faster-test = { path = \"FASTER\", default-features = false }",
             &format!("itoa = \"1\"\n{dependency}"),
@@ -1012,11 +1023,7 @@ fn a_base_built_again_after_another_base_compiles_its_own_sources() {
 #[test]
 fn a_damaged_build_or_layout_is_made_again_never_measured_as_it_is() {
     let fixture = Fixture::empty("faults");
-    // A package of its own name: cargo names the binaries of path packages
-    // alike wherever they are, and the other tests' fixtures, built beside
-    // it at the same time, would link theirs over this one's.
-    let named = manifest("").replace("name = \"fixture\"", "name = \"faults\"");
-    fixture.write("Cargo.toml", &named);
+    fixture.write("Cargo.toml", &manifest("faults", ""));
     // Commits of its own: the base's cache folder is this test's alone.
     let base = format!("{BASE}\n// The fault-injection fixture.\n");
     fixture.write("src/lib.rs", &base);
