@@ -4,7 +4,7 @@
 //! is run with `FASTER_SERVE=1`.
 
 use crate::executable::Executable;
-use faster_runtime::revision::child::ServerCommand;
+use faster_runtime::__internal::ServerCommand;
 use std::process::Command;
 
 /// How each of `executables` that holds tracked functions is started to
@@ -15,7 +15,7 @@ pub fn servers(executables: &[Executable]) -> Result<Vec<ServerCommand>, String>
         let output = Command::new(&executable.path)
             .args(["--list", "--format", "terse"])
             .current_dir(&executable.directory)
-            .env_remove(faster_runtime::process::SERVE_VARIABLE)
+            .env_remove(faster_runtime::__internal::SERVE_VARIABLE)
             .output()
             .map_err(|error| format!("could not run {}: {error}", executable.path.display()))?;
         if !output.status.success() {

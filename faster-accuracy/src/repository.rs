@@ -5,7 +5,8 @@
 //! binary run in it, each function's report read back from its JSON lines.
 //! What the commits hold is each mode's own.
 
-use faster_runtime::report::{Document, Report};
+use faster::Report;
+use faster_runtime::__internal::Document;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};

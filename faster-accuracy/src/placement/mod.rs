@@ -32,7 +32,7 @@ use crate::options::Options;
 use crate::reference::{self, Reference};
 use crate::workloads::{carried_chain, ns_per_step};
 use faster::{Config, Report, Verdict, compare_fns};
-use faster_runtime::process::CHILD_VARIABLE;
+use faster_runtime::__internal::CHILD_VARIABLE;
 use std::process::{Command, ExitCode};
 use std::time::{Duration, Instant};
 
@@ -172,7 +172,7 @@ impl Run {
         self.reference < self.range.0 || self.reference > self.range.1
     }
 
-    /// How far apart the placements read ([`faster::Placement::spread`]).
+    /// How far apart the placements read ([`faster::report::Placement::spread`]).
     fn spread(&self) -> f64 {
         self.range.1 / self.range.0 - 1.0
     }
@@ -280,7 +280,7 @@ pub fn child(key: &str) -> ExitCode {
                 ci: report.ci,
                 verdict: report.verdict,
                 seconds: report.elapsed.as_secs_f64(),
-                budget_stop: report.stop == faster::Stop::Budget,
+                budget_stop: report.stop == faster::report::Stop::Budget,
                 per_call_ns: [report.original_ns, report.candidate_ns],
                 placements: report.placement.count,
                 // Too few rounds for each placement's figure: the one figure.

@@ -302,6 +302,9 @@ pub fn combine_slices(slices: Vec<Report>, least: usize) -> Report {
     combined.candidate_ns = combined.inputs.iter().map(|input| input.candidate_ns).sum();
     combined.speedup = speedup;
     combined.ci = ci;
+    // Each slice judged its own interval by the same rule, because a slice
+    // travels as a whole report (its document requires a verdict); the
+    // comparison's verdict is the combined interval's.
     combined.verdict = Verdict::from_interval(ci, combined.noise_floor);
     // Slices measure fixed cycles, never a precision of their own: the
     // comparison converged where its slices settled, else its budget (or

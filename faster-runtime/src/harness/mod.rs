@@ -30,7 +30,7 @@ use crate::revision::serve;
 pub use against::{Against, COULD_NOT_RUN, Revision, run_against};
 use cli::{Cli, Format, usage};
 pub use interrupted::say_when_interrupted;
-pub use merge::{COMMENT_FILE, COULD_NOT_MERGE, JUNIT_FILE, MERGED_FILE, Merge, run_merge};
+pub use merge::{Merge, run_merge};
 use run::{RunWide, run_comparison};
 use std::io::Write;
 use std::panic::Location;
@@ -175,7 +175,6 @@ fn run_all(
     let binary = binary_of_test();
     let tests: Vec<&str> = selected.iter().map(|c| c.test_name()).collect();
     outputs.begin(&Run {
-        binary: &binary,
         tests: &tests,
         environment: Environment::current(),
         debug_build: selected
