@@ -385,10 +385,7 @@ fn every_method_is_registered_under_its_type_and_name() {
             "shapes::faster_samples_sum",
         ]
     );
-    let tracked: Vec<&str> = tracked()
-        .iter()
-        .map(|tracked| tracked.name)
-        .collect();
+    let tracked: Vec<&str> = tracked().iter().map(|tracked| tracked.name).collect();
     assert_eq!(
         tracked,
         [

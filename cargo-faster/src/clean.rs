@@ -8,8 +8,8 @@
 use crate::cache::prune::{self, APART};
 use crate::cargo::Cargo;
 use crate::git::Repository;
-use faster_runtime::__internal::try_lock;
 use faster_runtime::__internal::format_bytes;
+use faster_runtime::__internal::try_lock;
 use std::fs::File;
 use std::path::Path;
 

@@ -4,9 +4,9 @@
 
 use clap::Parser;
 use clap::error::ErrorKind;
+use faster_runtime::__internal::ColorChoice;
 use faster_runtime::__internal::{Merge, run_merge};
 use faster_runtime::Undecided;
-use faster_runtime::__internal::ColorChoice;
 use std::path::PathBuf;
 
 /// The subcommand's name.

@@ -8,11 +8,11 @@
 use clap::builder::StyledStr;
 use clap::error::{ContextKind, ContextValue, ErrorKind};
 use clap::{Arg, ArgAction, ArgMatches, Args, Command, CommandFactory, FromArgMatches, Parser};
+use faster_runtime::__internal::OptionSpec;
+use faster_runtime::__internal::SETTINGS;
 use faster_runtime::__internal::{Action, FLAGS, Flag};
 use faster_runtime::__internal::{Cli, Known, closest, unknown_flag};
-use faster_runtime::__internal::OptionSpec;
 use faster_runtime::Settings;
-use faster_runtime::__internal::SETTINGS;
 use std::path::PathBuf;
 
 /// What `cargo faster --help` says before the flags.

@@ -26,10 +26,10 @@ use crate::options::Options;
 use crate::reference;
 use crate::workloads::{carried_chain, ns_per_step};
 use faster::{Config, Verdict, compare_fns};
-use faster_runtime::__internal::{measure_noise, noise_probe_config};
-use faster_runtime::__internal::{child_timeout, combine_slices};
-use faster_runtime::__internal::{Measured, run_once, say};
 use faster_runtime::__internal::median;
+use faster_runtime::__internal::{Measured, run_once, say};
+use faster_runtime::__internal::{child_timeout, combine_slices};
+use faster_runtime::__internal::{measure_noise, noise_probe_config};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 

@@ -9,7 +9,6 @@
 //! hanging it) and use at most [`CPU_LIMIT`] of CPU time (measured on the
 //! thread's own CPU clock, so a busy machine does not fail it).
 
-use faster_runtime::Verdict;
 use faster_runtime::__internal::stats::estimate::Estimate;
 use faster_runtime::__internal::stats::samples::{self, Round, Samples, Side, Stop};
 use faster_runtime::__internal::stats::{
@@ -17,6 +16,7 @@ use faster_runtime::__internal::stats::{
     linear_fit, mean, median, minimum, percentile, pooled_robust_intervals, robust_interval,
     student_t_quantile, variance, winsorize,
 };
+use faster_runtime::Verdict;
 use faster_runtime::time::{Calibration, Clock, ThreadCpuClock};
 use proptest::prelude::*;
 use std::sync::mpsc::{self, RecvTimeoutError};

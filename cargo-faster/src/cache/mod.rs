@@ -9,8 +9,8 @@ pub mod stale_layouts;
 
 use crate::executable::Executable;
 use crate::{relink, sources};
-use faster_runtime::__internal::Layouts;
 use faster_runtime::__internal::Identity;
+use faster_runtime::__internal::Layouts;
 use faster_runtime::__internal::write_atomically;
 pub use key::Key;
 use serde::{Deserialize, Serialize};

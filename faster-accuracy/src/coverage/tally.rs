@@ -6,9 +6,9 @@
 
 use crate::layouts::Table;
 use faster::Report;
+use faster::Verdict;
 use faster::report::ProcessSummary;
 use faster_runtime::__internal::median;
-use faster::Verdict;
 use std::collections::BTreeSet;
 
 /// One tracked function's interval in one run.

@@ -6,8 +6,8 @@
 
 use super::kinds::Kind;
 use faster::Report;
-use faster_runtime::__internal::Document;
 use faster::Verdict;
+use faster_runtime::__internal::Document;
 use std::path::Path;
 
 /// What the suite keeps of one comparison's report.

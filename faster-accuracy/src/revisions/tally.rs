@@ -3,8 +3,8 @@
 //! issue's targets it missed.
 
 use faster::Report;
-use faster_runtime::__internal::median;
 use faster::Verdict;
+use faster_runtime::__internal::median;
 
 /// One function's runs in one phase.
 pub struct Tally {
