@@ -67,9 +67,8 @@ mod signature;
 #[path = "private.rs"]
 pub mod __private;
 
-/// What `cargo-faster`, the accuracy suite and this workspace's tests reach
-/// besides the public API, each item with why. Not a public API: it may
-/// change in any release.
+// What `cargo-faster`, the accuracy suite and this workspace's tests reach
+// besides the public API, each item with why (its own documentation).
 #[doc(hidden)]
 #[path = "internal.rs"]
 pub mod __internal;

@@ -1,13 +1,13 @@
-//! The result of one comparison as data: [`Report`](crate::Report) and its
+//! The result of one comparison as data: [`Report`] and its
 //! per-input and per-process figures, the outcome of a registered
 //! comparison, the versioned document they are stored as (schema
 //! [`SCHEMA`]), where they were measured, and the units figures are written
 //! in ([`format_ns`], [`format_rate`]). Nothing here prints: the outputs
 //! lay these out.
 //!
-//! Public as `faster::report`: the types a [`Report`](crate::Report)'s
+//! Public as `faster::report`: the types a [`Report`]'s
 //! fields hold, what its methods return, and the functions that write its
-//! figures as the report does. The report itself is at the crate's root.
+//! figures as the report does; the report itself is also at the root.
 
 pub(crate) mod apart;
 pub(crate) mod compiled_code;
