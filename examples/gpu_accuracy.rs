@@ -36,8 +36,9 @@
 mod kernels;
 
 use faster::gpu::{Gpu, KernelOptions, compare_kernels, time_pass, wgpu};
-use faster::{Config, Verdict, format_ns};
-use faster_runtime::stats::median;
+use faster::report::format_ns;
+use faster::{Config, Verdict};
+use faster_runtime::__internal::median;
 use kernels::{Busy, busy, busy_once, busy_twice};
 
 type Record = fn(&mut wgpu::ComputePass<'_>, &Busy);

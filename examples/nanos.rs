@@ -14,8 +14,9 @@
 //! independent of the engine, 1 000 alternating batches of ≈ 1 ms each in the
 //! engine's loop shape, median of their ratios.
 
-use faster::{Config, TimerKind, Verdict, compare_fns};
-use faster_runtime::stats::median;
+use faster::time::TimerKind;
+use faster::{Config, Verdict, compare_fns};
+use faster_runtime::__internal::median;
 use std::cell::Cell;
 use std::hint::black_box;
 use std::time::Instant;
@@ -134,7 +135,7 @@ fn print_cell(label: &str, truth: f64, cell: &mut Cell_) {
     };
     println!(
         "{label:<22} {:>8} {truth:>7.4} {:>5} {:>9.3}% {:>9.3}% {:>9.3}% {:>6} {:>6} {:>7}% {:>8.5} {:>8.5} {:>7.3}s",
-        faster::format_ns(cell.per_call_ns),
+        faster::report::format_ns(cell.per_call_ns),
         cell.runs,
         100.0 * median(&cell.errors),
         100.0 * worst,

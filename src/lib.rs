@@ -38,6 +38,8 @@
 //! floor.
 //!
 //! The same engine is available without the attribute: [`compare_fns`].
+//! The types a [`Report`]'s fields hold are in [`report`]; the timing
+//! sources, and the [`Clock`](time::Clock) trait for another, in [`time`].
 //! A `harness = false` target runs every registered comparison with [`main`].
 //! [`cargo faster`](https://crates.io/crates/cargo-faster) compares
 //! [`track`]ed functions with themselves at another git revision.
@@ -50,32 +52,16 @@
 #[cfg(feature = "gpu")]
 pub use faster_macros::compare_gpu;
 pub use faster_macros::{compare, methods, track};
+// What a user writes: the entry points beside the attributes, the
+// settings, the result, the errors, and the output checks (`check =
+// approx(...)` and the traits a user's output type meets).
 pub use faster_runtime::{
-    Calibration, Clock, Comparison, Config, CycleCounter, Error, Expect, InputReport, LinearFit,
-    OnlyIn, OutputCheck, Phase, Placement, ProcessSummary, Report, Settings, Side, SimClock,
-    ThreadCpuClock, Timer, TimerKind, TimerReading, Undecided, Verdict, WallClock, calibrate,
-    compare_fns, compare_fns_with_clock, comparisons, format_ns,
+    Approx, ApproxEq, Config, Difference, EqComparable, Error, Expect, OnlyIn, OutputCheck,
+    PerCall, Phase, Report, Settings, Undecided, Verdict, compare_fns, compare_fns_with_clock,
+    output_dir,
 };
-// What a report's fields hold besides the figures: how far the verdict
-// reaches, what held batches short, the run's load, the compiled loops,
-// figures that read apart.
-pub use faster_runtime::{
-    BatchLimit, BestOfApart, Callee, CompiledCode, InputsAgainstHeadline, Load, Scope,
-};
-// Reports and output: the JSON schema's name, where reports go, the
-// environment they record, colour and rate formatting.
-pub use faster_runtime::{CiRun, ColorChoice, Environment, REPORT_SCHEMA, format_rate, output_dir};
-// Functions tracked across revisions (`#[faster::track]`, `cargo faster`).
-pub use faster_runtime::{Probe, Served, Tracked, tracked};
-// An argument made for each call, for a by-value parameter that is not
-// `Clone`.
-pub use faster_runtime::PerCall;
-// The output checks: `check = approx(...)` and its trait for user types.
-pub use faster_runtime::{Approx, ApproxEq, Difference, EqComparable};
-// Why a run stopped measuring (a field of `Report`).
-pub use faster_runtime::Stop;
-// Where a GPU comparison ran (a field of `Report`).
-pub use faster_runtime::GpuInfo;
+// A report's field types and its units; the timing sources.
+pub use faster_runtime::{report, time};
 
 /// Two wgpu compute kernels compared on the GPU's own timestamps (the `gpu`
 /// feature): [`compare_kernels`](gpu::compare_kernels) and the types its

@@ -23,7 +23,8 @@
 
 #![deny(warnings)]
 
-use faster::{Comparison, Config, Expect};
+use faster::{Config, Expect};
+use faster_runtime::__internal::{Comparison, comparisons};
 use std::hint::black_box;
 use std::time::Duration;
 
@@ -862,7 +863,7 @@ mod bare {
 // What the attribute recorded.
 
 fn registered(test_name: &str) -> &'static Comparison {
-    faster::comparisons()
+    comparisons()
         .into_iter()
         .find(|comparison| comparison.test_name() == test_name)
         .unwrap_or_else(|| panic!("no comparison named {test_name:?} is registered"))
@@ -870,7 +871,7 @@ fn registered(test_name: &str) -> &'static Comparison {
 
 #[test]
 fn every_annotated_function_is_registered_under_its_test_name() {
-    let names: Vec<&str> = faster::comparisons()
+    let names: Vec<&str> = comparisons()
         .iter()
         .map(|comparison| comparison.test_name())
         .collect();
@@ -931,7 +932,7 @@ fn registered_names_are_libtests_test_names() {
         .output()
         .expect("this test binary lists its tests");
     let listed = String::from_utf8(listed.stdout).unwrap();
-    for comparison in faster::comparisons() {
+    for comparison in comparisons() {
         let line = format!("{}: test", comparison.test_name());
         assert!(
             listed.lines().any(|listed| listed == line),

@@ -8,6 +8,7 @@
 #![deny(warnings)]
 
 use faster::Config;
+use faster_runtime::__internal::{comparisons, tracked};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
@@ -72,7 +73,7 @@ fn run(test_name: &str) {
         processes: 1,
         ..Config::default()
     };
-    let comparison = faster::comparisons()
+    let comparison = comparisons()
         .into_iter()
         .find(|comparison| comparison.test_name() == test_name)
         .expect("registered");
@@ -84,13 +85,13 @@ fn a_copy_argument_by_value_clones_nothing() {
     // `lookups` clones one haystack to make its two cases.
     let before = HAYSTACK_CLONES.load(Ordering::Relaxed);
     run("faster_contains_sorted");
-    let tracked = faster::tracked()
+    let tracked = tracked()
         .into_iter()
         .find(|tracked| tracked.name.ends_with("::contains_sorted"))
         .expect("tracked");
     let mut served = (tracked.open)().expect("opens");
     served.probe().expect("probes");
-    let (timer, _) = faster::Timer::select(faster::TimerKind::Wall);
+    let (timer, _) = faster::time::Timer::select(faster::time::TimerKind::Wall);
     served.time_batch(&timer, 0, 1_000).expect("times");
     // Each run of `lookups` (the comparison's, the tracked function's, and
     // the generated tests' running beside this one) clones once.

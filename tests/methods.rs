@@ -7,7 +7,8 @@
 
 #![deny(warnings)]
 
-use faster::{Comparison, Config};
+use faster::Config;
+use faster_runtime::__internal::{Comparison, comparisons, tracked};
 use std::time::Duration;
 
 mod itoa {
@@ -359,7 +360,7 @@ mod engine {
 }
 
 fn registered(test_name: &str) -> &'static Comparison {
-    faster::comparisons()
+    comparisons()
         .into_iter()
         .find(|comparison| comparison.test_name() == test_name)
         .unwrap_or_else(|| panic!("no comparison named {test_name:?} is registered"))
@@ -367,7 +368,7 @@ fn registered(test_name: &str) -> &'static Comparison {
 
 #[test]
 fn every_method_is_registered_under_its_type_and_name() {
-    let names: Vec<&str> = faster::comparisons()
+    let names: Vec<&str> = comparisons()
         .iter()
         .map(|comparison| comparison.test_name())
         .collect();
@@ -384,10 +385,7 @@ fn every_method_is_registered_under_its_type_and_name() {
             "shapes::faster_samples_sum",
         ]
     );
-    let tracked: Vec<&str> = faster::tracked()
-        .iter()
-        .map(|tracked| tracked.name)
-        .collect();
+    let tracked: Vec<&str> = tracked().iter().map(|tracked| tracked.name).collect();
     assert_eq!(
         tracked,
         [
@@ -412,7 +410,7 @@ fn every_method_is_registered_under_its_type_and_name() {
 #[test]
 fn a_provided_method_runs_as_each_implementors() {
     let first_output = |name: &str| {
-        let tracked = faster::tracked()
+        let tracked = tracked()
             .into_iter()
             .find(|tracked| tracked.name == name)
             .unwrap_or_else(|| panic!("{name} is not registered"));

@@ -8,7 +8,8 @@
 
 #![deny(warnings)]
 
-use faster::{Expect, Probe, Tracked};
+use faster::Expect;
+use faster_runtime::__internal::{Probe, Tracked, comparisons, tracked};
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::Duration;
 
@@ -134,7 +135,7 @@ fn tokens() -> Vec<faster::PerCall<Token>> {
 }
 
 fn registered(name: &str) -> &'static Tracked {
-    faster::tracked()
+    tracked()
         .into_iter()
         .find(|tracked| tracked.name == name)
         .unwrap_or_else(|| panic!("{name} is not registered"))
@@ -147,7 +148,7 @@ fn probes(name: &str) -> Vec<Probe> {
 
 #[test]
 fn every_function_is_registered_under_its_path_or_its_name() {
-    let names: Vec<&str> = faster::tracked().iter().map(|t| t.name).collect();
+    let names: Vec<&str> = tracked().iter().map(|t| t.name).collect();
     assert_eq!(
         names,
         [
@@ -217,7 +218,7 @@ fn outputs_without_a_digest_or_that_vary_are_not_comparable() {
 #[test]
 fn a_function_can_be_tracked_and_compared() {
     assert!(
-        faster::comparisons()
+        comparisons()
             .iter()
             .any(|comparison| comparison.test_name() == "faster_double")
     );
@@ -239,7 +240,7 @@ fn an_argument_that_is_not_clone_is_made_for_each_call() {
 #[test]
 fn a_deprecated_function_is_tracked_and_compared_without_a_warning() {
     assert!(
-        faster::comparisons()
+        comparisons()
             .iter()
             .any(|comparison| comparison.test_name() == "faster_twice")
     );

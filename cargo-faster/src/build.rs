@@ -30,7 +30,7 @@ use crate::executable::Executable;
 use crate::git::Repository;
 use crate::wrapper::{self, Side};
 use crate::{manifests, relink, sources};
-use faster_runtime::report::units::format_bytes;
+use faster_runtime::__internal::format_bytes;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 

@@ -8,8 +8,8 @@
 use crate::cache::prune::{self, APART};
 use crate::cargo::Cargo;
 use crate::git::Repository;
-use faster_runtime::harness::lock::try_lock;
-use faster_runtime::report::units::format_bytes;
+use faster_runtime::__internal::format_bytes;
+use faster_runtime::__internal::try_lock;
 use std::fs::File;
 use std::path::Path;
 
@@ -92,7 +92,7 @@ fn clean(faster: &Path, repository: &Repository) -> Result<(u64, usize), String>
 mod tests {
     use super::*;
     use crate::cache::prune::InUse;
-    use faster_runtime::harness::lock::lock;
+    use faster_runtime::__internal::lock;
 
     /// A git repository with a `target/faster` holding a build, a report,
     /// and two base revisions' folders.

@@ -10,8 +10,7 @@
 //! is an error naming it rather than a `cargo faster` that never ends.
 
 use crate::executable::Executable;
-use faster_runtime::process::{self, command};
-use faster_runtime::revision::child::ServerCommand;
+use faster_runtime::__internal::{ServerCommand, child_output, command};
 use std::time::Duration;
 
 /// How long one test binary may take to list its tests: libtest answers
@@ -44,7 +43,7 @@ fn listed_tracked_test(
     list.args(["--list", "--format", "terse"])
         .current_dir(&executable.directory);
     let name = format!("`{} --list`", executable.path.display());
-    let output = process::output(&name, list, timeout)?;
+    let output = child_output(&name, list, timeout)?;
     if !output.status.success() {
         return Err(format!(
             "{name} failed: it exited with {}{}",

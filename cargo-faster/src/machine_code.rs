@@ -7,7 +7,7 @@
 //! `iced-x86`, here rather than in the runtime, so the users' dependency
 //! tree carries neither.
 
-use faster_runtime::revision::machine_code::FunctionCode;
+use faster_runtime::__internal::FunctionCode;
 use iced_x86::{Code, Decoder, DecoderOptions, Instruction, OpKind, Register};
 use object::{Architecture, Object, ObjectSection, ObjectSymbol, SymbolKind};
 use std::collections::{HashSet, VecDeque};
@@ -271,7 +271,7 @@ fn readable(symbol: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use faster_runtime::revision::machine_code::from_entry;
+    use faster_runtime::__internal::from_entry;
 
     /// Code of this test binary, of a size the test can bound, that calls
     /// another function of it.

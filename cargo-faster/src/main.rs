@@ -21,7 +21,7 @@
 //! linked through `faster-link`), `merge` (`cargo faster merge`: the shards
 //! of a CI matrix in one result), `clean` (`cargo faster clean`: what it
 //! keeps, removed). The comparison itself, and every output, is the
-//! runtime's (`faster_runtime::harness::run_against`).
+//! runtime's (`faster_runtime::__internal::run_against`).
 
 mod build;
 mod build_failure;
@@ -44,7 +44,7 @@ mod wrapper;
 
 use build::{Base, Binaries};
 use cargo::{Cargo, Workspace};
-use faster_runtime::harness::{
+use faster_runtime::__internal::{
     Against, COULD_NOT_RUN, Revision, run_against, say_when_interrupted,
 };
 use options::{Options, Parsed};

@@ -1,11 +1,12 @@
 //! `cargo faster merge DIR…`: the command line of the merge of a CI
 //! matrix's shards. The merge itself, and every output, is the runtime's
-//! (`faster_runtime::harness::run_merge`).
+//! (`faster_runtime::__internal::run_merge`).
 
 use clap::Parser;
 use clap::error::ErrorKind;
-use faster_runtime::harness::{Merge, run_merge};
-use faster_runtime::{ColorChoice, Undecided};
+use faster_runtime::__internal::ColorChoice;
+use faster_runtime::__internal::{Merge, run_merge};
+use faster_runtime::Undecided;
 use std::path::PathBuf;
 
 /// The subcommand's name.

@@ -1,17 +1,18 @@
 //! The command line of `cargo faster`, through clap: its own flags (the
 //! base revision, what to build, whether changed outputs are expected), and
 //! the flags and filters of `faster::main()` composed from the runtime's own
-//! tables (`faster_runtime::SETTINGS`, `harness::cli::flags::FLAGS`): each
+//! tables (`SETTINGS`, `FLAGS`, from `faster_runtime::__internal`): each
 //! flag with the runtime's usage line and parser, applied by the runtime's
 //! `Cli::apply`, so the two command lines cannot drift apart.
 
 use clap::builder::StyledStr;
 use clap::error::{ContextKind, ContextValue, ErrorKind};
 use clap::{Arg, ArgAction, ArgMatches, Args, Command, CommandFactory, FromArgMatches, Parser};
-use faster_runtime::harness::cli::flags::{Action, FLAGS, Flag};
-use faster_runtime::harness::cli::{Cli, Known, closest, unknown_flag};
-use faster_runtime::options::OptionSpec;
-use faster_runtime::{SETTINGS, Settings};
+use faster_runtime::__internal::OptionSpec;
+use faster_runtime::__internal::SETTINGS;
+use faster_runtime::__internal::{Action, FLAGS, Flag};
+use faster_runtime::__internal::{Cli, Known, closest, unknown_flag};
+use faster_runtime::Settings;
 use std::path::PathBuf;
 
 /// What `cargo faster --help` says before the flags.
@@ -343,7 +344,7 @@ mod tests {
         // `-q` gives way to the format given.
         assert_eq!(
             harness.format,
-            Some(faster_runtime::harness::cli::Format::Json)
+            Some(faster_runtime::__internal::Format::Json)
         );
     }
 
@@ -374,7 +375,7 @@ mod tests {
         let quick = parse(&["--against", "main", "--quick"]).unwrap();
         assert_eq!(
             quick.harness().settings.max_time,
-            Some(faster_runtime::harness::cli::QUICK_MAX_TIME)
+            Some(faster_runtime::__internal::QUICK_MAX_TIME)
         );
     }
 

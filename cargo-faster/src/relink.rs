@@ -6,11 +6,11 @@
 //! again instead (cargo relinks a binary whose file is gone).
 
 use crate::executable::Executable;
-use faster_runtime::layout::{Layouts, Unavailable, own_dir};
+use faster_runtime::__internal::{Layouts, Unavailable, own_dir};
 use std::path::Path;
 
 /// What frames every message between a comparison and a test binary
-/// serving it (`faster_runtime::process::wire`): only a binary holding it
+/// serving it (`faster_runtime::__internal::wire`): only a binary holding it
 /// can serve tracked functions, and only such a binary needs layouts.
 const SERVES_MARKER: &[u8] = b"faster-frame/";
 

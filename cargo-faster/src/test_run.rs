@@ -5,9 +5,9 @@
 //! `#[test]` runs on its own, with no end of the run to write it at, so
 //! `cargo faster`, which started them all, writes it.
 
-use faster_runtime::partition::Partition;
-use faster_runtime::report::run::toolchain_name;
-use faster_runtime::report::{Document, RUN_FILE, RunDocument};
+use faster_runtime::__internal::Partition;
+use faster_runtime::__internal::toolchain_name;
+use faster_runtime::__internal::{Document, RUN_FILE, RunDocument};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 

@@ -1112,7 +1112,7 @@ fn a_damaged_build_or_layout_is_made_again_never_measured_as_it_is() {
 
     // A layout the base's binary was relinked in, cut short: made again,
     // not run (it crashed every child before).
-    let layouts = faster_runtime::layout::own_dir(&base_binary);
+    let layouts = faster_runtime::__internal::own_dir(&base_binary);
     let paired = std::fs::read_dir(&layouts)
         .unwrap()
         .flatten()

@@ -26,11 +26,10 @@ use crate::options::Options;
 use crate::reference;
 use crate::workloads::{carried_chain, ns_per_step};
 use faster::{Config, Verdict, compare_fns};
-use faster_runtime::engine::probe::{config as probe_config, measure as measure_noise};
-use faster_runtime::engine::replicate::{child_timeout, combine_slices};
-use faster_runtime::harness::{Measured, run_once};
-use faster_runtime::process::say;
-use faster_runtime::stats::median;
+use faster_runtime::__internal::median;
+use faster_runtime::__internal::{Measured, run_once, say};
+use faster_runtime::__internal::{child_timeout, combine_slices};
+use faster_runtime::__internal::{measure_noise, noise_probe_config};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
@@ -257,7 +256,7 @@ pub fn probe_check(options: &Options) -> ExitCode {
             &[()],
             carried_chain(steps),
             carried_chain(steps),
-            &probe_config(),
+            &noise_probe_config(),
         )
         .expect("unit outputs agree");
         observed.push(report.speedup.ln().abs());

@@ -7,7 +7,7 @@
 //! places it there), and it changes over seconds: the drift that makes a
 //! sequential measurement of A, then B, disagree with itself.
 
-use faster_runtime::report::environment::last_level_cache_bytes;
+use faster_runtime::__internal::last_level_cache_bytes;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread::JoinHandle;

@@ -20,9 +20,9 @@
 //! unevenly); every shape's mean is 0 in log space. Deterministic: a
 //! seeded generator per cell.
 
-use faster_runtime::engine::replicate::{interval_over_layouts, looks_at, settled, slot_of};
-use faster_runtime::report::ProcessSummary;
-use faster_runtime::stats::verdict::Verdict;
+use faster::Verdict;
+use faster::report::ProcessSummary;
+use faster_runtime::__internal::{interval_over_layouts, looks_at, settled, slot_of};
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 use rand_distr::{Distribution, Exp, Normal, StudentT};

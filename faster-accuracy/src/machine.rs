@@ -1,7 +1,7 @@
 //! What the figures were measured on and when: CPU model, cores, load
 //! average and the date, read from Linux's `/proc` (each falls back to
 //! "unknown" elsewhere); the last-level cache is the runtime's
-//! [`last_level_cache_bytes`](faster_runtime::report::environment::last_level_cache_bytes).
+//! [`last_level_cache_bytes`](faster_runtime::__internal::last_level_cache_bytes).
 
 use std::fs;
 
@@ -50,7 +50,7 @@ pub fn at_start() -> String {
 /// The current UTC time as `YYYY-MM-DD HH:MM UTC`, from the runtime's RFC
 /// 3339 timestamp (`2026-11-22T00:15:37Z`).
 pub fn now_utc() -> String {
-    let stamp = faster_runtime::report::environment::utc_now();
+    let stamp = faster_runtime::__internal::utc_now();
     format!("{} {} UTC", &stamp[..10], &stamp[11..16])
 }
 

@@ -50,8 +50,9 @@ mod timing;
 mod workloads;
 
 use clap::Parser as _;
-use faster::{Config, format_ns};
-use faster_runtime::report::environment::last_level_cache_bytes;
+use faster::Config;
+use faster::report::format_ns;
+use faster_runtime::__internal::last_level_cache_bytes;
 use matrix::{Noise, Workload};
 use options::Mode;
 use output::Csv;
@@ -77,7 +78,7 @@ fn main() -> ExitCode {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
     // The issue-7 checks (and the children they start) have their own modes.
-    if let Some(faster_runtime::process::Role::Once(key)) = faster_runtime::process::role() {
+    if let Some(faster_runtime::__internal::Role::Once(key)) = faster_runtime::__internal::role() {
         if placement::is_child(&key) {
             return placement::child(&key);
         }
@@ -262,7 +263,7 @@ fn print_header(options: &options::Matrix, settings: &runner::Settings, llc: Opt
         settings.config.max_time,
         100.0 * settings.config.target_precision,
         settings.config.min_rounds,
-        faster::calibrate(&faster::WallClock).reading_cost_ns,
+        faster::time::calibrate(&faster::time::WallClock).reading_cost_ns,
     );
     println!(
         "runs: {} per cell, {} per identical-function cell; reference {:?} per cell in batches of {:?} per side; filter: {}",

@@ -4,7 +4,7 @@
 //! modules).
 
 use clap::{Args, Parser};
-use faster_runtime::parse_duration;
+use faster_runtime::__internal::parse_duration;
 use std::time::Duration;
 
 /// What the command line asked for.

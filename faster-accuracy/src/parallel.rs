@@ -16,7 +16,8 @@
 use crate::defaults::at_defaults;
 use crate::options::Options;
 use crate::workloads::ns_per_step;
-use faster::{Verdict, format_ns};
+use faster::Verdict;
+use faster::report::format_ns;
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode, Stdio};
 use std::time::{Duration, Instant};
@@ -101,7 +102,7 @@ impl Tally {
     fn medians(&self) -> Vec<f64> {
         self.speedups
             .iter()
-            .map(|runs| faster_runtime::stats::median(runs))
+            .map(|runs| faster_runtime::__internal::median(runs))
             .collect()
     }
 
@@ -187,9 +188,9 @@ pub fn parallel(options: &Options) -> ExitCode {
             tally.missing,
             tally.false_verdicts,
             tally.reversals,
-            percent(faster_runtime::stats::median(&errors)),
+            percent(faster_runtime::__internal::median(&errors)),
             percent(errors.last().copied().unwrap_or(f64::NAN)),
-            percent(faster_runtime::stats::median(
+            percent(faster_runtime::__internal::median(
                 &tally.errors_against(&reference)
             )),
             format_ns(

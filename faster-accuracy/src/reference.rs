@@ -24,7 +24,7 @@
 //! cancels in the ratio.
 
 use crate::timing::{calls_for, fastest_per_call_ns, time_calls};
-use faster_runtime::stats::median;
+use faster_runtime::__internal::median;
 use std::time::{Duration, Instant};
 
 /// The measured true speedup of one cell.

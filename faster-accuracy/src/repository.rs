@@ -6,7 +6,8 @@
 //! What the commits hold is each mode's own.
 
 use crate::defaults::at_defaults;
-use faster_runtime::report::{Document, Report};
+use faster::Report;
+use faster_runtime::__internal::Document;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};

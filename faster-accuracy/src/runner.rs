@@ -10,8 +10,8 @@ use crate::workloads::{
     Cursor, carried_chain, carried_chain_of_input, carried_walk, construct, tolerance, walk_buffer,
     walk_call_ns,
 };
-use faster::Stop;
-use faster::{Config, Report, compare_fns, format_ns};
+use faster::report::{Stop, format_ns};
+use faster::{Config, Report, compare_fns};
 use std::rc::Rc;
 use std::time::{Duration, Instant};
 

@@ -5,7 +5,7 @@
 use crate::matrix::{Cell, Workload};
 use crate::reference::Truth;
 use faster::Verdict;
-use faster_runtime::stats::median;
+use faster_runtime::__internal::median;
 
 /// One method's conclusion in one run.
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -4,9 +4,9 @@
 //!
 //! Monomorphized over the function (no dynamic dispatch, whose extra cost per
 //! call would bias a ratio of two short functions) and read on the same
-//! timing source the engine uses, [`faster::WallClock`].
+//! timing source the engine uses, [`faster::time::WallClock`].
 
-use faster::{Clock, WallClock};
+use faster::time::{Clock, WallClock};
 use std::hint::black_box;
 
 /// Nanoseconds taken by `calls` back-to-back calls of `function` on `input`,

@@ -139,7 +139,7 @@ pub fn walk_call_ns(buffer: &'static [u64], lines: u64) -> f64 {
     let per_call: Vec<f64> = (0..15)
         .map(|_| time_calls(&mut function, &(), calls) / calls as f64)
         .collect();
-    faster_runtime::stats::median(&per_call)
+    faster_runtime::__internal::median(&per_call)
 }
 
 /// How far, in log ratio, a built pair may be from the ratio it stands for:

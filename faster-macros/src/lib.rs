@@ -177,9 +177,10 @@ use proc_macro::TokenStream;
 ///     2 * a.len() as u64
 /// }
 /// # fn main() {
-/// #     // Doctests share a binary: find this one's registration by name.
-/// #     let registered = faster::comparisons();
-/// #     let dot = registered.iter().find(|c| c.test_name().ends_with("faster_dot_scaled_once")).unwrap();
+/// #     // Doctests share a binary: find this one's registration by name,
+/// #     // where the expansion submitted it.
+/// #     use faster::__private::{Comparison, inventory};
+/// #     let dot = inventory::iter::<Comparison>.into_iter().find(|c| c.test_name().ends_with("faster_dot_scaled_once")).unwrap();
 /// #     assert_eq!((dot.original, dot.label), ("dot_naive", "dot: scale once vs dot_naive"));
 /// # }
 /// ```
@@ -206,8 +207,10 @@ use proc_macro::TokenStream;
 ///     vec![(0..300_u16).map(|i| T::from(i * 7 % 101)).collect()]
 /// }
 /// # fn main() {
-/// #     let names: Vec<&str> = faster::comparisons().iter().map(|c| c.test_name())
+/// #     use faster::__private::{Comparison, inventory};
+/// #     let mut names: Vec<&str> = inventory::iter::<Comparison>.into_iter().map(|c| c.test_name())
 /// #         .filter(|name| name.contains("sort_fast")).collect();
+/// #     names.sort();
 /// #     assert_eq!(names.len(), 2, "{names:?}");
 /// #     assert!(names[0].ends_with("faster_sort_fast_f64") && names[1].ends_with("faster_sort_fast_u32"));
 /// # }

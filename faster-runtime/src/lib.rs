@@ -3,11 +3,14 @@
 //! verdict, the report and the test harness.
 //!
 //! Users depend on the `faster-test` package, whose library `faster`
-//! re-exports everything public here next to the `#[faster::compare]`
-//! attribute.
+//! re-exports the public API here next to the `#[faster::compare]`
+//! attribute: at the root what a user writes (the entry points, [`Config`],
+//! [`Report`], [`Verdict`], [`Error`], the output checks), the report's
+//! field types under [`report`], the timing sources under [`time`].
 //!
-//! Its modules are not public API (`cargo-faster` and the accuracy suite
-//! reach into some of them, hidden); each imports only those below it:
+//! The other modules are private, and each imports only those below it;
+//! what `cargo-faster`, the accuracy suite and the workspace's tests reach
+//! besides the public API is listed in one hidden module, `__internal`:
 //!
 //! - `harness` — `faster::main()` and the generated tests' `run_test`: the
 //!   command line, the one run path, the lock between processes;
@@ -17,56 +20,43 @@
 //!   `cargo faster` and the processes serving each revision's tracked
 //!   functions, both sides of it, one function matched, checked and
 //!   measured;
-//! - `gpu` (feature `gpu`) — two wgpu compute kernels as the engine's
-//!   subject, timed on the GPU's timestamps;
+//! - `gpu` (feature `gpu`, public) — two wgpu compute kernels as the
+//!   engine's subject, timed on the GPU's timestamps;
 //! - `engine` — one comparison: calling and timing the functions, sampling,
 //!   diagnostics, the disturbance guard, the noise probe, replication;
 //! - `registry` — what the attributes register;
-//! - `report` — the result as data: the report, the outcome, the versioned
-//!   document, the environment, the units figures are written in;
+//! - `report` (public) — the result as data: the report, the outcome, the
+//!   versioned document, the environment, the units figures are written in;
 //! - `check` — comparing the outputs of the two functions;
 //! - `stats` — pure statistics: samples, estimates, intervals, the verdict;
-//! - `config`, `time`, `error` — settings and their precedence, timing
-//!   sources and calibration, errors;
+//! - `config`, `time` (public), `error` — settings and their precedence,
+//!   timing sources and calibration, errors;
 //! - `options` — every option of the attributes and every setting, declared
 //!   once for this crate and the attributes' macro, and the parsers of
 //!   their values: it imports nothing, not even of this crate.
 
 #![warn(missing_docs)]
 
-// The API is what the crate root re-exports below (and `gpu`). The modules
-// are the implementation: private where nothing outside the crate reaches
-// in, and hidden where `cargo-faster`, the accuracy suite, the examples or
-// the tests do — neither is public API, and either may change in any
-// release.
+// The API is what the crate root re-exports below, `report`, `time` and
+// `gpu`. The other modules are the implementation, private: what reaches
+// them from outside goes through `__internal`, which lists it.
 mod check;
-#[doc(hidden)]
-pub mod config;
-#[doc(hidden)]
-pub mod engine;
+mod config;
+mod engine;
 mod error;
 #[cfg(feature = "gpu")]
 pub mod gpu;
-#[doc(hidden)]
-pub mod harness;
-#[doc(hidden)]
-pub mod layout;
-#[doc(hidden)]
-pub mod options;
-#[doc(hidden)]
-pub mod output;
-#[doc(hidden)]
-pub mod partition;
-#[doc(hidden)]
-pub mod process;
+mod harness;
+mod layout;
+mod options;
+mod output;
+mod partition;
+mod process;
 mod registry;
-#[doc(hidden)]
 pub mod report;
-#[doc(hidden)]
-pub mod revision;
-#[doc(hidden)]
-pub mod stats;
-mod time;
+mod revision;
+mod stats;
+pub mod time;
 
 mod inputs;
 mod signature;
@@ -77,29 +67,19 @@ mod signature;
 #[path = "private.rs"]
 pub mod __private;
 
-pub use check::{Approx, ApproxEq, Difference, Eq, EqComparable, OutputCheck, Skip};
-pub use config::{CI_NOISE_FLOOR, Config, SETTINGS, Settings};
+// What `cargo-faster`, the accuracy suite and this workspace's tests reach
+// besides the public API, each item with why (its own documentation).
+#[doc(hidden)]
+#[path = "internal.rs"]
+pub mod __internal;
+
+pub use check::{Approx, ApproxEq, Difference, EqComparable, OutputCheck};
+pub use config::{Config, Settings};
 pub use engine::compare::{compare_fns, compare_fns_with_clock};
-pub use engine::sampler::{Subject, sample};
-pub use engine::tracked::{Probe, Served};
 pub use error::{Error, OnlyIn, Phase};
 pub use harness::{main, run};
-pub use options::{Expect, TimerKind, Undecided, parse_duration};
+pub use options::{Expect, Undecided};
 pub use output::files::output_dir;
-pub use output::style::ColorChoice;
-pub use registry::{Comparison, Tracked, comparisons, tracked};
-pub use report::document::SCHEMA as REPORT_SCHEMA;
-pub use report::environment::{CiRun, Environment};
-pub use report::units::{format_ns, format_rate};
-pub use report::{
-    BestOfApart, Callee, CompiledCode, GpuInfo, InputReport, InputsAgainstHeadline, Load,
-    Placement, ProcessSummary, Report, Scope,
-};
+pub use report::Report;
 pub use signature::PerCall;
-pub use stats::samples::{BatchLimit, Round, Samples, Side, Stop};
 pub use stats::verdict::Verdict;
-pub use stats::{Interval, LinearFit, StatsError, batch_means_interval, linear_fit};
-pub use time::{
-    Calibration, Clock, CycleCounter, SimClock, ThreadCpuClock, Timer, TimerReading, WallClock,
-    calibrate,
-};

@@ -4,8 +4,9 @@
 //! holds the previous complete document, and that the partial file is
 //! removed only once it is stale.
 
-use faster_runtime::output::files::STALE_AFTER;
-use faster_runtime::{Config, Report, SimClock, compare_fns_with_clock};
+use faster_runtime::__internal::STALE_AFTER;
+use faster_runtime::time::SimClock;
+use faster_runtime::{Config, Report, compare_fns_with_clock};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant, SystemTime};

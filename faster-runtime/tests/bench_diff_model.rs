@@ -7,7 +7,8 @@
 //! minute: the paired engine must stay within the model's 99% bound, while
 //! measuring all of A and then all of B is off by about 54%.
 
-use faster_runtime::{Clock, Config, SimClock, compare_fns_with_clock};
+use faster_runtime::time::{Clock, SimClock};
+use faster_runtime::{Config, compare_fns_with_clock};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use rand_distr::LogNormal;

@@ -22,7 +22,8 @@
 //! simulated calls, ≈ 770 000 per run and method for the hardest scenario
 //! (1% under high variance).
 
-use faster_runtime::{Config, SimClock, compare_fns_with_clock};
+use faster_runtime::time::SimClock;
+use faster_runtime::{Config, compare_fns_with_clock};
 use rand::rngs::SmallRng;
 use rand::{Rng, RngCore, SeedableRng};
 use rand_distr::StandardNormal;

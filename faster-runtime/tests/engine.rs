@@ -1,9 +1,9 @@
 //! The whole engine on a simulated clock: known ratios under seeded noise,
 //! the identical pair, and every way a comparison fails before timing.
 
-use faster_runtime::{
-    Clock, Config, Error, Phase, SimClock, Stop, Verdict, compare_fns, compare_fns_with_clock,
-};
+use faster_runtime::report::Stop;
+use faster_runtime::time::{Clock, SimClock};
+use faster_runtime::{Config, Error, Phase, Verdict, compare_fns, compare_fns_with_clock};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use rand_distr::LogNormal;

@@ -5,7 +5,9 @@
 
 mod support;
 
-use faster_runtime::{Clock, Config, REPORT_SCHEMA, Report, SimClock, compare_fns_with_clock};
+use faster_runtime::report::SCHEMA as REPORT_SCHEMA;
+use faster_runtime::time::{Clock, SimClock};
+use faster_runtime::{Config, Report, compare_fns_with_clock};
 use serde_json::Value;
 use support::schema::{REPORT_SCHEMA as SCHEMA_TEXT, violations};
 

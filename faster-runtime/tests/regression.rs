@@ -2,7 +2,9 @@
 //! plain per-call ratios towards one; the regression over the ladder of batch
 //! sizes recovers the true per-call times and ratio.
 
-use faster_runtime::{Calibration, Clock, Config, Error, Side, SimClock, Subject, sample};
+use faster_runtime::__internal::{Side, Subject, sample};
+use faster_runtime::time::{Calibration, Clock, SimClock};
+use faster_runtime::{Config, Error};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use rand_distr::Exp;

@@ -2,8 +2,7 @@
 //! the child. Tests named `child_*` do nothing unless `FASTER_CHILD` names
 //! them, so in a normal run they pass at once.
 
-use faster_runtime::harness::{Measured, run_once};
-use faster_runtime::process::{Role, command, role, say};
+use faster_runtime::__internal::{Measured, Role, command, role, run_once, say};
 use faster_runtime::{Config, Error, compare_fns};
 use std::time::{Duration, Instant};
 

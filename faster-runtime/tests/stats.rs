@@ -9,14 +9,15 @@
 //! hanging it) and use at most [`CPU_LIMIT`] of CPU time (measured on the
 //! thread's own CPU clock, so a busy machine does not fail it).
 
-use faster_runtime::stats::estimate::Estimate;
-use faster_runtime::stats::samples::{self, Round, Samples, Side, Stop};
-use faster_runtime::stats::{
+use faster_runtime::__internal::stats::estimate::Estimate;
+use faster_runtime::__internal::stats::samples::{self, Round, Samples, Side, Stop};
+use faster_runtime::__internal::stats::{
     StatsError, across_placements, across_processes, batch_means_interval, block_length,
     linear_fit, mean, median, minimum, percentile, pooled_robust_intervals, robust_interval,
     student_t_quantile, variance, winsorize,
 };
-use faster_runtime::{Calibration, Clock, ThreadCpuClock, Verdict};
+use faster_runtime::Verdict;
+use faster_runtime::time::{Calibration, Clock, ThreadCpuClock};
 use proptest::prelude::*;
 use std::sync::mpsc::{self, RecvTimeoutError};
 use std::time::Duration;
@@ -448,7 +449,7 @@ proptest! {
 fn check_interval(
     values: &[f64],
     confidence: f64,
-    result: Result<faster_runtime::Interval, StatsError>,
+    result: Result<faster_runtime::__internal::Interval, StatsError>,
 ) -> Result<(), TestCaseError> {
     let in_domain = confidence > 0.0 && confidence < 1.0 && values.iter().all(|v| v.is_finite());
     match result {

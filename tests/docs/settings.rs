@@ -3,11 +3,12 @@
 //! attribute option the runtime declares is in it, it names none the
 //! runtime does not, and each example it gives is read as a valid value.
 
-use faster_runtime::config::MAX_PROCESSES;
-use faster_runtime::engine::replicate::MOST_LAYOUTS;
-use faster_runtime::harness::cli::Cli;
-use faster_runtime::harness::cli::flags::{FLAGS, VARIABLES};
-use faster_runtime::{Config, SETTINGS, Settings};
+use faster_runtime::__internal::Cli;
+use faster_runtime::__internal::MAX_PROCESSES;
+use faster_runtime::__internal::MOST_LAYOUTS;
+use faster_runtime::__internal::SETTINGS;
+use faster_runtime::__internal::{FLAGS, VARIABLES};
+use faster_runtime::{Config, Settings};
 use std::collections::BTreeSet;
 
 /// The header of the table.

@@ -9,9 +9,9 @@ pub mod stale_layouts;
 
 use crate::executable::Executable;
 use crate::{relink, sources};
-use faster_runtime::layout::Layouts;
-use faster_runtime::layout::material::Identity;
-use faster_runtime::output::files::write_atomically;
+use faster_runtime::__internal::Identity;
+use faster_runtime::__internal::Layouts;
+use faster_runtime::__internal::write_atomically;
 pub use key::Key;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};

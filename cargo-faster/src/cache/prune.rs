@@ -12,7 +12,7 @@
 //! directory shared by several repositories keeps a few of each.
 
 use crate::git::Repository;
-use faster_runtime::harness::lock::{lock_shared, try_lock};
+use faster_runtime::__internal::{lock_shared, try_lock};
 use std::collections::HashSet;
 use std::fs::{File, OpenOptions};
 use std::path::{Path, PathBuf};
@@ -91,7 +91,7 @@ impl Pruned {
         } else {
             "revisions"
         };
-        let size = faster_runtime::report::units::format_bytes;
+        let size = faster_runtime::__internal::format_bytes;
         let mut line = format!(
             "{} keeps {} base {revisions} ({}) and the build both revisions share ({})",
             faster.display(),

@@ -30,7 +30,7 @@ use crate::machine;
 use crate::options::Options;
 use crate::output::Csv;
 use crate::repository::{PACKAGE, Ran, build_cargo_faster};
-use faster_runtime::stats::median;
+use faster_runtime::__internal::median;
 use fixture::{CHANGES, Change, Fixture, TRACKED};
 use std::path::Path;
 use std::process::ExitCode;

@@ -5,9 +5,10 @@
 //! misses and the CSV rows.
 
 use crate::layouts::Table;
-use faster_runtime::report::{ProcessSummary, Report};
-use faster_runtime::stats::median;
-use faster_runtime::stats::verdict::Verdict;
+use faster::Report;
+use faster::Verdict;
+use faster::report::ProcessSummary;
+use faster_runtime::__internal::median;
 use std::collections::BTreeSet;
 
 /// One tracked function's interval in one run.

@@ -10,7 +10,7 @@
 //! plus an effect of the original's offset and one of the candidate's (a
 //! two-way analysis of variance, effect-coded, so the constant is the mean
 //! over the four offsets of each side, the quantity shuffles estimate:
-//! the engine's own fit, `stats::by_offsets`).
+//! the engine's own fit, `by_offsets`).
 //! Beside the engine's interval it gives what is left once the offsets are
 //! accounted for, and the interval of the constant: what an engine that
 //! stratified its layouts by these offsets would judge.
@@ -19,15 +19,15 @@ use super::fixture::{address_of, nm};
 use super::kinds::Kind;
 use super::run::Pair;
 use super::tally::Comparison;
-use faster_runtime::engine::offsets::LAYOUTS_TO_STRATIFY;
-use faster_runtime::stats::samples::CONFIDENCE;
-use faster_runtime::stats::{self, Interval, Placed};
+use faster_runtime::__internal::CONFIDENCE;
+use faster_runtime::__internal::LAYOUTS_TO_STRATIFY;
+use faster_runtime::__internal::{Interval, Placed, across_processes, by_offsets, variance};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 /// The cache line whose offsets are read (the engine's), and the
 /// functions' alignment.
-const CACHE_LINE: u64 = faster_runtime::engine::offsets::CACHE_LINE as u64;
+const CACHE_LINE: u64 = faster_runtime::__internal::CACHE_LINE as u64;
 const ALIGNMENT: u64 = 16;
 /// The fewest layouts a comparison needs to be read here: as many as the
 /// engine fits.
@@ -143,13 +143,13 @@ fn pair_index(pair: Pair) -> usize {
 }
 
 /// The standard deviation of the readings, the fit's residual one, the
-/// plain interval and the stratified one ([`stats::by_offsets`], the
+/// plain interval and the stratified one ([`by_offsets`], the
 /// engine's own); `None` where the fit has no degree of freedom left or
 /// the offsets do not vary.
 pub fn fit(readings: &[Reading]) -> Option<(f64, f64, Interval, Interval)> {
     let ys: Vec<f64> = readings.iter().map(|reading| reading.log_speedup).collect();
     let centers: Vec<(f64, Option<f64>)> = ys.iter().map(|y| (*y, None)).collect();
-    let plain = stats::across_processes(&centers, CONFIDENCE).ok()?;
+    let plain = across_processes(&centers, CONFIDENCE).ok()?;
     let placed: Vec<Placed> = readings
         .iter()
         .map(|reading| Placed {
@@ -159,8 +159,8 @@ pub fn fit(readings: &[Reading]) -> Option<(f64, f64, Interval, Interval)> {
             log_speedup: reading.log_speedup,
         })
         .collect();
-    let fitted = stats::by_offsets(&placed, CONFIDENCE)?;
-    let sd = stats::variance(&ys).sqrt();
+    let fitted = by_offsets(&placed, CONFIDENCE)?;
+    let sd = variance(&ys).sqrt();
     Some((sd, fitted.residual_sd, plain, fitted.interval))
 }
 

@@ -5,8 +5,9 @@
 //! report, a test that is not a comparison) ends the suite.
 
 use super::kinds::Kind;
-use faster_runtime::report::{Document, Report};
-use faster_runtime::stats::verdict::Verdict;
+use faster::Report;
+use faster::Verdict;
+use faster_runtime::__internal::Document;
 use std::path::Path;
 
 /// What the suite keeps of one comparison's report.

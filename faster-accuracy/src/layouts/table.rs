@@ -8,8 +8,8 @@
 use super::offsets::Spread;
 use super::run::Pair;
 use super::tally::{self, Comparison};
-use faster_runtime::stats::verdict::Verdict;
-use faster_runtime::stats::{Interval, median};
+use faster::Verdict;
+use faster_runtime::__internal::{Interval, median};
 
 /// One build's figures.
 #[derive(Debug, Clone, PartialEq)]
@@ -417,7 +417,7 @@ pub fn csv_fields(comparison: &Comparison, build: &Build, run_wall_s: f64) -> Ve
 mod tests {
     use super::*;
     use crate::layouts::run::{Measured, Pair};
-    use faster_runtime::stats::verdict::Verdict;
+    use faster::Verdict;
 
     fn record(build: usize, pair: Pair, speedup: f64, verdict: Verdict) -> Comparison {
         Comparison {

@@ -5,8 +5,8 @@
 
 use super::run::{Measured, Pair};
 use crate::summary::quantile;
-use faster_runtime::stats::median;
-use faster_runtime::stats::verdict::Verdict;
+use faster::Verdict;
+use faster_runtime::__internal::median;
 
 /// One comparison of one run of one build.
 #[derive(Debug, Clone, PartialEq)]

@@ -32,8 +32,7 @@ use crate::options::Options;
 use crate::reference::{self, Reference};
 use crate::workloads::{carried_chain, ns_per_step};
 use faster::{Config, Report, Verdict, compare_fns};
-use faster_runtime::engine::replicate::child_timeout;
-use faster_runtime::process::{self, Role, command, say, wire};
+use faster_runtime::__internal::{Role, child_output, child_timeout, command, say, wire};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
@@ -170,7 +169,7 @@ impl Run {
         self.reference < self.range.0 || self.reference > self.range.1
     }
 
-    /// How far apart the placements read ([`faster::Placement::spread`]).
+    /// How far apart the placements read ([`faster::report::Placement::spread`]).
     fn spread(&self) -> f64 {
         self.range.1 / self.range.0 - 1.0
     }
@@ -281,7 +280,7 @@ pub fn child(key: &str) -> ExitCode {
                 ci: report.ci,
                 verdict: report.verdict,
                 seconds: report.elapsed.as_secs_f64(),
-                budget_stop: report.stop == faster::Stop::Budget,
+                budget_stop: report.stop == faster::report::Stop::Budget,
                 per_call_ns: [report.original_ns, report.candidate_ns],
                 placements: report.placement.count,
                 // Too few rounds for each placement's figure: the one figure.
@@ -319,7 +318,7 @@ fn run_process(
     let timeout =
         child_timeout(mode.config().max_time) * expected as u32 + REFERENCE_TIME * 2 * cases as u32;
     let child = command::child(&executable, Some(&Role::Once(key)));
-    let output = process::output(&format!("process {process}"), child, timeout)?;
+    let output = child_output(&format!("process {process}"), child, timeout)?;
     let runs: Vec<Run> = String::from_utf8_lossy(&output.stdout)
         .lines()
         .filter_map(wire::decode::<String>)

@@ -2,8 +2,9 @@
 
 use super::{Case, Run};
 use crate::summary::quantile;
-use faster::{Verdict, format_ns};
-use faster_runtime::stats::median;
+use faster::Verdict;
+use faster::report::format_ns;
+use faster_runtime::__internal::median;
 
 /// The table: a row per case.
 pub(super) fn table(cases: &[Case], runs: &[Run], processes: usize) -> String {

@@ -33,7 +33,7 @@ use crate::load::{self, BackgroundLoad};
 use crate::machine;
 use crate::options::Options;
 use crate::repository::build_cargo_faster;
-use faster_runtime::stats::median;
+use faster_runtime::__internal::median;
 use fixture::Fixture;
 use std::path::Path;
 use std::process::ExitCode;

@@ -2,8 +2,9 @@
 //! verdicts, speedups, intervals and times, as a table row and as the
 //! issue's targets it missed.
 
-use faster_runtime::report::Report;
-use faster_runtime::stats::{median, verdict::Verdict};
+use faster::Report;
+use faster::Verdict;
+use faster_runtime::__internal::median;
 
 /// One function's runs in one phase.
 pub struct Tally {

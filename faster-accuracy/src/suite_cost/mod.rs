@@ -28,7 +28,7 @@ use crate::layouts::{faster_workspace, linker};
 use crate::machine;
 use crate::options::Options;
 use crate::workloads::ns_per_step;
-use faster_runtime::stats::median;
+use faster_runtime::__internal::median;
 use generated::{Runner, Suite, cases};
 use on_disk::{describe_layouts, layouts_on_disk};
 use outcome::{Run, describe, run_once};

@@ -32,7 +32,7 @@ pub const PROBE_TIME: Duration = Duration::from_millis(60);
 /// to the machine's noise to trust a verdict against it.
 pub const SAFE_MULTIPLE: f64 = 3.0;
 
-/// How the probe measures: [`PROBE_TIME`] of rounds, never stopping early
+/// How the probe measures: `PROBE_TIME` of rounds, never stopping early
 /// (its question is the spread of a run of this length), and without the
 /// systematic allowance (its question is this machine's noise now, not what
 /// one process cannot see).
@@ -52,7 +52,7 @@ pub fn probe() -> NoiseProbe {
     *PROBE.get_or_init(measure)
 }
 
-/// Measures an A/A pair of ≈ 1 µs dependent chains for [`PROBE_TIME`].
+/// Measures an A/A pair of ≈ 1 µs dependent chains for `PROBE_TIME`.
 pub fn measure() -> NoiseProbe {
     let steps = steps_for(Duration::from_micros(1));
     match compare_fns("noise probe", &[()], chain(steps), chain(steps), &config()) {

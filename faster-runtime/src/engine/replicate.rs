@@ -196,7 +196,7 @@ pub fn enough(config: &Config, reports: &[Report], elapsed: Duration) -> bool {
 }
 
 /// Whether the verdict is looked at after `slices` slices: after each one
-/// below [`LAYOUTS_TO_TRUST_THE_INTERVAL`], where every layout must read
+/// below `LAYOUTS_TO_TRUST_THE_INTERVAL`, where every layout must read
 /// the verdict ([`settled`]), then each time their count doubles (32, 64,
 /// 128, ...). Each look is another chance for a 99% interval to miss, and a
 /// comparison that stopped at the first look past a threshold read
@@ -215,11 +215,11 @@ pub const LAYOUTS_TO_TRUST_THE_INTERVAL: usize = 32;
 
 /// Whether more slices could still change the verdict on `processes`
 /// (slices in slot order, at least `least` of them): its interval is clear of both thresholds
-/// ([`Verdict::settled`]), and, before [`LAYOUTS_TO_TRUST_THE_INTERVAL`]
+/// ([`Verdict::settled`]), and, before `LAYOUTS_TO_TRUST_THE_INTERVAL`
 /// layouts, every layout's own mean reads the same verdict, the interval
 /// is no wider than the noise floor on either side (the layouts agree with
 /// each other), and each side's code started at more than one offset among
-/// them, where the slices said ([`offsets::one_placement`]). A build's
+/// them, where the slices said (`offsets::one_placement`). A build's
 /// layouts are one draw of placements, repeated in every run, and their
 /// effects are skewed: on hex's `encode`, identical code across
 /// revisions, layouts 1 to 10 read 0.92x to 1.26x (most above 1.10x) in
@@ -302,6 +302,9 @@ pub fn combine_slices(slices: Vec<Report>, least: usize) -> Report {
     combined.candidate_ns = combined.inputs.iter().map(|input| input.candidate_ns).sum();
     combined.speedup = speedup;
     combined.ci = ci;
+    // Each slice judged its own interval by the same rule, because a slice
+    // travels as a whole report (its document requires a verdict); the
+    // comparison's verdict is the combined interval's.
     combined.verdict = Verdict::from_interval(ci, combined.noise_floor);
     // Slices measure fixed cycles, never a precision of their own: the
     // comparison converged where its slices settled, else its budget (or
@@ -336,7 +339,7 @@ struct OverLayouts {
     interval: Interval,
     log_means: Vec<f64>,
     /// Whether the layouts moved one side's code but never the other's
-    /// ([`offsets::one_placement`]).
+    /// (`offsets::one_placement`).
     one_placement: bool,
 }
 

@@ -33,7 +33,7 @@ pub use against::{Against, COULD_NOT_RUN, Revision, run_against};
 use cli::{Cli, Format, usage};
 pub use interrupted::say_when_interrupted;
 pub use measured::{Measured, run_once};
-pub use merge::{COMMENT_FILE, COULD_NOT_MERGE, JUNIT_FILE, MERGED_FILE, Merge, run_merge};
+pub use merge::{Merge, run_merge};
 use run::{RunWide, run_comparison};
 use std::io::Write;
 use std::panic::Location;
@@ -178,7 +178,6 @@ fn run_all(
     let binary = binary_of_test();
     let tests: Vec<&str> = selected.iter().map(|c| c.test_name()).collect();
     outputs.begin(&Run {
-        binary: &binary,
         tests: &tests,
         environment: Environment::current(),
         debug_build: selected

@@ -392,12 +392,16 @@ pub const OPTIONS: &[OptionSpec] = &[
 ];
 
 /// The option called `name`.
+// The attributes' macro's, which shares this folder: the runtime finds an
+// option by its flag or its variable.
+#[allow(dead_code)]
 pub fn named(name: &str) -> Option<&'static OptionSpec> {
     OPTIONS.iter().find(|option| option.name == name)
 }
 
 /// The settings, in order: the options whose value is a field of the
-/// runtime's `Config`.
+/// runtime's `Config` (which its tests check `Config` against).
+#[cfg(test)]
 pub fn settings() -> impl Iterator<Item = &'static OptionSpec> {
     OPTIONS
         .iter()

@@ -31,8 +31,6 @@ use std::time::Duration;
 /// What a run will do, as it starts.
 #[derive(Debug, Clone, Copy)]
 pub struct Run<'a> {
-    /// The test binary's name (`speed`), for headings.
-    pub binary: &'a str,
     /// The test names of the comparisons it will run, in order.
     pub tests: &'a [&'a str],
     /// Where it runs, with what about the machine may disturb timing.

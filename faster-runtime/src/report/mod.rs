@@ -1,27 +1,35 @@
-//! The result of one comparison as data: [`Report`] and its per-input and
-//! per-process figures, the [`Outcome`] of a registered comparison, the
-//! versioned [`Document`] they are stored as, where they were measured
-//! ([`Environment`]), and the units figures are written in. Nothing here
-//! prints: the outputs (`crate::output`) lay these out.
+//! The result of one comparison as data: [`Report`] and its
+//! per-input and per-process figures, the outcome of a registered
+//! comparison, the versioned document they are stored as (schema
+//! [`SCHEMA`]), where they were measured, and the units figures are written
+//! in ([`format_ns`], [`format_rate`]). Nothing here prints: the outputs
+//! lay these out.
+//!
+//! Public as `faster::report`: the types a [`Report`]'s
+//! fields hold, what its methods return, and the functions that write its
+//! figures as the report does; the report itself is also at the root.
 
-pub mod apart;
-pub mod compiled_code;
-pub mod document;
-pub mod environment;
-pub mod outcome;
-pub mod run;
-pub mod throughput;
-pub mod units;
+pub(crate) mod apart;
+pub(crate) mod compiled_code;
+pub(crate) mod document;
+pub(crate) mod environment;
+pub(crate) mod outcome;
+pub(crate) mod run;
+pub(crate) mod throughput;
+pub(crate) mod units;
 
+pub use crate::stats::LinearFit;
+pub use crate::stats::samples::{BatchLimit, Stop};
 pub use apart::{BestOfApart, InputsAgainstHeadline, SlowerInput};
 pub use compiled_code::{Callee, CompiledCode};
-pub use document::Document;
-pub use environment::Environment;
-pub use outcome::{Outcome, Source, Status};
-pub use run::{RUN_FILE, RunDocument, ShardLine};
+pub use document::SCHEMA;
+pub use units::{format_ns, format_rate};
 
-use crate::stats::LinearFit;
-use crate::stats::samples::{BatchLimit, Stop};
+pub(crate) use document::Document;
+pub(crate) use environment::Environment;
+pub(crate) use outcome::{Outcome, Source, Status};
+pub(crate) use run::{RUN_FILE, RunDocument};
+
 use crate::stats::verdict::{Expect, Undecided, Verdict};
 use crate::time::Calibration;
 use std::time::Duration;
@@ -111,7 +119,7 @@ pub struct Report {
     pub gpu: Option<GpuInfo>,
     /// Where the original's and the candidate's code start within a 64-byte
     /// line, in bytes, in the process that measured: for a slice a server
-    /// measured ([`Comparison::offsets`](crate::registry::Comparison::offsets));
+    /// measured (read from the registered comparison's functions);
     /// `None` elsewhere, a report of slices combined included (each slice's
     /// is its [`ProcessSummary::offsets`]). Not part of the JSON document:
     /// a server's answer carries it beside the document.

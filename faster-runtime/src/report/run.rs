@@ -21,7 +21,7 @@ pub const RUN_FILE: &str = "+run.json";
 /// What a whole run measured, where, and how it ended.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct RunDocument {
-    /// [`RUN_SCHEMA`].
+    /// `RUN_SCHEMA`.
     pub schema: String,
     /// The command that ran: `against` (`cargo faster --against`) or `test`
     /// (`cargo faster test`); merged runs keep their shards'.

@@ -2,7 +2,7 @@
 //! where the code it times is ([`from_entry`]: an offset from the
 //! program's entry point, the same in the file as in the running process
 //! wherever it is loaded), `cargo faster` reads the code there and the
-//! code it calls in each revision's binary (a [`ReadCode`] it supplies,
+//! code it calls in each revision's binary (a `ReadCode` it supplies,
 //! since reading an executable format is its business, not the users'
 //! dependency tree's), and [`compiled_code`] puts that beside the digests
 //! of the function's source: code that changed where the source did not
@@ -36,7 +36,7 @@ fn entry_point() -> Option<usize> {
     None
 }
 
-/// One function of a timed loop's code in one binary, as [`ReadCode`]
+/// One function of a timed loop's code in one binary, as `ReadCode`
 /// reads it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FunctionCode {

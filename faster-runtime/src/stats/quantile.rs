@@ -39,10 +39,10 @@ use std::f64::consts::PI;
 /// freedom), the answer is ±∞.
 ///
 /// ```
-/// use faster_runtime::stats::student_t_quantile;
+/// use faster_runtime::__internal::stats::student_t_quantile;
 /// let t = student_t_quantile(0.995, 4.0)?;
 /// assert!((t - 4.604_094_871_349_992).abs() < 1e-12);
-/// # Ok::<(), faster_runtime::stats::StatsError>(())
+/// # Ok::<(), faster_runtime::__internal::stats::StatsError>(())
 /// ```
 pub fn student_t_quantile(probability: f64, degrees_of_freedom: f64) -> Result<f64, StatsError> {
     if !(0.0..=1.0).contains(&probability) {

@@ -23,7 +23,7 @@ use std::time::Instant;
 /// only to show the shape):
 ///
 /// ```
-/// use faster::Clock;
+/// use faster::time::Clock;
 /// use std::time::Instant;
 ///
 /// struct Coarse(Instant);
@@ -107,7 +107,7 @@ pub(crate) fn wall_nanos() -> u64 {
 /// closure can hold one clone while the sampler holds another.
 ///
 /// ```
-/// use faster::{Clock, SimClock};
+/// use faster::time::{Clock, SimClock};
 ///
 /// let clock = SimClock::new();
 /// let start = clock.now();

@@ -3,8 +3,8 @@
 //! once the link is done, written as the runtime's
 //! [`Material`] in `<binary>.layouts/` (or the reason it could not be).
 
-use faster_runtime::layout::material::{Identity, Material, link_tree};
-use faster_runtime::layout::own_dir;
+use faster_runtime::__internal::own_dir;
+use faster_runtime::__internal::{Identity, Material, link_tree};
 use std::path::{Path, PathBuf};
 
 /// Keeps the material of the link `linker arguments` just run in

@@ -6,12 +6,12 @@
 //! It runs `cc` (or `$FASTER_LINKER`) with rustc's arguments, unchanged,
 //! and afterwards keeps what a later relink needs beside each binary that
 //! links faster (`keep`), in the format the runtime reads
-//! (`faster_runtime::layout::material`). Only this program links and
+//! (`faster_runtime::__internal::material`). Only this program links and
 //! keeps: a test binary only reads what it kept, and relinks.
 
 mod keep;
 
-use faster_runtime::layout::LINKER_VARIABLE;
+use faster_runtime::__internal::LINKER_VARIABLE;
 use std::ffi::OsString;
 use std::process::{Command, ExitCode};
 

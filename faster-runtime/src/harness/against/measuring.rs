@@ -68,7 +68,6 @@ impl Measuring<'_> {
     pub(super) fn all(&mut self, selected: &[(&str, Match)]) -> Vec<Outcome> {
         let tests: Vec<&str> = selected.iter().map(|(name, _)| *name).collect();
         self.outputs.begin(&Run {
-            binary: "cargo faster",
             tests: &tests,
             environment: Environment::current(),
             debug_build: selected.iter().any(|(_, matched)| !self.enforced(matched)),

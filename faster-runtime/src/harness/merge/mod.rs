@@ -81,7 +81,6 @@ fn merge_into(merge: &Merge, stdout: Box<dyn Write + '_>) -> u8 {
         .map(|outcome| outcome.test.as_str())
         .collect();
     outputs.begin(&Run {
-        binary,
         tests: &tests,
         environment: &first.environment,
         debug_build: outcomes.iter().any(|outcome| !outcome.enforced),

@@ -149,14 +149,7 @@ fn finish(report: &mut Report) {
     report.speedup = mean.exp();
     report.uncorrected_speedup = report.speedup;
     report.ci = ((mean - half).exp(), (mean + half).exp());
-    let floor = report.noise_floor.ln_1p();
-    report.verdict = if mean - half >= floor {
-        Verdict::Faster
-    } else if mean + half <= -floor {
-        Verdict::Slower
-    } else {
-        Verdict::WithinNoise
-    };
+    report.verdict = Verdict::from_interval(report.ci, report.noise_floor);
 }
 
 /// Rounds without any noise: every round reads the same.

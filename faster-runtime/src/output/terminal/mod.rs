@@ -437,7 +437,6 @@ mod tests {
             let mut terminal =
                 Terminal::new(&mut out, Style::PLAIN, Detail::Pretty, Harness::Faster);
             terminal.begin(&Run {
-                binary: "speed",
                 tests: &tests,
                 environment: Environment::current(),
                 debug_build: false,

@@ -1,0 +1,124 @@
+//! What the workspace's tools reach in this crate besides its public API:
+//! `cargo-faster` (and its `faster-link`), the accuracy suite
+//! (`faster-accuracy`), and this workspace's own tests and examples. The
+//! list below is the whole contract between them and the runtime: each
+//! item is here because one of them names it, and nothing else outside
+//! the crate reaches its modules (they are private).
+//!
+//! Not a public API: reached through `faster_runtime::__internal`, and free
+//! to change in any release together with the crates that use it. What the
+//! attributes' expansions name is `__private`'s, not this.
+//!
+//! # `cargo-faster`
+//!
+//! It drives the same runs as `faster::main()`, so it shares the harness's
+//! command line and its pieces rather than restating them:
+//!
+//! - running against a revision and merging shards: [`Against`],
+//!   [`Revision`], [`run_against`], [`Merge`], [`run_merge`],
+//!   [`COULD_NOT_RUN`] (its exit code), [`say_when_interrupted`];
+//! - the command line it passes on, composed from the runtime's own table
+//!   so the two cannot drift: [`Cli`], [`Known`], [`Flag`], [`FLAGS`],
+//!   [`Action`], [`Format`], [`QUICK_MAX_TIME`], [`closest`],
+//!   [`unknown_flag`], [`partition_from_env`], [`OptionSpec`],
+//!   [`SETTINGS`], [`ColorChoice`];
+//! - the lock the harness takes on the output folder, so a clean or a
+//!   prune never removes what a run is writing: [`lock`], [`lock_shared`],
+//!   [`try_lock`];
+//! - the files a run leaves, which it reads and writes: [`Document`],
+//!   [`RunDocument`], [`RUN_FILE`], [`toolchain_name`], [`write_atomically`],
+//!   [`format_bytes`];
+//! - the layouts of a binary `faster-link` keeps and the runs relink:
+//!   [`Layouts`], [`Unavailable`], [`own_dir`], [`LINKER_VARIABLE`],
+//!   [`Material`], [`Identity`], [`link_tree`];
+//! - a CI shard's slice of the suite: [`Partition`], [`PARTITION_VARIABLE`];
+//! - the machine code of a tracked function and the servers it lists:
+//!   [`FunctionCode`], [`from_entry`], [`ServerCommand`], [`SERVE_VARIABLE`];
+//! - a test binary's `--list`, run as faster runs every child (its
+//!   environment, its process group, a time limit): [`command`],
+//!   [`child_output`].
+//!
+//! # The accuracy suite
+//!
+//! It measures the engine's own pieces against known truths, so it calls
+//! them one by one rather than through a whole comparison:
+//!
+//! - the statistics its tables are made of: [`median`], [`variance`],
+//!   [`Interval`], [`across_processes`], [`Placed`], [`by_offsets`],
+//!   [`CONFIDENCE`];
+//! - replication, as the harness combines processes: [`combine_slices`],
+//!   [`interval_over_layouts`], [`looks_at`], [`settled`], [`slot_of`],
+//!   [`child_timeout`];
+//! - the noise probe: [`noise_probe_config`], [`measure_noise`];
+//! - the measuring loop's placements: [`CACHE_LINE`],
+//!   [`LAYOUTS_TO_STRATIFY`];
+//! - a measurement in a child process of its own: [`Measured`],
+//!   [`run_once`], [`say`], [`role`], [`Role`], [`CHILD_VARIABLE`], and
+//!   the placement child's command, frames and time limit: [`command`],
+//!   [`wire`], [`child_output`];
+//! - reading its reports and stamping its results: [`Document`],
+//!   [`utc_now`], [`last_level_cache_bytes`], [`parse_duration`].
+//!
+//! # This workspace's tests and examples
+//!
+//! Beyond the above: the registry the attributes fill ([`comparisons`],
+//! [`tracked`], [`Comparison`], [`Tracked`], [`Probe`]); the
+//! sampler, driven with a simulated subject ([`Subject`], [`sample`],
+//! [`Side`]); the bounds the documentation states ([`MAX_PROCESSES`],
+//! [`MOST_LAYOUTS`], [`VARIABLES`]); how old a temporary report file is
+//! before it counts as abandoned ([`STALE_AFTER`]); and [`stats`] whole,
+//! whose every public function `tests/stats.rs` checks over its domain.
+
+// `cargo-faster`.
+pub use crate::config::SETTINGS;
+pub use crate::harness::cli::flags::{Action, FLAGS, Flag, Format};
+pub use crate::harness::cli::{
+    Cli, Known, QUICK_MAX_TIME, closest, partition_from_env, unknown_flag,
+};
+pub use crate::harness::lock::{lock, lock_shared, try_lock};
+pub use crate::harness::{
+    Against, COULD_NOT_RUN, Merge, Revision, run_against, run_merge, say_when_interrupted,
+};
+pub use crate::layout::material::{Identity, Material, link_tree};
+pub use crate::layout::{LINKER_VARIABLE, Layouts, Unavailable, own_dir};
+pub use crate::options::OptionSpec;
+pub use crate::output::files::write_atomically;
+pub use crate::output::style::ColorChoice;
+pub use crate::partition::{PARTITION_VARIABLE, Partition};
+pub use crate::process::{SERVE_VARIABLE, output as child_output};
+pub use crate::report::run::{RUN_FILE, RunDocument, toolchain_name};
+pub use crate::report::units::format_bytes;
+pub use crate::revision::child::ServerCommand;
+pub use crate::revision::machine_code::{FunctionCode, from_entry};
+
+// Both.
+pub use crate::report::document::Document;
+
+// The accuracy suite.
+pub use crate::engine::offsets::{CACHE_LINE, LAYOUTS_TO_STRATIFY};
+pub use crate::engine::probe::{config as noise_probe_config, measure as measure_noise};
+pub use crate::engine::replicate::{
+    child_timeout, combine_slices, interval_over_layouts, looks_at, settled, slot_of,
+};
+pub use crate::harness::{Measured, run_once};
+pub use crate::options::parse_duration;
+pub use crate::process::{CHILD_VARIABLE, Role, command, role, say, wire};
+pub use crate::report::environment::{last_level_cache_bytes, utc_now};
+pub use crate::stats::samples::CONFIDENCE;
+pub use crate::stats::{Interval, Placed, across_processes, by_offsets, median, variance};
+
+// This workspace's tests and examples.
+pub use crate::config::MAX_PROCESSES;
+pub use crate::engine::replicate::MOST_LAYOUTS;
+pub use crate::engine::sampler::{Subject, sample};
+pub use crate::engine::tracked::Probe;
+pub use crate::harness::cli::flags::VARIABLES;
+pub use crate::output::files::STALE_AFTER;
+pub use crate::registry::{Comparison, Tracked, comparisons, tracked};
+pub use crate::stats::samples::Side;
+
+/// The statistics whole, for `tests/stats.rs`, which checks every public
+/// function of them over its domain.
+pub mod stats {
+    pub use crate::stats::*;
+}
