@@ -34,7 +34,8 @@ struct Record {
 struct Kept {
     #[serde(flatten)]
     executable: Executable,
-    /// The copy's identity once written.
+    /// The copy's identity once written: its size and time, which a copy
+    /// restored from a CI cache at the same path keeps (see [`Identity`]).
     identity: Option<Identity>,
     /// Whether its layouts' material was kept with it.
     layouts: bool,
@@ -270,6 +271,52 @@ mod tests {
             cached(&build_dir, &key, &dir),
             Lookup::Stale(format!("{} is gone", kept[0].path.display()))
         );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// Replaces every file under `dir` by a copy of it, with its
+    /// modification time, made while it still exists, so under another
+    /// inode: a target directory saved and restored at the same path, as a
+    /// CI cache does.
+    #[cfg(unix)]
+    fn restore_under_new_inodes(dir: &Path) {
+        for entry in std::fs::read_dir(dir).unwrap().flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                restore_under_new_inodes(&path);
+                continue;
+            }
+            let modified = entry.metadata().unwrap().modified().unwrap();
+            let copy = dir.join(".restoring");
+            std::fs::copy(&path, &copy).unwrap();
+            let file = std::fs::File::options().write(true).open(&copy).unwrap();
+            file.set_modified(modified).unwrap();
+            std::fs::rename(&copy, &path).unwrap();
+        }
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_base_build_restored_under_new_inodes_is_used_not_rebuilt() {
+        use std::os::unix::fs::MetadataExt;
+        let dir =
+            std::env::temp_dir().join(format!("cargo-faster-restored-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let binary = dir.join("built-1a2b");
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(&binary, b"not really a binary").unwrap();
+        let built = [Executable {
+            path: binary,
+            directory: dir.clone(),
+        }];
+        let key = key("rustc 1.95.0");
+        let build_dir = dir.join("release");
+        let kept = keep(&built, &build_dir, &key, Vec::new()).unwrap();
+        let inode = |path: &Path| std::fs::metadata(path).unwrap().ino();
+        let before = inode(&kept[0].path);
+        restore_under_new_inodes(&build_dir);
+        assert_ne!(inode(&kept[0].path), before, "restored under a new inode");
+        assert_eq!(cached(&build_dir, &key, &dir), Lookup::Built(kept.clone()));
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

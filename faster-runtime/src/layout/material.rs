@@ -42,15 +42,31 @@ enum Record {
     NotKept { format: u32, reason: String },
 }
 
-/// A file as the file system knows it: which file it is, and which
-/// version of it (size and modification time).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+/// A file as the file system knows it: which file it is (device and
+/// inode), and which version of it (size and modification time).
+///
+/// Two identities are equal when they are the same version, whichever file
+/// holds it: a target directory saved and restored at the same path (a CI
+/// cache: `actions/cache` archives with `tar --posix`, which keeps
+/// modification times to the nanosecond) holds the same builds and layouts
+/// under new inodes, and they are used as they are, not made again. A file
+/// cut short or written since differs in size or time; which file it is,
+/// [`Identity::same_file`] says.
+#[derive(Debug, Clone, Copy, Serialize, Deserialize)]
 pub struct Identity {
     device: u64,
     inode: u64,
     size: u64,
     modified_ns: i128,
 }
+
+impl PartialEq for Identity {
+    fn eq(&self, other: &Identity) -> bool {
+        (self.size, self.modified_ns) == (other.size, other.modified_ns)
+    }
+}
+
+impl Eq for Identity {}
 
 impl Identity {
     /// The identity of the file at `path`, where there is one.
@@ -307,6 +323,39 @@ mod tests {
                 .any(|pair| pair == ["-z", "separate-code"]),
             "{direct_arranged:?}"
         );
+    }
+
+    /// Replaces the file at `path` by a copy of it, with its modification
+    /// time, made while it still exists, so under another inode: what a
+    /// cache restored at the same path holds.
+    #[cfg(unix)]
+    fn restore_under_a_new_inode(path: &Path) {
+        let modified = std::fs::metadata(path).unwrap().modified().unwrap();
+        let copy = path.with_extension("restoring");
+        std::fs::copy(path, &copy).unwrap();
+        let file = std::fs::File::options().write(true).open(&copy).unwrap();
+        file.set_modified(modified).unwrap();
+        std::fs::rename(&copy, path).unwrap();
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_file_restored_under_a_new_inode_with_its_time_is_the_same_version_not_the_same_file() {
+        let temp = tempfile::tempdir().unwrap();
+        let file = temp.path().join("layout-1");
+        std::fs::write(&file, b"a whole layout").unwrap();
+        let recorded = Identity::of(&file).unwrap();
+        restore_under_a_new_inode(&file);
+        let restored = Identity::of(&file).unwrap();
+        assert!(!restored.same_file(&recorded), "a new inode");
+        assert_eq!(restored, recorded, "the same version");
+        let later = std::fs::metadata(&file).unwrap().modified().unwrap()
+            + std::time::Duration::from_secs(1);
+        let written = std::fs::File::options().write(true).open(&file).unwrap();
+        written.set_modified(later).unwrap();
+        assert_ne!(Identity::of(&file).unwrap(), recorded, "written since");
+        std::fs::write(&file, b"a whole").unwrap();
+        assert_ne!(Identity::of(&file).unwrap(), recorded, "cut short");
     }
 
     #[test]

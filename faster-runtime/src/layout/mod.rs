@@ -319,10 +319,11 @@ fn free_bytes(_path: &Path) -> Option<u64> {
     None
 }
 
-/// Whether the layout at `path` is there as its relink made it: the file
-/// its record names, of the size and time it had then. A layout without a
-/// record (its relink interrupted before the record was written) or
-/// changed since is made again.
+/// Whether the layout at `path` is there as its relink made it: of the
+/// size and time it had then, under whichever inode (a restored cache, see
+/// [`material::Identity`]). A layout without a record (its relink
+/// interrupted before the record was written) or changed since is made
+/// again.
 fn made_whole(path: &Path) -> bool {
     let recorded = std::fs::read(made_record(path))
         .ok()
@@ -488,6 +489,30 @@ mod tests {
         assert!(made_whole(&layout));
         std::fs::write(&layout, b"a whole").unwrap();
         assert!(!made_whole(&layout), "cut short");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_layout_restored_under_a_new_inode_with_its_time_is_used_as_made() {
+        // What a CI cache restored at the same path holds: the same files,
+        // their times kept, under new inodes.
+        let temp = tempfile::tempdir().unwrap();
+        let layout = temp.path().join("layout-1");
+        std::fs::write(&layout, b"a whole layout").unwrap();
+        let identity = material::Identity::of(&layout).unwrap();
+        std::fs::write(made_record(&layout), serde_json::to_vec(&identity).unwrap()).unwrap();
+        let modified = std::fs::metadata(&layout).unwrap().modified().unwrap();
+        let restored = temp.path().join("layout-1.restored");
+        std::fs::copy(&layout, &restored).unwrap();
+        let file = std::fs::File::options()
+            .write(true)
+            .open(&restored)
+            .unwrap();
+        file.set_modified(modified).unwrap();
+        std::fs::rename(&restored, &layout).unwrap();
+        let now = material::Identity::of(&layout).unwrap();
+        assert!(!now.same_file(&identity), "a new inode");
+        assert!(made_whole(&layout), "not made again");
     }
 
     #[test]
