@@ -219,9 +219,9 @@ mod tests {
         }
     }
 
-    #[test]
-    fn the_cache_holds_only_what_its_key_built() {
-        let dir = std::env::temp_dir().join(format!("cargo-faster-cache-{}", std::process::id()));
+    /// A fresh folder named `prefix`, holding one built "binary".
+    fn one_built(prefix: &str) -> (PathBuf, [Executable; 1]) {
+        let dir = std::env::temp_dir().join(format!("{prefix}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         let binary = dir.join("built-1a2b");
         std::fs::create_dir_all(&dir).unwrap();
@@ -230,6 +230,12 @@ mod tests {
             path: binary,
             directory: dir.clone(),
         }];
+        (dir, built)
+    }
+
+    #[test]
+    fn the_cache_holds_only_what_its_key_built() {
+        let (dir, built) = one_built("cargo-faster-cache");
         let key = key("rustc 1.95.0");
         let build_dir = dir.join("release");
         let outside = dir.join("outside");
@@ -299,16 +305,7 @@ mod tests {
     #[test]
     fn a_base_build_restored_under_new_inodes_is_used_not_rebuilt() {
         use std::os::unix::fs::MetadataExt;
-        let dir =
-            std::env::temp_dir().join(format!("cargo-faster-restored-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        let binary = dir.join("built-1a2b");
-        std::fs::create_dir_all(&dir).unwrap();
-        std::fs::write(&binary, b"not really a binary").unwrap();
-        let built = [Executable {
-            path: binary,
-            directory: dir.clone(),
-        }];
+        let (dir, built) = one_built("cargo-faster-restored");
         let key = key("rustc 1.95.0");
         let build_dir = dir.join("release");
         let kept = keep(&built, &build_dir, &key, Vec::new()).unwrap();
