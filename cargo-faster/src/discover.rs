@@ -1,10 +1,10 @@
 //! Which test binaries serve tracked functions: each one lists its tests
 //! (`--list --format terse`, as nextest asks), and one that has a generated
 //! `faster_track_*` test serves all of its tracked functions when that test
-//! is run in the role of serving them (see `faster_runtime::process`).
+//! is run in the role of serving them (see `faster-runtime/src/process/`).
 //!
 //! A test binary lists its tests as a child of `cargo faster` like any
-//! other (`faster_runtime::process`): the environment a child of faster
+//! other (`faster-runtime/src/process/`): the environment a child of faster
 //! gets, a process group of its own, and a time limit, so that one that
 //! hangs on `--list` (a static constructor that waits, a custom harness)
 //! is an error naming it rather than a `cargo faster` that never ends.

@@ -2,7 +2,7 @@
 //! `#[faster::track]` in the current code, compared with the function of
 //! the same name at revision `REV`, paired in time across pairs of
 //! processes, each pair in a layout of both binaries of its own (see
-//! `faster_runtime::revision` and `faster_runtime::layout`).
+//! `faster-runtime/src/revision/` and `faster-runtime/src/layout/`).
 //!
 //! Modules: `options` (the command line), `git` (the base commit and its
 //! worktree), `sources` (the base's worktree and the path dependencies

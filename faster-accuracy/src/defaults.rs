@@ -4,7 +4,7 @@
 //! raise the noise floor to 10%), no GitHub job summary to write to.
 //!
 //! Not the environment a child of faster gets
-//! (`faster_runtime::process::command`), which keeps the user's settings:
+//! (`faster_runtime::__internal::command`), which keeps the user's settings:
 //! that child is part of the user's run, where these runs are the suite's.
 
 use std::process::Command;

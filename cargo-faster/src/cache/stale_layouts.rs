@@ -1,4 +1,4 @@
-//! The layout folders (`<binary>.layouts/`, see `faster_runtime::layout`)
+//! The layout folders (`<binary>.layouts/`, see `faster-runtime/src/layout/`)
 //! beside test binaries no run will measure again, removed.
 //!
 //! Cargo keeps every test binary it ever linked under `deps/`, a new file

@@ -219,7 +219,7 @@ impl Run {
 }
 
 /// The child's part: every case, each engine run said in a frame of its
-/// own (`faster_runtime::process::say`), past whatever else reaches
+/// own (`faster_runtime::__internal::say`), past whatever else reaches
 /// standard output.
 pub fn child(key: &str) -> ExitCode {
     let mut parts = key.strip_prefix(KEY_PREFIX).unwrap_or_default().split('/');

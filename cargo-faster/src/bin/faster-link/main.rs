@@ -1,5 +1,5 @@
 //! `faster-link`: the linker wrapper that lets comparisons relink their own
-//! binary in other code layouts (see `faster_runtime::layout`).
+//! binary in other code layouts (see `faster-runtime/src/layout/`).
 //! `cargo faster test` and `cargo faster --against REV` link through it (it
 //! is the host's linker for their builds, `CARGO_TARGET_<HOST>_LINKER`).
 //!
