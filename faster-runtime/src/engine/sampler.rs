@@ -94,7 +94,7 @@ pub fn sample<C: Clock, S: Subject>(
         subject,
         &pace,
         (&ladders, placements),
-        warm_up.last(),
+        (warm_up.last(), slice_rounds(config, &ladders, placements)),
         (&budget, config),
     )?;
     let (rounds, stop) = measure_rounds(
@@ -189,10 +189,7 @@ fn measure_rounds<S: Subject, C: Clock>(
 ) -> Result<(Vec<Round>, Stop), Error> {
     let mut rounds: Vec<Round> = Vec::new();
     let mut next_check = config.min_rounds;
-    // A slice's count: whole cycles, each placement of the loop in turn.
-    let slice_rounds = config
-        .cycles
-        .map(|cycles| cycles.max(placements) * samples::cycle_length(ladders));
+    let slice_rounds = slice_rounds(config, ladders, placements);
     loop {
         if slice_rounds.is_some_and(|count| rounds.len() >= count) {
             return Ok((rounds, Stop::Converged));
@@ -237,6 +234,15 @@ fn measure_rounds<S: Subject, C: Clock>(
             }
         }
     }
+}
+
+/// A slice's count of measured rounds, where `config.cycles` fixes it:
+/// whole cycles, each placement of the loop in turn (an even count, as
+/// rounds come in pairs).
+fn slice_rounds(config: &Config, ladders: &[&[u64]], placements: usize) -> Option<usize> {
+    config
+        .cycles
+        .map(|cycles| cycles.max(placements) * samples::cycle_length(ladders))
 }
 
 /// Whether the original is timed first in measured round `round`. Each
@@ -377,6 +383,56 @@ mod tests {
 
     /// Two functions of fixed cost on a simulated clock, both `slowdown`
     /// times slower from batch `slow_from` on.
+    /// Two identical functions of 1 µs a call, a batch of which costs 8%
+    /// more where the batch before it was the other side's: what the branch
+    /// predictor and caches held for it was evicted.
+    struct SwitchCost {
+        clock: SimClock,
+        last_side: Option<Side>,
+    }
+
+    impl Subject for SwitchCost {
+        fn input_count(&self) -> usize {
+            1
+        }
+        fn time_batch(&mut self, side: Side, _input: usize, batch: u64) -> Result<f64, Error> {
+            let switched = self.last_side.is_some_and(|last| last != side);
+            self.last_side = Some(side);
+            let per_call_ns = if switched { 1_080.0 } else { 1_000.0 };
+            let start = self.clock.now();
+            self.clock.advance(per_call_ns * batch as f64);
+            Ok(self.clock.nanos_between(start, self.clock.now()))
+        }
+    }
+
+    #[test]
+    fn a_slice_of_whole_cycles_reads_a_switching_cost_the_same_on_both_sides() {
+        // Not without a warm-up: that skips the discarded round too.
+        let warm_ups = [Duration::from_micros(100), Duration::from_millis(5)];
+        for (cycles, max_warm_up) in (1..=3).flat_map(|cycles| warm_ups.map(|w| (cycles, w))) {
+            let clock = SimClock::new();
+            let mut subject = SwitchCost {
+                clock: clock.clone(),
+                last_side: None,
+            };
+            let config = Config {
+                cycles: Some(cycles),
+                max_warm_up,
+                ..Config::default()
+            };
+            let samples = sample(&clock, calibrate(&clock), &mut subject, &config).unwrap();
+            assert_eq!(
+                samples.rounds.len(),
+                2 * cycles,
+                "whole cycles of both orders"
+            );
+            let log_ratios = samples.log_ratios();
+            let mean = log_ratios.iter().sum::<f64>() / log_ratios.len() as f64;
+            let case = format!("{cycles} cycles, warm-up {max_warm_up:?}");
+            assert!(mean.abs() < 1e-9, "{case}: mean log ratio {mean}");
+        }
+    }
+
     struct Fixed {
         clock: SimClock,
         per_call_ns: [f64; 2],

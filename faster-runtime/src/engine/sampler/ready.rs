@@ -98,28 +98,48 @@ fn warm_up_share_ns<C: Clock>(config: &Config, budget: &Budget<'_, C>) -> f64 {
 }
 
 /// The first measured round must follow a round like itself, as every
-/// later one does: one round in its batch sizes, discarded, where the
-/// warm-up did not end in one (it was skipped, its share of the budget gone
-/// to tuning, or the batches changed since). Otherwise the first batch
-/// after tuning pays for what tuning left behind (the allocator's state
-/// after cloning inputs to find the largest batch, cold caches): two
-/// identical functions taking a 1 MiB buffer by value read 1.08x to 1.41x
-/// faster in each of 12 runs, the side timed first in a slice's first round
-/// 2.2 times slower there and no slower in the slice's later rounds. The
-/// discarded round takes the other order, so the first measured round's
-/// first side follows itself, as in every later pair of rounds. A round
-/// longer than the warm-up may take is not repeated: what tuning left
-/// behind weighs nothing beside it.
+/// later one does: one round in its batch sizes, discarded,
+/// where the warm-up did not end in one (it was skipped, its share of the
+/// budget gone to tuning, or the batches or the order differ). Otherwise
+/// the first batch after tuning pays for what tuning left behind (the
+/// allocator's state after cloning inputs to find the largest batch, cold
+/// caches): two identical functions taking a 1 MiB buffer by value read
+/// 1.08x to 1.41x faster in each of 12 runs, the side timed first in a
+/// slice's first round 2.2 times slower there and no slower in the slice's
+/// later rounds.
+///
+/// The discarded round takes the order of the slice's last round. A batch
+/// that follows its own side runs faster than one that follows the other
+/// (the branch predictor and caches still hold its state): a 16 KiB
+/// run-length encoder's rounds read 1.08x to 1.12x where the candidate's
+/// batch followed the candidate's and 0.91x where the original's followed
+/// the original's. Between rounds of opposite orders the second's first
+/// side follows itself; the switches from `OC` to `CO` (the candidate's
+/// gain) and back (the original's) alternate, so they are as many only in
+/// a run of rounds that ends in the order it starts after. Preceded by a
+/// round of the other order, the four-round slices of `OC CO CO OC` gave
+/// the original one gain more: four pairs of identical copies read 0.991x
+/// over six runs of 64 layouts each (5 intervals in 24 missed 1.00); in
+/// this order, 1.004x (2 in 24). Where the count of rounds is open, the
+/// order the cycle puts before round 0 (round 0's), one gain in many
+/// rounds at most. A round longer than the warm-up may take is not
+/// repeated: what tuning left behind weighs nothing beside it.
 pub(super) fn settle<S: Subject, C: Clock>(
     subject: &mut S,
     pace: &Pace,
     (ladders, placements): (&[&'static [u64]], usize),
-    warm_up_end: Option<&Round>,
+    (warm_up_end, slice_rounds): (Option<&Round>, Option<usize>),
     (budget, config): (&Budget<'_, C>, &Config),
 ) -> Result<(), Error> {
     let sizes = ladder_sizes(&pace.batch_sizes, ladders, 0);
-    let like_it =
-        warm_up_end.is_some_and(|round| round.batch_sizes == sizes && round.placement == 0);
+    let order = match slice_rounds {
+        Some(count) => original_first(count - 1),
+        // The order the cycle of orders puts before round 0: round 0's.
+        None => original_first(0),
+    };
+    let like_it = warm_up_end.is_some_and(|round| {
+        round.batch_sizes == sizes && round.placement == 0 && round.original_first == order
+    });
     let round_ns = pace.round_ns(&sizes);
     if like_it
         || round_ns > warm_up_share_ns(config, budget)
@@ -130,7 +150,7 @@ pub(super) fn settle<S: Subject, C: Clock>(
     let placement = samples::placement_of(0, ladders, placements);
     subject.begin_round(0, placement);
     let over = || budget.elapsed_ns() > budget.total_ns;
-    measure_round(subject, sizes, (!original_first(0), placement), &over).map(drop)
+    measure_round(subject, sizes, (order, placement), &over).map(drop)
 }
 
 /// Cold first calls can make tuning stop early; scale batches up to the
