@@ -85,7 +85,7 @@ pub struct Tracked {
     /// change in its compiled code alone can be told apart.
     pub source_digest: u64,
     /// Collects the inputs and holds them with the function, ready to be
-    /// probed and timed.
+    /// digested and timed.
     pub open: fn() -> Result<Box<dyn Served>, Error>,
 }
 
