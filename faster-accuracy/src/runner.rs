@@ -50,7 +50,7 @@ pub struct Machine {
 impl Machine {
     /// Measures the chain (and, with `walk`, allocates the walk's buffer
     /// and measures the walk); call it while the machine is quiet.
-    pub fn probe(walk_bytes: usize, walk: bool) -> Machine {
+    pub fn measure(walk_bytes: usize, walk: bool) -> Machine {
         let mut machine = Machine {
             step_ns: crate::workloads::ns_per_step(),
             walk_buffer: None,

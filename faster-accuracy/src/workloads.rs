@@ -167,9 +167,9 @@ pub fn tolerance(ratio: f64) -> f64 {
 /// For the chain, `steps × ns_per_step` is the cost to pass: measured
 /// here, calls of 1 to 8 steps cost 1.72, 3.45–3.53, 5.1, 6.9, 8.5–8.7,
 /// 10.2–10.4, 12.1–12.3 and 13.7–14.0 ns (1.70–1.75 ns a step in a long
-/// chain), within a few percent of it, and a per-length probe was noisier
-/// than that linear rule. The reference measures the truth of every pair
-/// anyway.
+/// chain), within a few percent of it, and a per-length measurement was
+/// noisier than that linear rule. The reference measures the truth of every
+/// pair anyway.
 pub fn construct(target: u64, ratio: f64, cost: &mut dyn FnMut(u64) -> f64) -> Option<(u64, u64)> {
     let target = target.max(1);
     if ratio == 1.0 {
