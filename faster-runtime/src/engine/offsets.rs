@@ -59,15 +59,16 @@ pub fn judging(
 
 /// Whether one side's code started at the same offset in every slice of
 /// `processes` while the other's moved, where every slice reported its
-/// offsets: the layouts then read one placement of that side, however
-/// many they are, and at few layouts they can agree with each other and
-/// not with the mean over placements. A duplicate search's identical
+/// offsets: the layouts then read that side at one offset, however many
+/// they are, and at few layouts they can agree with each other and not
+/// with the mean over offsets. A duplicate search's identical
 /// copies read 0.76x in every layout that puts the candidate at byte 32
 /// of a cache line and the original elsewhere, about 1.00x to 1.34x in the
 /// others. Where neither side ever moved, the slices ran one binary (no
-/// layouts: another linker, or `FASTER_LAYOUTS=off`), which has one
-/// placement only, and whose report says its verdict is about that build.
-pub fn one_placement(processes: &[ProcessSummary]) -> bool {
+/// layouts: another linker, or `FASTER_LAYOUTS=off`), which puts each side
+/// at one offset only, and whose report says its verdict is about that
+/// build.
+pub fn one_side_at_one_offset(processes: &[ProcessSummary]) -> bool {
     let Some(offsets) = processes
         .iter()
         .map(|process| process.offsets)
@@ -220,12 +221,12 @@ mod tests {
             .zip([0, 16, 32, 0])
             .map(|(&speedup, original)| placed_slice(speedup, [original, 48]))
             .collect();
-        assert!(one_placement(&at_one));
+        assert!(one_side_at_one_offset(&at_one));
         assert!(!replicate::settled(&at_one, 4, floor));
         // The same readings with the candidate seen at two offsets settle.
         let mut at_two = at_one.clone();
         at_two[3].offsets = Some([0, 16]);
-        assert!(!one_placement(&at_two));
+        assert!(!one_side_at_one_offset(&at_two));
         assert!(replicate::settled(&at_two, 4, floor));
         // Without offsets the rule cannot apply.
         let unreported: Vec<ProcessSummary> = at_one
@@ -235,14 +236,14 @@ mod tests {
                 ..*slice
             })
             .collect();
-        assert!(!one_placement(&unreported));
+        assert!(!one_side_at_one_offset(&unreported));
         assert!(replicate::settled(&unreported, 4, floor));
-        // Neither side moved: one binary, no layouts, one placement only.
+        // Neither side moved: one binary, no layouts, one offset each.
         let one_binary: Vec<ProcessSummary> = readings
             .iter()
             .map(|&speedup| placed_slice(speedup, [16, 48]))
             .collect();
-        assert!(!one_placement(&one_binary));
+        assert!(!one_side_at_one_offset(&one_binary));
         assert!(replicate::settled(&one_binary, 4, floor));
     }
 

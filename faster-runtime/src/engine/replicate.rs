@@ -214,21 +214,22 @@ pub fn looks_at(slices: usize) -> bool {
 pub const LAYOUTS_TO_TRUST_THE_INTERVAL: usize = 32;
 
 /// Whether more slices could still change the verdict on `processes`
-/// (slices in slot order, at least `least` of them): its interval is clear of both thresholds
-/// ([`Verdict::settled`]), and, before `LAYOUTS_TO_TRUST_THE_INTERVAL`
-/// layouts, every layout's own mean reads the same verdict, the interval
-/// is no wider than the noise floor on either side (the layouts agree with
-/// each other), and each side's code started at more than one offset among
-/// them, where the slices said (`offsets::one_placement`). A build's
-/// layouts are one draw of placements, repeated in every run, and their
-/// effects are skewed: on hex's `encode`, identical code across
-/// revisions, layouts 1 to 10 read 0.92x to 1.26x (most above 1.10x) in
-/// every run where all 64 averaged 1.00x, and the t interval over the
-/// first ten, [1.02x – 1.25x], cleared a 2% floor; the one layout at
-/// 0.92x said it could not be trusted. And a duplicate search's identical
-/// copies read 1.31x to 1.63x faster over the first four layouts of one
-/// build, every layout `faster`, in each run of that build: layouts that
-/// agree no better than that are a draw of placements, not yet their mean.
+/// (slices in slot order, at least `least` of them): its interval is clear
+/// of both thresholds ([`Verdict::settled`]), and, before
+/// `LAYOUTS_TO_TRUST_THE_INTERVAL` layouts, every layout's own mean reads
+/// the same verdict, the interval is no wider than the noise floor on
+/// either side (the layouts agree with each other), and each side's code
+/// started at more than one offset among them, where the slices said
+/// (`offsets::one_side_at_one_offset`). A build's layouts are one draw of
+/// where the linker puts the code, repeated in every run, and their effects
+/// are skewed: on hex's `encode`, identical code across revisions, layouts
+/// 1 to 10 read 0.92x to 1.26x (most above 1.10x) in every run where all 64
+/// averaged 1.00x, and the t interval over the first ten, [1.02x – 1.25x],
+/// cleared a 2% floor; the one layout at 0.92x said it could not be
+/// trusted. And a duplicate search's identical copies read 1.31x to 1.63x
+/// faster over the first four layouts of one build, every layout `faster`,
+/// in each run of that build: layouts that agree no better than that are
+/// one draw of offsets, not yet their mean.
 pub fn settled(processes: &[ProcessSummary], least: usize, noise_floor: f64) -> bool {
     over_layouts(processes, least).is_some_and(|layouts| layouts.settle(noise_floor))
 }
@@ -339,8 +340,8 @@ struct OverLayouts {
     interval: Interval,
     log_means: Vec<f64>,
     /// Whether the layouts moved one side's code but never the other's
-    /// (`offsets::one_placement`).
-    one_placement: bool,
+    /// (`offsets::one_side_at_one_offset`).
+    one_side_at_one_offset: bool,
 }
 
 impl OverLayouts {
@@ -360,7 +361,7 @@ impl OverLayouts {
         });
         // A verdict within noise is that narrow already.
         let layouts_agree = self.interval.half_width <= noise_floor.ln_1p();
-        every_layout_reads_it && layouts_agree && !self.one_placement
+        every_layout_reads_it && layouts_agree && !self.one_side_at_one_offset
     }
 }
 
@@ -376,7 +377,7 @@ fn over_layouts(processes: &[ProcessSummary], least: usize) -> Option<OverLayout
     Some(OverLayouts {
         interval: offsets::judging(plain, processes, &slots, &log_means),
         log_means,
-        one_placement: offsets::one_placement(processes),
+        one_side_at_one_offset: offsets::one_side_at_one_offset(processes),
     })
 }
 
