@@ -289,7 +289,7 @@ fn measure_machine(cells: &[matrix::Cell], buffer_bytes: usize) -> runner::Machi
         "workloads: a chain step {:.3} ns; walk {} per load over {} MiB{}",
         machine.step_ns,
         if needs_walk {
-            format_ns(machine.walk_line_ns())
+            format_ns(machine.walk_load_ns())
         } else {
             "(not run)".to_string()
         },

@@ -120,8 +120,8 @@ pub(crate) fn timed_closure(
 }
 
 /// Where the function at `path` starts in memory, as a block of the
-/// descriptor's `addresses` (see [`Call::address`]): its offset in a line
-/// of code moves from one layout of the binary to the next.
+/// descriptor's `addresses` (see [`Call::address`]): its offset in a cache
+/// line moves from one layout of the binary to the next.
 pub(crate) fn address(
     path: TokenStream,
     at_path: Span,

@@ -7,13 +7,14 @@
 //! fit is narrow by chance.
 //!
 //! A shuffle moves a function by whole alignments, and at one offset of a
-//! line a hot loop may span one more fetch block: for a layout-sensitive
-//! function that is most of the spread between layouts, which fitting the
-//! offsets takes out; where the offsets do not move the pair, the fit only
-//! costs degrees of freedom (six of them, at 16 layouts and more).
-//!
-//! The offsets are the user's two functions' ([`in_line`] of the addresses
-//! the attribute takes, in the process that measured the slice): the
+//! cache line a hot loop may span one more fetch block: for a
+//! layout-sensitive function that is most of the spread between layouts,
+//! which fitting the offsets takes out; where the offsets do not move the
+//! pair, the fit only costs degrees of freedom (six of them, at 16 layouts
+//! and more).
+//! The offsets are the user's two functions' ([`in_cache_line`] of the
+//!addresses the attribute takes, in the process that measured the slice):
+//!the
 //! measuring loop is always aligned to a cache line, so its own say nothing.
 
 use crate::report::ProcessSummary;
@@ -33,7 +34,7 @@ pub const CACHE_LINE: usize = 64;
 /// Where code at `addresses` starts within a [`CACHE_LINE`], in bytes. Taken in
 /// the process that measures, they are its layout's offsets: a binary is
 /// loaded at a page boundary, ASLR or not.
-pub fn in_line(addresses: [usize; 2]) -> [u8; 2] {
+pub fn in_cache_line(addresses: [usize; 2]) -> [u8; 2] {
     addresses.map(|address| (address % CACHE_LINE) as u8)
 }
 
@@ -116,13 +117,13 @@ mod tests {
     use rand_distr::{Distribution, Normal};
 
     /// What [`slices`] draws: the original 20% slower at byte 32 of a
-    /// line, the candidate 15% slower at byte 48.
+    /// cache line, the candidate 15% slower at byte 48.
     const SENSITIVE: [f64; 2] = [0.2, 0.15];
 
     /// One slice in each of `layouts` layouts of a pair whose speedup is
     /// `speedup`, the original `costs[0]` slower (in log) at byte 32 of a
-    /// line, the candidate `costs[1]` at byte 48, each slice with 1.5% of
-    /// noise of its own; with the offsets where `reported`.
+    /// cache line, the candidate `costs[1]` at byte 48, each slice with
+    /// 1.5% of noise of its own; with the offsets where `reported`.
     fn slices(
         seed: u64,
         layouts: usize,
