@@ -4,6 +4,11 @@
 //! and their inputs digested one by one, each one measured in pairs of
 //! fresh children (`measuring`), and every outcome handed to the same
 //! outputs as `faster::main()`'s, ending in the same exit codes.
+//!
+//! It is the parent's part of the revision comparison: `#[faster::track]`
+//! marks the functions, `crate::revision` is the protocol and the children
+//! this run talks to, and `cargo faster --against`, having built both
+//! revisions, calls [`run_against`] in its own process.
 
 mod measuring;
 
