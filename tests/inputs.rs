@@ -90,7 +90,7 @@ fn a_copy_argument_by_value_clones_nothing() {
         .find(|tracked| tracked.name.ends_with("::contains_sorted"))
         .expect("tracked");
     let mut served = (tracked.open)().expect("opens");
-    served.probe().expect("probes");
+    served.digest_inputs().expect("digests");
     let (timer, _) = faster::time::Timer::select(faster::time::TimerKind::Wall);
     served.time_batch(&timer, 0, 1_000).expect("times");
     // Each run of `lookups` (the comparison's, the tracked function's, and

@@ -415,7 +415,7 @@ fn a_provided_method_runs_as_each_implementors() {
             .find(|tracked| tracked.name == name)
             .unwrap_or_else(|| panic!("{name} is not registered"));
         let mut served = (tracked.open)().expect("the inputs are collected");
-        served.probe().expect("the outputs are probed")[0]
+        served.digest_inputs().expect("the inputs are digested")[0]
             .output_shown
             .clone()
     };

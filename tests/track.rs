@@ -2,14 +2,15 @@
 //! registered for comparisons across revisions (`cargo faster --against`)
 //! and gets a generated `#[test]` (`faster_track_<function>`) that calls it
 //! on every input. The plain tests at the end read the registry back and
-//! probe each function as the process serving its revision would.
+//! digest each function's inputs as the process serving its revision
+//! would.
 //!
 //! `deny(warnings)` holds the expansion to it.
 
 #![deny(warnings)]
 
 use faster::Expect;
-use faster_runtime::__internal::{Probe, Tracked, comparisons, tracked};
+use faster_runtime::__internal::{DigestedInput, Tracked, comparisons, tracked};
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::Duration;
 
@@ -141,9 +142,9 @@ fn registered(name: &str) -> &'static Tracked {
         .unwrap_or_else(|| panic!("{name} is not registered"))
 }
 
-fn probes(name: &str) -> Vec<Probe> {
+fn digested(name: &str) -> Vec<DigestedInput> {
     let mut served = (registered(name).open)().unwrap();
-    served.probe().unwrap()
+    served.digest_inputs().unwrap()
 }
 
 #[test]
@@ -177,30 +178,30 @@ fn every_function_is_registered_under_its_path_or_its_name() {
 
 #[test]
 fn inputs_and_outputs_are_digested_and_shown() {
-    let words = probes("track::count_words");
+    let words = digested("track::count_words");
     let shown: Vec<(&str, &str)> = words
         .iter()
-        .map(|probe| (probe.input_shown.as_str(), probe.output_shown.as_str()))
+        .map(|input| (input.input_shown.as_str(), input.output_shown.as_str()))
         .collect();
     assert_eq!(shown, [("\"a b c\"", "3"), ("\"\"", "0"), ("\"one\"", "1")]);
-    assert!(words.iter().all(|probe| probe.output_digest.is_some()));
+    assert!(words.iter().all(|input| input.output_digest.is_some()));
     assert_ne!(words[0].output_digest, words[2].output_digest);
 
-    let sorted = probes("sorting");
+    let sorted = digested("sorting");
     assert_eq!(sorted[0].output_shown, "[1, 2, 3]");
     assert_eq!(sorted[0].input_shown, "[3, 1, 2]");
 
-    let halves = probes("track::halve");
+    let halves = digested("track::halve");
     assert_eq!(halves[1].output_shown, "1.5");
     assert!(halves[1].output_digest.is_some());
 
-    let answer = probes("track::answer");
+    let answer = digested("track::answer");
     assert_eq!((answer.len(), answer[0].output_shown.as_str()), (1, "42"));
 }
 
 #[test]
 fn outputs_without_a_digest_or_that_vary_are_not_comparable() {
-    let opaque = probes("track::opaque");
+    let opaque = digested("track::opaque");
     assert_eq!(opaque[0].output_digest, None);
     assert!(!opaque[0].output_varies);
     assert!(
@@ -210,9 +211,9 @@ fn outputs_without_a_digest_or_that_vary_are_not_comparable() {
         "{}",
         opaque[0].output_shown
     );
-    let counter = probes("track::counter");
-    assert!(counter.iter().all(|probe| probe.output_varies));
-    assert!(counter.iter().all(|probe| probe.output_digest.is_none()));
+    let counter = digested("track::counter");
+    assert!(counter.iter().all(|input| input.output_varies));
+    assert!(counter.iter().all(|input| input.output_digest.is_none()));
 }
 
 #[test]
@@ -222,18 +223,18 @@ fn a_function_can_be_tracked_and_compared() {
             .iter()
             .any(|comparison| comparison.test_name() == "faster_double")
     );
-    assert_eq!(probes("track::double")[1].output_shown, "4");
+    assert_eq!(digested("track::double")[1].output_shown, "4");
 }
 
 #[test]
 fn an_argument_that_is_not_clone_is_made_for_each_call() {
-    let probed = probes("track::token_len");
-    assert_eq!(probed[1].output_shown, "1000");
+    let token_lens = digested("track::token_len");
+    assert_eq!(token_lens[1].output_shown, "1000");
     // The input is shown as the value it makes.
     assert!(
-        probed[0].input_shown.starts_with("Token([7, 7, 7])"),
+        token_lens[0].input_shown.starts_with("Token([7, 7, 7])"),
         "{:?}",
-        probed[0].input_shown
+        token_lens[0].input_shown
     );
 }
 
@@ -244,5 +245,5 @@ fn a_deprecated_function_is_tracked_and_compared_without_a_warning() {
             .iter()
             .any(|comparison| comparison.test_name() == "faster_twice")
     );
-    assert_eq!(probes("track::twice")[1].output_shown, "4");
+    assert_eq!(digested("track::twice")[1].output_shown, "4");
 }

@@ -28,7 +28,7 @@ use crate::cache::{self, Key, Lookup, key, stale_layouts};
 use crate::cargo::{Build, Built, Cargo, Workspace};
 use crate::executable::Executable;
 use crate::git::Repository;
-use crate::wrapper::{self, Side};
+use crate::wrapper::{self, BuildOf};
 use crate::{manifests, relink, sources};
 use faster_runtime::__internal::format_bytes;
 use std::path::{Path, PathBuf};
@@ -41,7 +41,7 @@ pub fn shared_target(workspace: &Workspace) -> PathBuf {
 }
 
 /// Both revisions' test binaries.
-pub struct Binaries {
+pub struct TestBinaries {
     /// The current code's.
     pub current: Vec<Executable>,
     /// The base revision's, cached.
@@ -96,7 +96,7 @@ impl Base<'_> {
     /// else in a target directory of its own — and cached; with the hold
     /// that keeps other runs from pruning the base's while they are used.
     /// Older base commits beyond a few are pruned (see [`prune`]).
-    pub fn both(&self, cargo: &Cargo, directory: &Path) -> Result<(Binaries, InUse), String> {
+    pub fn both(&self, cargo: &Cargo, directory: &Path) -> Result<(TestBinaries, InUse), String> {
         let faster = self.workspace.target.join("faster");
         let base = faster.join("base");
         let key = self.key(cargo, directory, &base);
@@ -107,8 +107,8 @@ impl Base<'_> {
         let wrappers = match project_wrapper {
             Some(_) => None,
             None => Some((
-                wrapper::place(&faster, Side::Current)?,
-                wrapper::place(&faster, Side::Base)?,
+                wrapper::place(&faster, BuildOf::Current)?,
+                wrapper::place(&faster, BuildOf::Base)?,
             )),
         };
         let shared = shared_target(self.workspace);
@@ -152,12 +152,12 @@ impl Base<'_> {
         }
         prune::remove_unused_targets(&faster, apart.is_some());
         let said = cached.built || cached.pruned.removed > 0;
-        let binaries = Binaries {
+        let test_binaries = TestBinaries {
             current: current.executables,
             base: cached.executables,
             kept: said.then_some(cached.pruned),
         };
-        Ok((binaries, cached.in_use))
+        Ok((test_binaries, cached.in_use))
     }
 
     /// Why the base cannot be built beside `current`, when it cannot: the

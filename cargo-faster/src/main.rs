@@ -42,7 +42,7 @@ mod test_run;
 mod toolchain;
 mod wrapper;
 
-use build::{Base, Binaries};
+use build::{Base, TestBinaries};
 use cargo::{Cargo, Workspace};
 use faster_runtime::__internal::{
     Against, COULD_NOT_RUN, Revision, run_against, say_when_interrupted,
@@ -157,7 +157,7 @@ fn run(options: &Options) -> Result<u8, String> {
 /// Compares the tracked functions `binaries` serve; the exit code, or why
 /// it could not.
 fn compare(
-    binaries: &Binaries,
+    binaries: &TestBinaries,
     base_name: String,
     options: &Options,
     version: &str,

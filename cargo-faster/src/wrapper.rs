@@ -23,7 +23,7 @@
 //! 0.77x to 1.32x where the same binary reads 1.00x). So the wrapper
 //! replaces the member's `-C metadata` with one made of what names the
 //! crate alone ([`same_metadata`]), and the current code is built through a
-//! wrapper too (`Side::Current`), at a path of its own: identical code
+//! wrapper too (`BuildOf::Current`), at a path of its own: identical code
 //! gets identical symbols on both sides, its files still apart.
 
 use crate::cache::key;
@@ -38,31 +38,31 @@ const NAME: &str = "rustc-wrapper";
 /// members.
 pub const VARIABLE: &str = "RUSTC_WORKSPACE_WRAPPER";
 
-/// Which revision a wrapper builds: each has its own path, so cargo keeps
-/// their members' files apart.
+/// Which revision's build a wrapper is for: each has its own path, so
+/// cargo keeps their members' files apart.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Side {
+pub enum BuildOf {
     /// The base revision.
     Base,
     /// The current code.
     Current,
 }
 
-impl Side {
+impl BuildOf {
     fn folder(self) -> &'static str {
         match self {
-            Side::Base => "base",
-            Side::Current => "current",
+            BuildOf::Base => "base",
+            BuildOf::Current => "current",
         }
     }
 }
 
-/// The wrapper of `side` under `faster` (`<target>/faster`), made now where
-/// it is missing or leads elsewhere than this program.
-pub fn place(faster: &Path, side: Side) -> Result<PathBuf, String> {
+/// The wrapper of `build_of` under `faster` (`<target>/faster`), made now
+/// where it is missing or leads elsewhere than this program.
+pub fn place(faster: &Path, build_of: BuildOf) -> Result<PathBuf, String> {
     let this = std::env::current_exe()
         .map_err(|error| format!("cannot find this program to wrap rustc with: {error}"))?;
-    let folder = faster.join(NAME).join(side.folder());
+    let folder = faster.join(NAME).join(build_of.folder());
     let path = folder.join(format!("{NAME}{}", std::env::consts::EXE_SUFFIX));
     if is_this(&path, &this) {
         return Ok(path);
@@ -107,7 +107,7 @@ pub fn for_tests(faster: &Path, directory: &Path) -> Result<Option<PathBuf>, Str
     let own = std::env::var(VARIABLE).ok();
     match project_wrapper(own.as_deref(), config_files.keys().map(PathBuf::as_path)) {
         Some(_) => Ok(None),
-        None => place(faster, Side::Current).map(Some),
+        None => place(faster, BuildOf::Current).map(Some),
     }
 }
 
@@ -237,15 +237,15 @@ mod tests {
         let faster =
             std::env::temp_dir().join(format!("cargo-faster-wrapper-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&faster);
-        let wrapper = place(&faster, Side::Base).unwrap();
+        let wrapper = place(&faster, BuildOf::Base).unwrap();
         assert_eq!(wrapper.file_stem().unwrap(), NAME);
-        assert_ne!(place(&faster, Side::Current).unwrap(), wrapper);
+        assert_ne!(place(&faster, BuildOf::Current).unwrap(), wrapper);
         assert!(is_this(&wrapper, &std::env::current_exe().unwrap()));
         let made = std::fs::symlink_metadata(&wrapper)
             .unwrap()
             .modified()
             .unwrap();
-        assert_eq!(place(&faster, Side::Base).unwrap(), wrapper);
+        assert_eq!(place(&faster, BuildOf::Base).unwrap(), wrapper);
         let again = std::fs::symlink_metadata(&wrapper)
             .unwrap()
             .modified()

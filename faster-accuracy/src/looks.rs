@@ -43,7 +43,7 @@ enum Shape {
     /// Student's t with 3 degrees of freedom: heavy tails.
     HeavyTails,
     /// A few layouts far off either way, most at the centre: offsets of a
-    /// line that put one side's hot loop across one more fetch block.
+    /// cache line that put one side's hot loop across one more fetch block.
     Classes,
     /// An exponential, shifted to its mean: a real difference some layouts
     /// read much larger.

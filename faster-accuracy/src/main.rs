@@ -157,7 +157,7 @@ fn run(options: &options::Matrix, cells: &[matrix::Cell]) -> std::io::Result<()>
 
     print_header(options, &settings, llc);
 
-    let mut machine = probe_machine(cells, buffer_bytes);
+    let mut machine = measure_machine(cells, buffer_bytes);
     println!(
         "columns: bias = median of estimate / truth − 1; err = |estimate / truth − 1|; ±CI = median half-width of the 99% interval; \
          cover = the interval holds the truth; cov~ = it meets the truth ± ±ref; F/N/S = faster / within noise / slower; \
@@ -280,16 +280,16 @@ fn print_header(options: &options::Matrix, settings: &runner::Settings, llc: Opt
 }
 
 /// Measures the workloads' costs on this machine, and says them.
-fn probe_machine(cells: &[matrix::Cell], buffer_bytes: usize) -> runner::Machine {
+fn measure_machine(cells: &[matrix::Cell], buffer_bytes: usize) -> runner::Machine {
     let needs_walk = cells
         .iter()
         .any(|cell| matches!(cell.scale.workload, Workload::Memory { .. }));
-    let machine = runner::Machine::probe(buffer_bytes, needs_walk);
+    let machine = runner::Machine::measure(buffer_bytes, needs_walk);
     println!(
         "workloads: a chain step {:.3} ns; walk {} per load over {} MiB{}",
         machine.step_ns,
         if needs_walk {
-            format_ns(machine.walk_line_ns())
+            format_ns(machine.walk_load_ns())
         } else {
             "(not run)".to_string()
         },

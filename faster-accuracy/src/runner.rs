@@ -42,7 +42,7 @@ pub struct Machine {
     /// The walk's buffer (allocated on first use).
     walk_buffer: Option<&'static [u64]>,
     /// Per-load nanoseconds of the walk.
-    walk_line_ns: f64,
+    walk_load_ns: f64,
     /// Bytes of the walk's buffer: twice the last-level cache.
     pub walk_bytes: usize,
 }
@@ -50,11 +50,11 @@ pub struct Machine {
 impl Machine {
     /// Measures the chain (and, with `walk`, allocates the walk's buffer
     /// and measures the walk); call it while the machine is quiet.
-    pub fn probe(walk_bytes: usize, walk: bool) -> Machine {
+    pub fn measure(walk_bytes: usize, walk: bool) -> Machine {
         let mut machine = Machine {
             step_ns: crate::workloads::ns_per_step(),
             walk_buffer: None,
-            walk_line_ns: f64::NAN,
+            walk_load_ns: f64::NAN,
             walk_bytes,
         };
         if walk {
@@ -64,8 +64,8 @@ impl Machine {
     }
 
     /// Per-load nanoseconds of the walk (`NaN` before its buffer exists).
-    pub fn walk_line_ns(&self) -> f64 {
-        self.walk_line_ns
+    pub fn walk_load_ns(&self) -> f64 {
+        self.walk_load_ns
     }
 
     /// What a chain of `steps` steps costs per call (see [`construct`]).
@@ -78,16 +78,16 @@ impl Machine {
             return buffer;
         }
         let buffer = walk_buffer(self.walk_bytes);
-        let lines = 1_000;
-        self.walk_line_ns = walk_call_ns(buffer, lines) / lines as f64;
+        let loads = 1_000;
+        self.walk_load_ns = walk_call_ns(buffer, loads) / loads as f64;
         self.walk_buffer = Some(buffer);
         buffer
     }
 
     /// Loads the walk makes in `ns` per call.
-    fn walk_lines(&mut self, ns: f64) -> u64 {
+    fn walk_loads(&mut self, ns: f64) -> u64 {
         self.walk_buffer();
-        (ns / self.walk_line_ns).round().max(1.0) as u64
+        (ns / self.walk_load_ns).round().max(1.0) as u64
     }
 }
 
@@ -142,11 +142,11 @@ pub fn run(
             }
         }
         Workload::Memory { ns } => {
-            let target = machine.walk_lines(ns);
+            let target = machine.walk_loads(ns);
             let buffer = machine.walk_buffer();
-            let step = machine.walk_line_ns;
+            let step = machine.walk_load_ns;
             let (original, candidate) =
-                construct(target, cell.ratio, &mut |lines| lines as f64 * step)
+                construct(target, cell.ratio, &mut |loads| loads as f64 * step)
                     .ok_or_else(|| unbuildable("load counts"))?;
             let description = format!("{original} vs {candidate} loads");
             // One cursor for the cell, shared by both sides of every measurement.

@@ -62,46 +62,47 @@ pub fn carried_chain_of_input(side: usize) -> impl FnMut(&[u64; 2]) {
 /// Cache lines between two consecutive loads of the walk: a prime just over
 /// 256 KiB, so every load lands on another page and neither the prefetcher
 /// nor a cached neighbour helps.
-const STRIDE_LINES: usize = 4_099;
+const STRIDE_CACHE_LINES: usize = 4_099;
 /// `u64`s per 64-byte cache line.
-const WORDS_PER_LINE: usize = 8;
+const WORDS_PER_CACHE_LINE: usize = 8;
 
-/// `lines` loads, `STRIDE_LINES` cache lines apart, through `buffer`, from
-/// line `start`; returns where the walk ended and the sum of what it read.
-/// The loads are independent (the next address does not wait for a load),
-/// so the walk runs at the memory system's throughput.
+/// `loads` loads, `STRIDE_CACHE_LINES` cache lines apart, through `buffer`,
+/// from cache line `start`; returns where the walk ended and the sum of
+/// what it read. The loads are independent (the next address does not wait
+/// for a load), so the walk runs at the memory system's throughput.
 #[inline(never)]
-pub fn walk(buffer: &[u64], start: usize, lines: u64) -> (usize, u64) {
-    let total_lines = buffer.len() / WORDS_PER_LINE;
-    let mut line = start;
+pub fn walk(buffer: &[u64], start: usize, loads: u64) -> (usize, u64) {
+    let cache_lines = buffer.len() / WORDS_PER_CACHE_LINE;
+    let mut cache_line = start;
     let mut sum = 0u64;
-    for _ in 0..black_box(lines) {
-        sum = sum.wrapping_add(buffer[line * WORDS_PER_LINE]);
-        line += STRIDE_LINES;
-        if line >= total_lines {
-            line -= total_lines;
+    for _ in 0..black_box(loads) {
+        sum = sum.wrapping_add(buffer[cache_line * WORDS_PER_CACHE_LINE]);
+        cache_line += STRIDE_CACHE_LINES;
+        if cache_line >= cache_lines {
+            cache_line -= cache_lines;
         }
     }
-    (line, sum)
+    (cache_line, sum)
 }
 
 /// Where the walk goes next, shared by both sides of a comparison.
 pub type Cursor = Rc<Cell<usize>>;
 
-/// A walk of `lines` loads per call that continues where the previous call
-/// of either side ended: successive calls visit every line of `buffer` once
-/// before any line again, so with a buffer larger than the cache every load
-/// misses, and both sides spread their loads over the same memory.
+/// A walk of `loads` loads per call that continues where the previous call
+/// of either side ended: successive calls visit every cache line of
+/// `buffer` once before any again, so with a buffer larger than the cache
+/// every load misses, and both sides spread their loads over the same
+/// memory.
 ///
 /// Sharing the cursor is what makes two walks of the same length the same
 /// function: with a buffer each, their pages differ (huge or small, near or
 /// far), measured here as 2% between two identical walks; and with a cursor
 /// each, one side would at times walk right behind the other and hit its
-/// lines in the cache.
-pub fn carried_walk(buffer: &'static [u64], cursor: Cursor, lines: u64) -> impl FnMut(&()) {
+/// cache lines in the cache.
+pub fn carried_walk(buffer: &'static [u64], cursor: Cursor, loads: u64) -> impl FnMut(&()) {
     let sink = Cell::new(0u64);
     move |_: &()| {
-        let (end, sum) = walk(buffer, cursor.get(), lines);
+        let (end, sum) = walk(buffer, cursor.get(), loads);
         cursor.set(end);
         sink.set(sink.get().wrapping_add(sum));
     }
@@ -109,13 +110,14 @@ pub fn carried_walk(buffer: &'static [u64], cursor: Cursor, lines: u64) -> impl 
 
 /// A buffer for [`carried_walk`] of about `bytes`, every page written (an
 /// untouched page maps the shared zero page, which would stay cached) and
-/// its line count coprime with the stride, so the walk visits every line.
+/// its count of cache lines coprime with the stride, so the walk visits
+/// every cache line.
 pub fn walk_buffer(bytes: usize) -> &'static [u64] {
-    let mut lines = (bytes / 64).max(STRIDE_LINES + 1);
-    while lines % STRIDE_LINES == 0 {
-        lines -= 1;
+    let mut cache_lines = (bytes / 64).max(STRIDE_CACHE_LINES + 1);
+    while cache_lines % STRIDE_CACHE_LINES == 0 {
+        cache_lines -= 1;
     }
-    let buffer: Vec<u64> = (0..(lines * WORDS_PER_LINE) as u64).collect();
+    let buffer: Vec<u64> = (0..(cache_lines * WORDS_PER_CACHE_LINE) as u64).collect();
     // Lives for the whole run; leaking it lets both sides borrow it freely.
     Box::leak(buffer.into_boxed_slice())
 }
@@ -132,9 +134,9 @@ pub fn ns_per_step() -> f64 {
     best
 }
 
-/// Per-call nanoseconds of a walk of `lines` loads over `buffer`.
-pub fn walk_call_ns(buffer: &'static [u64], lines: u64) -> f64 {
-    let mut function = carried_walk(buffer, Cursor::default(), lines);
+/// Per-call nanoseconds of a walk of `loads` loads over `buffer`.
+pub fn walk_call_ns(buffer: &'static [u64], loads: u64) -> f64 {
+    let mut function = carried_walk(buffer, Cursor::default(), loads);
     let calls = crate::timing::calls_for(&mut function, &(), 2e6);
     let per_call: Vec<f64> = (0..15)
         .map(|_| time_calls(&mut function, &(), calls) / calls as f64)
@@ -167,9 +169,9 @@ pub fn tolerance(ratio: f64) -> f64 {
 /// For the chain, `steps × ns_per_step` is the cost to pass: measured
 /// here, calls of 1 to 8 steps cost 1.72, 3.45–3.53, 5.1, 6.9, 8.5–8.7,
 /// 10.2–10.4, 12.1–12.3 and 13.7–14.0 ns (1.70–1.75 ns a step in a long
-/// chain), within a few percent of it, and a per-length probe was noisier
-/// than that linear rule. The reference measures the truth of every pair
-/// anyway.
+/// chain), within a few percent of it, and a per-length measurement was
+/// noisier than that linear rule. The reference measures the truth of every
+/// pair anyway.
 pub fn construct(target: u64, ratio: f64, cost: &mut dyn FnMut(u64) -> f64) -> Option<(u64, u64)> {
     let target = target.max(1);
     if ratio == 1.0 {
@@ -226,16 +228,16 @@ mod tests {
     }
 
     #[test]
-    fn the_walk_visits_every_line_before_repeating() {
+    fn the_walk_visits_every_cache_line_before_repeating() {
         let buffer = walk_buffer(64 * 5_000);
-        let lines = buffer.len() / WORDS_PER_LINE;
-        let mut seen = vec![false; lines];
-        let mut line = 0;
-        for _ in 0..lines {
-            assert!(!seen[line]);
-            seen[line] = true;
-            line = walk(buffer, line, 1).0;
+        let cache_lines = buffer.len() / WORDS_PER_CACHE_LINE;
+        let mut seen = vec![false; cache_lines];
+        let mut cache_line = 0;
+        for _ in 0..cache_lines {
+            assert!(!seen[cache_line]);
+            seen[cache_line] = true;
+            cache_line = walk(buffer, cache_line, 1).0;
         }
-        assert_eq!(line, 0);
+        assert_eq!(cache_line, 0);
     }
 }

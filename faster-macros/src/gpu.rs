@@ -145,7 +145,7 @@ fn run_closure(
         .expect("`kernel_options` requires `inputs`")
         .path;
     let at_cases = Span::mixed_site().located_at(cases.span());
-    // Through the runtime's `Inputs` probe: anything but a function that
+    // Through the runtime's `Inputs` routes: anything but a function that
     // makes the cases is one error at `inputs = ...`, naming the case.
     let case = match &params[1] {
         Type::Reference(case) => &*case.elem,

@@ -6,15 +6,17 @@
 //! `attr` reads every attribute's options (one parser, driven by the table
 //! of options in `options`: a link to the runtime's own folder, which
 //! declares every option and parses every value for both crates),
-//! `validate` decides which functions can be compared (with `placement`,
-//! which tells a function inside an `impl` block), `expand` writes the
-//! comparison and the registration and test every attribute shares; `track`
-//! writes what `#[faster::track]` registers, with those pieces; `gpu` the
-//! same for `#[faster::compare_gpu]`; `methods` the `impl` block's
-//! attribute (`provided` the `trait` block's). Each adds nothing in a
-//! library's file that an integration test compiles again (`recompiled`).
+//! `validate` decides which functions can be compared (with `enclosing`,
+//! which finds the `impl` or `trait` block a function is written in),
+//! `expand` writes the comparison and the registration and test every
+//! attribute shares; `track` writes what `#[faster::track]` registers, with
+//! those pieces; `gpu` the same for `#[faster::compare_gpu]`; `methods` the
+//! `impl` block's attribute (`provided` the `trait` block's). Each adds
+//! nothing in a library's file that an integration test compiles again
+//! (`recompiled`).
 
 mod attr;
+mod enclosing;
 mod expand;
 mod gpu;
 mod marked;
@@ -25,7 +27,6 @@ mod methods;
 #[allow(dead_code, unused_imports)]
 mod options;
 mod owner;
-mod placement;
 mod provided;
 mod recompiled;
 #[cfg(test)]

@@ -2,10 +2,14 @@
 //! on, for comparisons with itself at another git revision (`cargo faster
 //! --against REV`). Its options are read by `attr`, as every attribute's
 //! are; it accepts the signatures `#[faster::compare]` accepts (but generic
-//! ones), and writes the function
-//! unchanged, a registered `Tracked` descriptor and a `#[test]` that checks
-//! the function runs on every input (and serves it, when `cargo faster`
-//! starts the test binary to).
+//! ones), and writes the function unchanged, a registered `Tracked`
+//! descriptor and a `#[test]` that checks the function runs on every input
+//! (and serves it, when `cargo faster` starts the test binary to).
+//!
+//! It marks what the revision comparison measures; the rest of that
+//! feature is the runtime's: its `revision/` (the protocol, and serving the
+//! marked functions from the test binary) and `harness/against/` (the run
+//! in `cargo faster`, the parent).
 
 use crate::attr::{Attribute, Options, tokens_as_written};
 use crate::expand::{

@@ -16,8 +16,8 @@
 //!
 //! A generic function (`fn cases<T>() -> Vec<T>`) takes the first route and
 //! is instantiated where its cases are used. `#[faster::compare_gpu]`'s
-//! inputs, `fn(&Gpu) -> impl IntoIterator<Item = Case>`, take the same
-//! probe through routes of their own ([`GpuInputsByFunction`],
+//! inputs, `fn(&Gpu) -> impl IntoIterator<Item = Case>`, are sorted the
+//! same way by routes of their own ([`GpuInputsByFunction`],
 //! [`GpuInputsOther`]), whose message names that shape.
 //!
 //! Not a public API: reached through `faster::__private`, and free to change
@@ -66,7 +66,7 @@ where
 pub struct Inputs<F, Case: ?Sized>(PhantomData<fn(&F) -> *const Case>);
 
 impl<F, Case: ?Sized> Inputs<F, Case> {
-    /// The probe for `path`'s type.
+    /// What method resolution picks a route for, by `path`'s type.
     #[inline(always)]
     pub fn of(_: &F) -> Self {
         Inputs(PhantomData)

@@ -62,7 +62,7 @@
 //! # This workspace's tests and examples
 //!
 //! Beyond the above: the registry the attributes fill ([`comparisons`],
-//! [`tracked`], [`Comparison`], [`Tracked`], [`Probe`]); the
+//! [`tracked`], [`Comparison`], [`Tracked`], [`DigestedInput`]); the
 //! sampler, driven with a simulated subject ([`Subject`], [`sample`],
 //! [`Side`]); the bounds the documentation states ([`MAX_PROCESSES`],
 //! [`MOST_LAYOUTS`], [`VARIABLES`]); how old a temporary report file is
@@ -111,7 +111,7 @@ pub use crate::stats::{Interval, Placed, across_processes, by_offsets, median, v
 pub use crate::config::MAX_PROCESSES;
 pub use crate::engine::replicate::MOST_LAYOUTS;
 pub use crate::engine::sampler::{Subject, sample};
-pub use crate::engine::tracked::Probe;
+pub use crate::engine::tracked::DigestedInput;
 pub use crate::harness::cli::flags::VARIABLES;
 pub use crate::output::files::STALE_AFTER;
 pub use crate::registry::{Comparison, Tracked, comparisons, tracked};

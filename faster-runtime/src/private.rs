@@ -215,7 +215,7 @@ where
 }
 
 /// A tracked function called as [`parts`] calls a side: `check` for the
-/// probes, whose output `describe_output` sees, `timed` by the clock.
+/// digests, whose output `describe_output` sees, `timed` by the clock.
 pub fn track_parts<I, Q, O, R, C, T, P, D, E>(
     inputs: Vec<I>,
     (check, timed): (C, T),

@@ -48,11 +48,11 @@ impl Comparison {
     }
 
     /// Where the original's and the candidate's code start within a cache line
-    /// of code in this process (see [`offsets::in_line`]), where the
+    /// of code in this process (see [`offsets::in_cache_line`]), where the
     /// attribute took their addresses.
     pub fn offsets(&self) -> Option<[u8; 2]> {
         self.addresses
-            .map(|addresses| offsets::in_line(addresses()))
+            .map(|addresses| offsets::in_cache_line(addresses()))
     }
 }
 
@@ -85,7 +85,7 @@ pub struct Tracked {
     /// change in its compiled code alone can be told apart.
     pub source_digest: u64,
     /// Collects the inputs and holds them with the function, ready to be
-    /// probed and timed.
+    /// digested and timed.
     pub open: fn() -> Result<Box<dyn Served>, Error>,
 }
 

@@ -42,23 +42,27 @@ fn child_crashes() {
     }
 }
 
-/// Process `index` of the comparison `test` (a `child_*` test), stopped
+/// Process `process` of the comparison `test` (a `child_*` test), stopped
 /// after `timeout`.
-fn replica(test: &str, index: usize, timeout: Duration) -> Result<faster_runtime::Report, Error> {
+fn run_child(
+    test: &str,
+    process: usize,
+    timeout: Duration,
+) -> Result<faster_runtime::Report, Error> {
     let executable = std::env::current_exe().unwrap();
     run_once(
         &executable,
         &command::one_test(&format!("child_{test}")),
         test,
-        (index, Duration::from_millis(100)),
+        (process, Duration::from_millis(100)),
         timeout,
     )
 }
 
 #[test]
 fn children_hand_back_their_reports() {
-    for index in 1..=2 {
-        let report = replica("measures", index, Duration::from_secs(60)).unwrap();
+    for process in 1..=2 {
+        let report = run_child("measures", process, Duration::from_secs(60)).unwrap();
         assert!(
             report.speedup.is_finite() && report.speedup > 0.0,
             "{report:?}"
@@ -72,7 +76,7 @@ fn children_hand_back_their_reports() {
 #[test]
 fn a_hanging_child_is_stopped_and_named() {
     let started = Instant::now();
-    let error = replica("hangs", 2, Duration::from_secs(1)).unwrap_err();
+    let error = run_child("hangs", 2, Duration::from_secs(1)).unwrap_err();
     assert!(
         started.elapsed() < Duration::from_secs(20),
         "took {:?}",
@@ -89,7 +93,7 @@ fn a_hanging_child_is_stopped_and_named() {
 
 #[test]
 fn a_crashing_child_is_named_with_its_last_output() {
-    let error = replica("crashes", 2, Duration::from_secs(60)).unwrap_err();
+    let error = run_child("crashes", 2, Duration::from_secs(60)).unwrap_err();
     let message = error.to_string();
     assert!(
         message.starts_with("process 2 of the replicated comparison failed"),

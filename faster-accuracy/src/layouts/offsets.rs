@@ -1,8 +1,8 @@
 //! Where a comparison's spread between layouts comes from: the offset of
-//! each of its two functions within a 64-byte cache line. Rust aligns functions
-//! to 16 bytes, so a shuffle puts each at one of four offsets of a line,
-//! and a hot loop that spans one more fetch block at one of them is slower
-//! in every layout that puts it there.
+//! each of its two functions within a 64-byte cache line. Rust aligns
+//! functions to 16 bytes, so a shuffle puts each at one of four offsets of
+//! a cache line, and a hot loop that spans one more fetch block at one of
+//! them is slower in every layout that puts it there.
 //!
 //! For each comparison measured in at least [`LEAST_LAYOUTS`] layouts this
 //! reads the two functions' addresses in every layout (`nm` on the
@@ -36,8 +36,8 @@ pub const LEAST_LAYOUTS: usize = LAYOUTS_TO_STRATIFY;
 /// One layout's reading of a comparison.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Reading {
-    /// The original's and the candidate's offset in a line, in units of
-    /// [`ALIGNMENT`].
+    /// The original's and the candidate's offset in a cache line, in units
+    /// of [`ALIGNMENT`].
     pub offsets: [usize; 2],
     /// The mean log speedup of the layout's slices.
     pub log_speedup: f64,
@@ -168,7 +168,7 @@ pub fn fit(readings: &[Reading]) -> Option<(f64, f64, Interval, Interval)> {
 mod tests {
     use super::*;
 
-    /// Offsets of a function within a line.
+    /// Offsets of a function within a cache line.
     const OFFSETS: usize = (CACHE_LINE / ALIGNMENT) as usize;
 
     /// Readings over every pair of offsets, `repeats` times, whose log

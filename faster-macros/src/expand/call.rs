@@ -1,8 +1,9 @@
 //! One side's call as a closure over a borrowed input case: what is made
 //! ready before the clock starts (clones of the parts a call consumes),
-//! taking the case apart into arguments, the probes that word a mismatch
-//! between the cases and the parameters, the call itself (through the `Fn`
-//! traits or a pointer), and what the check compares and the clock times.
+//! taking the case apart into arguments, the `Fit` routes that word a
+//! mismatch between the cases and the parameters, the call itself (through
+//! the `Fn` traits or a pointer), and what the check compares and the clock
+//! times.
 
 use crate::attr::InputsOption;
 use crate::validate::{Candidate, OwnedForm, Param, Passing};
@@ -119,8 +120,8 @@ pub(crate) fn timed_closure(
 }
 
 /// Where the function at `path` starts in memory, as a block of the
-/// descriptor's `addresses` (see [`Call::address`]): its offset in a line
-/// of code moves from one layout of the binary to the next.
+/// descriptor's `addresses` (see [`Call::address`]): its offset in a cache
+/// line moves from one layout of the binary to the next.
 pub(crate) fn address(
     path: TokenStream,
     at_path: Span,
@@ -194,8 +195,8 @@ struct Call {
     pattern: TokenStream,
     /// The check of the function against the candidate's signature.
     function: TokenStream,
-    /// The `Fit` probes' traits, brought into scope where an argument
-    /// goes through one.
+    /// The traits of the `Fit` routes, brought into scope where an
+    /// argument goes through them.
     imports: TokenStream,
     /// Taking the case apart into arguments.
     setup: TokenStream,
@@ -398,7 +399,7 @@ pub(crate) fn checked_callee(
 }
 
 /// One argument of the call: the value handed over, wrapped (when the
-/// parameter's type can be read) in the `Fit` probe that makes a mismatch
+/// parameter's type can be read) in `Fit`, whose routes make a mismatch
 /// between the input case and the parameter an error in our words; and
 /// whether it was wrapped.
 fn argument(

@@ -1,5 +1,5 @@
 //! The cases of `inputs = path`, collected through the runtime's `Inputs`
-//! probe, and the type a case is named by in the errors about them.
+//! routes, and the type a case is named by in the errors about them.
 
 use super::call::{owned_type, respan};
 use crate::attr::InputsOption;
@@ -11,7 +11,7 @@ use syn::spanned::Spanned;
 
 /// The cases of `inputs = path`, collected: an expression of type
 /// `Result<Vec<Case>, Error>`. It goes through the runtime's `Inputs`
-/// probe, spanned at `path`: a static, a constant or a function of
+/// routes, spanned at `path`: a static, a constant or a function of
 /// another shape is one error there, naming the case the candidate takes.
 pub(crate) fn collected_inputs(given: InputsOption<'_>, candidate: &Candidate) -> TokenStream {
     let path = &given.path;

@@ -1,6 +1,6 @@
 //! Functions inside `impl` and `trait` blocks, which cannot hold the test
 //! and the registration the attributes add: the one refusal, at the
-//! attribute, where the source shows the block ([`crate::placement`]) —
+//! attribute, where the source shows the block ([`crate::enclosing`]) —
 //! for an `impl` block, that it needs `#[faster::methods]`; for a `trait`,
 //! that it needs `#[faster::methods]` and `implementors` — the refusal of
 //! `Self::` paths where the source does not show it, and of
@@ -9,14 +9,14 @@
 use super::Candidate;
 use super::refusals::{free_wrapper_example, output_as_written};
 use crate::attr::{Options, TypesOption, tokens_as_written};
+use crate::enclosing::Enclosing;
 use crate::owner::Owner;
-use crate::placement::Enclosing;
 use proc_macro2::{Span, TokenStream, TokenTree};
 use quote::ToTokens;
 use syn::{ExprPath, ItemFn};
 
 /// The function is not written inside an `impl` or a `trait` block (as
-/// [`crate::placement`] finds it in the source): there the test and the
+/// [`crate::enclosing`] finds it in the source): there the test and the
 /// registration the attribute adds cannot go, and the one error, at the
 /// attribute, shows the free function to put it on instead. `attribute`
 /// is the attribute's name (`compare`), `args` its options.
@@ -26,7 +26,7 @@ pub(crate) fn outside_blocks(
     args: &TokenStream,
 ) -> syn::Result<()> {
     refuse_inside(
-        crate::placement::enclosing(&function.sig.ident),
+        crate::enclosing::enclosing(&function.sig.ident),
         function,
         attribute,
         args,

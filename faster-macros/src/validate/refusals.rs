@@ -5,7 +5,7 @@
 
 use super::{Errors, OwnedForm};
 use crate::attr::tokens_as_written;
-use crate::placement::Enclosing;
+use crate::enclosing::Enclosing;
 use quote::{ToTokens, quote};
 use syn::{
     FnArg, GenericArgument, GenericParam, Ident, Lifetime, Pat, PathArguments, Receiver,

@@ -10,7 +10,7 @@
 //! it runs once on the final figures — also those combined from several
 //! processes — and never on a part of them.
 
-use super::replicate::{MeansApart, means_apart, process_means};
+use super::replicate::{MeansApart, means_apart, slot_means};
 use crate::config::Config;
 use crate::report::units::{format_inputs, format_ns, format_percent};
 use crate::report::{InputReport, Report, Scope};
@@ -322,7 +322,7 @@ fn layouts_apart(report: &Report) -> Option<(MeansApart, usize)> {
     if report.scope != Some(Scope::Layouts) {
         return None;
     }
-    let means = process_means(report);
+    let means = slot_means(report);
     let apart = means_apart(&means)?;
     let widths: Vec<f64> = report
         .processes

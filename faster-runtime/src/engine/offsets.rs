@@ -7,13 +7,14 @@
 //! fit is narrow by chance.
 //!
 //! A shuffle moves a function by whole alignments, and at one offset of a
-//! line a hot loop may span one more fetch block: for a layout-sensitive
-//! function that is most of the spread between layouts, which fitting the
-//! offsets takes out; where the offsets do not move the pair, the fit only
-//! costs degrees of freedom (six of them, at 16 layouts and more).
-//!
-//! The offsets are the user's two functions' ([`in_line`] of the addresses
-//! the attribute takes, in the process that measured the slice): the
+//! cache line a hot loop may span one more fetch block: for a
+//! layout-sensitive function that is most of the spread between layouts,
+//! which fitting the offsets takes out; where the offsets do not move the
+//! pair, the fit only costs degrees of freedom (six of them, at 16 layouts
+//! and more).
+//! The offsets are the user's two functions' ([`in_cache_line`] of the
+//!addresses the attribute takes, in the process that measured the slice):
+//!the
 //! measuring loop is always aligned to a cache line, so its own say nothing.
 
 use crate::report::ProcessSummary;
@@ -33,7 +34,7 @@ pub const CACHE_LINE: usize = 64;
 /// Where code at `addresses` starts within a [`CACHE_LINE`], in bytes. Taken in
 /// the process that measures, they are its layout's offsets: a binary is
 /// loaded at a page boundary, ASLR or not.
-pub fn in_line(addresses: [usize; 2]) -> [u8; 2] {
+pub fn in_cache_line(addresses: [usize; 2]) -> [u8; 2] {
     addresses.map(|address| (address % CACHE_LINE) as u8)
 }
 
@@ -59,15 +60,16 @@ pub fn judging(
 
 /// Whether one side's code started at the same offset in every slice of
 /// `processes` while the other's moved, where every slice reported its
-/// offsets: the layouts then read one placement of that side, however
-/// many they are, and at few layouts they can agree with each other and
-/// not with the mean over placements. A duplicate search's identical
+/// offsets: the layouts then read that side at one offset, however many
+/// they are, and at few layouts they can agree with each other and not
+/// with the mean over offsets. A duplicate search's identical
 /// copies read 0.76x in every layout that puts the candidate at byte 32
 /// of a cache line and the original elsewhere, about 1.00x to 1.34x in the
 /// others. Where neither side ever moved, the slices ran one binary (no
-/// layouts: another linker, or `FASTER_LAYOUTS=off`), which has one
-/// placement only, and whose report says its verdict is about that build.
-pub fn one_placement(processes: &[ProcessSummary]) -> bool {
+/// layouts: another linker, or `FASTER_LAYOUTS=off`), which puts each side
+/// at one offset only, and whose report says its verdict is about that
+/// build.
+pub fn one_side_at_one_offset(processes: &[ProcessSummary]) -> bool {
     let Some(offsets) = processes
         .iter()
         .map(|process| process.offsets)
@@ -115,13 +117,13 @@ mod tests {
     use rand_distr::{Distribution, Normal};
 
     /// What [`slices`] draws: the original 20% slower at byte 32 of a
-    /// line, the candidate 15% slower at byte 48.
+    /// cache line, the candidate 15% slower at byte 48.
     const SENSITIVE: [f64; 2] = [0.2, 0.15];
 
     /// One slice in each of `layouts` layouts of a pair whose speedup is
     /// `speedup`, the original `costs[0]` slower (in log) at byte 32 of a
-    /// line, the candidate `costs[1]` at byte 48, each slice with 1.5% of
-    /// noise of its own; with the offsets where `reported`.
+    /// cache line, the candidate `costs[1]` at byte 48, each slice with
+    /// 1.5% of noise of its own; with the offsets where `reported`.
     fn slices(
         seed: u64,
         layouts: usize,
@@ -220,12 +222,12 @@ mod tests {
             .zip([0, 16, 32, 0])
             .map(|(&speedup, original)| placed_slice(speedup, [original, 48]))
             .collect();
-        assert!(one_placement(&at_one));
+        assert!(one_side_at_one_offset(&at_one));
         assert!(!replicate::settled(&at_one, 4, floor));
         // The same readings with the candidate seen at two offsets settle.
         let mut at_two = at_one.clone();
         at_two[3].offsets = Some([0, 16]);
-        assert!(!one_placement(&at_two));
+        assert!(!one_side_at_one_offset(&at_two));
         assert!(replicate::settled(&at_two, 4, floor));
         // Without offsets the rule cannot apply.
         let unreported: Vec<ProcessSummary> = at_one
@@ -235,14 +237,14 @@ mod tests {
                 ..*slice
             })
             .collect();
-        assert!(!one_placement(&unreported));
+        assert!(!one_side_at_one_offset(&unreported));
         assert!(replicate::settled(&unreported, 4, floor));
-        // Neither side moved: one binary, no layouts, one placement only.
+        // Neither side moved: one binary, no layouts, one offset each.
         let one_binary: Vec<ProcessSummary> = readings
             .iter()
             .map(|&speedup| placed_slice(speedup, [16, 48]))
             .collect();
-        assert!(!one_placement(&one_binary));
+        assert!(!one_side_at_one_offset(&one_binary));
         assert!(replicate::settled(&one_binary, 4, floor));
     }
 

@@ -21,6 +21,11 @@
 //! measuring alone does, and the processes that measure them live for the
 //! whole run (the harness's servers), so a slice costs no start-up either.
 //!
+//! A slice is measured in a **slot** `k`, from 1: process `k` (as errors
+//! and reports say it), layout `k` where layouts vary, `harness::servers`'
+//! server `k`, and `process::cpu`'s CPU of slot `k`. Slice `i` (from 0)
+//! goes to slot [`slot_of`]`(i)`, every slot in turn, pass after pass.
+//!
 //! It adapts: after `config.processes` slices (four by default) it stops
 //! once the verdict is settled — the interval clear of both thresholds,
 //! and, until there are enough layouts, every layout reading that verdict
@@ -41,7 +46,7 @@ use crate::stats::{self, Interval};
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
-/// The most processes (and layouts) a comparison's slices are measured in
+/// The most slots (processes and layouts) a comparison's slices go to
 /// while its verdict is undecided (more where `config.processes` asks for
 /// more); further slices go to them again, in turn.
 pub const MOST_LAYOUTS: usize = 64;
@@ -49,20 +54,18 @@ pub const MOST_LAYOUTS: usize = 64;
 /// The most slices a comparison measures, whatever its budget.
 pub const MOST_SLICES: usize = 16 * MOST_LAYOUTS;
 
-/// The process (from 1, and the layout it runs in) of slice `slice` (from
-/// 0) of a comparison whose least count of processes is `least`: every
-/// process in turn, pass after pass.
+/// The slot (from 1) of slice `slice` (from 0) of a comparison whose least
+/// count of processes is `least`: every slot in turn, pass after pass.
 pub fn slot_of(slice: usize, least: usize) -> u32 {
     (slice % least.max(MOST_LAYOUTS)) as u32 + 1
 }
 
-/// One slice to measure: in which process (from 1, also the layout it
-/// runs in, where layouts vary), with which configuration, and how long
-/// the process may take for it before it is stopped.
+/// One slice to measure: in which slot, with which configuration, and how
+/// long the slot's process may take for it before it is stopped.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Replica {
-    /// Its number, from 1: also the layout it runs in, where layouts vary.
-    pub index: u32,
+pub struct SliceToMeasure {
+    /// The slot that measures it (from 1; see the module's documentation).
+    pub slot: u32,
     /// The slice's configuration ([`slice_config`]): its share of the
     /// budget, its precision, one process.
     pub config: Config,
@@ -72,10 +75,10 @@ pub struct Replica {
 }
 
 /// Measures as `config` says: with `measure_here` in this process where
-/// `config.processes` is 1, else in slices `replica` measures, at least
-/// `config.processes` of them and more while the verdict is not settled
-/// and the budget lasts, combined. Before each slice, `prepare` readies
-/// its process's binary (a layout made once per build, by relinking),
+/// `config.processes` is 1, else in slices `measure_slice` measures, at
+/// least `config.processes` of them and more while the verdict is not
+/// settled and the budget lasts, combined. Before each slice, `prepare`
+/// readies its slot's binary (a layout made once per build, by relinking),
 /// which the budget does not count: a first run would otherwise spend a
 /// comparison's budget on linking, and judge it on fewer layouts than
 /// every run after it.
@@ -83,7 +86,7 @@ pub fn measure(
     config: &Config,
     measure_here: impl FnOnce(&Config) -> Result<Report, Error>,
     mut prepare: impl FnMut(u32) -> Result<(), Error>,
-    mut replica: impl FnMut(Replica) -> Result<Report, Error>,
+    mut measure_slice: impl FnMut(SliceToMeasure) -> Result<Report, Error>,
 ) -> Result<Report, Error> {
     if config.processes <= 1 {
         return measure_here(config);
@@ -95,11 +98,11 @@ pub fn measure(
     while !enough(config, &reports, spent) {
         // A slice measured again after a disturbance goes to the same slot:
         // slice `i` always ran in `slot_of(i)`, which combining reads.
-        let index = slot_of(reports.len(), config.processes);
-        prepare(index)?;
+        let slot = slot_of(reports.len(), config.processes);
+        prepare(slot)?;
         let started = Instant::now();
-        let measured = replica(Replica {
-            index,
+        let measured = measure_slice(SliceToMeasure {
+            slot,
             config: slice.clone(),
             timeout: child_timeout(slice.max_time),
         });
@@ -214,21 +217,22 @@ pub fn looks_at(slices: usize) -> bool {
 pub const LAYOUTS_TO_TRUST_THE_INTERVAL: usize = 32;
 
 /// Whether more slices could still change the verdict on `processes`
-/// (slices in slot order, at least `least` of them): its interval is clear of both thresholds
-/// ([`Verdict::settled`]), and, before `LAYOUTS_TO_TRUST_THE_INTERVAL`
-/// layouts, every layout's own mean reads the same verdict, the interval
-/// is no wider than the noise floor on either side (the layouts agree with
-/// each other), and each side's code started at more than one offset among
-/// them, where the slices said (`offsets::one_placement`). A build's
-/// layouts are one draw of placements, repeated in every run, and their
-/// effects are skewed: on hex's `encode`, identical code across
-/// revisions, layouts 1 to 10 read 0.92x to 1.26x (most above 1.10x) in
-/// every run where all 64 averaged 1.00x, and the t interval over the
-/// first ten, [1.02x – 1.25x], cleared a 2% floor; the one layout at
-/// 0.92x said it could not be trusted. And a duplicate search's identical
-/// copies read 1.31x to 1.63x faster over the first four layouts of one
-/// build, every layout `faster`, in each run of that build: layouts that
-/// agree no better than that are a draw of placements, not yet their mean.
+/// (slices in slot order, at least `least` of them): its interval is clear
+/// of both thresholds ([`Verdict::settled`]), and, before
+/// `LAYOUTS_TO_TRUST_THE_INTERVAL` layouts, every layout's own mean reads
+/// the same verdict, the interval is no wider than the noise floor on
+/// either side (the layouts agree with each other), and each side's code
+/// started at more than one offset among them, where the slices said
+/// (`offsets::one_side_at_one_offset`). A build's layouts are one draw of
+/// where the linker puts the code, repeated in every run, and their effects
+/// are skewed: on hex's `encode`, identical code across revisions, layouts
+/// 1 to 10 read 0.92x to 1.26x (most above 1.10x) in every run where all 64
+/// averaged 1.00x, and the t interval over the first ten, [1.02x – 1.25x],
+/// cleared a 2% floor; the one layout at 0.92x said it could not be
+/// trusted. And a duplicate search's identical copies read 1.31x to 1.63x
+/// faster over the first four layouts of one build, every layout `faster`,
+/// in each run of that build: layouts that agree no better than that are
+/// one draw of offsets, not yet their mean.
 pub fn settled(processes: &[ProcessSummary], least: usize, noise_floor: f64) -> bool {
     over_layouts(processes, least).is_some_and(|layouts| layouts.settle(noise_floor))
 }
@@ -339,8 +343,8 @@ struct OverLayouts {
     interval: Interval,
     log_means: Vec<f64>,
     /// Whether the layouts moved one side's code but never the other's
-    /// (`offsets::one_placement`).
-    one_placement: bool,
+    /// (`offsets::one_side_at_one_offset`).
+    one_side_at_one_offset: bool,
 }
 
 impl OverLayouts {
@@ -360,7 +364,7 @@ impl OverLayouts {
         });
         // A verdict within noise is that narrow already.
         let layouts_agree = self.interval.half_width <= noise_floor.ln_1p();
-        every_layout_reads_it && layouts_agree && !self.one_placement
+        every_layout_reads_it && layouts_agree && !self.one_side_at_one_offset
     }
 }
 
@@ -376,7 +380,7 @@ fn over_layouts(processes: &[ProcessSummary], least: usize) -> Option<OverLayout
     Some(OverLayouts {
         interval: offsets::judging(plain, processes, &slots, &log_means),
         log_means,
-        one_placement: offsets::one_placement(processes),
+        one_side_at_one_offset: offsets::one_side_at_one_offset(processes),
     })
 }
 
@@ -395,9 +399,9 @@ pub fn log_means_by_slot(
     sums.into_values().map(|(sum, count)| sum / count).collect()
 }
 
-/// Each process's (layout's, where layouts vary) mean speedup over the
-/// slices it measured of `report`, in slot order.
-pub fn process_means(report: &Report) -> Vec<f64> {
+/// Each slot's (layout's, where layouts vary) mean speedup over the slices
+/// it measured of `report`, in slot order.
+pub fn slot_means(report: &Report) -> Vec<f64> {
     // Without layouts, the slot the slices went to in turn.
     let slots = report
         .processes
@@ -521,10 +525,10 @@ mod tests {
             },
             |_| panic!("nothing is measured here"),
             |_| Ok(()),
-            |replica| {
+            |slice| {
                 Err(Error::BudgetTooShort {
                     round: Duration::from_millis(600),
-                    max_time: replica.config.max_time,
+                    max_time: slice.config.max_time,
                     processes: 1,
                 })
             },
@@ -581,14 +585,14 @@ mod tests {
         let result = measure(
             config,
             |_| panic!("a replicated comparison measures nothing here"),
-            |index| {
-                prepared.set(Some(index));
+            |slot| {
+                prepared.set(Some(slot));
                 Ok(())
             },
-            |replica| {
-                assert_eq!(prepared.take(), Some(replica.index), "prepared first");
-                assert_eq!(replica.index, slot_of(started, config.processes));
-                assert_eq!(replica.config, slice_config(config));
+            |slice| {
+                assert_eq!(prepared.take(), Some(slice.slot), "prepared first");
+                assert_eq!(slice.slot, slot_of(started, config.processes));
+                assert_eq!(slice.config, slice_config(config));
                 started += 1;
                 Ok(process(speedups[(started - 1) % speedups.len()], 0.005))
             },
@@ -662,10 +666,10 @@ mod tests {
             &Config::default(),
             |_| panic!("nothing is measured here"),
             |_| Ok(()),
-            |replica| {
+            |slice| {
                 started += 1;
                 Err(Error::Replication {
-                    process: replica.index as usize,
+                    process: slice.slot as usize,
                     message: "it crashed".into(),
                 })
             },
@@ -727,13 +731,13 @@ mod tests {
             &Config::default(),
             |_| panic!("nothing is measured here"),
             |_| Ok(()),
-            |replica| {
+            |slice| {
                 started += 1;
-                slots.push(replica.index);
+                slots.push(slice.slot);
                 if started == 2 {
                     return Err(Error::BudgetTooShort {
                         round: Duration::from_micros(5),
-                        max_time: replica.config.max_time,
+                        max_time: slice.config.max_time,
                         processes: 1,
                     });
                 }
@@ -754,10 +758,10 @@ mod tests {
             &config,
             |_| panic!("nothing is measured here"),
             |_| Ok(()),
-            |replica| {
+            |slice| {
                 Err(Error::BudgetTooShort {
                     round: Duration::from_micros(5),
-                    max_time: replica.config.max_time,
+                    max_time: slice.config.max_time,
                     processes: 1,
                 })
             },

@@ -1,9 +1,9 @@
 //! One tracked function (`#[faster::track]`) with its inputs, as the process
 //! that serves it in a comparison across revisions holds it: called twice on
-//! every input for digests of what it takes and returns ([`Served::probe`]),
-//! and timed in batches on request ([`Served::time_batch`]) by the same
-//! measuring loop as a comparison's sides. User code runs here, so panics
-//! are caught here.
+//! every input for digests of what it takes and returns
+//! ([`Served::digest_inputs`]), and timed in batches on request
+//! ([`Served::time_batch`]) by the same measuring loop as a comparison's
+//! sides. User code runs here, so panics are caught here.
 
 use super::routine::Routine;
 use crate::check::truncate;
@@ -24,10 +24,10 @@ pub struct Described {
     pub shown: String,
 }
 
-/// What one input of a tracked function is and what the function returns
-/// for it.
+/// One input of a tracked function, digested: what it is and what the
+/// function returns for it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Probe {
+pub struct DigestedInput {
     /// The input's digest, where its type has one.
     pub input_digest: Option<u64>,
     /// The input, rendered and cut to a readable length.
@@ -53,7 +53,7 @@ pub trait Served {
 
     /// Calls the function twice on every input, in order: what each input
     /// is and returns. A panic is the error, naming the input.
-    fn probe(&mut self) -> Result<Vec<Probe>, Error>;
+    fn digest_inputs(&mut self) -> Result<Vec<DigestedInput>, Error>;
 
     /// Runs `batch` calls on input `input` and returns their nanoseconds on
     /// `timer`. A panic is the error, naming the input.
@@ -84,8 +84,8 @@ where
         self.inputs.len()
     }
 
-    fn probe(&mut self) -> Result<Vec<Probe>, Error> {
-        let mut probes = Vec::with_capacity(self.inputs.len());
+    fn digest_inputs(&mut self) -> Result<Vec<DigestedInput>, Error> {
+        let mut digested = Vec::with_capacity(self.inputs.len());
         for (index, input) in self.inputs.iter().enumerate() {
             let first = guarded(Phase::Function, index, || self.routine.call(input))?;
             let second = guarded(Phase::Function, index, || self.routine.call(input))?;
@@ -95,7 +95,7 @@ where
             );
             let input_described = (self.describe_input)(input);
             let output_varies = first.digest != second.digest;
-            probes.push(Probe {
+            digested.push(DigestedInput {
                 input_digest: input_described.digest,
                 input_shown: truncate(&input_described.shown, None),
                 output_digest: first.digest.filter(|_| !output_varies),
@@ -104,7 +104,7 @@ where
                 max_batch: self.routine.max_batch(input),
             });
         }
-        Ok(probes)
+        Ok(digested)
     }
 
     fn time_batch(&mut self, timer: &Timer, input: usize, batch: u64) -> Result<f64, Error> {
@@ -178,7 +178,7 @@ mod tests {
     }
 
     #[test]
-    fn a_probe_digests_inputs_and_outputs_and_sees_outputs_that_vary() {
+    fn digesting_reads_inputs_and_outputs_and_sees_outputs_that_vary() {
         let calls = Cell::new(0_u64);
         let mut served = TrackedFn {
             inputs: vec![3_u64, 4],
@@ -190,14 +190,14 @@ mod tests {
             describe_input: described::<u64>,
             describe_output: described::<u64>,
         };
-        let probes = served.probe().unwrap();
+        let digested = served.digest_inputs().unwrap();
         assert_eq!(calls.get(), 4, "two calls per input");
-        assert_eq!(probes[0].input_shown, "3");
-        assert_eq!(probes[0].output_shown, "6");
-        assert_eq!(probes[0].output_digest, described(&6_u64).digest);
-        assert!(!probes[0].output_varies);
-        assert_eq!(probes[1].output_digest, None);
-        assert!(probes[1].output_varies);
+        assert_eq!(digested[0].input_shown, "3");
+        assert_eq!(digested[0].output_shown, "6");
+        assert_eq!(digested[0].output_digest, described(&6_u64).digest);
+        assert!(!digested[0].output_varies);
+        assert_eq!(digested[1].output_digest, None);
+        assert!(digested[1].output_varies);
     }
 
     #[test]
@@ -231,7 +231,7 @@ mod tests {
             describe_input: described::<Vec<u8>>,
             describe_output: described::<u8>,
         };
-        let error = served.probe().unwrap_err();
+        let error = served.digest_inputs().unwrap_err();
         assert!(
             matches!(
                 error,

@@ -378,7 +378,7 @@ pub fn run_tracked_test(tracked: &Tracked) {
     }
     let checked = (tracked.open)().and_then(|mut served| match served.input_count() {
         0 => Err(crate::error::Error::NoInputs),
-        _ => served.probe().map(drop),
+        _ => served.digest_inputs().map(drop),
     });
     if let Err(error) = checked {
         panic!(

@@ -115,20 +115,20 @@ fn measure(comparison: &Comparison, config: &Config, enforced: bool) -> Result<R
     // The processes time for this one: no other thread here may meanwhile.
     let _turn = compare::timing_turn();
     let mut servers = servers();
-    let binary = |index: u32| {
-        binaries.binary(index).map_err(|why| Error::Replication {
-            process: index as usize,
+    let binary = |slot: u32| {
+        binaries.binary(slot).map_err(|why| Error::Replication {
+            process: slot as usize,
             message: why.to_string(),
         })
     };
-    let prepare = |index| binary(index).map(drop);
-    let mut report = replicate::measure(config, comparison.run, prepare, |replica| {
-        let binary = binary(replica.index)?;
+    let prepare = |slot| binary(slot).map(drop);
+    let mut report = replicate::measure(config, comparison.run, prepare, |slice| {
+        let binary = binary(slice.slot)?;
         servers.measure(
-            (&binary, replica.index),
+            (&binary, slice.slot),
             comparison.test_name(),
-            &replica.config,
-            replica.timeout,
+            &slice.config,
+            slice.timeout,
         )
     })?;
     for (slice, process) in report.processes.iter_mut().enumerate() {

@@ -403,18 +403,20 @@ impl Binaries {
         }
     }
 
-    /// The binary process `index` (from 1) runs: layout `index`, or the
-    /// binary itself where layouts are not varied.
-    pub fn binary(&self, index: u32) -> Result<PathBuf, Unavailable> {
+    /// The binary the process of slot `slot` (from 1; see
+    /// `engine::replicate`) runs: layout `slot`, or the binary itself where
+    /// layouts are not varied.
+    pub fn binary(&self, slot: u32) -> Result<PathBuf, Unavailable> {
         match &self.layouts {
-            Ok(layouts) => layouts.binary(index),
+            Ok(layouts) => layouts.binary(slot),
             Err(_) => Ok(self.executable.clone()),
         }
     }
 
-    /// The layout process `index` runs in, where layouts are varied.
-    pub fn layout(&self, index: u32) -> Option<u32> {
-        self.layouts.is_ok().then_some(index)
+    /// The layout the process of slot `slot` runs in, where layouts are
+    /// varied.
+    pub fn layout(&self, slot: u32) -> Option<u32> {
+        self.layouts.is_ok().then_some(slot)
     }
 
     /// How far a verdict measured in these binaries reaches.

@@ -17,8 +17,10 @@ use serde::de::DeserializeOwned;
 /// The version of every message: raised whenever one changes shape, on
 /// any channel. 2: frames of their own line. 3: the one version; the
 /// listing of a revision's server no longer carries a protocol number of
-/// its own (the last was 4).
-pub const VERSION: u32 = 3;
+/// its own (the last was 4). 4: a revision's server is asked to `digest` a
+/// function's inputs and answers `digested` (they were `probe` and
+/// `probed`).
+pub const VERSION: u32 = 4;
 
 /// Starts every frame, up to the version.
 const PREFIX: &str = "faster-frame/";

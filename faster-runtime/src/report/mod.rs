@@ -118,8 +118,8 @@ pub struct Report {
     /// compared on the CPU.
     pub gpu: Option<GpuInfo>,
     /// Where the original's and the candidate's code start within a 64-byte
-    /// line, in bytes, in the process that measured: for a slice a server
-    /// measured (read from the registered comparison's functions);
+    /// cache line, in bytes, in the process that measured: for a slice a
+    /// server measured (read from the registered comparison's functions);
     /// `None` elsewhere, a report of slices combined included (each slice's
     /// is its [`ProcessSummary::offsets`]). Not part of the JSON document:
     /// a server's answer carries it beside the document.

@@ -4,9 +4,9 @@
 //! [`Request`] at a time and waited for with a time limit (both through
 //! `crate::process`), and started again, configured again, when it stops
 //! answering. [`Endpoint`] is what the comparison needs of it, so
-//! tests can serve from this process instead. [`probe_listed`] opens and
-//! probes the functions a run measures, one request each, so that one that
-//! never returns fails alone, named.
+//! tests can serve from this process instead. [`digest_listed`] opens the
+//! functions a run measures and digests their inputs, one request each, so
+//! that one that never returns fails alone, named.
 
 use super::protocol::{FunctionListing, Listing, Request, Response};
 use crate::config::Config;
@@ -118,16 +118,16 @@ impl Endpoint for Server {
     }
 }
 
-/// Opens and probes, through `servers` (one per test binary of a revision,
-/// `listings` theirs in the same order), each function `wanted` names by
-/// its server's index and its name, in that order, and fills in its
-/// listing: its inputs and timed loop, or its error. One request opens it
-/// and one probes it, so that where a child stops answering (a function
-/// that never returns, or ends the process) the error says what it was
-/// doing; that function gets the error, naming it, and the child is
-/// started again for the next. Fails only when a child cannot be started
-/// again.
-pub fn probe_listed(
+/// Opens and digests the inputs of, through `servers` (one per test binary
+/// of a revision, `listings` theirs in the same order), each function
+/// `wanted` names by its server's index and its name, in that order, and
+/// fills in its listing: its inputs and timed loop, or its error. One
+/// request opens it and one digests its inputs, so that where a child stops
+/// answering (a function that never returns, or ends the process) the error
+/// says what it was doing; that function gets the error, naming it, and the
+/// child is started again for the next. Fails only when a child cannot be
+/// started again.
+pub fn digest_listed(
     servers: &mut [Server],
     listings: &mut [Listing],
     wanted: &[(usize, impl AsRef<str>)],
@@ -147,7 +147,7 @@ pub fn probe_listed(
         else {
             continue;
         };
-        if !probe_one(server, function) {
+        if !digest_one(server, function) {
             server.restart().map_err(|why| {
                 format!("`{name}` stopped its child, which could not be started again: {why}")
             })?;
@@ -156,25 +156,25 @@ pub fn probe_listed(
     Ok(())
 }
 
-/// Opens and probes `function` through `server`, filling in its listing;
-/// whether the child still serves afterwards.
-fn probe_one(server: &mut Server, function: &mut FunctionListing) -> bool {
+/// Opens `function` and digests its inputs through `server`, filling in
+/// its listing; whether the child still serves afterwards.
+fn digest_one(server: &mut Server, function: &mut FunctionListing) -> bool {
     let name = function.name.clone();
     let opened = server.request(&Request::Open {
         function: name.clone(),
     });
     let answered = match opened {
         Ok(Response::Opened(_)) => server
-            .request(&Request::Probe {
+            .request(&Request::Digest {
                 function: name.clone(),
             })
             .map_err(|why| (why, "its outputs were checked on its inputs")),
         other => other.map_err(|why| (why, "its inputs were collected")),
     };
     match answered {
-        Ok(Response::Probed(probed)) => {
-            function.inputs = probed.inputs;
-            function.timed_loop = probed.timed_loop;
+        Ok(Response::Digested(digested)) => {
+            function.inputs = digested.inputs;
+            function.timed_loop = digested.timed_loop;
             true
         }
         Ok(Response::Failed(error)) => {
@@ -182,7 +182,9 @@ fn probe_one(server: &mut Server, function: &mut FunctionListing) -> bool {
             true
         }
         Ok(other) => {
-            function.error = Some(format!("its child answered probing it with {other:?}"));
+            function.error = Some(format!(
+                "its child answered the request for its inputs' digests with {other:?}"
+            ));
             true
         }
         Err((why, doing)) => {
@@ -301,13 +303,13 @@ mod tests {
 
     #[test]
     fn a_test_binary_serves_its_tracked_functions() {
-        // Listing and probing `square` never runs `hangs`, which would not
-        // return: what a run whose filter leaves it out does.
+        // Listing `square` and digesting its inputs never runs `hangs`,
+        // which would not return: what a run whose filter leaves it out does.
         let (server, listing) = listed(Duration::from_secs(60));
         assert!(function(&listing, SERVED.name).inputs.is_empty());
         assert_eq!(function(&listing, HANGS.name).error, None);
         let (mut servers, mut listings) = (vec![server], vec![listing]);
-        probe_listed(&mut servers, &mut listings, &[(0, SERVED.name)]).unwrap();
+        digest_listed(&mut servers, &mut listings, &[(0, SERVED.name)]).unwrap();
         let square = function(&listings[0], SERVED.name);
         assert_eq!(square.error, None);
         assert_eq!(square.inputs[1].output_shown, "16");
@@ -320,11 +322,11 @@ mod tests {
 
     #[test]
     fn a_function_that_never_returns_fails_alone_named_and_the_others_are_served() {
-        // `hangs` first: its child is stopped, and `square` is probed and
-        // timed in the one started again.
+        // `hangs` first: its child is stopped, and `square`'s inputs are
+        // digested and timed in the one started again.
         let (server, listing) = listed(Duration::from_secs(2));
         let (mut servers, mut listings) = (vec![server], vec![listing]);
-        probe_listed(
+        digest_listed(
             &mut servers,
             &mut listings,
             &[(0, HANGS.name), (0, SERVED.name)],

@@ -12,7 +12,7 @@ use crate::config::Config;
 use crate::engine::compare::report_of;
 use crate::engine::diagnostics::UNCHECKED;
 use crate::engine::sampler::{self, Subject};
-use crate::engine::tracked::Probe;
+use crate::engine::tracked::DigestedInput;
 use crate::error::Error;
 use crate::report::Report;
 use crate::report::units::format_inputs;
@@ -121,8 +121,8 @@ pub struct Checked {
 /// revisions (each build calls its own inputs function), outputs without a
 /// digest, and a different number of inputs are warnings.
 pub fn check_behaviour(
-    base: &[Probe],
-    current: &[Probe],
+    base: &[DigestedInput],
+    current: &[DigestedInput],
     accept_changes: bool,
 ) -> Result<Checked, Error> {
     let inputs = base.len().min(current.len());
@@ -235,12 +235,13 @@ pub fn measure<C: Clock>(
         if let Some(error) = &listing.error {
             return Err(Error::Revision(format!("in {revision}: {error}")));
         }
-        // A child lists no inputs until the function is probed, and a
-        // probed function has at least one: none is a function this run
-        // did not probe, which must fail rather than measure nothing.
+        // A child lists no inputs until they are digested, and a function
+        // whose inputs are digested has at least one: none is a function
+        // this run did not digest, which must fail rather than measure
+        // nothing.
         if listing.inputs.is_empty() {
             return Err(Error::Revision(format!(
-                "in {revision}: `{}` was not probed",
+                "in {revision}: `{}`'s inputs were not digested",
                 listing.name
             )));
         }
@@ -331,8 +332,8 @@ mod tests {
     use std::rc::Rc;
     use std::time::Duration;
 
-    fn probe(input: u64, output: u64) -> Probe {
-        Probe {
+    fn digested(input: u64, output: u64) -> DigestedInput {
+        DigestedInput {
             input_digest: Some(input),
             input_shown: format!("{input}"),
             output_digest: Some(output),
@@ -342,7 +343,7 @@ mod tests {
         }
     }
 
-    fn function(name: &str, line: u32, inputs: Vec<Probe>) -> FunctionListing {
+    fn function(name: &str, line: u32, inputs: Vec<DigestedInput>) -> FunctionListing {
         FunctionListing {
             name: name.into(),
             file: "src/lib.rs".into(),
@@ -407,8 +408,8 @@ mod tests {
 
     #[test]
     fn a_changed_output_fails_naming_the_input_unless_accepted() {
-        let base = [probe(1, 10), probe(2, 20), probe(3, 30)];
-        let current = [probe(1, 10), probe(2, 21), probe(3, 31)];
+        let base = [digested(1, 10), digested(2, 20), digested(3, 30)];
+        let current = [digested(1, 10), digested(2, 21), digested(3, 31)];
         assert_eq!(
             check_behaviour(&base, &base, false).unwrap(),
             Checked {
@@ -444,8 +445,8 @@ mod tests {
 
     #[test]
     fn inputs_that_differ_or_outputs_without_digests_are_said() {
-        let base = [probe(1, 10), probe(2, 20), probe(3, 30)];
-        let mut current = vec![probe(1, 10), probe(5, 50)];
+        let base = [digested(1, 10), digested(2, 20), digested(3, 30)];
+        let mut current = vec![digested(1, 10), digested(5, 50)];
         let checked = check_behaviour(&base, &current, false).unwrap();
         assert_eq!(checked.inputs, 2);
         assert!(!checked.outputs_checked);
@@ -457,7 +458,7 @@ mod tests {
             checked.warnings[1].starts_with("input 1 differ"),
             "{checked:?}"
         );
-        current[1] = probe(2, 20);
+        current[1] = digested(2, 20);
         current[0].output_digest = None;
         current[0].output_varies = true;
         let checked = check_behaviour(&base[..2], &current, false).unwrap();
@@ -470,10 +471,10 @@ mod tests {
             )]
         );
         // 2,048 inputs without a digest are one range, not 2,048 numbers.
-        let many: Vec<Probe> = (0..2048)
-            .map(|input| Probe {
+        let many: Vec<DigestedInput> = (0..2048)
+            .map(|input| DigestedInput {
                 output_digest: None,
-                ..probe(input, input)
+                ..digested(input, input)
             })
             .collect();
         let checked = check_behaviour(&many, &many, false).unwrap();
@@ -547,7 +548,7 @@ mod tests {
             child(per_call_ns[0], "base"),
             child(per_call_ns[1], "current"),
         );
-        let inputs = vec![probe(1, 10), probe(2, 20)];
+        let inputs = vec![digested(1, 10), digested(2, 20)];
         let (base_listing, current_listing) = (
             function("demo::parse", 1, inputs.clone()),
             function("demo::parse", 1, inputs),

@@ -9,8 +9,14 @@
 //! name, checked by the digests of its outputs, measured by the engine's
 //! sampler with each batch timed by the child of its revision;
 //! `machine_code` whether its compiled code changed where its source did
-//! not. The run around them (building, outputs, exit code) is
-//! `harness::against`'s.
+//! not.
+//!
+//! One feature, the revision comparison, in three places: the attribute
+//! `#[faster::track]` (in `faster-macros`) marks a function and registers
+//! it with its inputs (`crate::registry::Tracked`); this module is what the
+//! two ends share, the protocol and the children; and `harness::against`
+//! is the parent's run around them (outputs, exit code), which `cargo
+//! faster --against` calls once it has built both revisions.
 
 pub mod child;
 pub mod compare;

@@ -8,17 +8,17 @@
 //! each with one [`Response`] on its stdout:
 //!
 //! ```text
-//! → faster-frame/3 {"op":"configure","config":{"noise_floor":0.05,...,"timer":"monotonic",...}}
-//! ← faster-frame/3 "configured"
-//! → faster-frame/3 {"op":"list"}
-//! ← faster-frame/3 {"listing":{"timer":"monotonic clock",...,"functions":[...]}}
-//! → faster-frame/3 {"op":"open","function":"demo::parse"}
-//! ← faster-frame/3 {"opened":3}
-//! → faster-frame/3 {"op":"probe","function":"demo::parse"}
-//! ← faster-frame/3 {"probed":{"inputs":[...],"timed_loop":-4096}}
-//! → faster-frame/3 {"op":"time","function":"demo::parse","input":0,"batch":4096}
-//! ← faster-frame/3 {"nanos":81234.0}
-//! → faster-frame/3 {"op":"quit"}
+//! → faster-frame/4 {"op":"configure","config":{"noise_floor":0.05,...,"timer":"monotonic",...}}
+//! ← faster-frame/4 "configured"
+//! → faster-frame/4 {"op":"list"}
+//! ← faster-frame/4 {"listing":{"timer":"monotonic clock",...,"functions":[...]}}
+//! → faster-frame/4 {"op":"open","function":"demo::parse"}
+//! ← faster-frame/4 {"opened":3}
+//! → faster-frame/4 {"op":"digest","function":"demo::parse"}
+//! ← faster-frame/4 {"digested":{"inputs":[...],"timed_loop":-4096}}
+//! → faster-frame/4 {"op":"time","function":"demo::parse","input":0,"batch":4096}
+//! ← faster-frame/4 {"nanos":81234.0}
+//! → faster-frame/4 {"op":"quit"}
 //! ```
 //!
 //! Its version is the frames' ([`wire::VERSION`](crate::process::wire::VERSION)),
@@ -28,11 +28,12 @@
 //! naming both versions.
 //!
 //! The listing runs no user code: a function is opened (its inputs
-//! collected) and probed (called twice per input) only when asked for, one
-//! request each, so a function that never returns holds up only itself,
-//! and the parent knows what it was doing; a function the run does not
-//! select is never called. `time` opens and probes a function not opened
-//! yet (a fresh child is asked to time directly).
+//! collected) and its inputs digested (the function called twice on each)
+//! only when asked for, one request each, so a function that never returns
+//! holds up only itself, and the parent knows what it was doing; a function
+//! the run does not select is never called. `time` opens a function and
+//! digests its inputs where that was not done yet (a fresh child is asked
+//! to time directly).
 //!
 //! The first request of every child is the configuration the parent
 //! resolved (the user's `FASTER_*` variables, `cargo faster`'s flags), as
@@ -44,7 +45,7 @@
 //! nanoseconds it measured: the pipe is never inside a measurement.
 
 use crate::config::{Config, Settings};
-use crate::engine::tracked::Probe;
+use crate::engine::tracked::DigestedInput;
 use crate::time::Calibration;
 use serde::{Deserialize, Serialize};
 
@@ -67,12 +68,12 @@ pub enum Request {
     },
     /// Call `function` twice on every input (opening it first if it is
     /// not yet), once: the digests of its inputs and outputs.
-    Probe {
+    Digest {
         /// The tracked function's name.
         function: String,
     },
-    /// Time `batch` calls of `function` on its input `input` (opening and
-    /// probing it first if it is not yet).
+    /// Time `batch` calls of `function` on its input `input` (opening it
+    /// and digesting its inputs first where that was not done yet).
     Time {
         /// The tracked function's name.
         function: String,
@@ -95,8 +96,8 @@ pub enum Response {
     Listing(Listing),
     /// The answer to [`Request::Open`]: how many inputs it has.
     Opened(usize),
-    /// The answer to [`Request::Probe`].
-    Probed(Probed),
+    /// The answer to [`Request::Digest`].
+    Digested(Digested),
     /// The answer to [`Request::Time`]: the batch's nanoseconds.
     Nanos(f64),
     /// The request could not be served: user code panicked, an unknown
@@ -117,12 +118,12 @@ pub struct Listing {
     pub functions: Vec<FunctionListing>,
 }
 
-/// One tracked function, probed: what [`Request::Probe`] answers, which
-/// the parent puts in its [`FunctionListing`].
+/// One tracked function's inputs, digested: what [`Request::Digest`]
+/// answers, which the parent puts in its [`FunctionListing`].
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Probed {
+pub struct Digested {
     /// Each input, in order.
-    pub inputs: Vec<Probe>,
+    pub inputs: Vec<DigestedInput>,
     /// See [`FunctionListing::timed_loop`].
     pub timed_loop: Option<i64>,
 }
@@ -174,21 +175,21 @@ pub struct FunctionListing {
     /// naming it, not dropped. Defaults where absent, as below.
     #[serde(default)]
     pub settings: Settings,
-    /// Each input, in order, once the function is probed and the inputs
+    /// Each input, in order, once its inputs are digested and the inputs
     /// function and every call succeeded; empty in the child's listing,
     /// which runs no user code (the parent fills it in from
-    /// [`Response::Probed`]).
+    /// [`Response::Digested`]).
     #[serde(default)]
-    pub inputs: Vec<Probe>,
+    pub inputs: Vec<DigestedInput>,
     /// Why it cannot be served (its inputs function or a call panicked,
-    /// no inputs, it did not answer), once probing it failed.
+    /// no inputs, it did not answer), once digesting its inputs failed.
     #[serde(default)]
     pub error: Option<String>,
     /// The digest of its own source (`Tracked::source_digest`).
     pub source_digest: u64,
     /// Where its timed loop is in the child's executable, as an offset
     /// from the program's entry point (see `machine_code`); `None` where
-    /// the platform cannot tell, or until it is probed.
+    /// the platform cannot tell, or until its inputs are digested.
     #[serde(default)]
     pub timed_loop: Option<i64>,
 }
@@ -238,7 +239,7 @@ mod tests {
                     max_time: Some(std::time::Duration::from_millis(500)),
                     ..Settings::NONE
                 },
-                inputs: vec![Probe {
+                inputs: vec![DigestedInput {
                     input_digest: Some(u64::MAX),
                     input_shown: "\"a,b\"".into(),
                     output_digest: None,
@@ -270,12 +271,12 @@ mod tests {
             serde_json::from_str::<Request>(r#"{"op":"quit"}"#).unwrap(),
             Request::Quit
         );
-        let probe = Request::Probe {
+        let digest = Request::Digest {
             function: "demo::parse".into(),
         };
-        let line = serde_json::to_string(&probe).unwrap();
-        assert_eq!(line, r#"{"op":"probe","function":"demo::parse"}"#);
-        assert_eq!(serde_json::from_str::<Request>(&line).unwrap(), probe);
+        let line = serde_json::to_string(&digest).unwrap();
+        assert_eq!(line, r#"{"op":"digest","function":"demo::parse"}"#);
+        assert_eq!(serde_json::from_str::<Request>(&line).unwrap(), digest);
         assert_eq!(
             serde_json::from_str::<Request>(r#"{"op":"open","function":"demo::parse"}"#).unwrap(),
             Request::Open {
@@ -297,14 +298,14 @@ mod tests {
         let Response::Listing(Listing { functions, .. }) = &listing else {
             unreachable!()
         };
-        let probed = Response::Probed(Probed {
+        let digested = Response::Digested(Digested {
             inputs: functions[0].inputs.clone(),
             timed_loop: Some(-4_096),
         });
         for response in [
             listing,
             Response::Opened(3),
-            probed,
+            digested,
             Response::Nanos(81_234.5),
             Response::Failed("x".into()),
             Response::Configured,

@@ -3,16 +3,16 @@
 //! until it says `quit` or closes the pipe.
 //!
 //! The listing is made of what the registrations say, without running user
-//! code; each function is opened (its inputs collected) and probed (called
-//! twice per input) only when the parent asks, or before it is first timed,
-//! and once. A function that cannot be opened or probed answers with its
-//! error from then on, and the others are served; a function that never
-//! returns holds up only the request about it, which the parent gives up
-//! on. A panic while timing is answered as a failure, and the child goes on
-//! serving.
+//! code; each function is opened (its inputs collected) and its inputs
+//! digested (the function called twice on each) only when the parent asks,
+//! or before it is first timed, and once. A function that cannot be opened
+//! or whose inputs cannot be digested answers with its error from then on,
+//! and the others are served; a function that never returns holds up only
+//! the request about it, which the parent gives up on. A panic while timing
+//! is answered as a failure, and the child goes on serving.
 
 use super::machine_code;
-use super::protocol::{FunctionListing, Listing, Probed, Request, Response};
+use super::protocol::{Digested, FunctionListing, Listing, Request, Response};
 use crate::config::Config;
 use crate::engine::tracked::Served;
 use crate::error::Error;
@@ -89,9 +89,9 @@ fn answer(request: Request, timing: &Timing, functions: &mut [Function<'_>]) -> 
             },
             Err(missing) => missing,
         },
-        Request::Probe { function } => match named(functions, &function) {
-            Ok(function) => match function.probe() {
-                Ok((_, probed)) => Response::Probed(probed.clone()),
+        Request::Digest { function } => match named(functions, &function) {
+            Ok(function) => match function.digest() {
+                Ok((_, digested)) => Response::Digested(digested.clone()),
                 Err(error) => Response::Failed(error),
             },
             Err(missing) => missing,
@@ -100,7 +100,7 @@ fn answer(request: Request, timing: &Timing, functions: &mut [Function<'_>]) -> 
             function,
             input,
             batch,
-        } => match named(functions, &function).map(Function::probe) {
+        } => match named(functions, &function).map(Function::digest) {
             Ok(Ok((opened, _))) => match opened.time_batch(&timing.timer, input, batch) {
                 Ok(nanos) => Response::Nanos(nanos),
                 Err(error) => Response::Failed(error.to_string()),
@@ -140,7 +140,8 @@ fn listed(tracked: &Tracked) -> FunctionListing {
     }
 }
 
-/// One tracked function in the child, opened and probed on first need.
+/// One tracked function in the child, opened and its inputs digested on
+/// first need.
 struct Function<'a> {
     tracked: &'a Tracked,
     state: State,
@@ -153,14 +154,15 @@ enum State {
     /// Its inputs are collected.
     Opened(Box<dyn Served>),
     /// It was called twice on every input, which answered this.
-    Probed(Box<dyn Served>, Probed),
-    /// Opening or probing it failed, for this reason: it is not served.
+    Digested(Box<dyn Served>, Digested),
+    /// Opening it or digesting its inputs failed, for this reason: it is
+    /// not served.
     Failed(String),
 }
 
 impl Function<'_> {
     /// The function with its inputs collected, collecting them if they are
-    /// not yet; the error of its inputs function (or of an earlier probe).
+    /// not yet; the error of its inputs function (or of an earlier call).
     fn open(&mut self) -> Result<&mut Box<dyn Served>, String> {
         if matches!(self.state, State::Closed) {
             self.state = match (self.tracked.open)() {
@@ -172,33 +174,34 @@ impl Function<'_> {
             };
         }
         match &mut self.state {
-            State::Opened(served) | State::Probed(served, _) => Ok(served),
+            State::Opened(served) | State::Digested(served, _) => Ok(served),
             State::Failed(error) => Err(error.clone()),
             State::Closed => unreachable!("opened above"),
         }
     }
 
-    /// The function probed, opening and probing it if it is not yet; the
-    /// error of its inputs function or of a call.
-    fn probe(&mut self) -> Result<(&mut Box<dyn Served>, &Probed), String> {
+    /// The function with its inputs digested, opening it and digesting
+    /// them if that was not done yet; the error of its inputs function or
+    /// of a call.
+    fn digest(&mut self) -> Result<(&mut Box<dyn Served>, &Digested), String> {
         self.open()?;
         if let State::Opened(_) = self.state {
             let State::Opened(mut served) = std::mem::replace(&mut self.state, State::Closed)
             else {
                 unreachable!("matched above")
             };
-            self.state = match served.probe() {
+            self.state = match served.digest_inputs() {
                 Ok(inputs) => {
                     let timed_loop = machine_code::from_entry(served.timed_loop());
-                    State::Probed(served, Probed { inputs, timed_loop })
+                    State::Digested(served, Digested { inputs, timed_loop })
                 }
                 Err(error) => State::Failed(error.to_string()),
             };
         }
         match &mut self.state {
-            State::Probed(served, probed) => Ok((served, probed)),
+            State::Digested(served, digested) => Ok((served, digested)),
             State::Failed(error) => Err(error.clone()),
-            State::Closed | State::Opened(_) => unreachable!("probed above"),
+            State::Closed | State::Opened(_) => unreachable!("digested above"),
         }
     }
 }
@@ -358,7 +361,7 @@ mod tests {
     }
 
     #[test]
-    fn each_function_is_opened_and_probed_on_request_answering_its_probes_or_its_error() {
+    fn each_function_is_opened_and_digested_on_request_answering_its_digests_or_its_error() {
         // Input 1 panics: the function answers with the error; the other
         // function with its own, and neither stops the child, which still
         // never touches the third.
@@ -366,11 +369,11 @@ mod tests {
             &[&BROKEN, &DOUBLE, &UNTOUCHABLE],
             &[
                 r#"{"op":"open","function":"demo::broken"}"#,
-                r#"{"op":"probe","function":"demo::broken"}"#,
+                r#"{"op":"digest","function":"demo::broken"}"#,
                 r#"{"op":"open","function":"demo::double"}"#,
-                r#"{"op":"probe","function":"demo::double"}"#,
+                r#"{"op":"digest","function":"demo::double"}"#,
                 r#"{"op":"time","function":"demo::double","input":0,"batch":10}"#,
-                r#"{"op":"probe","function":"demo::missing"}"#,
+                r#"{"op":"digest","function":"demo::missing"}"#,
             ],
         );
         let failures: Vec<&str> = responses
@@ -409,7 +412,7 @@ mod tests {
     }
 
     #[test]
-    fn a_function_not_opened_yet_is_opened_and_probed_when_first_timed() {
+    fn a_function_not_opened_yet_is_opened_and_digested_when_first_timed() {
         const HEALTHY: Tracked = Tracked {
             name: "demo::healthy",
             open: || track_by_ref(vec![3_u64, 5], double, described, described),
@@ -419,19 +422,19 @@ mod tests {
             &[&HEALTHY, &UNTOUCHABLE],
             &[
                 r#"{"op":"time","function":"demo::healthy","input":1,"batch":100}"#,
-                r#"{"op":"probe","function":"demo::healthy"}"#,
+                r#"{"op":"digest","function":"demo::healthy"}"#,
             ],
         );
         assert!(
             matches!(responses[0], Response::Nanos(nanos) if nanos > 0.0),
             "{responses:?}"
         );
-        let Response::Probed(probed) = &responses[1] else {
+        let Response::Digested(digested) = &responses[1] else {
             panic!("{responses:?}");
         };
-        assert_eq!(probed.inputs[1].output_digest, Some(10));
+        assert_eq!(digested.inputs[1].output_digest, Some(10));
         #[cfg(target_os = "linux")]
-        assert!(probed.timed_loop.is_some(), "{probed:?}");
+        assert!(digested.timed_loop.is_some(), "{digested:?}");
     }
 
     #[test]
@@ -444,7 +447,7 @@ mod tests {
         let responses = session(
             &[&HEALTHY],
             &[
-                r#"{"op":"probe","function":"demo::healthy"}"#,
+                r#"{"op":"digest","function":"demo::healthy"}"#,
                 r#"{"op":"time","function":"demo::healthy","input":1,"batch":1000}"#,
                 r#"{"op":"time","function":"demo::missing","input":0,"batch":1}"#,
                 r#"{"op":"time","function":"demo::healthy","input":9,"batch":1}"#,
@@ -454,10 +457,10 @@ mod tests {
             ],
         );
         assert_eq!(responses.len(), 5, "{responses:?}");
-        let Response::Probed(probed) = &responses[0] else {
+        let Response::Digested(digested) = &responses[0] else {
             panic!("{responses:?}");
         };
-        let inputs = &probed.inputs;
+        let inputs = &digested.inputs;
         assert_eq!(inputs[1].input_digest, Some(5));
         assert_eq!(inputs[1].output_digest, Some(10));
         assert_eq!(inputs[1].output_shown, "10");

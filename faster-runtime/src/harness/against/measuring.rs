@@ -1,7 +1,8 @@
 //! Measuring a run across revisions in pairs of processes: every selected
 //! function in each pair of children (one serving each revision, pair `k`
-//! in layout `k` of both revisions' binaries), again while its verdict is
-//! unsettled, and its reports combined into its outcome.
+//! in slot `k`: layout `k` of both revisions' binaries, see
+//! `engine::replicate`), again while its verdict is unsettled, and its
+//! reports combined into its outcome.
 
 use super::{Against, Revision, Started};
 use crate::config::{Config, Settings};
@@ -155,10 +156,12 @@ impl Measuring<'_> {
             .collect()
     }
 
-    /// Fresh children serving both revisions for pair `pair` (from 1): in
-    /// layout `pair` of each binary where layouts vary.
+    /// Fresh children serving both revisions for pair `pair` (from 1), in
+    /// its slot: layout `slot` of each binary where layouts vary, and the
+    /// slot's CPU.
     fn start_pair(&mut self, pair: u32) -> Result<(), String> {
         let config = self.run_wide.config_with(Settings::NONE);
+        let slot = replicate::slot_of(pair as usize - 1, config.processes);
         // The old children quit before the new ones start, and the new
         // ones start in an order drawn from the pair: a child takes the
         // memory the children before it gave back, and a side that always
@@ -181,7 +184,7 @@ impl Measuring<'_> {
                 .map(|(command, binaries)| {
                     let program = match self.scope {
                         Scope::Layouts => binaries
-                            .binary(replicate::slot_of(pair as usize - 1, config.processes))
+                            .binary(slot)
                             .map_err(|why| format!("{}: {why}", revision.name))?,
                         Scope::ThisBuild(_) => command.program.clone(),
                     };
@@ -196,7 +199,7 @@ impl Measuring<'_> {
                     name: revision.name.clone(),
                     servers: commands,
                 },
-                pair,
+                slot,
                 &config,
             )?;
         }

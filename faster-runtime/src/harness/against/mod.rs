@@ -1,9 +1,14 @@
 //! The run of `cargo faster --against REV`, once both revisions are built:
 //! each revision's test binaries started as children serving their tracked
 //! functions, the functions matched by name, those the run selects opened
-//! and probed one by one, each one measured in pairs of fresh children
-//! (`measuring`), and every outcome handed to the same outputs as
-//! `faster::main()`'s, ending in the same exit codes.
+//! and their inputs digested one by one, each one measured in pairs of
+//! fresh children (`measuring`), and every outcome handed to the same
+//! outputs as `faster::main()`'s, ending in the same exit codes.
+//!
+//! It is the parent's part of the revision comparison: `#[faster::track]`
+//! marks the functions, `crate::revision` is the protocol and the children
+//! this run talks to, and `cargo faster --against`, having built both
+//! revisions, calls [`run_against`] in its own process.
 
 mod measuring;
 
@@ -22,7 +27,7 @@ use crate::output::terminal::Harness;
 use crate::output::{Outputs, Summary};
 use crate::report::RUN_FILE;
 use crate::report::run::toolchain_name;
-use crate::revision::child::{Endpoint, Server, ServerCommand, probe_listed};
+use crate::revision::child::{Endpoint, Server, ServerCommand, digest_listed};
 use crate::revision::compare::{self, Match};
 use crate::revision::machine_code::{LoopCode, ReadCode};
 use crate::revision::protocol::{Listing, Request, Response};
@@ -105,24 +110,25 @@ pub fn run_against(against: &Against, cli: &Cli) -> u8 {
         }
     };
     // From the names alone, which ran no user code: only the functions the
-    // run measures are then opened and probed, each on its own, so one that
-    // never returns fails alone and one outside the selection never runs.
-    let to_probe = match select(&base.listings, &current.listings, cli) {
+    // run measures are then opened and their inputs digested, each on its
+    // own, so one that never returns fails alone and one outside the
+    // selection never runs.
+    let to_digest = match select(&base.listings, &current.listings, cli) {
         Ok((_, selected)) if cli.list => {
             print_list(&selected);
             return 0;
         }
-        Ok((_, selected)) => to_probe(&selected),
+        Ok((_, selected)) => to_digest(&selected),
         Err(error) => {
             eprintln!("faster: {error}");
             return COULD_NOT_RUN;
         }
     };
-    let probed = base
-        .probe(&to_probe[0])
-        .and_then(|()| current.probe(&to_probe[1]));
+    let digested = base
+        .digest(&to_digest[0])
+        .and_then(|()| current.digest(&to_digest[1]));
     let (total, selected) =
-        match probed.and_then(|()| select(&base.listings, &current.listings, cli)) {
+        match digested.and_then(|()| select(&base.listings, &current.listings, cli)) {
             Ok(selected) => selected,
             Err(error) => {
                 eprintln!("faster: {error}");
@@ -275,9 +281,9 @@ fn select<'a>(
 }
 
 /// Per revision (base, current), the functions of `selected` to open and
-/// probe: those both revisions have (a function one lacks is not
-/// measured), by the index of the child serving it and its name.
-fn to_probe(selected: &[(&str, Match)]) -> [Vec<(usize, String)>; 2] {
+/// digest the inputs of: those both revisions have (a function one lacks is
+/// not measured), by the index of the child serving it and its name.
+fn to_digest(selected: &[(&str, Match)]) -> [Vec<(usize, String)>; 2] {
     let mut wanted = [Vec::new(), Vec::new()];
     for (name, matched) in selected {
         if let Match::Both { base, current } = matched {
@@ -316,11 +322,12 @@ impl Started {
         Ok(Started { servers, listings })
     }
 
-    /// Opens and probes the functions `wanted` names (see [`to_probe`]),
-    /// filling in their listings; a function whose child stops answering
-    /// gets the error, and its child is started again for the next.
-    fn probe(&mut self, wanted: &[(usize, String)]) -> Result<(), String> {
-        probe_listed(&mut self.servers, &mut self.listings, wanted)
+    /// Opens the functions `wanted` names (see [`to_digest`]) and digests
+    /// their inputs, filling in their listings; a function whose child
+    /// stops answering gets the error, and its child is started again for
+    /// the next.
+    fn digest(&mut self, wanted: &[(usize, String)]) -> Result<(), String> {
+        digest_listed(&mut self.servers, &mut self.listings, wanted)
     }
 
     /// Fresh children of `revision` in slot `slot`, configured with

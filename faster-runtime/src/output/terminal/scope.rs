@@ -2,7 +2,7 @@
 //! binary its processes ran in (about the code), or this build only, and
 //! why — or, where the run gives that reason once, where it gives it.
 
-use crate::engine::replicate::{means_apart, process_means};
+use crate::engine::replicate::{means_apart, slot_means};
 use crate::report::units::format_speeds;
 use crate::report::{Report, Scope};
 
@@ -64,7 +64,7 @@ pub fn scope_note(report: &Report, reason: Reason) -> Option<String> {
 /// where some ran in the same one (more than one pass).
 fn counts(report: &Report) -> (usize, String) {
     let slices = report.processes.len();
-    let processes = process_means(report).len();
+    let processes = slot_means(report).len();
     let passes = if slices > processes {
         format!("{slices} slices in ")
     } else {
@@ -77,7 +77,7 @@ fn counts(report: &Report) -> (usize, String) {
 /// headline's direction, each end in its own, over the processes'
 /// (layouts') means, where there are several (see [`means_apart`]).
 fn processes_read(report: &Report) -> Option<String> {
-    let apart = means_apart(&process_means(report))?;
+    let apart = means_apart(&slot_means(report))?;
     let slower = report.speedup < 1.0;
     let (low, high) = if slower {
         (apart.high, apart.low)

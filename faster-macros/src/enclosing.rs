@@ -1,10 +1,12 @@
-//! Where the annotated function sits: inside an `impl` or `trait` block, or
-//! not. The attributes add a `#[test]` and a registration next to the
-//! function, which only a module or a block can hold: inside an `impl`
-//! they are five errors of rustc's, none of which says what to do. rustc
-//! does not tell an attribute where its item is, so this reads the source
-//! file at the function name's line and column and finds the innermost
-//! `{ ... }` around it.
+//! The block the annotated function is written in, as the source shows it:
+//! an `impl` or `trait` block, or neither. (Not [`crate::owner`], the
+//! `impl` block `#[faster::methods]` hands a method it compares: this reads
+//! the source around any function, marked or not.) The attributes add a
+//! `#[test]` and a registration next to the function, which only a module
+//! or a block can hold: inside an `impl` they are five errors of rustc's,
+//! none of which says what to do. rustc does not tell an attribute where
+//! its item is, so this reads the source file at the function name's line
+//! and column and finds the innermost `{ ... }` around it.
 //!
 //! Anything uncertain (no file, as under rust-analyzer or before Rust 1.88,
 //! whose proc macros cannot ask for a span's file; a name that is not
