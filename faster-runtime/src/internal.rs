@@ -17,12 +17,13 @@
 //! - running against a revision and merging shards: [`Against`],
 //!   [`Revision`], [`run_against`], [`Merge`], [`run_merge`],
 //!   [`COULD_NOT_RUN`] (its exit code), [`say_when_interrupted`];
-//! - the command line: faster's flags, described ([`Known`]) and parsed
-//!   ([`Cli`], beside its own: [`Beside`], [`Own`]) by the runtime alone,
-//!   so the two cannot drift; what its tests check they do and `cargo
-//!   faster test` picks out: [`Action`], [`Format`], [`QUICK_MAX_TIME`];
-//!   a shard from the environment: [`partition_from_env`]; the merge's
-//!   colour: [`ColorChoice`];
+//! - the command line: faster's flags, described ([`Known`], a setting's
+//!   [`OptionSpec`] or a [`Flag`]) and parsed ([`Cli`], beside its own:
+//!   [`Beside`], [`Own`]) by the runtime alone, so the two cannot drift;
+//!   what its tests check they do and `cargo faster test` picks out:
+//!   [`Action`], [`Format`], [`QUICK_MAX_TIME`]; a shard from the
+//!   environment: [`partition_from_env`]; the merge's colour:
+//!   [`ColorChoice`];
 //! - the lock the harness takes on the output folder, so a clean or a
 //!   prune never removes what a run is writing: [`lock`], [`lock_shared`],
 //!   [`try_lock`];
@@ -72,7 +73,7 @@
 //! whose every public function `tests/stats.rs` checks over its domain.
 
 // `cargo-faster`.
-pub use crate::harness::cli::flags::{Action, Format};
+pub use crate::harness::cli::flags::{Action, Flag, Format};
 pub use crate::harness::cli::{Beside, Cli, Known, Own, QUICK_MAX_TIME, partition_from_env};
 pub use crate::harness::lock::{lock, lock_shared, try_lock};
 pub use crate::harness::{
@@ -80,6 +81,7 @@ pub use crate::harness::{
 };
 pub use crate::layout::material::{Identity, Material, link_tree};
 pub use crate::layout::{LINKER_VARIABLE, Layouts, Unavailable, own_dir};
+pub use crate::options::OptionSpec;
 pub use crate::output::files::write_atomically;
 pub use crate::output::style::ColorChoice;
 pub use crate::partition::{PARTITION_VARIABLE, Partition};

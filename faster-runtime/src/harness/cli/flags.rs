@@ -237,7 +237,7 @@ impl Flag {
 pub enum Known {
     /// A setting's flag.
     Setting(&'static OptionSpec),
-    /// One of the harness's own, [`FLAGS`].
+    /// One of the harness's own, of the table `FLAGS`.
     Flag(&'static Flag),
 }
 
