@@ -13,8 +13,9 @@
 //! sharing the project's own `target/` with plain `cargo test` would
 //! rebuild the whole project each time one follows the other.
 //!
-//! `--partition hash:K/N` (before `--`) is not cargo's: it is taken out and
-//! handed to every test binary as `FASTER_PARTITION`, and once cargo is done
+//! `--partition hash:K/N` (before `--`) is not cargo's: it is taken out (by
+//! the runtime's parser of faster's flags) and handed to every test binary
+//! as `FASTER_PARTITION`, and once cargo is done
 //! the run's document is written (`test_run`) for `cargo faster merge`.
 
 use crate::build::shared_target;
@@ -24,8 +25,8 @@ use crate::toolchain;
 use crate::wrapper;
 use faster_runtime::__internal::COULD_NOT_RUN;
 use faster_runtime::__internal::LINKER_VARIABLE;
-use faster_runtime::__internal::partition_from_env;
-use faster_runtime::__internal::{PARTITION_VARIABLE, Partition};
+use faster_runtime::__internal::{Action, Beside, Cli, Known, Own};
+use faster_runtime::__internal::{PARTITION_VARIABLE, Partition, partition_from_env};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::SystemTime;
@@ -50,7 +51,7 @@ pub fn run(subcommand: &str, arguments: &[String]) -> Result<u8, String> {
     let (arguments, partition) = match take_partition(arguments) {
         Ok(taken) => taken,
         Err(error) => {
-            eprintln!("cargo faster: --partition: {error}");
+            eprintln!("cargo faster: {error}");
             return Ok(crate::USAGE_ERROR);
         }
     };
@@ -127,35 +128,18 @@ pub fn run(subcommand: &str, arguments: &[String]) -> Result<u8, String> {
 }
 
 /// `--partition K/N` (or `=K/N`) taken out of cargo's arguments, before
-/// `--`, for the test binaries (through `FASTER_PARTITION`); else the
-/// variable's, where set.
+/// `--`, by the runtime's parser, for the test binaries (through
+/// `FASTER_PARTITION`); else the variable's, where set.
 fn take_partition(arguments: &[String]) -> Result<(Vec<String>, Option<Partition>), String> {
-    let mut kept = Vec::with_capacity(arguments.len());
-    let mut partition = None;
-    let mut rest = arguments.iter();
-    while let Some(argument) = rest.next() {
-        if argument == "--" {
-            kept.push(argument.clone());
-            kept.extend(rest.by_ref().cloned());
-            break;
-        }
-        let value = if argument == "--partition" {
-            Some(
-                rest.next()
-                    .ok_or("needs a value: hash:K/N or slice:K/N")?
-                    .clone(),
-            )
-        } else {
-            argument.strip_prefix("--partition=").map(str::to_string)
-        };
-        match value {
-            Some(value) => partition = Some(Partition::parse(&value)?),
-            None => kept.push(argument.clone()),
-        }
-    }
-    if partition.is_none() {
-        partition = partition_from_env(|name| std::env::var(name).ok())?;
-    }
+    let beside = Beside {
+        own: Own::Everything,
+        takes: |known| matches!(known, Known::Flag(flag) if flag.action == Action::Partition),
+    };
+    let (cli, kept) = Cli::parse_beside(arguments, beside)?;
+    let partition = match cli.partition {
+        Some(partition) => Some(partition),
+        None => partition_from_env(|name| std::env::var(name).ok())?,
+    };
     Ok((kept, partition))
 }
 
@@ -215,5 +199,27 @@ mod tests {
         );
         assert_eq!(read(&["--release", "--", "--manifest-path", "c"]), None);
         assert_eq!(read(&["--release"]), None);
+    }
+
+    #[test]
+    fn the_partition_is_taken_out_of_cargos_arguments_only() {
+        let arguments = strings(&[
+            "--release",
+            "--partition=slice:1/3",
+            "--",
+            "--partition",
+            "hash:2/2",
+        ]);
+        let (kept, partition) = take_partition(&arguments).unwrap();
+        assert_eq!(
+            kept,
+            strings(&["--release", "--", "--partition", "hash:2/2"])
+        );
+        assert_eq!(partition, Some(Partition::parse("slice:1/3").unwrap()));
+        let error = take_partition(&strings(&["--partition", "hash:3/2"])).unwrap_err();
+        assert!(
+            error.starts_with("--partition: shard 3 of 2 does not exist"),
+            "{error}"
+        );
     }
 }

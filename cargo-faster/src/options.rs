@@ -1,18 +1,15 @@
-//! The command line of `cargo faster`, through clap: its own flags (the
-//! base revision, what to build, whether changed outputs are expected), and
-//! the flags and filters of `faster::main()` composed from the runtime's own
-//! tables (`SETTINGS`, `FLAGS`, from `faster_runtime::__internal`): each
-//! flag with the runtime's usage line and parser, applied by the runtime's
-//! `Cli::apply`, so the two command lines cannot drift apart.
+//! The command line of `cargo faster`: its own flags (the base revision,
+//! what to build, whether changed outputs are expected), declared here for
+//! clap; and `faster::main()`'s filters and flags, which the runtime alone
+//! describes and parses (`Known`, `Cli::parse_beside`, from
+//! `faster_runtime::__internal`). The runtime's parser reads the whole line,
+//! applying faster's flags and setting these aside for clap, so no flag of
+//! faster's is declared or read twice; the help shows both, faster's
+//! generated from the runtime's description of each.
 
 use clap::builder::StyledStr;
-use clap::error::{ContextKind, ContextValue, ErrorKind};
-use clap::{Arg, ArgAction, ArgMatches, Args, Command, CommandFactory, FromArgMatches, Parser};
-use faster_runtime::__internal::OptionSpec;
-use faster_runtime::__internal::SETTINGS;
-use faster_runtime::__internal::{Action, FLAGS, Flag};
-use faster_runtime::__internal::{Cli, Known, closest, unknown_flag};
-use faster_runtime::Settings;
+use clap::{Arg, ArgAction, Command, CommandFactory, Parser};
+use faster_runtime::__internal::{Beside, Cli, Known, Own};
 use std::path::PathBuf;
 
 /// What `cargo faster --help` says before the flags.
@@ -56,7 +53,9 @@ function failed, 2 a bad command line, 1 could not build or run.";
                       cargo faster clean [--manifest-path PATH]",
     about = ABOUT,
     after_help = AFTER_HELP,
-    disable_version_flag = true
+    disable_version_flag = true,
+    // `--help` is faster's flag, read by the runtime's parser.
+    disable_help_flag = true
 )]
 pub struct Options {
     /// the base revision (required): a branch, a tag or a commit
@@ -89,9 +88,9 @@ pub struct Options {
     /// the workspace's Cargo.toml
     #[arg(long, value_name = "PATH")]
     pub manifest_path: Option<PathBuf>,
-    /// The filters and flags of faster::main().
-    #[command(flatten)]
-    harness: Harness,
+    /// The filters and flags of faster::main(), which the runtime parses.
+    #[arg(skip)]
+    harness: Cli,
 }
 
 impl Options {
@@ -132,7 +131,7 @@ impl Options {
 
     /// The filters, budget, formats: `faster::main()`'s command line.
     pub fn harness(&self) -> &Cli {
-        &self.harness.0
+        &self.harness
     }
 }
 
@@ -148,14 +147,19 @@ pub enum Parsed {
 /// Parses `arguments` (without the program name, nor cargo's `faster`):
 /// a one-line error naming what is wrong.
 pub fn parse(arguments: &[String]) -> Result<Parsed, String> {
-    let program = std::iter::once("cargo faster".to_string());
-    let options = match Options::try_parse_from(program.chain(arguments.iter().cloned())) {
-        Ok(options) => options,
-        Err(error) if error.kind() == ErrorKind::DisplayHelp => {
-            return Ok(Parsed::Help(error.render()));
-        }
-        Err(error) => return Err(one_line(&error)),
+    let own = own_flags();
+    let beside = Beside {
+        own: Own::Flags(&own),
+        takes,
     };
+    let (harness, own_arguments) = Cli::parse_beside(arguments, beside)?;
+    if harness.help {
+        return Ok(Parsed::Help(command().render_help()));
+    }
+    let program = std::iter::once("cargo faster".to_string());
+    let mut options =
+        Options::try_parse_from(program.chain(own_arguments)).map_err(|error| one_line(&error))?;
+    options.harness = harness.with_env(|name| std::env::var(name).ok())?;
     match options.against.as_deref().map(str::trim) {
         Some("") => Err("--against needs a revision: a branch, a tag or a commit".into()),
         None => Err("name the base revision: `cargo faster --against origin/main`".into()),
@@ -163,138 +167,72 @@ pub fn parse(arguments: &[String]) -> Result<Parsed, String> {
     }
 }
 
-/// A clap error in one line: an unknown flag as `faster::main()` says it,
-/// with the closest flag by the same rule; any other, clap's first line;
+/// Whether `cargo faster` takes the flag of faster's `known`: every one but
+/// those only cargo, libtest and nextest pass a test binary, which nothing
+/// passes it.
+fn takes(known: Known) -> bool {
+    !known.from_test_runners()
+}
+
+/// `cargo faster`'s own flags, for the runtime's parser to set aside: each
+/// name, and whether it takes a value.
+fn own_flags() -> Vec<(String, bool)> {
+    let mut command = Options::command();
+    command.build();
+    command
+        .get_arguments()
+        .flat_map(|argument| {
+            let takes_value = argument.get_action().takes_values();
+            let long = argument.get_long().map(|long| format!("--{long}"));
+            let short = argument.get_short().map(|short| format!("-{short}"));
+            long.into_iter()
+                .chain(short)
+                .map(move |name| (name, takes_value))
+        })
+        .collect()
+}
+
+/// `cargo faster`'s command as its help shows it: its own flags, then
+/// faster's filters and the flags of faster's it takes, each from the
+/// runtime's description (the runtime parses them, never clap).
+fn command() -> Command {
+    let filters = Arg::new("FILTER")
+        .num_args(0..)
+        .action(ArgAction::Append)
+        .help("compare the functions whose name contains it");
+    let faster = Known::all().filter(|known| takes(*known)).map(argument);
+    Options::command().arg(filters).args(faster)
+}
+
+/// The flag of faster's `known` as clap shows it: its names, its value and
+/// its line of usage.
+fn argument(known: Known) -> Arg {
+    let names = known.names();
+    let mut argument = Arg::new(names[0]).help(known.help());
+    for name in names {
+        argument = match name.strip_prefix("--") {
+            Some(long) => argument.long(long),
+            None => argument.short(name.chars().nth(1).unwrap_or_default()),
+        };
+    }
+    match known.value() {
+        Some(value) => argument.value_name(value),
+        None => argument.action(ArgAction::SetTrue),
+    }
+}
+
+/// A clap error about `cargo faster`'s own flags in one line: its first,
 /// then where to look.
 fn one_line(error: &clap::Error) -> String {
-    if let (ErrorKind::UnknownArgument, Some(ContextValue::String(flag))) =
-        (error.kind(), error.get(ContextKind::InvalidArg))
-    {
-        let command = Options::command();
-        let longs: Vec<String> = command
-            .get_arguments()
-            .filter_map(|argument| argument.get_long())
-            .map(|long| format!("--{long}"))
-            .collect();
-        let closest = closest(flag, longs.iter().map(String::as_str));
-        return unknown_flag(flag, closest);
-    }
     let rendered = error.render().to_string();
     let first = rendered.lines().next().unwrap_or_default();
     format!("{} (see --help)", first.trim_start_matches("error: "))
 }
 
-/// The filters and flags of `faster::main()` that mean something across
-/// revisions: every one but `--help` (clap's) and those only cargo, libtest
-/// and nextest pass.
-#[derive(Debug, Default)]
-struct Harness(Cli);
-
-/// The harness's flags `cargo faster` takes.
-fn harness_flags() -> impl Iterator<Item = &'static Flag> {
-    FLAGS
-        .iter()
-        .filter(|flag| !flag.from_test_runners() && flag.action != Action::Help)
-}
-
-/// The settings that have a flag.
-fn setting_flags() -> impl Iterator<Item = (&'static OptionSpec, &'static str)> {
-    SETTINGS
-        .iter()
-        .copied()
-        .filter_map(|setting| Some((setting, setting.flag?)))
-}
-
-/// The argument of `flag`, named by its names (`--quiet`, `-q`) and
-/// identified by the first.
-fn flag_argument(flag: &'static Flag) -> Arg {
-    let mut argument = Arg::new(flag.names[0]).help(flag.help());
-    for name in flag.names {
-        argument = match (name.strip_prefix("--"), name.strip_prefix('-')) {
-            (Some(long), _) => argument.long(long),
-            (None, Some(short)) => argument.short(short.chars().next().unwrap_or_default()),
-            (None, None) => argument,
-        };
-    }
-    match flag.value {
-        Some(value) => argument.value_name(value).action(ArgAction::Append),
-        None => argument.action(ArgAction::SetTrue),
-    }
-}
-
-impl Args for Harness {
-    fn augment_args(command: Command) -> Command {
-        let filters = Arg::new("FILTER")
-            .num_args(0..)
-            .action(ArgAction::Append)
-            .help("compare the functions whose name contains it");
-        let settings = setting_flags().map(|(setting, flag)| {
-            Arg::new(setting.name)
-                .long(flag.trim_start_matches('-'))
-                .value_name(setting.kind.value_name())
-                .help(setting.help())
-                .value_parser(move |text: &str| {
-                    let mut given = Settings::NONE;
-                    given.set(setting.name, text).map(|()| given)
-                })
-        });
-        command
-            .arg(filters)
-            .args(settings)
-            .args(harness_flags().map(flag_argument))
-    }
-
-    fn augment_args_for_update(command: Command) -> Command {
-        Harness::augment_args(command)
-    }
-}
-
-impl FromArgMatches for Harness {
-    fn from_arg_matches(matches: &ArgMatches) -> Result<Self, clap::Error> {
-        let mut cli = Cli {
-            filters: matches
-                .get_many::<String>("FILTER")
-                .into_iter()
-                .flatten()
-                .cloned()
-                .collect(),
-            ..Cli::default()
-        };
-        for (setting, _) in setting_flags() {
-            if let Some(given) = matches.get_one::<Settings>(setting.name) {
-                cli.settings = cli.settings.overwrite(*given);
-            }
-        }
-        for flag in harness_flags() {
-            let id = flag.names[0];
-            let applied = match flag.value {
-                Some(_) => matches
-                    .get_many::<String>(id)
-                    .into_iter()
-                    .flatten()
-                    .try_for_each(|value| cli.apply(Known::Flag(flag), Some(value))),
-                None if matches.get_flag(id) => cli.apply(Known::Flag(flag), None),
-                None => Ok(()),
-            };
-            applied.map_err(|reason| {
-                clap::Error::raw(ErrorKind::InvalidValue, format!("{id}: {reason}\n"))
-            })?;
-        }
-        let cli = cli
-            .with_env(|name| std::env::var(name).ok())
-            .map_err(|reason| clap::Error::raw(ErrorKind::InvalidValue, format!("{reason}\n")))?;
-        Ok(Harness(cli))
-    }
-
-    fn update_from_arg_matches(&mut self, matches: &ArgMatches) -> Result<(), clap::Error> {
-        *self = Harness::from_arg_matches(matches)?;
-        Ok(())
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use faster_runtime::__internal::{Action, Format, QUICK_MAX_TIME};
     use faster_runtime::Undecided;
     use std::time::Duration;
 
@@ -342,41 +280,45 @@ mod tests {
         assert_eq!(harness.settings.max_time, Some(Duration::from_secs(1)));
         assert_eq!(harness.settings.if_undecided, Some(Undecided::Fail));
         // `-q` gives way to the format given.
-        assert_eq!(
-            harness.format,
-            Some(faster_runtime::__internal::Format::Json)
-        );
+        assert_eq!(harness.format, Some(Format::Json));
     }
 
     #[test]
-    fn every_setting_and_harness_flag_of_faster_main_is_taken() {
+    fn every_flag_of_faster_main_but_the_test_runners_is_taken() {
         let defaults = faster_runtime::Config::default().settings();
-        for (setting, flag) in setting_flags() {
-            let value = defaults.text(setting.name).unwrap();
-            let options = parse(&["--against", "main", flag, &value]).unwrap();
-            assert_eq!(
-                options.harness().settings.text(setting.name),
-                Some(value),
-                "{flag}"
-            );
-        }
-        for flag in harness_flags() {
-            for name in flag.names {
-                let mut arguments = vec!["--against", "main", name];
-                arguments.extend(flag.value.map(|_| match flag.action {
-                    Action::Format => "json",
-                    Action::Color => "never",
-                    Action::Partition => "slice:2/3",
-                    _ => "x",
-                }));
-                assert!(parse(&arguments).is_ok(), "{name}");
+        for known in Known::all() {
+            let value = match known {
+                Known::Setting(setting) => defaults.text(setting.name),
+                Known::Flag(flag) => flag.value.map(|_| match flag.action {
+                    Action::Format => "json".to_string(),
+                    Action::Color => "never".to_string(),
+                    Action::Partition => "slice:2/3".to_string(),
+                    _ => "x".to_string(),
+                }),
+            };
+            for name in known.names() {
+                let mut arguments = vec!["--against", "main", *name];
+                arguments.extend(value.as_deref());
+                let parsed = parse(&arguments);
+                match parsed {
+                    Ok(options) if takes(known) => {
+                        if let Known::Setting(setting) = known {
+                            let given = options.harness().settings.text(setting.name);
+                            assert_eq!(given, value, "{name}");
+                        }
+                    }
+                    Err(error) if !takes(known) => {
+                        let unknown = format!("unknown flag {name}");
+                        assert!(error.starts_with(&unknown), "{error}");
+                    }
+                    // `--help` is taken, and is help.
+                    Err(error) if error == "help" => assert_eq!(known.names()[0], "--help"),
+                    parsed => panic!("{name}: {parsed:?}"),
+                }
             }
         }
         let quick = parse(&["--against", "main", "--quick"]).unwrap();
-        assert_eq!(
-            quick.harness().settings.max_time,
-            Some(faster_runtime::__internal::QUICK_MAX_TIME)
-        );
+        assert_eq!(quick.harness().settings.max_time, Some(QUICK_MAX_TIME));
     }
 
     #[test]
@@ -396,6 +338,16 @@ mod tests {
             parse(&["--against", "main", "--noise-flor", "0.1"]).unwrap_err(),
             "unknown flag --noise-flor; did you mean --noise-floor? (see --help)"
         );
+        assert_eq!(
+            parse(&["--agianst", "main"]).unwrap_err(),
+            "unknown flag --agianst; did you mean --against? (see --help)"
+        );
+        assert_eq!(
+            parse(&["--against", "main", "-p"]).unwrap_err(),
+            "a value is required for '--package <SPEC>' but none was supplied (see --help)"
+        );
+        let demo = parse(&["--against", "main", "-pdemo", "--package=cli"]).unwrap();
+        assert_eq!(demo.cargo_flags(), ["-p", "demo", "-p", "cli"]);
         let bad_value = parse(&["--against", "main", "--layouts", "maybe"]).unwrap_err();
         assert!(
             bad_value.contains("`maybe` is neither on nor off") && !bad_value.contains('\n'),
@@ -423,10 +375,12 @@ mod tests {
             panic!("--help is help");
         };
         let help = help.to_string();
-        for (setting, flag) in setting_flags() {
-            assert!(help.contains(flag), "{flag}");
-            assert!(help.contains(setting.variable.unwrap()), "{flag}");
+        for known in Known::all().filter(|known| takes(*known)) {
+            for name in known.names().iter().chain(&known.variable()) {
+                assert!(help.contains(name), "{name}");
+            }
         }
+        assert!(!help.contains("--nocapture"), "{help}");
         for flag in [
             "--against",
             "--accept-changes",

@@ -17,11 +17,13 @@
 //! - running against a revision and merging shards: [`Against`],
 //!   [`Revision`], [`run_against`], [`Merge`], [`run_merge`],
 //!   [`COULD_NOT_RUN`] (its exit code), [`say_when_interrupted`];
-//! - the command line it passes on, composed from the runtime's own table
-//!   so the two cannot drift: [`Cli`], [`Known`], [`Flag`], [`FLAGS`],
-//!   [`Action`], [`Format`], [`QUICK_MAX_TIME`], [`closest`],
-//!   [`unknown_flag`], [`partition_from_env`], [`OptionSpec`],
-//!   [`SETTINGS`], [`ColorChoice`];
+//! - the command line: faster's flags, described ([`Known`], a setting's
+//!   [`OptionSpec`] or a [`Flag`]) and parsed ([`Cli`], beside its own:
+//!   [`Beside`], [`Own`]) by the runtime alone, so the two cannot drift;
+//!   what its tests check they do and `cargo faster test` picks out:
+//!   [`Action`], [`Format`], [`QUICK_MAX_TIME`]; a shard from the
+//!   environment: [`partition_from_env`]; the merge's colour:
+//!   [`ColorChoice`];
 //! - the lock the harness takes on the output folder, so a clean or a
 //!   prune never removes what a run is writing: [`lock`], [`lock_shared`],
 //!   [`try_lock`];
@@ -65,16 +67,14 @@
 //! [`tracked`], [`Comparison`], [`Tracked`], [`DigestedInput`]); the
 //! sampler, driven with a simulated subject ([`Subject`], [`sample`],
 //! [`Side`]); the bounds the documentation states ([`MAX_PROCESSES`],
-//! [`MOST_LAYOUTS`], [`VARIABLES`]); how old a temporary report file is
+//! [`MOST_LAYOUTS`]) and the settings and variables it lists ([`SETTINGS`],
+//! [`VARIABLES`]); how old a temporary report file is
 //! before it counts as abandoned ([`STALE_AFTER`]); and [`stats`] whole,
 //! whose every public function `tests/stats.rs` checks over its domain.
 
 // `cargo-faster`.
-pub use crate::config::SETTINGS;
-pub use crate::harness::cli::flags::{Action, FLAGS, Flag, Format};
-pub use crate::harness::cli::{
-    Cli, Known, QUICK_MAX_TIME, closest, partition_from_env, unknown_flag,
-};
+pub use crate::harness::cli::flags::{Action, Flag, Format};
+pub use crate::harness::cli::{Beside, Cli, Known, Own, QUICK_MAX_TIME, partition_from_env};
 pub use crate::harness::lock::{lock, lock_shared, try_lock};
 pub use crate::harness::{
     Against, COULD_NOT_RUN, Merge, Revision, run_against, run_merge, say_when_interrupted,
@@ -108,7 +108,7 @@ pub use crate::stats::samples::CONFIDENCE;
 pub use crate::stats::{Interval, Placed, across_processes, by_offsets, median, variance};
 
 // This workspace's tests and examples.
-pub use crate::config::MAX_PROCESSES;
+pub use crate::config::{MAX_PROCESSES, SETTINGS};
 pub use crate::engine::replicate::MOST_LAYOUTS;
 pub use crate::engine::sampler::{Subject, sample};
 pub use crate::engine::tracked::DigestedInput;

@@ -7,7 +7,7 @@ use faster_runtime::__internal::Cli;
 use faster_runtime::__internal::MAX_PROCESSES;
 use faster_runtime::__internal::MOST_LAYOUTS;
 use faster_runtime::__internal::SETTINGS;
-use faster_runtime::__internal::{FLAGS, VARIABLES};
+use faster_runtime::__internal::{Known, VARIABLES};
 use faster_runtime::{Config, Settings};
 use std::collections::BTreeSet;
 
@@ -86,10 +86,7 @@ fn the_guides_table_of_settings_is_the_runtimes() {
     let rows = rows(&chapter);
     assert!(rows.len() > 10, "the table is in guide/running.md");
 
-    let flags = SETTINGS
-        .iter()
-        .filter_map(|setting| setting.flag)
-        .chain(FLAGS.iter().flat_map(|flag| flag.names.iter().copied()));
+    let flags = Known::all().flat_map(|known| known.names().iter().copied());
     let documented = rows.iter().flat_map(|row| &row.flags);
     same(
         "flags",
@@ -102,7 +99,7 @@ fn the_guides_table_of_settings_is_the_runtimes() {
     let variables = SETTINGS
         .iter()
         .filter_map(|setting| setting.variable)
-        .chain(FLAGS.iter().filter_map(|flag| flag.variable))
+        .chain(Known::all().filter_map(Known::variable))
         .chain(VARIABLES.iter().map(|variable| variable.name));
     let documented = rows.iter().flat_map(|row| &row.variables);
     same(

@@ -1,12 +1,15 @@
 //! The flags of `faster::main()` that are not settings of a comparison (those
-//! are [`SETTINGS`](crate::config::SETTINGS)): selecting, listing, the
-//! output's format and colour, and the flags cargo, libtest and nextest
-//! pass; and the variables read elsewhere that have no flag. Each declared
-//! once, here: the parser, the usage, `cargo faster`'s command line and the
-//! guide's table of settings (checked by a test) are all read from these.
+//! are [`SETTINGS`]'s): selecting, listing, the output's format and colour,
+//! and the flags cargo, libtest and nextest pass; the variables read
+//! elsewhere that have no flag; and [`Known`], every flag of `faster::main()`
+//! whichever table declares it, which is what the rest reads. Each declared
+//! once, here or in the settings' table: the parser, the usage, `cargo
+//! faster`'s command line and its help, and the guide's table of settings
+//! (checked by a test) are all read from these.
 
+use crate::config::SETTINGS;
 use crate::layout::LINKER_VARIABLE;
-use crate::options::Keyword;
+use crate::options::{Keyword, OptionSpec};
 use crate::output::files::OUTPUT_DIR_VARIABLE;
 use crate::output::github::STEP_SUMMARY_VARIABLE;
 use crate::output::style::{ColorChoice, NO_COLOR_VARIABLE};
@@ -217,11 +220,6 @@ pub const VARIABLES: &[Variable] = &[
 ];
 
 impl Flag {
-    /// The flag named `name`, one of its [`names`](Flag::names).
-    pub fn named(name: &str) -> Option<&'static Flag> {
-        FLAGS.iter().find(|flag| flag.names.contains(&name))
-    }
-
     /// Its line of usage, with its variable: `what to print on stdout
     /// [FASTER_FORMAT]`.
     pub fn help(&self) -> String {
@@ -230,10 +228,77 @@ impl Flag {
             None => self.usage.to_string(),
         }
     }
+}
+
+/// A flag of `faster::main()`, whichever table declares it: the one
+/// description of faster's flags that the parser, the usage and `cargo
+/// faster` read.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Known {
+    /// A setting's flag.
+    Setting(&'static OptionSpec),
+    /// One of the harness's own, of the table `FLAGS`.
+    Flag(&'static Flag),
+}
+
+impl Known {
+    /// Every flag, the settings' first, in the order of the usage.
+    pub fn all() -> impl Iterator<Item = Known> {
+        let settings = SETTINGS
+            .iter()
+            .copied()
+            .filter(|setting| setting.flag.is_some());
+        settings
+            .map(Known::Setting)
+            .chain(FLAGS.iter().map(Known::Flag))
+    }
+
+    /// The flag named `name`, e.g. `--noise-floor` or `-q`.
+    pub fn named(name: &str) -> Option<Known> {
+        Known::all().find(|known| known.names().contains(&name))
+    }
+
+    /// Its names, the long one first: `--quiet`, `-q`.
+    pub fn names(self) -> &'static [&'static str] {
+        match self {
+            Known::Setting(setting) => setting.flag.as_slice(),
+            Known::Flag(flag) => flag.names,
+        }
+    }
+
+    /// What its value looks like (`DURATION`, `on|off`), where it takes
+    /// one.
+    pub fn value(self) -> Option<&'static str> {
+        match self {
+            Known::Setting(setting) => Some(setting.kind.value_name()),
+            Known::Flag(flag) => flag.value,
+        }
+    }
+
+    /// Whether it takes a value.
+    pub fn takes_value(self) -> bool {
+        self.value().is_some()
+    }
+
+    /// The variable that gives what it gives, where there is one.
+    pub fn variable(self) -> Option<&'static str> {
+        match self {
+            Known::Setting(setting) => setting.variable,
+            Known::Flag(flag) => flag.variable,
+        }
+    }
+
+    /// Its line of usage, with its default and its variable.
+    pub fn help(self) -> String {
+        match self {
+            Known::Setting(setting) => setting.help(),
+            Known::Flag(flag) => flag.help(),
+        }
+    }
 
     /// Whether only cargo, libtest or nextest pass it, and it changes
     /// nothing.
-    pub fn from_test_runners(&self) -> bool {
-        self.action == Action::FromTestRunners
+    pub fn from_test_runners(self) -> bool {
+        matches!(self, Known::Flag(flag) if flag.action == Action::FromTestRunners)
     }
 }

@@ -1,21 +1,26 @@
 //! The command line of `faster::main()`, libtest-like: filters, the flags
-//! of the settings ([`SETTINGS`]) and the harness's own ([`flags`]), and the
-//! flags cargo, libtest and nextest pass, accepted and ignored; parsed here,
-//! one argument at a time, from those tables. Also the few libtest flags a
-//! generated `#[test]` honours (`--color`, `--format`, `-q`).
+//! of the settings ([`SETTINGS`](crate::config::SETTINGS)) and the
+//! harness's own ([`flags`]), and the flags cargo, libtest and nextest pass,
+//! accepted and ignored. Here: what the command line says ([`Cli`]), what
+//! each flag does to it, and what it selects. Read by the one parser of
+//! faster's flags, `parse` ([`Cli::parse`], and `cargo faster`'s
+//! [`Cli::parse_beside`]), and described by [`usage`], both from those
+//! tables; `parse` also reads the few libtest flags a generated `#[test]`
+//! honours (`--color`, `--format`, `-q`).
 
 pub mod flags;
+mod parse;
 mod usage;
 
-use crate::config::{SETTINGS, Settings};
-use crate::options::OptionSpec;
+use crate::config::Settings;
 use crate::output::style::ColorChoice;
 use crate::partition::{PARTITION_VARIABLE, Partition};
-pub use flags::Format;
-use flags::{Action, FORMAT_VARIABLE, Flag};
+use flags::{Action, FORMAT_VARIABLE};
+pub use flags::{Format, Known};
+pub use parse::{Beside, Own, libtest_display};
 use std::path::PathBuf;
 use std::time::Duration;
-pub use usage::{closest, closest_flag, unknown_flag, usage};
+pub use usage::usage;
 
 /// The parsed command line of `faster::main()`.
 #[derive(Debug, Default, PartialEq)]
@@ -48,68 +53,11 @@ pub struct Cli {
 /// Budget per comparison with `--quick`.
 pub const QUICK_MAX_TIME: Duration = Duration::from_millis(500);
 
-/// What a flag on the command line is.
-#[derive(Debug, Clone, Copy)]
-pub enum Known {
-    /// A setting's flag.
-    Setting(&'static OptionSpec),
-    /// One of the harness's own.
-    Flag(&'static Flag),
-}
-
-impl Known {
-    /// The setting or flag named `name`, e.g. `--noise-floor` or `-q`.
-    pub fn named(name: &str) -> Option<Known> {
-        SETTINGS
-            .iter()
-            .find(|setting| setting.flag == Some(name))
-            .copied()
-            .map(Known::Setting)
-            .or_else(|| Flag::named(name).map(Known::Flag))
-    }
-
-    /// Whether it takes a value.
-    pub fn takes_value(self) -> bool {
-        match self {
-            Known::Setting(_) => true,
-            Known::Flag(flag) => flag.value.is_some(),
-        }
-    }
-}
-
 impl Cli {
-    /// Parses `arguments` (without the program name): a one-line error for
-    /// a flag that is not one, or a value its flag cannot read, naming it.
-    pub fn parse(arguments: &[String]) -> Result<Cli, String> {
-        let mut cli = Cli::default();
-        let mut arguments = arguments.iter();
-        while let Some(argument) = arguments.next() {
-            let (name, inline_value) = match argument.split_once('=') {
-                Some((name, value)) if name.starts_with("--") => (name, Some(value.to_string())),
-                _ => (argument.as_str(), None),
-            };
-            if !name.starts_with('-') {
-                cli.filters.push(argument.clone());
-                continue;
-            }
-            let known = Known::named(name).ok_or_else(|| unknown_flag(name, closest_flag(name)))?;
-            let value = if known.takes_value() {
-                let value = inline_value.or_else(|| arguments.next().cloned());
-                Some(value.ok_or_else(|| format!("{name} needs a value"))?)
-            } else {
-                None
-            };
-            cli.apply(known, value.as_deref())
-                .map_err(|reason| format!("{name}: {reason}"))?;
-        }
-        Ok(cli)
-    }
-
     /// Applies `known` with its `value` (where it takes one): the one place
-    /// a flag changes the command line, whoever parsed it (`cargo faster`
-    /// too). `--quick` and `-q` give way to a budget and a format given on
-    /// either side of them.
-    pub fn apply(&mut self, known: Known, value: Option<&str>) -> Result<(), String> {
+    /// a flag changes the command line. `--quick` and `-q` give way to a
+    /// budget and a format given on either side of them.
+    fn apply(&mut self, known: Known, value: Option<&str>) -> Result<(), String> {
         let value = || value.ok_or_else(|| "needs a value".to_string());
         let flag = match known {
             Known::Setting(setting) => return self.settings.set(setting.name, value()?),
@@ -209,49 +157,6 @@ fn format_from_env(var: impl Fn(&str) -> Option<String>) -> Result<Option<Format
         .transpose()
 }
 
-/// The display flags of a libtest command line (`cargo test -- --color
-/// never -q`): the colour and the format a generated `#[test]` prints in,
-/// `FASTER_FORMAT` where libtest's flags say nothing. Everything else on
-/// the line is libtest's.
-pub fn libtest_display(
-    arguments: impl IntoIterator<Item = String>,
-    var: impl Fn(&str) -> Option<String>,
-) -> Result<(ColorChoice, Option<Format>), String> {
-    let mut arguments = arguments.into_iter();
-    let (mut color, mut format) = (ColorChoice::Auto, None);
-    while let Some(argument) = arguments.next() {
-        let (name, inline) = match argument.split_once('=') {
-            Some((name, value)) => (name.to_string(), Some(value.to_string())),
-            None => (argument.clone(), None),
-        };
-        let Some(flag) = Flag::named(&name) else {
-            continue;
-        };
-        match flag.action {
-            Action::Color => {
-                if let Some(choice) = inline.or_else(|| arguments.next()) {
-                    color = ColorChoice::parse(&choice).unwrap_or(color);
-                }
-            }
-            Action::Format => {
-                // libtest's own `json` and `junit` formats take over its
-                // stdout; a report in between would break them.
-                format = match inline.or_else(|| arguments.next()).as_deref() {
-                    Some("terse") => Some(Format::Terse),
-                    Some("pretty") => Some(Format::Pretty),
-                    _ => format,
-                };
-            }
-            Action::Quiet => format = Some(Format::Terse),
-            _ => {}
-        }
-    }
-    match format {
-        Some(format) => Ok((color, Some(format))),
-        None => Ok((color, format_from_env(var)?)),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -260,10 +165,6 @@ mod tests {
 
     fn parse(arguments: &[&str]) -> Result<Cli, String> {
         Cli::parse(&arguments.iter().map(|a| a.to_string()).collect::<Vec<_>>())
-    }
-
-    fn strings(list: &[&str]) -> Vec<String> {
-        list.iter().map(|a| a.to_string()).collect()
     }
 
     #[test]
@@ -297,24 +198,6 @@ mod tests {
     }
 
     #[test]
-    fn the_flags_cargo_and_nextest_pass_are_accepted() {
-        let cli = parse(&[
-            "--bench",
-            "--nocapture",
-            "--test-threads",
-            "1",
-            "--show-output",
-        ])
-        .unwrap();
-        assert_eq!(cli, Cli::default());
-        let cli = parse(&["--list", "--format", "terse", "--ignored"]).unwrap();
-        assert!(cli.list && cli.ignored_only);
-        assert_eq!(cli.format, Some(Format::Terse));
-        assert_eq!(parse(&["-q"]).unwrap().format, Some(Format::Terse));
-        assert!(parse(&["--help"]).unwrap().help && parse(&["-h"]).unwrap().help);
-    }
-
-    #[test]
     fn quick_gives_way_to_an_explicit_budget() {
         assert_eq!(
             parse(&["--quick"]).unwrap().settings.max_time,
@@ -322,31 +205,6 @@ mod tests {
         );
         let both = parse(&["--max-time", "2s", "--quick"]).unwrap();
         assert_eq!(both.settings.max_time, Some(Duration::from_secs(2)));
-    }
-
-    #[test]
-    fn every_flag_in_the_tables_is_accepted() {
-        let defaults = crate::config::Config::default().settings();
-        for setting in SETTINGS {
-            let (Some(flag), Some(value)) = (setting.flag, defaults.text(setting.name)) else {
-                continue;
-            };
-            let cli = parse(&[flag, &value]).unwrap();
-            assert_eq!(cli.settings.text(setting.name), Some(value), "{flag}");
-        }
-        for flag in flags::FLAGS {
-            for name in flag.names {
-                let value = match flag.action {
-                    Action::Format => Some("json"),
-                    Action::Color => Some("never"),
-                    Action::Partition => Some("hash:1/2"),
-                    _ => flag.value.map(|_| "x"),
-                };
-                let mut arguments = vec![*name];
-                arguments.extend(value);
-                assert!(parse(&arguments).is_ok(), "{name} is not accepted");
-            }
-        }
     }
 
     #[test]
@@ -389,54 +247,6 @@ mod tests {
         assert!(
             error.starts_with("FASTER_FORMAT: `yaml` is not a choice"),
             "{error}"
-        );
-    }
-
-    #[test]
-    fn a_generated_test_reads_libtests_display_flags() {
-        let none = |_: &str| None;
-        assert_eq!(
-            libtest_display(strings(&["bin", "--color", "never", "-q"]), none).unwrap(),
-            (ColorChoice::Never, Some(Format::Terse))
-        );
-        assert_eq!(
-            libtest_display(
-                strings(&["bin", "--color=always", "--format=terse", "x"]),
-                none
-            )
-            .unwrap(),
-            (ColorChoice::Always, Some(Format::Terse))
-        );
-        // libtest's own JSON takes its stdout: no report goes in between.
-        let json = |name: &str| (name == "FASTER_FORMAT").then(|| "bench".to_string());
-        assert_eq!(
-            libtest_display(
-                strings(&["bin", "--format", "json", "-Zunstable-options"]),
-                json
-            )
-            .unwrap(),
-            (ColorChoice::Auto, Some(Format::Bench))
-        );
-        assert_eq!(
-            libtest_display(strings(&["bin", "--nocapture"]), none).unwrap(),
-            (ColorChoice::Auto, None)
-        );
-    }
-
-    #[test]
-    fn bad_arguments_say_what_is_wrong() {
-        // One line, naming the flag and the closest one where one is close.
-        assert_eq!(
-            parse(&["--frobnicate"]).unwrap_err(),
-            "unknown flag --frobnicate (see --help)"
-        );
-        assert_eq!(
-            parse(&["sum", "--noise_floor", "0.1"]).unwrap_err(),
-            "unknown flag --noise_floor; did you mean --noise-floor? (see --help)"
-        );
-        assert_eq!(
-            parse(&["--max-time"]).unwrap_err(),
-            "--max-time needs a value"
         );
     }
 

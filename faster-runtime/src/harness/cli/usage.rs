@@ -1,8 +1,8 @@
 //! The usage of `faster::main()` (`--help`), written from the tables of
-//! settings, flags and variables, and the one line a flag that is none of
-//! them gets, naming the closest one.
+//! settings, flags ([`Known`]) and variables, and the one line a flag that
+//! is none of them gets, naming the closest one.
 
-use super::flags::{FLAGS, VARIABLES};
+use super::flags::{Known, VARIABLES};
 use crate::config::{CI_NOISE_FLOOR, SETTINGS};
 
 /// The columns the usage wraps its lines at.
@@ -17,24 +17,16 @@ pub fn usage() -> String {
          Runs the comparisons registered with #[faster::compare] in this binary.\n\
          FILTER selects comparisons whose test name contains it (sum::faster_sum_fast).\n\n",
     );
-    for setting in SETTINGS {
-        if let Some(flag) = setting.flag {
-            text += &entry(
-                &format!("{flag} {}", setting.kind.value_name()),
-                &setting.help(),
-            );
-        }
-    }
-    for flag in FLAGS {
-        let names: Vec<String> = flag
-            .names
+    for known in Known::all() {
+        let names: Vec<String> = known
+            .names()
             .iter()
-            .map(|name| match flag.value {
+            .map(|name| match known.value() {
                 Some(value) => format!("{name} {value}"),
                 None => name.to_string(),
             })
             .collect();
-        text += &entry(&names.join(", "), &flag.help());
+        text += &entry(&names.join(", "), &known.help());
     }
     text += "\n";
     text += &wrap(
@@ -100,16 +92,6 @@ pub fn unknown_flag(name: &str, closest: Option<&str>) -> String {
     }
 }
 
-/// The flag of `faster::main()`, a setting's or one of [`FLAGS`], closest
-/// to `name`, where one is close.
-pub fn closest_flag(name: &str) -> Option<&'static str> {
-    let names = SETTINGS
-        .iter()
-        .filter_map(|setting| setting.flag)
-        .chain(FLAGS.iter().flat_map(|flag| flag.names.iter().copied()));
-    closest(name, names)
-}
-
 /// The candidate closest to `name` in edits, where it is close enough to be
 /// what was meant: at most one edit in three of its letters.
 pub fn closest<'a>(name: &str, candidates: impl Iterator<Item = &'a str>) -> Option<&'a str> {
@@ -147,8 +129,8 @@ mod tests {
                 assert!(usage.contains(name), "{name} is not in the usage");
             }
         }
-        for flag in FLAGS {
-            for name in flag.names.iter().chain(&flag.variable) {
+        for known in Known::all() {
+            for name in known.names().iter().chain(&known.variable()) {
                 assert!(usage.contains(name), "{name} is not in the usage");
             }
         }
@@ -187,7 +169,8 @@ mod tests {
 
     #[test]
     fn an_unknown_flag_is_one_line_naming_the_closest() {
-        let line = |name| unknown_flag(name, closest_flag(name));
+        let flags = || Known::all().flat_map(|known| known.names().iter().copied());
+        let line = |name| unknown_flag(name, closest(name, flags()));
         assert_eq!(
             line("--noise-flor"),
             "unknown flag --noise-flor; did you mean --noise-floor? (see --help)"
