@@ -72,16 +72,14 @@
 // `cargo-faster`.
 pub use crate::config::SETTINGS;
 pub use crate::harness::cli::flags::{Action, FLAGS, Flag, Format};
-pub use crate::harness::cli::{
-    Cli, Known, QUICK_MAX_TIME, closest, partition_from_env, unknown_flag,
-};
+pub use crate::harness::cli::{Cli, Known, QUICK_MAX_TIME, partition_from_env, unknown_flag};
 pub use crate::harness::lock::{lock, lock_shared, try_lock};
 pub use crate::harness::{
     Against, COULD_NOT_RUN, Merge, Revision, run_against, run_merge, say_when_interrupted,
 };
 pub use crate::layout::material::{Identity, Material, link_tree};
 pub use crate::layout::{LINKER_VARIABLE, Layouts, Unavailable, own_dir};
-pub use crate::options::OptionSpec;
+pub use crate::options::{OptionSpec, closest};
 pub use crate::output::files::write_atomically;
 pub use crate::output::style::ColorChoice;
 pub use crate::partition::{PARTITION_VARIABLE, Partition};

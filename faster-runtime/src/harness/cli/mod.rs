@@ -15,7 +15,7 @@ pub use flags::Format;
 use flags::{Action, FORMAT_VARIABLE, Flag};
 use std::path::PathBuf;
 use std::time::Duration;
-pub use usage::{closest, closest_flag, unknown_flag, usage};
+pub use usage::{closest_flag, unknown_flag, usage};
 
 /// The parsed command line of `faster::main()`.
 #[derive(Debug, Default, PartialEq)]

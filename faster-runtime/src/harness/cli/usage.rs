@@ -4,6 +4,7 @@
 
 use super::flags::{FLAGS, VARIABLES};
 use crate::config::{CI_NOISE_FLOOR, SETTINGS};
+use crate::options::closest;
 
 /// The columns the usage wraps its lines at.
 const WIDTH: usize = 90;
@@ -110,31 +111,6 @@ pub fn closest_flag(name: &str) -> Option<&'static str> {
     closest(name, names)
 }
 
-/// The candidate closest to `name` in edits, where it is close enough to be
-/// what was meant: at most one edit in three of its letters.
-pub fn closest<'a>(name: &str, candidates: impl Iterator<Item = &'a str>) -> Option<&'a str> {
-    candidates
-        .map(|candidate| (edits(name, candidate), candidate))
-        .filter(|(edits, candidate)| edits * 3 <= candidate.len())
-        .min_by_key(|(edits, _)| *edits)
-        .map(|(_, candidate)| candidate)
-}
-
-/// The Levenshtein distance between `one` and `other`, in characters.
-fn edits(one: &str, other: &str) -> usize {
-    let other: Vec<char> = other.chars().collect();
-    let mut previous: Vec<usize> = (0..=other.len()).collect();
-    for (i, a) in one.chars().enumerate() {
-        let mut current = vec![i + 1];
-        for (j, b) in other.iter().enumerate() {
-            let substitution = previous[j] + usize::from(a != *b);
-            current.push(substitution.min(previous[j + 1] + 1).min(current[j] + 1));
-        }
-        previous = current;
-    }
-    previous[other.len()]
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -201,7 +177,5 @@ mod tests {
             line("--frobnicate"),
             "unknown flag --frobnicate (see --help)"
         );
-        assert_eq!(edits("kitten", "sitting"), 3);
-        assert_eq!(edits("", "abc"), 3);
     }
 }
