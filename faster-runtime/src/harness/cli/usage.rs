@@ -5,9 +5,8 @@
 use super::flags::{FLAGS, VARIABLES};
 use crate::config::{CI_NOISE_FLOOR, SETTINGS};
 use crate::options::closest;
+use crate::output::style;
 
-/// The columns the usage wraps its lines at.
-const WIDTH: usize = 90;
 /// Where the description of a flag starts.
 const DESCRIPTION: usize = 29;
 
@@ -74,22 +73,10 @@ fn entry(left: &str, description: &str) -> String {
     first.clone() + &wrap(description, &indent)[first.len()..]
 }
 
-/// `text`'s words in lines of at most [`WIDTH`] columns, each starting with
-/// `indent`.
+/// `text` in lines of [`style::wrap`]'s width, each starting with `indent`
+/// and ending the line.
 fn wrap(text: &str, indent: &str) -> String {
-    let mut lines = vec![indent.to_string()];
-    for word in text.split_whitespace() {
-        let last = lines.last_mut().expect("there is a first line");
-        if last.len() > indent.len() && last.len() + 1 + word.len() > WIDTH {
-            lines.push(format!("{indent}{word}"));
-        } else {
-            if last.len() > indent.len() {
-                last.push(' ');
-            }
-            last.push_str(word);
-        }
-    }
-    lines.join("\n") + "\n"
+    style::wrap(text, indent, indent).join("\n") + "\n"
 }
 
 /// The error of a flag that is not one: one line, naming the flag, the
@@ -114,6 +101,7 @@ pub fn closest_flag(name: &str) -> Option<&'static str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::output::style::WIDTH;
 
     #[test]
     fn the_usage_names_every_flag_and_variable() {
