@@ -374,8 +374,8 @@ mod tests {
 
     #[test]
     fn only_packages_outside_the_repository_are_outside() {
-        let scratch =
-            std::env::temp_dir().join(format!("cargo-faster-outside-{}", std::process::id()));
+        let temp = tempfile::tempdir().unwrap();
+        let scratch = temp.path();
         let (root, workspace) = (scratch.join("repo"), scratch.join("repo/rust"));
         std::fs::create_dir_all(&workspace).unwrap();
         let packages = [
@@ -399,7 +399,6 @@ mod tests {
                 },
             ]
         );
-        std::fs::remove_dir_all(&scratch).unwrap();
     }
 
     #[test]
@@ -455,18 +454,17 @@ mod tests {
 
     #[test]
     fn a_fingerprint_changes_with_any_file_but_not_with_target() {
-        let scratch =
-            std::env::temp_dir().join(format!("cargo-faster-fingerprint-{}", std::process::id()));
+        let temp = tempfile::tempdir().unwrap();
+        let scratch = temp.path();
         std::fs::create_dir_all(scratch.join("src")).unwrap();
         std::fs::create_dir_all(scratch.join("target")).unwrap();
         std::fs::write(scratch.join("src/lib.rs"), "").unwrap();
-        let before = fingerprint(&scratch);
+        let before = fingerprint(scratch);
         assert!(before.starts_with("1 files,"), "{before}");
         std::fs::write(scratch.join("target/out"), "").unwrap();
-        assert_eq!(fingerprint(&scratch), before);
+        assert_eq!(fingerprint(scratch), before);
         std::fs::write(scratch.join("src/more.rs"), "").unwrap();
-        assert_ne!(fingerprint(&scratch), before);
-        std::fs::remove_dir_all(&scratch).unwrap();
+        assert_ne!(fingerprint(scratch), before);
     }
 
     #[test]

@@ -234,9 +234,8 @@ mod tests {
 
     #[test]
     fn the_wrapper_is_this_program_by_its_name_made_once() {
-        let faster =
-            std::env::temp_dir().join(format!("cargo-faster-wrapper-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&faster);
+        let temp = tempfile::tempdir().unwrap();
+        let faster = temp.path().join("faster");
         let wrapper = place(&faster, BuildOf::Base).unwrap();
         assert_eq!(wrapper.file_stem().unwrap(), NAME);
         assert_ne!(place(&faster, BuildOf::Current).unwrap(), wrapper);
@@ -251,7 +250,6 @@ mod tests {
             .modified()
             .unwrap();
         assert_eq!(made, again, "an existing wrapper is left as it is");
-        std::fs::remove_dir_all(&faster).unwrap();
     }
 
     #[test]
@@ -304,8 +302,8 @@ mod tests {
 
     #[test]
     fn a_wrapper_the_project_sets_is_named() {
-        let dir = std::env::temp_dir().join(format!("cargo-faster-own-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let temp = tempfile::tempdir().unwrap();
+        let dir = temp.path();
         let (plain, wrapping) = (dir.join("plain.toml"), dir.join("wrapping.toml"));
         std::fs::write(&plain, "[build]\njobs = 2\n").unwrap();
         std::fs::write(&wrapping, "[build]\nrustc-workspace-wrapper = \"w\"\n").unwrap();
@@ -322,6 +320,5 @@ mod tests {
                 wrapping.display()
             ))
         );
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

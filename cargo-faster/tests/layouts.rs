@@ -42,27 +42,23 @@ fn lines() -> Vec<String> {
 
 /// The fixture crate in a temporary directory, removed when dropped.
 struct Fixture {
-    root: PathBuf,
-}
-
-impl Drop for Fixture {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.root);
-    }
+    root: tempfile::TempDir,
 }
 
 impl Fixture {
     fn new() -> Fixture {
-        let root = std::env::temp_dir().join(format!("faster-layouts-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&root);
-        std::fs::create_dir_all(root.join("src")).unwrap();
+        let root = tempfile::Builder::new()
+            .prefix("faster-layouts-")
+            .tempdir()
+            .unwrap();
+        std::fs::create_dir_all(root.path().join("src")).unwrap();
         let faster = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
         std::fs::write(
-            root.join("Cargo.toml"),
+            root.path().join("Cargo.toml"),
             MANIFEST.replace("FASTER", &faster.to_string_lossy()),
         )
         .unwrap();
-        std::fs::write(root.join("src/lib.rs"), LIBRARY).unwrap();
+        std::fs::write(root.path().join("src/lib.rs"), LIBRARY).unwrap();
         Fixture { root }
     }
 
@@ -77,7 +73,7 @@ impl Fixture {
             .env("CARGO_TARGET_DIR", target())
             .env("CARGO_NET_OFFLINE", "true")
             .env("CARGO_TERM_COLOR", "never")
-            .env("FASTER_OUTPUT_DIR", self.root.join("reports"))
+            .env("FASTER_OUTPUT_DIR", self.root.path().join("reports"))
             .output()
             .unwrap();
         let text = format!(
@@ -103,6 +99,7 @@ fn target() -> PathBuf {
 fn report(fixture: &Fixture) -> serde_json::Value {
     let path = fixture
         .root
+        .path()
         .join("reports/src/fixture.faster_parse_sum_again.json");
     let text = std::fs::read_to_string(&path)
         .unwrap_or_else(|error| panic!("{}: {error}", path.display()));
@@ -161,7 +158,7 @@ fn each_process_runs_in_a_layout_of_its_own_and_a_copy_says_it_has_none() {
         .lines()
         .filter(|line| line.trim_start().starts_with("Running unittests"))
         .find_map(|line| line.rsplit_once('(')?.1.strip_suffix(')'))
-        .map(|path| fixture.root.join(path))
+        .map(|path| fixture.root.path().join(path))
         .unwrap_or_else(|| panic!("no test binary named in {output}"));
     let mut folder = binary.clone().into_os_string();
     folder.push(".layouts");
@@ -181,12 +178,12 @@ fn each_process_runs_in_a_layout_of_its_own_and_a_copy_says_it_has_none() {
 
     // A copy of the binary is none that faster-link linked: its verdict
     // holds for that build only, and it says so.
-    let copy = fixture.root.join("copied-test-binary");
+    let copy = fixture.root.path().join("copied-test-binary");
     std::fs::copy(&binary, &copy).unwrap();
     let copied = Command::new(&copy)
         .args(["faster_parse_sum_again", "--exact", "--nocapture"])
         .current_dir(&fixture.root)
-        .env("FASTER_OUTPUT_DIR", fixture.root.join("reports"))
+        .env("FASTER_OUTPUT_DIR", fixture.root.path().join("reports"))
         .output()
         .unwrap();
     let text = String::from_utf8_lossy(&copied.stdout).replace('\n', " ");

@@ -18,14 +18,8 @@ use std::process::{Command, Output};
 /// A fixture repository in a scratch directory of its own, removed when
 /// dropped.
 struct Fixture {
-    scratch: PathBuf,
+    scratch: tempfile::TempDir,
     root: PathBuf,
-}
-
-impl Drop for Fixture {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.scratch);
-    }
 }
 
 const MANIFEST: &str = r#"[package]
@@ -115,10 +109,11 @@ impl Fixture {
     /// A repository without commits, at `repository` in a fresh scratch
     /// directory.
     fn empty(tag: &str) -> Fixture {
-        let scratch =
-            std::env::temp_dir().join(format!("cargo-faster-fixture-{tag}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&scratch);
-        let root = scratch.join("repository");
+        let scratch = tempfile::Builder::new()
+            .prefix(&format!("cargo-faster-fixture-{tag}-"))
+            .tempdir()
+            .unwrap();
+        let root = scratch.path().join("repository");
         std::fs::create_dir_all(root.join("src")).unwrap();
         let fixture = Fixture { scratch, root };
         fixture.write(".gitignore", "/target\n/Cargo.lock\n");
@@ -579,7 +574,7 @@ impl Fixture {
     /// returns `value`, from a package of its own in a folder under it
     /// (`<name>/inner`), as faster's own crates are under its checkout.
     fn outside_crate(&self, name: &str, value: u64) {
-        let directory = self.scratch.join(name);
+        let directory = self.scratch.path().join(name);
         std::fs::create_dir_all(directory.join("src")).unwrap();
         std::fs::create_dir_all(directory.join("inner/src")).unwrap();
         let package = |name: &str| {
@@ -872,7 +867,7 @@ fn files(folder: &Path, prefix: &str, suffix: &str) -> Vec<String> {
 #[test]
 fn both_revisions_compile_a_dependency_once_and_their_own_crates_apart() {
     let fixture = Fixture::sharing("sharing", false);
-    let target = fixture.scratch.join("target");
+    let target = fixture.scratch.path().join("target");
     let run = |environment: &[(&str, &Path)]| {
         let environment = [&[("CARGO_TARGET_DIR", target.as_path())], environment].concat();
         let ran = fixture.cargo_faster(&["--against", "HEAD~1"], &environment);
@@ -922,7 +917,7 @@ fn both_revisions_compile_a_dependency_once_and_their_own_crates_apart() {
 
     // A workspace wrapper of the project's own: the base is built apart,
     // and says why.
-    let wrapper = fixture.scratch.join("wrap");
+    let wrapper = fixture.scratch.path().join("wrap");
     std::fs::write(&wrapper, "#!/bin/sh\nexec \"$@\"\n").unwrap();
     #[cfg(unix)]
     {
@@ -946,7 +941,7 @@ fn both_revisions_compile_a_dependency_once_and_their_own_crates_apart() {
 #[test]
 fn a_path_package_in_the_workspace_but_not_of_it_is_built_apart() {
     let fixture = Fixture::sharing("vendored", true);
-    let target = fixture.scratch.join("target");
+    let target = fixture.scratch.path().join("target");
     let run = || {
         let environment = [("CARGO_TARGET_DIR", target.as_path())];
         let ran = fixture.cargo_faster(&["--against", "HEAD~1"], &environment);
@@ -989,7 +984,7 @@ fn a_base_built_again_after_another_base_compiles_its_own_sources() {
         "fn main() {\n    println!(\"third\");\n}\n",
     );
     fixture.commit("third");
-    let target = fixture.scratch.join("target");
+    let target = fixture.scratch.path().join("target");
     let against = |revision: &str| {
         let environment = [("CARGO_TARGET_DIR", target.as_path())];
         let ran = fixture.cargo_faster(&["--against", revision], &environment);

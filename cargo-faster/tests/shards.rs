@@ -41,22 +41,17 @@ fn library(note: &str) -> String {
 
 /// A fixture repository in a scratch directory, removed when dropped.
 struct Fixture {
-    scratch: PathBuf,
+    scratch: tempfile::TempDir,
     root: PathBuf,
-}
-
-impl Drop for Fixture {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.scratch);
-    }
 }
 
 impl Fixture {
     fn new(tag: &str) -> Fixture {
-        let scratch =
-            std::env::temp_dir().join(format!("cargo-faster-shards-{tag}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&scratch);
-        let root = scratch.join("repository");
+        let scratch = tempfile::Builder::new()
+            .prefix(&format!("cargo-faster-shards-{tag}-"))
+            .tempdir()
+            .unwrap();
+        let root = scratch.path().join("repository");
         std::fs::create_dir_all(root.join("src")).unwrap();
         let fixture = Fixture { scratch, root };
         let faster = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
@@ -158,7 +153,7 @@ fn two_shards_merged_hold_what_one_whole_run_holds() {
         ["decode", "encode", "hash", "parse", "render"].map(|name| format!("fixture::{name}"))
     );
 
-    let artifacts = fixture.scratch.join("artifacts");
+    let artifacts = fixture.scratch.path().join("artifacts");
     let mut measured = Vec::new();
     for index in 1..=2 {
         let partition = format!("hash:{index}/2");
@@ -188,7 +183,7 @@ fn two_shards_merged_hold_what_one_whole_run_holds() {
         "each function in exactly one shard"
     );
 
-    let out = fixture.scratch.join("merged");
+    let out = fixture.scratch.path().join("merged");
     let out_text = out.to_string_lossy().into_owned();
     let artifacts_text = artifacts.to_string_lossy().into_owned();
     let (code, stderr) = fixture.cargo_faster(

@@ -24,7 +24,8 @@
 //! --coverage [--runs N] [--floors 0.02,0.05] [--commits NAME,...] [--csv
 //! PATH] [--keep]`), `looks` (the stop rule's looks at the interval, on
 //! simulated comparisons: `accuracy --looks [--runs N]`); `repository`
-//! holds the fixture repositories of `revisions` and `coverage`.
+//! holds the fixture repositories of `revisions` and `coverage`, `scratch`
+//! the temporary folders of every mode's fixture.
 
 mod coverage;
 mod defaults;
@@ -43,6 +44,7 @@ mod reference;
 mod repository;
 mod revisions;
 mod runner;
+mod scratch;
 mod sequential;
 mod suite_cost;
 mod summary;

@@ -6,11 +6,13 @@
 //! What the commits hold is each mode's own.
 
 use crate::defaults::at_defaults;
+use crate::scratch::scratch;
 use faster::Report;
 use faster_runtime::__internal::Document;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
+use tempfile::TempDir;
 
 /// The fixture's package, and the crate name its tracked functions'
 /// names start with.
@@ -34,18 +36,10 @@ pub fn manifest(description: &str) -> String {
 /// The repository and its target directory, in one scratch directory
 /// removed when dropped (unless kept).
 pub struct Repository {
-    scratch: PathBuf,
+    /// Held for its removal when the repository is dropped.
+    _scratch: TempDir,
     pub root: PathBuf,
     pub target: PathBuf,
-    keep: bool,
-}
-
-impl Drop for Repository {
-    fn drop(&mut self) {
-        if !self.keep {
-            let _ = std::fs::remove_dir_all(&self.scratch);
-        }
-    }
 }
 
 impl Repository {
@@ -53,13 +47,11 @@ impl Repository {
     /// named after `mode`. `Cargo.lock` is ignored: a base commit without
     /// one gets the current one, so both revisions build the same versions.
     pub fn create(mode: &str, keep: bool) -> Result<Repository, String> {
-        let scratch = std::env::temp_dir().join(format!("faster-{mode}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&scratch);
+        let scratch = scratch(mode, keep)?;
         let repository = Repository {
-            root: scratch.join("repository"),
-            target: scratch.join("target"),
-            scratch,
-            keep,
+            root: scratch.path().join("repository"),
+            target: scratch.path().join("target"),
+            _scratch: scratch,
         };
         std::fs::create_dir_all(&repository.root)
             .map_err(|error| format!("{}: {error}", repository.root.display()))?;

@@ -21,9 +21,10 @@ mod expand;
 mod gpu;
 mod marked;
 mod methods;
-// The table of options and the parsers of their values, shared with the
-// runtime: a link to its folder, whose settings' side (variables, flags,
-// usage) only the runtime reads.
+// The table of options, the parsers of their values and the rule that
+// names what a misspelt name meant, shared with the runtime: a link to its
+// folder, whose settings' side (variables, flags, usage) only the runtime
+// reads.
 #[allow(dead_code, unused_imports)]
 mod options;
 mod owner;

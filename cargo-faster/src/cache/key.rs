@@ -213,8 +213,8 @@ mod tests {
 
     #[test]
     fn a_changed_config_file_changes_the_key_and_is_named() {
-        let dir = std::env::temp_dir().join(format!("cargo-faster-key-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
+        let temp = tempfile::tempdir().unwrap();
+        let dir = temp.path();
         let (workspace, target) = (dir.join("workspace"), dir.join("workspace/target"));
         let member = workspace.join("member");
         std::fs::create_dir_all(&member).unwrap();
@@ -265,7 +265,6 @@ mod tests {
             with_home.changes_since(&edited, &workspace),
             [home.join("config").display().to_string()]
         );
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

@@ -219,54 +219,53 @@ mod tests {
         }
     }
 
-    /// A fresh folder named `prefix`, holding one built "binary".
-    fn one_built(prefix: &str) -> (PathBuf, [Executable; 1]) {
-        let dir = std::env::temp_dir().join(format!("{prefix}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        let binary = dir.join("built-1a2b");
-        std::fs::create_dir_all(&dir).unwrap();
+    /// A fresh temporary folder holding one built "binary".
+    fn one_built() -> (tempfile::TempDir, [Executable; 1]) {
+        let temp = tempfile::tempdir().unwrap();
+        let binary = temp.path().join("built-1a2b");
         std::fs::write(&binary, b"not really a binary").unwrap();
         let built = [Executable {
             path: binary,
-            directory: dir.clone(),
+            directory: temp.path().to_path_buf(),
         }];
-        (dir, built)
+        (temp, built)
     }
 
     #[test]
     fn the_cache_holds_only_what_its_key_built() {
-        let (dir, built) = one_built("cargo-faster-cache");
+        let (temp, built) = one_built();
+        let dir = temp.path();
         let key = key("rustc 1.95.0");
         let build_dir = dir.join("release");
         let outside = dir.join("outside");
         std::fs::create_dir_all(&outside).unwrap();
-        assert_eq!(cached(&build_dir, &key, &dir), Lookup::Absent);
+        assert_eq!(cached(&build_dir, &key, dir), Lookup::Absent);
         let shared = fingerprints(std::slice::from_ref(&outside));
         let kept = keep(&built, &build_dir, &key, shared).unwrap();
         assert_eq!(kept[0].path, build_dir.join("bin").join("built-1a2b"));
-        assert_eq!(cached(&build_dir, &key, &dir), Lookup::Built(kept.clone()));
+        assert_eq!(cached(&build_dir, &key, dir), Lookup::Built(kept.clone()));
         let mut other = self::key("rustc 1.96.0");
         other
             .environment
             .insert("RUSTFLAGS".into(), "-Copt-level=1".into());
         assert_eq!(
-            cached(&build_dir, &other, &dir),
+            cached(&build_dir, &other, dir),
             Lookup::Stale("the compiler and RUSTFLAGS changed since it was built".into())
         );
         std::fs::write(outside.join("lib.rs"), "").unwrap();
         assert_eq!(
-            cached(&build_dir, &key, &dir),
+            cached(&build_dir, &key, dir),
             Lookup::Stale(format!("{} changed since it was built", outside.display())),
             "a directory outside the repository changed"
         );
         let shared = fingerprints(std::slice::from_ref(&outside));
         let kept = keep(&built, &build_dir, &key, shared).unwrap();
-        assert_eq!(cached(&build_dir, &key, &dir), Lookup::Built(kept.clone()));
+        assert_eq!(cached(&build_dir, &key, dir), Lookup::Built(kept.clone()));
         // A copy cut short (a full disk) is built again, not run.
         let bytes = std::fs::read(&kept[0].path).unwrap();
         std::fs::write(&kept[0].path, &bytes[..bytes.len() / 2]).unwrap();
         assert_eq!(
-            cached(&build_dir, &key, &dir),
+            cached(&build_dir, &key, dir),
             Lookup::Stale(format!(
                 "{} changed since it was kept",
                 kept[0].path.display()
@@ -274,10 +273,9 @@ mod tests {
         );
         std::fs::remove_file(&kept[0].path).unwrap();
         assert_eq!(
-            cached(&build_dir, &key, &dir),
+            cached(&build_dir, &key, dir),
             Lookup::Stale(format!("{} is gone", kept[0].path.display()))
         );
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     /// Replaces every file under `dir` by a copy of it, with its
@@ -305,7 +303,8 @@ mod tests {
     #[test]
     fn a_base_build_restored_under_new_inodes_is_used_not_rebuilt() {
         use std::os::unix::fs::MetadataExt;
-        let (dir, built) = one_built("cargo-faster-restored");
+        let (temp, built) = one_built();
+        let dir = temp.path();
         let key = key("rustc 1.95.0");
         let build_dir = dir.join("release");
         let kept = keep(&built, &build_dir, &key, Vec::new()).unwrap();
@@ -313,14 +312,13 @@ mod tests {
         let before = inode(&kept[0].path);
         restore_under_new_inodes(&build_dir);
         assert_ne!(inode(&kept[0].path), before, "restored under a new inode");
-        assert_eq!(cached(&build_dir, &key, &dir), Lookup::Built(kept.clone()));
-        std::fs::remove_dir_all(&dir).unwrap();
+        assert_eq!(cached(&build_dir, &key, dir), Lookup::Built(kept.clone()));
     }
 
     #[test]
     fn a_record_of_another_version_or_cut_short_is_stale_and_says_which() {
-        let dir = std::env::temp_dir().join(format!("cargo-faster-older-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let temp = tempfile::tempdir().unwrap();
+        let dir = temp.path();
         // The record before configuration files and variables were keyed.
         let older = r#"{"key": {"commit": "1a2b", "rustc": "rustc 1.95.0", "profile": "release",
             "flags": [], "manifest_path": null, "linker": null}, "shared": [], "executables": []}"#;
@@ -329,7 +327,7 @@ mod tests {
             Lookup::Stale(why) => why,
             other => panic!("{other:?}"),
         };
-        let why = stale(&dir);
+        let why = stale(dir);
         assert!(
             why.starts_with(
                 "its build.json is from another version of cargo faster (missing field"
@@ -338,12 +336,11 @@ mod tests {
         );
         // Cut short, it is said to be unreadable, not older.
         std::fs::write(dir.join("build.json"), &older[..40]).unwrap();
-        let why = stale(&dir);
+        let why = stale(dir);
         assert!(
             why.starts_with("its build.json cannot be read (EOF"),
             "{why}"
         );
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

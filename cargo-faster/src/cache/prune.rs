@@ -418,8 +418,8 @@ mod tests {
 
     #[test]
     fn the_most_recently_used_bases_are_kept_and_none_in_use() {
-        let dir = std::env::temp_dir().join(format!("cargo-faster-prune-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
+        let temp = tempfile::tempdir().unwrap();
+        let dir = temp.path();
         let root = dir.join("repository");
         std::fs::create_dir_all(&root).unwrap();
         git(&root, &["init", "--quiet"]);
@@ -493,7 +493,6 @@ mod tests {
             (5, 0),
             "nothing more to remove"
         );
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

@@ -14,10 +14,15 @@
 
 use super::kinds::KINDS;
 use super::library;
+use super::symbols::functions;
 use crate::defaults::at_defaults;
+use crate::scratch::scratch;
+use cargo_metadata::Message;
+use cargo_metadata::diagnostic::DiagnosticLevel;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
+use tempfile::TempDir;
 
 /// The fixture's package and library name.
 pub const CRATE: &str = "layouts_fixture";
@@ -40,20 +45,12 @@ fn main() {
 /// The fixture crate in a scratch directory, removed when dropped (unless
 /// kept).
 pub struct Fixture {
-    scratch: PathBuf,
+    scratch: TempDir,
     pub root: PathBuf,
     pub target: PathBuf,
     /// `CARGO_TARGET_<HOST>_LINKER` and its value, for every cargo command.
     linker: Option<(String, PathBuf)>,
     keep: bool,
-}
-
-impl Drop for Fixture {
-    fn drop(&mut self) {
-        if !self.keep {
-            let _ = std::fs::remove_dir_all(&self.scratch);
-        }
-    }
 }
 
 /// One cargo command's end.
@@ -78,15 +75,14 @@ impl Fixture {
     /// The crate, depending on the faster workspace at `faster`, linked
     /// through `linker` when given.
     pub fn create(faster: &Path, linker: Option<&Path>, keep: bool) -> Result<Fixture, String> {
-        let scratch = std::env::temp_dir().join(format!("faster-layouts-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&scratch);
+        let scratch = scratch("layouts", keep)?;
         let linker = match linker {
             Some(path) => Some((linker_variable()?, path.to_path_buf())),
             None => None,
         };
         let fixture = Fixture {
-            root: scratch.join(CRATE),
-            target: scratch.join("target"),
+            root: scratch.path().join(CRATE),
+            target: scratch.path().join("target"),
             scratch,
             linker,
             keep,
@@ -172,7 +168,7 @@ impl Fixture {
         if !self.keep {
             return Ok(());
         }
-        let kept = self.scratch.join("reports");
+        let kept = self.scratch.path().join("reports");
         let to = kept.join(format!("build-{build}-run-{run}"));
         std::fs::create_dir_all(&kept)
             .and_then(|()| std::fs::rename(self.target.join("faster"), &to))
@@ -260,29 +256,23 @@ pub struct BuildMessages {
 /// Reads `cargo --message-format=json` output.
 pub fn parse_build_messages(stdout: &str) -> BuildMessages {
     let mut messages = BuildMessages::default();
-    for line in stdout.lines() {
-        let Ok(message) = serde_json::from_str::<serde_json::Value>(line) else {
-            continue;
-        };
-        match message["reason"].as_str() {
-            Some("compiler-artifact") => {
-                let package = message["target"]["name"]
-                    .as_str()
-                    .unwrap_or("?")
-                    .to_string();
-                if message["fresh"] == false && !messages.compiled.contains(&package) {
+    for message in Message::parse_stream(stdout.as_bytes()).flatten() {
+        match message {
+            Message::CompilerArtifact(artifact) => {
+                let package = artifact.target.name;
+                if !artifact.fresh && !messages.compiled.contains(&package) {
                     messages.compiled.push(package.clone());
                 }
-                if package == CRATE && message["profile"]["test"] == true {
-                    if let Some(path) = message["executable"].as_str() {
-                        messages.test_binary = Some(PathBuf::from(path));
+                if package == CRATE && artifact.profile.test {
+                    if let Some(path) = artifact.executable {
+                        messages.test_binary = Some(path.into_std_path_buf());
                     }
                 }
             }
-            Some("compiler-message") if message["message"]["level"] == "error" => {
-                if let Some(rendered) = message["message"]["rendered"].as_str() {
-                    messages.errors.push(rendered.to_string());
-                }
+            Message::CompilerMessage(compiled)
+                if compiled.message.level == DiagnosticLevel::Error =>
+            {
+                messages.errors.extend(compiled.message.rendered);
             }
             _ => {}
         }
@@ -294,10 +284,10 @@ pub fn parse_build_messages(stdout: &str) -> BuildMessages {
 /// symbol of its own at its own address (not merged, not folded by the
 /// linker).
 fn check_symbols(binary: &Path) -> Result<(), String> {
-    let symbols = nm(binary)?;
+    let defined = functions(binary, &format!("{CRATE}::"))?;
     for kind in KINDS {
         for pair in kind.symbols(CRATE) {
-            let [first, second] = [&pair[0], &pair[1]].map(|name| address_of(&symbols, name));
+            let [first, second] = [&pair[0], &pair[1]].map(|name| defined.get(name).copied());
             match (first, second) {
                 (Some(first), Some(second)) if first != second => {}
                 (Some(_), Some(_)) => {
@@ -323,42 +313,6 @@ fn check_symbols(binary: &Path) -> Result<(), String> {
     Ok(())
 }
 
-/// The defined symbols of `binary`, as `nm --defined-only --demangle`
-/// lists them.
-pub fn nm(binary: &Path) -> Result<String, String> {
-    let output = Command::new("nm")
-        .args(["--defined-only", "--demangle"])
-        .arg(binary)
-        .output()
-        .map_err(|error| {
-            format!("could not run nm (binutils) to read the fixture's symbols: {error}")
-        })?;
-    if !output.status.success() {
-        return Err(format!(
-            "nm {}: {}",
-            binary.display(),
-            String::from_utf8_lossy(&output.stderr)
-        ));
-    }
-    Ok(String::from_utf8_lossy(&output.stdout).into_owned())
-}
-
-/// The address of the function `name` in `nm --demangle` output, whose
-/// names may end in the legacy mangling's hash (`::h0123456789abcdef`).
-pub fn address_of(nm: &str, name: &str) -> Option<u64> {
-    nm.lines().find_map(|line| {
-        let mut fields = line.splitn(3, ' ');
-        let (address, kind, symbol) = (fields.next()?, fields.next()?, fields.next()?);
-        let bare = symbol
-            .rsplit_once("::h")
-            .filter(|(_, hash)| hash.len() == 16 && hash.chars().all(|c| c.is_ascii_hexdigit()))
-            .map_or(symbol, |(bare, _)| bare);
-        (matches!(kind, "t" | "T") && bare == name)
-            .then(|| u64::from_str_radix(address, 16).ok())
-            .flatten()
-    })
-}
-
 /// The last `lines` lines of `text`.
 pub fn tail(text: &str, lines: usize) -> String {
     let all: Vec<&str> = text.lines().collect();
@@ -368,47 +322,73 @@ pub fn tail(text: &str, lines: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
-    #[test]
-    fn symbols_are_found_with_or_without_their_hash() {
-        let nm = "\
-0000000000051a30 t layouts_fixture::parse::copy::h0123456789abcdef
-0000000000051b00 t layouts_fixture::parse::original
-0000000000051c00 T layouts_fixture::parse::copy_more::h0123456789abcdef
-0000000000060000 d layouts_fixture::parse::twice
-";
-        assert_eq!(
-            address_of(nm, "layouts_fixture::parse::copy"),
-            Some(0x51a30)
-        );
-        assert_eq!(
-            address_of(nm, "layouts_fixture::parse::original"),
-            Some(0x51b00)
-        );
-        // Data is not a function; a longer name is another function.
-        assert_eq!(address_of(nm, "layouts_fixture::parse::twice"), None);
-        assert_eq!(address_of(nm, "layouts_fixture::parse::copy_"), None);
+    /// The target `name` of a package, as cargo's messages describe it.
+    fn target(name: &str) -> serde_json::Value {
+        json!({
+            "kind": ["lib"], "crate_types": ["lib"], "name": name,
+            "src_path": format!("/t/{name}/src/lib.rs"), "edition": "2024",
+            "doc": true, "doctest": true, "test": true,
+        })
+    }
+
+    /// Cargo's line for an artifact of `name` (its test executable where
+    /// `executable`), as cargo 1.95 writes it.
+    fn artifact(name: &str, fresh: bool, executable: Option<&str>) -> String {
+        json!({
+            "reason": "compiler-artifact",
+            "package_id": format!("path+file:///t/{name}#0.0.0"),
+            "manifest_path": format!("/t/{name}/Cargo.toml"),
+            "target": target(name),
+            "profile": {
+                "opt_level": "3", "debuginfo": 0, "debug_assertions": false,
+                "overflow_checks": false, "test": executable.is_some(),
+            },
+            "features": [],
+            "filenames": [executable.unwrap_or("/t/release/deps/libx.rlib")],
+            "executable": executable,
+            "fresh": fresh,
+        })
+        .to_string()
+    }
+
+    /// Cargo's line for a diagnostic of the fixture at `level`.
+    fn diagnostic(level: &str, rendered: &str) -> String {
+        json!({
+            "reason": "compiler-message",
+            "package_id": "path+file:///t/layouts_fixture#0.0.0",
+            "manifest_path": "/t/layouts_fixture/Cargo.toml",
+            "target": target(CRATE),
+            "message": {
+                "$message_type": "diagnostic", "message": rendered, "code": null,
+                "level": level, "spans": [], "children": [], "rendered": rendered,
+            },
+        })
+        .to_string()
     }
 
     #[test]
     fn build_messages_tell_what_was_compiled_and_the_test_binary() {
-        let stdout = r#"{"reason":"compiler-artifact","target":{"name":"serde"},"profile":{"test":false},"fresh":true,"executable":null}
-{"reason":"build-script-executed","package_id":"x"}
-{"reason":"compiler-artifact","target":{"name":"layouts_fixture"},"profile":{"test":false},"fresh":false,"executable":null}
-{"reason":"compiler-artifact","target":{"name":"layouts_fixture"},"profile":{"test":true},"fresh":false,"executable":"/t/release/deps/layouts_fixture-0a1b"}
-{"reason":"compiler-message","message":{"level":"warning","rendered":"warning: unused"}}
-{"reason":"build-finished","success":true}
-"#;
-        let messages = parse_build_messages(stdout);
-        assert_eq!(messages.compiled, ["layouts_fixture"]);
-        assert_eq!(
-            messages.test_binary.as_deref(),
-            Some(Path::new("/t/release/deps/layouts_fixture-0a1b"))
-        );
+        let binary = "/t/release/deps/layouts_fixture-0a1b";
+        let stdout = [
+            artifact("serde", true, None),
+            r#"{"reason":"build-script-executed","package_id":"path+file:///t/layouts_fixture#0.0.0","linked_libs":[],"linked_paths":[],"cfgs":[],"env":[],"out_dir":"/t/out"}"#.into(),
+            artifact(CRATE, false, None),
+            artifact(CRATE, false, Some(binary)),
+            // Another package's test binary is not the fixture's.
+            artifact("other", false, Some("/t/release/deps/other-2c3d")),
+            diagnostic("warning", "warning: unused variable: `x`"),
+            r#"{"reason":"build-finished","success":true}"#.into(),
+            "not json".into(),
+        ]
+        .join("\n");
+        let messages = parse_build_messages(&stdout);
+        assert_eq!(messages.compiled, [CRATE, "other"]);
+        assert_eq!(messages.test_binary.as_deref(), Some(Path::new(binary)));
         assert!(messages.errors.is_empty());
-        let failed = parse_build_messages(
-            r#"{"reason":"compiler-message","message":{"level":"error","rendered":"error[E0308]: mismatched types"}}"#,
-        );
+
+        let failed = parse_build_messages(&diagnostic("error", "error[E0308]: mismatched types"));
         assert_eq!(failed.errors, ["error[E0308]: mismatched types"]);
         assert_eq!(failed.test_binary, None);
     }

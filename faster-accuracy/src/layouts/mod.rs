@@ -22,7 +22,8 @@
 //! included) through another linker. Modules: `kinds` (the functions and
 //! each kind's module), `library` (the library's root and the unrelated
 //! code), `fixture` (the crate on disk, cargo, the symbol
-//! check), `run` (one `cargo test` judged), `tally` (the figures), `offsets`
+//! check), `symbols` (a binary's functions and their addresses), `run`
+//! (one `cargo test` judged), `tally` (the figures), `offsets`
 //! (how much of a comparison's spread between layouts the offsets of its
 //! functions in a cache line explain), `table` (the tables and the CSV
 //! row). With `--keep`, each run's reports stay in
@@ -33,6 +34,7 @@ mod kinds;
 mod library;
 mod offsets;
 mod run;
+mod symbols;
 mod table;
 mod tally;
 

@@ -5,19 +5,19 @@
 //! them is slower in every layout that puts it there.
 //!
 //! For each comparison measured in at least [`LEAST_LAYOUTS`] layouts this
-//! reads the two functions' addresses in every layout (`nm` on the
-//! layout's binary) and fits each layout's mean log speedup to a constant
-//! plus an effect of the original's offset and one of the candidate's (a
-//! two-way analysis of variance, effect-coded, so the constant is the mean
-//! over the four offsets of each side, the quantity shuffles estimate:
-//! the engine's own fit, `by_offsets`).
+//! reads the two functions' addresses in every layout (from the symbol
+//! table of the layout's binary) and fits each layout's mean log speedup
+//! to a constant plus an effect of the original's offset and one of the
+//! candidate's (a two-way analysis of variance, effect-coded, so the
+//! constant is the mean over the four offsets of each side, the quantity
+//! shuffles estimate: the engine's own fit, `by_offsets`).
 //! Beside the engine's interval it gives what is left once the offsets are
 //! accounted for, and the interval of the constant: what an engine that
 //! stratified its layouts by these offsets would judge.
 
-use super::fixture::{address_of, nm};
 use super::kinds::Kind;
 use super::run::Pair;
+use super::symbols::functions;
 use super::tally::Comparison;
 use faster_runtime::__internal::CONFIDENCE;
 use faster_runtime::__internal::LAYOUTS_TO_STRATIFY;
@@ -86,12 +86,10 @@ pub fn spreads(
     for layout in layouts {
         let mut binary = test_binary.as_os_str().to_owned();
         binary.push(format!(".layouts/layout-{layout}"));
-        // The fixture's own symbols: the whole table of 64 layouts would
+        // The fixture's own functions: the whole table of 64 layouts would
         // hold hundreds of megabytes.
-        let own = format!(" {crate_name}::");
-        let listed = nm(Path::new(&binary))?;
-        let kept: Vec<&str> = listed.lines().filter(|line| line.contains(&own)).collect();
-        symbols.insert(layout, kept.join("\n"));
+        let own = functions(Path::new(&binary), &format!("{crate_name}::"))?;
+        symbols.insert(layout, own);
     }
     let mut spreads = Vec::new();
     for comparison in read {
@@ -106,7 +104,8 @@ pub fn spreads(
             .iter()
             .map(|(layout, log_speedup)| {
                 let offset = |name: &str| {
-                    address_of(&symbols[layout], name)
+                    symbols[layout]
+                        .get(name)
                         .map(|address| (address % CACHE_LINE / ALIGNMENT) as usize)
                         .ok_or_else(|| format!("{name} is not a symbol of layout {layout}"))
                 };

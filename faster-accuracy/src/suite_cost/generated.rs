@@ -5,9 +5,11 @@
 use crate::defaults::at_defaults;
 use crate::layouts::{host_triple, manifest};
 use crate::parallel::CARRIED_CHAIN;
+use crate::scratch::scratch;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
+use tempfile::TempDir;
 
 /// The generated crate's package and library name.
 const CRATE: &str = "suite_cost";
@@ -114,18 +116,10 @@ impl Runner {
 /// The generated crate in a scratch directory with its own target
 /// directory, removed when dropped (unless kept).
 pub struct Suite {
-    scratch: PathBuf,
+    /// Held for its removal when the suite is dropped.
+    _scratch: TempDir,
     pub root: PathBuf,
     pub target: PathBuf,
-    keep: bool,
-}
-
-impl Drop for Suite {
-    fn drop(&mut self) {
-        if !self.keep {
-            let _ = std::fs::remove_dir_all(&self.scratch);
-        }
-    }
 }
 
 impl Suite {
@@ -137,14 +131,11 @@ impl Suite {
         linker: &Path,
         keep: bool,
     ) -> Result<Suite, String> {
-        let scratch =
-            std::env::temp_dir().join(format!("faster-suite-cost-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&scratch);
+        let scratch = scratch("suite-cost", keep)?;
         let suite = Suite {
-            root: scratch.join(CRATE),
-            target: scratch.join("target"),
-            scratch,
-            keep,
+            root: scratch.path().join(CRATE),
+            target: scratch.path().join("target"),
+            _scratch: scratch,
         };
         std::fs::create_dir_all(suite.root.join("src"))
             .and_then(|()| std::fs::create_dir_all(suite.root.join(".cargo")))

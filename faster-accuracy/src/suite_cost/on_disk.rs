@@ -73,14 +73,14 @@ mod tests {
 
     #[test]
     fn layouts_on_disk_count_each_file_once() {
-        let target = std::env::temp_dir().join(format!("suite-cost-test-{}", std::process::id()));
+        let temp = tempfile::tempdir().unwrap();
+        let target = temp.path();
         let folder = target.join("release/deps/suite_cost-1.layouts");
         std::fs::create_dir_all(folder.join("layout-1")).unwrap();
         std::fs::write(folder.join("material.json"), vec![b'x'; 10_000]).unwrap();
         std::fs::hard_link(folder.join("material.json"), folder.join("layout-1/again")).unwrap();
         std::fs::write(target.join("release/deps/suite_cost-1"), "binary").unwrap();
-        let on_disk = layouts_on_disk(&target).unwrap();
-        let _ = std::fs::remove_dir_all(&target);
+        let on_disk = layouts_on_disk(target).unwrap();
         assert_eq!((on_disk.folders, on_disk.files), (1, 2));
         assert!(on_disk.bytes >= 10_000 && on_disk.bytes == on_disk.shared_bytes);
     }

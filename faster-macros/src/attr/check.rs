@@ -2,8 +2,8 @@
 //! `eq`, `approx(REL, ABS)` with its tolerances, `skip`, or a function of
 //! the user's, with an error at the offending token for each misuse.
 
-use super::spelling::{closest, tokens_as_written};
-use crate::options::OptionSpec;
+use super::spelling::tokens_as_written;
+use crate::options::{OptionSpec, closest};
 use quote::ToTokens;
 use syn::ext::IdentExt;
 use syn::{Expr, ExprLit, ExprPath, Lit};
@@ -76,9 +76,9 @@ pub(super) fn check(option: &OptionSpec, value: Expr) -> syn::Result<Check> {
                     format!("`approx` needs a tolerance: {APPROX_EXAMPLE}"),
                 )),
                 _ if CHECK_SYNONYMS.contains(&word.as_str())
-                    || closest(&word, &CHOICES).is_some() =>
+                    || closest(&word, CHOICES).is_some() =>
                 {
-                    let hint = match closest(&word, &CHOICES) {
+                    let hint = match closest(&word, CHOICES) {
                         Some(choice) => format!(" (did you mean `{choice}`?)"),
                         None => String::new(),
                     };

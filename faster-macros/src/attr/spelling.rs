@@ -1,54 +1,7 @@
-//! Words for error messages: the option a misspelt name most likely
-//! meant, and tokens shown as a user wrote them.
+//! Tokens in error messages as a user wrote them. (What a misspelt name
+//! most likely meant is `crate::options::closest`, the runtime's rule too.)
 
 use proc_macro2::{TokenStream, TokenTree};
-
-/// The nearest of `choices` to a misspelt `given`, if one is near enough to
-/// be what was meant.
-pub(crate) fn closest<'a>(given: &str, choices: &[&'a str]) -> Option<&'a str> {
-    let given = given.to_ascii_lowercase();
-    let by_distance = choices
-        .iter()
-        .map(|choice| (edit_distance(&given, choice), *choice))
-        .filter(|(distance, choice)| *distance <= (choice.len() / 3).max(1))
-        .min_by_key(|(distance, _)| *distance)
-        .map(|(_, choice)| choice);
-    // A prefix (`noise` for `noise_floor`, `max` for `max_time`).
-    by_distance.or_else(|| {
-        choices
-            .iter()
-            .find(|choice| given.len() >= 3 && choice.starts_with(given.as_str()))
-            .copied()
-    })
-}
-
-/// Edit distance counting a swap of neighbours as one edit (the optimal
-/// string alignment distance), so `orignal` and `oirginal` are both one
-/// edit from `original`.
-pub(super) fn edit_distance(a: &str, b: &str) -> usize {
-    let a: Vec<char> = a.chars().collect();
-    let b: Vec<char> = b.chars().collect();
-    let mut rows = vec![vec![0usize; b.len() + 1]; a.len() + 1];
-    for (i, row) in rows.iter_mut().enumerate() {
-        row[0] = i;
-    }
-    for (j, cell) in rows[0].iter_mut().enumerate() {
-        *cell = j;
-    }
-    for i in 1..=a.len() {
-        for j in 1..=b.len() {
-            let substitution = usize::from(a[i - 1] != b[j - 1]);
-            let mut best = (rows[i - 1][j] + 1)
-                .min(rows[i][j - 1] + 1)
-                .min(rows[i - 1][j - 1] + substitution);
-            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
-                best = best.min(rows[i - 2][j - 2] + 1);
-            }
-            rows[i][j] = best;
-        }
-    }
-    rows[a.len()][b.len()]
-}
 
 /// Tokens as a person writes them: `crate::old::sum`, `Vec::<u8>::len`,
 /// `<T as Trait>::f`. A space only separates two words.
@@ -100,14 +53,5 @@ mod tests {
             tokens_as_written(quote!(<T as Trait>::f)),
             "<T as Trait>::f"
         );
-    }
-
-    #[test]
-    fn edit_distance_counts_a_swap_as_one() {
-        assert_eq!(edit_distance("orignal", "original"), 1);
-        assert_eq!(edit_distance("oirginal", "original"), 1);
-        assert_eq!(edit_distance("input", "inputs"), 1);
-        assert_eq!(edit_distance("abc", "abc"), 0);
-        assert_eq!(edit_distance("", "abc"), 3);
     }
 }

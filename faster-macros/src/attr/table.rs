@@ -3,8 +3,7 @@
 //! probably meant, and the errors that list an attribute's options or say
 //! why it does not take another's.
 
-use super::spelling::closest;
-use crate::options::{Attribute, OPTIONS, OptionSpec};
+use crate::options::{Attribute, OPTIONS, OptionSpec, closest};
 
 impl Attribute {
     /// Why it does not take an option that another attribute takes.
@@ -46,10 +45,8 @@ fn taken_by(attribute: Attribute) -> impl Iterator<Item = &'static OptionSpec> {
 /// The option of `attribute` an unknown `name` probably meant.
 pub(super) fn suggestion(name: &str, attribute: Attribute) -> Option<&'static OptionSpec> {
     let by_synonym = taken_by(attribute).find(|option| option.synonyms.contains(&name));
-    by_synonym.or_else(|| {
-        let names: Vec<&str> = taken_by(attribute).map(|option| option.name).collect();
-        closest(name, &names).and_then(named)
-    })
+    by_synonym
+        .or_else(|| closest(name, taken_by(attribute).map(|option| option.name)).and_then(named))
 }
 
 /// The error for a `name` no attribute takes: the option it probably

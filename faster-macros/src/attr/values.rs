@@ -5,9 +5,9 @@
 //! saying what to write, in the option's own words ([`OptionSpec`]).
 
 use super::check::{Check, check};
-use super::spelling::{closest, tokens_as_written};
+use super::spelling::tokens_as_written;
 use crate::options::{
-    Choice, Choices, Kind, OptionSpec, parse_count, parse_duration, parse_fraction,
+    Choice, Choices, Kind, OptionSpec, closest, parse_count, parse_duration, parse_fraction,
 };
 use proc_macro2::{TokenStream, TokenTree};
 use quote::ToTokens;
@@ -124,8 +124,8 @@ fn keyword(option: &OptionSpec, value: &Expr, choices: Choices) -> syn::Result<&
         if let Some(choice) = named(&given) {
             return Ok(choice);
         }
-        let names: Vec<&str> = choices.each.iter().map(|choice| choice.name).collect();
-        let hint = match closest(&given, &names) {
+        let names = choices.each.iter().map(|choice| choice.name);
+        let hint = match closest(&given, names) {
             Some(choice) => format!(" (did you mean `{choice}`?)"),
             None => String::new(),
         };

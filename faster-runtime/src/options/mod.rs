@@ -5,17 +5,21 @@
 //! The attributes' macro (`faster-macros`) reads the table to parse
 //! `#[faster::compare(...)]`, the runtime's `settings!` to read the
 //! variables and flags, so a value means the same wherever it is given.
+//! Also the one rule both crates name a misspelt name's likely meaning by
+//! ([`closest`]), an option's, a keyword's or a flag's.
 //!
 //! This folder is the runtime's `options` module and, through a link
 //! (`faster-macros/src/options`), the macro's, as serde's derive shares its
 //! internals; so it uses `std` only, and nothing of either crate.
 
 mod choices;
+mod spelling;
 mod table;
 mod values;
 
 pub(crate) use choices::choices;
 pub use choices::{Choice, Choices, Keyword};
+pub use spelling::closest;
 // The table whole: every option, and the enums of its keywords' values,
 // which a new keyword setting adds beside its entry.
 pub use table::*;

@@ -1,7 +1,8 @@
 //! How output looks on a terminal: whether to colour (`--color`, `NO_COLOR`,
 //! whether stdout is a terminal), the colours themselves, wrapping at 80
-//! columns, and the progress line on stderr (an [`Output`] of its own, so it
-//! shows whatever the format on stdout).
+//! columns (every report, notice and message, and `--help`'s usage), and
+//! the progress line on stderr (an [`Output`] of its own, so it shows
+//! whatever the format on stdout).
 //!
 //! Colour is decided once per stream and carried as a [`Style`]; everything
 //! that renders text takes one, so the plain rendering (for `Display`,

@@ -205,8 +205,8 @@ pub fn with_rework({parameter}) -> {output} {{
         format!("{}::faster_copy_at_2_percent", self.name)
     }
 
-    /// The fixture's symbols (as `nm -C` prints them, without the hash) of
-    /// each comparison's two functions: `[[original, copy], [twice, once],
+    /// The fixture's symbols (demangled, without the hash) of each
+    /// comparison's two functions: `[[original, copy], [twice, once],
     /// [with_rework, without_rework], [original, copy_at_2_percent]]`.
     pub fn symbols(&self, crate_name: &str) -> [[String; 2]; 4] {
         let symbol = |function: &str| format!("{crate_name}::{}::{function}", self.name);

@@ -8,8 +8,9 @@
 //! command line, passing over the rest.
 
 use super::flags::{Action, Format, Known};
-use super::usage::{closest, unknown_flag};
+use super::usage::unknown_flag;
 use super::{Cli, format_from_env};
+use crate::options::closest;
 use crate::output::style::ColorChoice;
 
 /// A command line that takes faster's flags beside arguments of its own:

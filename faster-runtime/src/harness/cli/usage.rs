@@ -4,9 +4,8 @@
 
 use super::flags::{Known, VARIABLES};
 use crate::config::{CI_NOISE_FLOOR, SETTINGS};
+use crate::output::style;
 
-/// The columns the usage wraps its lines at.
-const WIDTH: usize = 90;
 /// Where the description of a flag starts.
 const DESCRIPTION: usize = 29;
 
@@ -65,22 +64,10 @@ fn entry(left: &str, description: &str) -> String {
     first.clone() + &wrap(description, &indent)[first.len()..]
 }
 
-/// `text`'s words in lines of at most [`WIDTH`] columns, each starting with
-/// `indent`.
+/// `text` in lines of [`style::wrap`]'s width, each starting with `indent`
+/// and ending the line.
 fn wrap(text: &str, indent: &str) -> String {
-    let mut lines = vec![indent.to_string()];
-    for word in text.split_whitespace() {
-        let last = lines.last_mut().expect("there is a first line");
-        if last.len() > indent.len() && last.len() + 1 + word.len() > WIDTH {
-            lines.push(format!("{indent}{word}"));
-        } else {
-            if last.len() > indent.len() {
-                last.push(' ');
-            }
-            last.push_str(word);
-        }
-    }
-    lines.join("\n") + "\n"
+    style::wrap(text, indent, indent).join("\n") + "\n"
 }
 
 /// The error of a flag that is not one: one line, naming the flag, the
@@ -92,34 +79,11 @@ pub fn unknown_flag(name: &str, closest: Option<&str>) -> String {
     }
 }
 
-/// The candidate closest to `name` in edits, where it is close enough to be
-/// what was meant: at most one edit in three of its letters.
-pub fn closest<'a>(name: &str, candidates: impl Iterator<Item = &'a str>) -> Option<&'a str> {
-    candidates
-        .map(|candidate| (edits(name, candidate), candidate))
-        .filter(|(edits, candidate)| edits * 3 <= candidate.len())
-        .min_by_key(|(edits, _)| *edits)
-        .map(|(_, candidate)| candidate)
-}
-
-/// The Levenshtein distance between `one` and `other`, in characters.
-fn edits(one: &str, other: &str) -> usize {
-    let other: Vec<char> = other.chars().collect();
-    let mut previous: Vec<usize> = (0..=other.len()).collect();
-    for (i, a) in one.chars().enumerate() {
-        let mut current = vec![i + 1];
-        for (j, b) in other.iter().enumerate() {
-            let substitution = previous[j] + usize::from(a != *b);
-            current.push(substitution.min(previous[j + 1] + 1).min(current[j] + 1));
-        }
-        previous = current;
-    }
-    previous[other.len()]
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::options::closest;
+    use crate::output::style::WIDTH;
 
     #[test]
     fn the_usage_names_every_flag_and_variable() {
@@ -184,7 +148,5 @@ mod tests {
             line("--frobnicate"),
             "unknown flag --frobnicate (see --help)"
         );
-        assert_eq!(edits("kitten", "sitting"), 3);
-        assert_eq!(edits("", "abc"), 3);
     }
 }
