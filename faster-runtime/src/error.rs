@@ -1,7 +1,7 @@
 //! Why a comparison could not produce a report, and catching the panics of
 //! user code that become such errors.
 
-use crate::report::units::format_inputs;
+use crate::indexes::format_inputs;
 use std::fmt;
 use std::time::Duration;
 

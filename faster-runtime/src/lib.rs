@@ -47,6 +47,7 @@ mod error;
 #[cfg(feature = "gpu")]
 pub mod gpu;
 mod harness;
+mod indexes;
 mod layout;
 mod options;
 mod output;

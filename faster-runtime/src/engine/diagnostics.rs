@@ -12,7 +12,8 @@
 
 use super::replicate::{MeansApart, means_apart, slot_means};
 use crate::config::Config;
-use crate::report::units::{format_inputs, format_ns, format_percent};
+use crate::indexes::format_inputs;
+use crate::report::units::{format_ns, format_percent};
 use crate::report::{InputReport, Report, Scope};
 use crate::stats::median;
 use crate::stats::samples::{BatchLimit, Stop};
