@@ -98,15 +98,14 @@ fn warm_up_share_ns<C: Clock>(config: &Config, budget: &Budget<'_, C>) -> f64 {
 }
 
 /// The first measured round must follow a round like itself, as every
-/// later one does: one round in its batch sizes, discarded,
-/// where the warm-up did not end in one (it was skipped, its share of the
-/// budget gone to tuning, or the batches or the order differ). Otherwise
-/// the first batch after tuning pays for what tuning left behind (the
-/// allocator's state after cloning inputs to find the largest batch, cold
-/// caches): two identical functions taking a 1 MiB buffer by value read
-/// 1.08x to 1.41x faster in each of 12 runs, the side timed first in a
-/// slice's first round 2.2 times slower there and no slower in the slice's
-/// later rounds.
+/// later one does: one round in its batch sizes, discarded, where the
+/// warm-up did not end in one (it was skipped, its share of the budget gone
+/// to tuning, or the batches or the order differ). Otherwise the first
+/// batch after tuning pays for what tuning left behind (the allocator's
+/// state after cloning inputs to find the largest batch, cold caches): two
+/// identical functions taking a 1 MiB buffer by value read 1.08x to 1.41x
+/// faster in each of 12 runs, the side timed first in a slice's first round
+/// 2.2 times slower there and no slower in the slice's later rounds.
 ///
 /// The discarded round takes the order of the slice's last round. A batch
 /// that follows its own side runs faster than one that follows the other
