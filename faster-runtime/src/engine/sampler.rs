@@ -48,6 +48,14 @@ pub trait Subject {
     /// should not matter: where its loop sits in memory, where on the stack
     /// it runs.
     fn begin_round(&mut self, _round: usize, _placement: usize) {}
+
+    /// Whether each timed batch follows an untimed call of its own side, as
+    /// a revision's children make one: then the side that ran before a
+    /// batch gives it nothing, and the discarded round before a slice keeps
+    /// the order measured honest there (see `ready::settle`). No by default.
+    fn warms_each_batch(&self) -> bool {
+        false
+    }
 }
 
 /// No batch grows past this many calls, whatever the timer.

@@ -290,6 +290,12 @@ impl Subject for Remote<'_> {
         self.max_batch.len()
     }
 
+    fn warms_each_batch(&self) -> bool {
+        // Each child calls the function once, untimed, before each batch
+        // (`engine/tracked.rs`).
+        true
+    }
+
     fn time_batch(&mut self, side: Side, input: usize, batch: u64) -> Result<f64, Error> {
         let (child, revision) = match side {
             Side::Original => (&mut *self.children.base, BASE),
