@@ -98,17 +98,18 @@ pub fn sample<C: Clock, S: Subject>(
     } else {
         1
     };
+    let slice_rounds = slice_rounds(config, &ladders, placements);
     settle(
         subject,
         &pace,
         (&ladders, placements),
-        (warm_up.last(), slice_rounds(config, &ladders, placements)),
+        (warm_up.last(), slice_rounds),
         (&budget, config),
     )?;
     let (rounds, stop) = measure_rounds(
         subject,
         &mut pace,
-        (&ladders, placements),
+        (&ladders, placements, slice_rounds),
         &budget,
         &calibration,
         config,
@@ -186,18 +187,18 @@ fn shorter_call_ns(pace: &Pace) -> f64 {
 /// The measured rounds, in pairs (one of each order, so both orders always
 /// weigh the same), cycling through each input's `ladders` of batch sizes
 /// and taking turns in `placements` placements of the measuring loop, until
-/// the estimate converges or the next pair would end past the budget.
+/// the estimate converges (or a slice has its `slice_rounds`) or the next
+/// pair would end past the budget.
 fn measure_rounds<S: Subject, C: Clock>(
     subject: &mut S,
     pace: &mut Pace,
-    (ladders, placements): (&[&'static [u64]], usize),
+    (ladders, placements, slice_rounds): (&[&'static [u64]], usize, Option<usize>),
     budget: &Budget<'_, C>,
     calibration: &Calibration,
     config: &Config,
 ) -> Result<(Vec<Round>, Stop), Error> {
     let mut rounds: Vec<Round> = Vec::new();
     let mut next_check = config.min_rounds;
-    let slice_rounds = slice_rounds(config, ladders, placements);
     loop {
         if slice_rounds.is_some_and(|count| rounds.len() >= count) {
             return Ok((rounds, Stop::Converged));
@@ -389,8 +390,6 @@ mod tests {
     use crate::time::{SimClock, calibrate};
     use std::time::Duration;
 
-    /// Two functions of fixed cost on a simulated clock, both `slowdown`
-    /// times slower from batch `slow_from` on.
     /// Two identical functions of 1 µs a call, a batch of which costs 8%
     /// more where the batch before it was the other side's: what the branch
     /// predictor and caches held for it was evicted.
@@ -434,13 +433,14 @@ mod tests {
                 2 * cycles,
                 "whole cycles of both orders"
             );
-            let log_ratios = samples.log_ratios();
-            let mean = log_ratios.iter().sum::<f64>() / log_ratios.len() as f64;
+            let mean = crate::stats::mean(&samples.log_ratios());
             let case = format!("{cycles} cycles, warm-up {max_warm_up:?}");
             assert!(mean.abs() < 1e-9, "{case}: mean log ratio {mean}");
         }
     }
 
+    /// Two functions of fixed cost on a simulated clock, both `slowdown`
+    /// times slower from batch `slow_from` on.
     struct Fixed {
         clock: SimClock,
         per_call_ns: [f64; 2],

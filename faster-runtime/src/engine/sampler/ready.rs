@@ -135,14 +135,15 @@ pub(super) fn settle<S: Subject, C: Clock>(
 ) -> Result<(), Error> {
     let sizes = ladder_sizes(&pace.batch_sizes, ladders, 0);
     let warmed = subject.warms_each_batch();
-    let order = match slice_rounds {
-        // Across revisions the other order held 1.00 in 99.3% at 2%
-        // (`rle` 20 of 20); the slice's last round's, in 97.3% (`rle`,
-        // reading 1.015x, 16 of 20).
-        _ if warmed => !original_first(0),
-        Some(count) => original_first(count - 1),
-        // The order the cycle of orders puts before round 0: round 0's.
-        None => original_first(0),
+    let order = if warmed {
+        // Across revisions this order held 1.00 in 99.3% at 2% (`rle` 20
+        // of 20); the slice's last round's, in 97.3% (`rle`, reading
+        // 1.015x, 16 of 20).
+        !original_first(0)
+    } else {
+        // Where the count is open, the order the cycle of orders puts
+        // before round 0: round 0's.
+        original_first(slice_rounds.map_or(0, |count| count - 1))
     };
     let like_it = warm_up_end.is_some_and(|round| {
         round.batch_sizes == sizes
