@@ -81,6 +81,13 @@ settings! {
         /// until convergence.
         #[serde(default)]
         cycles: Option<usize> = None;
+        /// Whether the rounds take their orders swapped: the original second
+        /// wherever it would be first. Slices of a replicated comparison take
+        /// turns (see `engine::replicate::slice_config`), so a cost that falls
+        /// on whichever side a round of the cycle times first falls on each
+        /// side as often.
+        #[serde(default)]
+        swap_orders: bool = false;
         /// Stop once the 99% interval of the speedup is this narrow: its
         /// half-width relative to the estimate (0.01 = ±1%).
         target_precision: f64 = 0.01;

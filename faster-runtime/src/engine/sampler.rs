@@ -230,7 +230,8 @@ fn measure_rounds<S: Subject, C: Clock>(
             subject.begin_round(round, placement);
             let over = || budget.elapsed_ns() > limit_ns;
             let sizes = ladder_sizes(&pace.batch_sizes, ladders, round);
-            match measure_round(subject, sizes, (original_first(round), placement), &over)? {
+            let order = original_first(round, config.swap_orders);
+            match measure_round(subject, sizes, (order, placement), &over)? {
                 Some(measured) => {
                     pace.observe(&measured);
                     rounds.push(measured);
@@ -262,9 +263,17 @@ fn slice_rounds(config: &Config, ladders: &[&[u64]], placements: usize) -> Optio
 /// first there, two identical functions that allocate their output (the
 /// fields of a CSV line, 300 ns) read 1.02x to 1.03x faster in every build,
 /// with the candidate as either of the two.
-fn original_first(round: usize) -> bool {
+///
+/// `swapped` swaps every round's order (see [`Config::swap_orders`]): what
+/// a round's place in the cycle costs its first batch is not the same at
+/// every place, and the slices of a comparison take turns at it. Two
+/// identical copies of that CSV parse read rounds 1.018x where the
+/// original was first in round 0 and 0.972x where the candidate was first
+/// in round 2 (rounds 1 and 3, 1.000x and 0.998x): 0.997x over whole
+/// cycles, in every build.
+fn original_first(round: usize, swapped: bool) -> bool {
     let pair = round / 2;
-    (round % 2 == 0) == (pair % 2 == 0)
+    ((round % 2 == 0) == (pair % 2 == 0)) != swapped
 }
 
 /// Where the budget ends measuring: a budget stop, or an error where not
@@ -439,6 +448,53 @@ mod tests {
         }
     }
 
+    /// Two functions of the same cost whose first batch in each measured
+    /// round pays what that round's place in the cycle of four costs: not
+    /// the same at every place, as measured on a CSV parse.
+    struct FirstPays {
+        clock: SimClock,
+        place: Option<usize>,
+    }
+
+    impl Subject for FirstPays {
+        fn input_count(&self) -> usize {
+            1
+        }
+        fn time_batch(&mut self, _side: Side, _input: usize, batch: u64) -> Result<f64, Error> {
+            let extra = self
+                .place
+                .take()
+                .map_or(0.0, |place| [0.02, 0.0, 0.03, 0.002][place]);
+            let start = self.clock.now();
+            self.clock.advance(1_000.0 * (1.0 + extra) * batch as f64);
+            Ok(self.clock.nanos_between(start, self.clock.now()))
+        }
+        fn begin_round(&mut self, round: usize, _placement: usize) {
+            self.place = Some(round % 4);
+        }
+    }
+
+    #[test]
+    fn slices_that_take_turns_at_the_orders_read_a_cost_of_a_round_s_place_on_both_sides_alike() {
+        let mean_log_ratio = |swap_orders: bool| {
+            let clock = SimClock::new();
+            let mut subject = FirstPays {
+                clock: clock.clone(),
+                place: None,
+            };
+            let config = Config {
+                cycles: Some(2),
+                swap_orders,
+                ..Config::default()
+            };
+            let samples = sample(&clock, calibrate(&clock), &mut subject, &config).unwrap();
+            crate::stats::mean(&samples.log_ratios())
+        };
+        let (plain, swapped) = (mean_log_ratio(false), mean_log_ratio(true));
+        assert!(plain.abs() > 1e-3, "one slice alone is moved: {plain}");
+        assert!((plain + swapped).abs() < 1e-9, "{plain} and {swapped}");
+    }
+
     /// Two functions of fixed cost on a simulated clock, both `slowdown`
     /// times slower from batch `slow_from` on.
     struct Fixed {
@@ -589,6 +645,13 @@ mod tests {
         let samples = run([1_000.0, 800.0], &Config::default());
         for (index, round) in samples.rounds.iter().enumerate() {
             assert_eq!(round.original_first, [true, false, false, true][index % 4]);
+        }
+        let swapped = Config {
+            swap_orders: true,
+            ..Config::default()
+        };
+        for (index, round) in run([1_000.0, 800.0], &swapped).rounds.iter().enumerate() {
+            assert_eq!(round.original_first, [false, true, true, false][index % 4]);
         }
     }
 

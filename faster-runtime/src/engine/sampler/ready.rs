@@ -76,7 +76,7 @@ pub(super) fn warm_up<S: Subject, C: Clock>(
     let max_warm_up_ns = warm_up_share_ns(config, budget);
     let mut warm_up: Vec<Round> = Vec::new();
     while budget.fits(pace.round_ns(&pace.batch_sizes), max_warm_up_ns) {
-        let original_first = warm_up.len() % 2 == 0;
+        let original_first = (warm_up.len() % 2 == 0) != config.swap_orders;
         let over = || budget.elapsed_ns() > max_warm_up_ns;
         let sizes = pace.batch_sizes.clone();
         let Some(round) = measure_round(subject, sizes, (original_first, 0), &over)? else {
@@ -139,11 +139,14 @@ pub(super) fn settle<S: Subject, C: Clock>(
         // Across revisions this order held 1.00 in 99.3% at 2% (`rle` 20
         // of 20); the slice's last round's, in 97.3% (`rle`, reading
         // 1.015x, 16 of 20).
-        !original_first(0)
+        !original_first(0, config.swap_orders)
     } else {
         // Where the count is open, the order the cycle of orders puts
         // before round 0: round 0's.
-        original_first(slice_rounds.map_or(0, |count| count - 1))
+        original_first(
+            slice_rounds.map_or(0, |count| count - 1),
+            config.swap_orders,
+        )
     };
     let like_it = warm_up_end.is_some_and(|round| {
         round.batch_sizes == sizes

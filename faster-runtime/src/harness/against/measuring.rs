@@ -99,9 +99,10 @@ impl Measuring<'_> {
                 // Measured again in this pair where another process took a
                 // slice's budget: a function's slice `i` ran in pair `i + 1`
                 // (its layout), which combining reads.
+                let slice = function.reports.as_ref().map_or(0, Vec::len);
                 let report = loop {
                     let started = Instant::now();
-                    let report = self.measure_once(name, *base, *current, &config);
+                    let report = self.measure_once(name, (*base, *current), slice, &config);
                     function.elapsed += started.elapsed();
                     match report {
                         Ok(report) => break Ok(report),
@@ -211,12 +212,12 @@ impl Measuring<'_> {
         self.servers.iter_mut().flatten().any(Server::has_ended)
     }
 
-    /// One measurement of `name` in the current children.
+    /// Slice `slice` (from 0) of `name`, measured in the current children.
     fn measure_once(
         &mut self,
         name: &str,
-        base: Located,
-        current: Located,
+        (base, current): (Located, Located),
+        slice: usize,
         config: &Config,
     ) -> Result<Report, Error> {
         let [base_listings, current_listings] = self.listings;
@@ -226,7 +227,7 @@ impl Measuring<'_> {
         );
         let config = Config {
             cycles: Some(PAIR_CYCLES),
-            ..replicate::slice_config(config)
+            ..replicate::slice_config(config, slice)
         };
         let calibration = worse(
             base_listing.calibration.into(),
