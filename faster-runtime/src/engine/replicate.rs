@@ -127,12 +127,8 @@ pub fn measure(
 /// data are not), and a fixed count of [`SLICE_CYCLES`] cycles of rounds
 /// rather than a convergence of its own: the interval comes from the spread
 /// of the slices' centres, so a short slice in one more layout buys more
-/// than a long one in the same. Every other slice (by `slice`, from 0)
-/// swaps its rounds' orders ([`Config::swap_orders`]): whatever a round's
-/// place in the cycle costs the side it times first then weighs on both
-/// sides alike over the slices, where in every slice alike it moved the
-/// interval's centre (two identical copies of a CSV parse, 0.997x in every
-/// build).
+/// than a long one in the same. Odd slices (`slice` counts from 0) swap
+/// their rounds' orders ([`Config::swap_orders`]).
 pub fn slice_config(config: &Config, slice: usize) -> Config {
     let least = config.processes.max(1) as u32;
     Config {
