@@ -3,13 +3,15 @@
 //!
 //! A layout is a whole copy of its test binary, linked in another order
 //! (see `faster-runtime/src/layout/`), and a comparison makes up to 64 of
-//! each binary it measures: on `ryu`, FIGURE a base revision, where its
-//! binaries and their material take FIGURE. Of the base revisions
-//! `<target>/faster/base/` keeps (see [`super::prune`]), the one a run
-//! measured keeps its layouts, which the next run against it reuses; the
-//! others keep their material only (the link's command line and links to
-//! its objects), and a run that measures one of them again relinks the
-//! layouts it runs in, FIGURE on `ryu`. A layout whose file or record is
+//! each binary it measures: on `ryu`, 1.6 MB each, 6 to 22 MiB a base
+//! revision in quiet runs (4 to 14 layouts), about 100 MB a binary where
+//! noise takes all 64, against 11 MiB for the base's binaries and their
+//! material. Of the base revisions `<target>/faster/base/` keeps (see
+//! [`super::prune`]), the one a run measured keeps its layouts, which the
+//! next run against it (the usual next run) reuses; the others keep their
+//! material only (the link's command line and links to its objects), and a
+//! run that measures one of them again relinks the layouts it runs in, about
+//! 100 ms each on `ryu` (1.2 s for 12). A layout whose file or record is
 //! gone is made again, never run (`Layouts::binary`).
 
 use super::prune::{self, disk_usage};
@@ -17,7 +19,7 @@ use crate::git::Repository;
 use faster_runtime::__internal::made_from;
 use std::path::{Path, PathBuf};
 
-/// What [`prune`] removed.
+/// What [`prune()`] removed.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub struct Removed {
     /// The base revisions whose layouts were removed.
