@@ -20,11 +20,12 @@
 //! `build.json` matches, nothing is built at all; when it does not, the
 //! line that says the base is rebuilt says what changed. A few base commits
 //! are kept, the least recently used beyond them removed (see
-//! [`cache::prune`]).
+//! [`cache::prune`]), and the layouts made for those a run did not measure
+//! removed at its end, their material kept (see [`cache::idle_layouts`]).
 
 use crate::build_failure;
 use crate::cache::prune::{self, InUse, Pruned};
-use crate::cache::{self, Key, Lookup, key, stale_layouts};
+use crate::cache::{self, Key, Lookup, idle_layouts, key, stale_layouts};
 use crate::cargo::{Build, Built, Cargo, Workspace};
 use crate::executable::Executable;
 use crate::git::Repository;
@@ -48,9 +49,10 @@ pub struct TestBinaries {
     pub base: Vec<Executable>,
     /// What pruning left of the base commits, to say with the size of what
     /// `<target>/faster/` keeps ([`what_is_kept`]) once the comparison has
-    /// made its layouts: when the base was built now, or older ones
-    /// removed.
-    pub kept: Option<Pruned>,
+    /// made its layouts.
+    pub kept: Pruned,
+    /// Whether the base was built now (not found in the cache).
+    pub built: bool,
 }
 
 /// The base's test binaries, with the hold on them, whether they were
@@ -151,11 +153,11 @@ impl Base<'_> {
             build_current()?;
         }
         prune::remove_unused_targets(&faster, apart.is_some());
-        let said = cached.built || cached.pruned.removed > 0;
         let test_binaries = TestBinaries {
             current: current.executables,
             base: cached.executables,
-            kept: said.then_some(cached.pruned),
+            kept: cached.pruned,
+            built: cached.built,
         };
         Ok((test_binaries, cached.in_use))
     }
@@ -345,39 +347,85 @@ fn relinked_where_damaged<E>(
     Ok(built)
 }
 
-/// Removes the layouts no run will use again from the build of
-/// `workspace` (see [`stale_layouts`]).
-pub fn prune_stale_layouts(workspace: &Workspace) -> stale_layouts::Removed {
-    stale_layouts::prune(&shared_target(workspace))
+/// The layouts the end of a run removed.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct LayoutsRemoved {
+    /// Those of test binaries cargo has superseded, which no run will use
+    /// again (see [`stale_layouts`]).
+    pub stale: stale_layouts::Removed,
+    /// Those made for the base revisions the run did not measure, which a
+    /// run measuring one again relinks (see [`idle_layouts`]).
+    pub idle: idle_layouts::Removed,
+}
+
+impl LayoutsRemoved {
+    /// Whether any were.
+    pub fn any(&self) -> bool {
+        self.stale.folders > 0 || self.idle.revisions > 0
+    }
+}
+
+/// Removes from `<target>/faster/` of `workspace` the layouts no run will
+/// use again (see [`stale_layouts`]), and those made for the base
+/// revisions of `repository` but `measured`'s (see [`idle_layouts`]).
+pub fn remove_unneeded_layouts(
+    workspace: &Workspace,
+    repository: &Repository,
+    measured: &Path,
+) -> LayoutsRemoved {
+    let base = workspace.target.join("faster").join("base");
+    LayoutsRemoved {
+        stale: stale_layouts::prune(&shared_target(workspace)),
+        idle: idle_layouts::prune(&base, measured, repository),
+    }
 }
 
 /// One line saying what `<target>/faster/` of `workspace` keeps, with what
 /// `pruned` left and the size of each part on disk, the layouts made from
-/// the test binaries included, what `stale` removed, and how to remove it
-/// all.
-pub fn what_is_kept(
-    workspace: &Workspace,
-    pruned: &Pruned,
-    stale: stale_layouts::Removed,
-) -> String {
+/// the test binaries included, what `removed` says went, and how to remove
+/// it all.
+pub fn what_is_kept(workspace: &Workspace, pruned: &Pruned, removed: LayoutsRemoved) -> String {
     let faster = workspace.target.join("faster");
     let shown = faster.strip_prefix(&workspace.root).unwrap_or(&faster);
     let sizes = prune::disk_usage(&[&shared_target(workspace), &faster.join("base")]);
     let mut line = pruned.summary(shown, (sizes[1], sizes[0]));
+    line.push_str(&layouts_removed(removed));
+    line.push_str("; `cargo faster clean` removes it all");
+    line
+}
+
+/// What `removed` says, as the part of [`what_is_kept`]'s line after what
+/// is kept: "; removed the layouts of 4 older test binaries (380 MiB) and
+/// those of 2 base revisions not measured now (190 MiB; relinked if
+/// measured again)", or nothing.
+fn layouts_removed(LayoutsRemoved { stale, idle }: LayoutsRemoved) -> String {
+    let counted = |count: usize, one: &str, many: &str| {
+        format!("{count} {}", if count == 1 { one } else { many })
+    };
+    let mut parts = Vec::new();
     if stale.folders > 0 {
-        line.push_str(&format!(
-            "; removed the layouts of {} older test {} ({})",
-            stale.folders,
-            if stale.folders == 1 {
-                "binary"
-            } else {
-                "binaries"
-            },
+        parts.push(format!(
+            "the layouts of {} ({})",
+            counted(stale.folders, "older test binary", "older test binaries"),
             format_bytes(stale.bytes)
         ));
     }
-    line.push_str(" (`cargo faster clean` removes it all)");
-    line
+    if idle.revisions > 0 {
+        parts.push(format!(
+            "{} of {} not measured now ({}; relinked if measured again)",
+            if parts.is_empty() {
+                "the layouts"
+            } else {
+                "those"
+            },
+            counted(idle.revisions, "base revision", "base revisions"),
+            format_bytes(idle.bytes)
+        ));
+    }
+    if parts.is_empty() {
+        return String::new();
+    }
+    format!("; removed {}", parts.join(" and "))
 }
 
 /// A base revision whose commit tracks no `Cargo.lock` gets the current
@@ -387,5 +435,47 @@ fn share_lock_file(current: &Path, base: &Path) {
     let (current, base) = (current.join("Cargo.lock"), base.join("Cargo.lock"));
     if current.exists() && !base.exists() {
         let _ = std::fs::copy(current, base);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_line_says_which_layouts_went_and_that_a_base_s_come_back() {
+        let stale = stale_layouts::Removed {
+            folders: 4,
+            bytes: 380 << 20,
+        };
+        let idle = idle_layouts::Removed {
+            revisions: 2,
+            bytes: 190 << 20,
+        };
+        let said = |stale, idle| layouts_removed(LayoutsRemoved { stale, idle });
+        assert_eq!(
+            said(stale, idle),
+            "; removed the layouts of 4 older test binaries (380 MiB) and those of 2 base \
+             revisions not measured now (190 MiB; relinked if measured again)"
+        );
+        let one = idle_layouts::Removed {
+            revisions: 1,
+            bytes: 95 << 20,
+        };
+        assert_eq!(
+            said(Default::default(), one),
+            "; removed the layouts of 1 base revision not measured now (95.0 MiB; relinked if \
+             measured again)"
+        );
+        let stale = stale_layouts::Removed {
+            folders: 1,
+            bytes: 95 << 20,
+        };
+        assert_eq!(
+            said(stale, Default::default()),
+            "; removed the layouts of 1 older test binary (95.0 MiB)"
+        );
+        assert_eq!(said(Default::default(), Default::default()), "");
+        assert!(!LayoutsRemoved::default().any());
     }
 }

@@ -109,6 +109,7 @@ mod tests {
             "build/release/deps/speed-00000000000000a1",
             "src/demo.faster_x.json",
             "base/1a2b3c4d5e6f/release/bin/speed",
+            "base/1a2b3c4d5e6f/release/bin/speed.layouts/material.json",
             "base/6f5e4d3c2b1a/release/bin/speed",
         ] {
             let path = faster.join(file);

@@ -13,7 +13,8 @@
 //! and test builds), `build` (both revisions' test binaries, in one target
 //! directory, the base's cached by commit), `wrapper` (the rustc wrapper
 //! that keeps the base's own crates apart there), `cache` (the base builds'
-//! record, its key, and the pruning of older ones), `build_failure` (what
+//! record, its key, the pruning of older ones, and of layouts no run needs
+//! kept), `build_failure` (what
 //! to say when one does not build), `discover` (which binaries serve
 //! tracked functions), `machine_code` (a function's timed loop and what it
 //! calls, in a binary), `relink` (test binaries a fault left unable to
@@ -131,7 +132,7 @@ fn run(options: &Options) -> Result<u8, String> {
     // everything it links when the linker changes. Held until the
     // comparison is over: no other run prunes the base's binaries while
     // they run.
-    let (binaries, _in_use) = Base {
+    let (binaries, in_use) = Base {
         repository: &repository,
         commit: &commit,
         name: &base_name,
@@ -144,11 +145,14 @@ fn run(options: &Options) -> Result<u8, String> {
     let compared = compare(
         &binaries, base_name, options, &version, &workspace, &directory,
     );
-    if let Some(pruned) = &binaries.kept {
-        let stale = build::prune_stale_layouts(&workspace);
+    // What the next run does not need goes once this one has measured: the
+    // layouts of binaries cargo superseded, and of the bases it did not
+    // measure (their material kept).
+    let removed = build::remove_unneeded_layouts(&workspace, &repository, in_use.folder());
+    if binaries.built || binaries.kept.removed > 0 || removed.any() {
         eprintln!(
             "cargo faster: {}",
-            build::what_is_kept(&workspace, pruned, stale)
+            build::what_is_kept(&workspace, &binaries.kept, removed)
         );
     }
     compared

@@ -1132,3 +1132,100 @@ fn a_damaged_build_or_layout_is_made_again_never_measured_as_it_is() {
         &["is rebuilt: its build.json cannot be read"],
     );
 }
+
+/// A base revision the last run did not measure keeps what relinks its
+/// layouts, not the layouts themselves: measured again, it is relinked in
+/// the same layouts, and the line at the end of each run says what went.
+#[test]
+fn a_base_not_measured_keeps_only_its_material_and_is_relinked_alike() {
+    let fixture = Fixture::empty("idle");
+    fixture.write("Cargo.toml", &manifest("idle", ""));
+    // Commits of its own: the bases' cache folders are this test's alone.
+    let base = format!("{BASE}\n// The fixture of bases not measured.\n");
+    for (file, commit) in [
+        (base.clone(), "first base"),
+        (format!("{base}\npub fn second() {{}}\n"), "second base"),
+        (
+            format!("{base}\npub fn second() {{}}\npub fn third() {{}}\n"),
+            "head",
+        ),
+    ] {
+        fixture.write("src/lib.rs", &file);
+        fixture.commit(commit);
+    }
+    // Where each base's test binaries are kept, its cache folder emptied.
+    let [first, second] = ["HEAD~2", "HEAD~1"].map(|revision| {
+        let commit = fixture.git(&["rev-parse", revision]);
+        let folder = target().join("faster/base").join(&commit[..12]);
+        let _ = std::fs::remove_dir_all(&folder);
+        folder.join("release/bin")
+    });
+    let run = |revision: &str| -> String {
+        let arguments = ["--against", revision, "--format", "json"];
+        let ran = fixture.cargo_faster(&[&arguments[..], &["--exact", "idle::kept"]].concat(), &[]);
+        assert_eq!(
+            ran.code,
+            Some(0),
+            "{revision}: {}\n{}",
+            ran.stdout,
+            ran.stderr
+        );
+        let documents = ran.documents();
+        let scope = &documents[0].1["result"]["scope"];
+        assert_eq!(
+            scope["layouts"], true,
+            "{revision}: {scope}\n{}",
+            ran.stderr
+        );
+        words(&ran.stderr)
+    };
+    // The layouts made from a base's one test binary (cargo names it
+    // `idle-HASH`), and all its `.layouts/` holds.
+    let layouts_of = |bin: &Path| -> (Vec<PathBuf>, Vec<String>) {
+        let binary = std::fs::read_dir(bin)
+            .unwrap()
+            .flatten()
+            .map(|entry| entry.path())
+            .find(|path| path.is_file())
+            .unwrap();
+        let made = faster_runtime::__internal::made_from(&binary);
+        let dir = faster_runtime::__internal::own_dir(&binary);
+        let mut all: Vec<String> = std::fs::read_dir(dir)
+            .unwrap()
+            .flatten()
+            .map(|entry| entry.file_name().to_string_lossy().into_owned())
+            .collect();
+        all.sort();
+        (made, all)
+    };
+    const MATERIAL: [&str; 2] = ["inputs", "material.json"];
+
+    run("HEAD~2");
+    let (made, _) = layouts_of(&first);
+    let [paired]: [PathBuf; 1] = made.try_into().unwrap();
+    let layout = paired.join("layout-1");
+    let placed = addresses(&layout);
+
+    // Measured against the second base: the first's layouts go, and its
+    // material stays.
+    // (The layouts of older test binaries in the build every test here
+    // shares may go in the same clause.)
+    let said = run("HEAD~1");
+    assert!(
+        said.contains(" of 1 base revision not measured now ("),
+        "{said}"
+    );
+    assert_eq!(layouts_of(&first).1, MATERIAL);
+    assert!(!layouts_of(&second).0.is_empty());
+
+    // Against the first again: built already, relinked where it was, and
+    // the second's layouts go in turn (said, though nothing was built).
+    let said = run("HEAD~2");
+    assert!(said.contains("is built already"), "{said}");
+    assert!(
+        said.contains(" of 1 base revision not measured now ("),
+        "{said}"
+    );
+    assert_eq!(addresses(&layout), placed, "relinked alike");
+    assert_eq!(layouts_of(&second).1, MATERIAL);
+}

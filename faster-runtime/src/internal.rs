@@ -32,7 +32,8 @@
 //!   [`format_bytes`];
 //! - the layouts of a binary `faster-link` keeps and the runs relink:
 //!   [`Layouts`], [`Unavailable`], [`own_dir`], [`LINKER_VARIABLE`],
-//!   [`Material`], [`Identity`], [`link_tree`];
+//!   [`Material`], [`Identity`], [`link_tree`], and what was made from
+//!   them, which it removes from builds it did not measure: [`made_from`];
 //! - a CI shard's slice of the suite: [`Partition`], [`PARTITION_VARIABLE`];
 //! - the machine code of a tracked function and the servers it lists:
 //!   [`FunctionCode`], [`from_entry`], [`ServerCommand`], [`SERVE_VARIABLE`];
@@ -80,7 +81,7 @@ pub use crate::harness::{
     Against, COULD_NOT_RUN, Merge, Revision, run_against, run_merge, say_when_interrupted,
 };
 pub use crate::layout::material::{Identity, Material, link_tree};
-pub use crate::layout::{LINKER_VARIABLE, Layouts, Unavailable, own_dir};
+pub use crate::layout::{LINKER_VARIABLE, Layouts, Unavailable, made_from, own_dir};
 pub use crate::options::OptionSpec;
 pub use crate::output::files::write_atomically;
 pub use crate::output::style::ColorChoice;

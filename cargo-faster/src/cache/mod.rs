@@ -1,8 +1,10 @@
 //! The cache of base builds under `<target>/faster/base/`: each commit's
 //! test binaries with the record of what built them (`build.json`, keyed by
-//! [`Key`]), the pruning that keeps a few commits only (`prune`), and the
-//! layout folders of test binaries superseded since (`stale_layouts`).
+//! [`Key`]), the pruning that keeps a few commits only (`prune`), the
+//! layouts of the base commits a run did not measure (`idle_layouts`), and
+//! the layout folders of test binaries superseded since (`stale_layouts`).
 
+pub mod idle_layouts;
 pub mod key;
 pub mod prune;
 pub mod stale_layouts;

@@ -38,6 +38,7 @@ const USED: &str = "used";
 /// run prunes the folder.
 #[derive(Debug)]
 pub struct InUse {
+    folder: PathBuf,
     _used: File,
 }
 
@@ -59,13 +60,21 @@ impl InUse {
             used.set_modified(SystemTime::now()).map_err(failed)?;
             lock_shared(&used).map_err(failed)?;
             if path.exists() {
-                return Ok(InUse { _used: used });
+                return Ok(InUse {
+                    folder: folder.to_path_buf(),
+                    _used: used,
+                });
             }
         }
         Err(format!(
             "{} is removed as soon as it is made",
             folder.display()
         ))
+    }
+
+    /// The folder held.
+    pub fn folder(&self) -> &Path {
+        &self.folder
     }
 }
 
@@ -185,7 +194,7 @@ pub fn remove_all(base: &Path, repository: &Repository) -> Pruned {
 }
 
 /// Every base commit's folder under `base`.
-fn folder_paths(base: &Path) -> Vec<PathBuf> {
+pub(super) fn folder_paths(base: &Path) -> Vec<PathBuf> {
     let Ok(entries) = std::fs::read_dir(base) else {
         return Vec::new();
     };
@@ -211,6 +220,16 @@ fn folders(paths: Vec<PathBuf>, repository: &Repository) -> Vec<Folder> {
                 path,
             }
         })
+        .collect()
+}
+
+/// Those of the base commits' folders at `paths` a run in `repository` may
+/// remove or empty: its own worktrees', and nobody's (see [`Owner`]).
+pub(super) fn prunable(paths: Vec<PathBuf>, repository: &Repository) -> Vec<PathBuf> {
+    folders(paths, repository)
+        .into_iter()
+        .filter(|folder| folder.owner != Owner::Another)
+        .map(|folder| folder.path)
         .collect()
 }
 
@@ -280,7 +299,7 @@ fn owner(worktree: Option<&Path>, ours: Option<&Path>) -> Owner {
 /// Removes `folder`, its worktree first, unless another run holds it:
 /// whether it was removed.
 fn remove(folder: &Folder, repository: &Repository) -> Result<bool, String> {
-    let Some(_held) = hold_exclusively(&folder.path.join(USED)) else {
+    let Some(_held) = hold_exclusively(&folder.path) else {
         return Ok(false);
     };
     if let (Some(worktree), Owner::ThisRepository) = (&folder.worktree, folder.owner) {
@@ -307,10 +326,11 @@ pub fn remove_path(path: &Path) -> Result<(), String> {
     }
 }
 
-/// An exclusive lock on `used`, `Some(None)` when there is no such file
-/// (a folder from before it), `None` when another run holds it.
-fn hold_exclusively(used: &Path) -> Option<Option<File>> {
-    let Ok(file) = File::open(used) else {
+/// An exclusive lock on the `used` file of the base commit's `folder`,
+/// `Some(None)` when there is no such file (a folder from before it),
+/// `None` when another run holds it (see [`InUse`]).
+pub(super) fn hold_exclusively(folder: &Path) -> Option<Option<File>> {
+    let Ok(file) = File::open(folder.join(USED)) else {
         return Some(None);
     };
     match try_lock(&file) {

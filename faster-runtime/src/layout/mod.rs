@@ -20,7 +20,9 @@
 //! - a comparison finds its binary's material ([`Layouts::of_executable`])
 //!   and relinks it with lld's `--shuffle-sections=*=SEED`
 //!   ([`Layouts::binary`]), once per seed (what a relink costs is in
-//!   `guide/layouts.md`), and later runs of the same build reuse it.
+//!   `guide/layouts.md`), and later runs of the same build reuse it;
+//! - `cargo faster` removes what was made from a base build it did not
+//!   measure ([`made_from`]) and keeps the material, which relinks it.
 //!
 //! Nothing less would do: no stable way lets a dependency add arguments to
 //! a dependent's final link, rustc deletes the final crate's objects once
@@ -63,6 +65,11 @@ pub struct Layouts {
 /// The folder, in a binary's `.layouts/`, of the layouts made for one
 /// pairing: `paired-<id>`.
 const PAIRED_PREFIX: &str = "paired-";
+
+/// The files of a layout, in a binary's `.layouts/` or a pairing's folder:
+/// `layout-K`, its record `layout-K.made`, and `layout-K.new-PID` while
+/// (or where, interrupted) a relink writes it.
+const LAYOUT_PREFIX: &str = "layout-";
 
 /// Why a binary's layouts cannot be varied: then its verdicts hold for this
 /// build only, and the report says so with this reason.
@@ -185,7 +192,7 @@ impl Layouts {
             Some(paired) => self.dir.join(format!("{PAIRED_PREFIX}{}", paired.id())),
             None => self.dir.clone(),
         };
-        let path = folder.join(format!("layout-{seed}"));
+        let path = folder.join(format!("{LAYOUT_PREFIX}{seed}"));
         if made_whole(&path) {
             return Ok(path);
         }
@@ -193,7 +200,7 @@ impl Layouts {
             Some(paired) => Some(self.arrange(paired, &folder, seed)?),
             None => None,
         };
-        let staging = folder.join(format!("layout-{seed}.new-{}", std::process::id()));
+        let staging = folder.join(format!("{LAYOUT_PREFIX}{seed}.new-{}", std::process::id()));
         let output = Command::new(&self.material.linker)
             .args(
                 self.material
@@ -346,6 +353,29 @@ pub fn own_dir(executable: &Path) -> PathBuf {
     PathBuf::from(dir)
 }
 
+/// What was made from the material in `executable`'s `.layouts/`: each
+/// layout with its record (and what an interrupted relink left), and each
+/// pairing's folder. Removed, they cost the next run that asks for a
+/// layout its relink, nothing else: [`Layouts::binary`] makes a layout
+/// without its record, or a record without its layout, again, never runs
+/// it. The material itself is not listed.
+pub fn made_from(executable: &Path) -> Vec<PathBuf> {
+    let Ok(entries) = std::fs::read_dir(own_dir(executable)) else {
+        return Vec::new();
+    };
+    let mut made: Vec<PathBuf> = entries
+        .flatten()
+        .filter(|entry| {
+            let name = entry.file_name();
+            let name = name.to_string_lossy();
+            name.starts_with(LAYOUT_PREFIX) || name.starts_with(PAIRED_PREFIX)
+        })
+        .map(|entry| entry.path())
+        .collect();
+    made.sort();
+    made
+}
+
 /// Where the material of `executable` may be besides its own folder: the
 /// folders of binaries cargo may have hard-linked it from (`name-HASH`,
 /// beside it or in `deps/` below it), checked by identity.
@@ -491,6 +521,38 @@ mod tests {
         assert!(made_whole(&layout));
         std::fs::write(&layout, b"a whole").unwrap();
         assert!(!made_whole(&layout), "cut short");
+        std::fs::remove_file(&layout).unwrap();
+        assert!(!made_whole(&layout), "removed, its record left");
+    }
+
+    #[test]
+    fn what_was_made_is_listed_apart_from_the_material_that_makes_it_again() {
+        let temp = tempfile::tempdir().unwrap();
+        let binary = temp.path().join("demo-1a2b");
+        std::fs::write(&binary, b"a binary").unwrap();
+        assert_eq!(made_from(&binary), Vec::<PathBuf>::new(), "no folder");
+        let dir = own_dir(&binary);
+        for file in [
+            "material.json",
+            "inputs/demo.o",
+            "layout-1",
+            "layout-1.made",
+            "layout-2.new-77",
+            "paired-00ff/layout-1",
+            "paired-00ff/order-1",
+        ] {
+            let path = dir.join(file);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, b"made").unwrap();
+        }
+        let made = made_from(&binary);
+        let expected = [
+            "layout-1",
+            "layout-1.made",
+            "layout-2.new-77",
+            "paired-00ff",
+        ];
+        assert_eq!(made, expected.map(|name| dir.join(name)));
     }
 
     #[cfg(unix)]
