@@ -82,10 +82,10 @@ settings! {
         #[serde(default)]
         cycles: Option<usize> = None;
         /// Whether the rounds take their orders swapped: the original second
-        /// wherever it would be first. Slices of a replicated comparison take
-        /// turns (see `engine::replicate::slice_config`), so a cost that falls
-        /// on whichever side a round of the cycle times first falls on each
-        /// side as often.
+        /// wherever it would be first. Slices of a replicated comparison in
+        /// one binary take turns (see `engine::replicate::slice_config`), so a
+        /// cost that falls on whichever side a round of the cycle times first
+        /// falls on each side as often; across revisions they do not.
         #[serde(default)]
         swap_orders: bool = false;
         /// Stop once the 99% interval of the speedup is this narrow: its
