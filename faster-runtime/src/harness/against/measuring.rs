@@ -226,7 +226,7 @@ impl Measuring<'_> {
         );
         let config = Config {
             cycles: Some(PAIR_CYCLES),
-            // Not swapped by slice, as in one binary: here every batch
+            // Not swapped by slice, unlike in one binary: here every batch
             // follows an untimed call of its own side, and slices taking
             // turns read the run-length encoder 1.007x, 16 of 20 intervals
             // holding 1.00 at 2% (the order unswapped: 1.000x, 20 of 20).
