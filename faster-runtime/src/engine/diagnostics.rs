@@ -270,9 +270,8 @@ fn nothing_measured(report: &Report, found: &mut Vec<String>) {
 /// undecided (a guard whose interval is wide only on the side it does not
 /// care about has its answer); the warning names what made it wide.
 fn too_wide_to_decide(report: &Report, config: &Config, found: &mut Vec<String>) {
-    let (low, high) = report.ci;
     let ran_out = report.stop == Stop::Budget || !report.processes.is_empty();
-    if report.decided() || !ran_out || high / low <= (1.0 + config.noise_floor).powi(2) {
+    if report.decided() || !ran_out || report.floor().narrower_than(report.ci) {
         return;
     }
     let floor = format_percent(config.noise_floor);

@@ -41,7 +41,7 @@ use crate::config::Config;
 use crate::error::Error;
 use crate::report::{ProcessSummary, Report};
 use crate::stats::samples::{CONFIDENCE, Stop};
-use crate::stats::verdict::Verdict;
+use crate::stats::verdict::{NoiseFloor, Verdict};
 use crate::stats::{self, Interval};
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
@@ -365,7 +365,8 @@ impl OverLayouts {
             Verdict::from_interval((mean, mean), noise_floor) == verdict
         });
         // A verdict within noise is that narrow already.
-        let layouts_agree = self.interval.half_width <= noise_floor.ln_1p();
+        let layouts_agree =
+            self.interval.half_width <= NoiseFloor::new(noise_floor).log_threshold();
         every_layout_reads_it && layouts_agree && !self.one_side_at_one_offset
     }
 }

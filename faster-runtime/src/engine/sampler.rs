@@ -12,7 +12,7 @@ use crate::stats::estimate::paired_interval;
 use crate::stats::samples::{
     self, BatchLimit, LADDER, LADDER_MIN_BATCH, Round, Samples, Side, Stop,
 };
-use crate::stats::verdict::Verdict;
+use crate::stats::verdict::{NoiseFloor, Verdict};
 use crate::time::{Calibration, Clock};
 use std::time::Duration;
 
@@ -375,7 +375,7 @@ fn converged(
     // judged on the interval reported.
     let (interval, reported) = (intervals.statistical, intervals.reported);
     let decided =
-        Verdict::from_interval(reported.exp_bounds(), config.noise_floor) != Verdict::WithinNoise;
+        NoiseFloor::new(config.noise_floor).verdict(reported.exp_bounds()) != Verdict::WithinNoise;
     interval.blocks >= MIN_BLOCKS
         && (interval.half_width <= config.target_precision
             || (decided && interval.half_width <= 2.0 * config.target_precision))

@@ -127,7 +127,7 @@ pub fn verdict_words(report: &Report) -> String {
     if !report.decided() {
         return undecided(report);
     }
-    let could_be_faster = report.ci.1 > 1.0 + report.noise_floor;
+    let [could_be_faster, _] = report.floor().could_be(report.ci);
     let guard = report.expect == Expect::NotSlower;
     if guard && report.verdict == Verdict::WithinNoise && could_be_faster {
         "not slower".into()

@@ -56,10 +56,9 @@ impl Report {
     /// which changes nothing the reader should do. With one input, its row
     /// is the headline's and is not said twice.
     pub fn best_of_apart(&self) -> Vec<BestOfApart> {
-        let floor = self.noise_floor;
+        let floor = self.floor();
         let apart = |best_of: f64, paired: f64| {
-            (best_of / paired).ln().abs() > floor.ln_1p()
-                || point_verdict(best_of, floor) != point_verdict(paired, floor)
+            floor.exceeded_by(best_of / paired) || floor.reads(best_of) != floor.reads(paired)
         };
         let whole = BestOfApart {
             input: None,
@@ -93,7 +92,7 @@ impl Report {
             .inputs
             .iter()
             .filter(|_| self.inputs.len() > 1 && headline < 1.0)
-            .filter(|input| point_verdict(input.speedup, self.noise_floor) == Verdict::Faster)
+            .filter(|input| self.floor().reads(input.speedup) == Verdict::Faster)
             .map(|input| (input.name(), input.speedup))
             .collect();
         if against.is_empty() {
@@ -123,7 +122,7 @@ impl Report {
         let total: f64 = self.inputs.iter().map(|input| input.original_ns).sum();
         self.inputs
             .iter()
-            .filter(|input| point_verdict(input.speedup, self.noise_floor) == Verdict::Slower)
+            .filter(|input| self.floor().reads(input.speedup) == Verdict::Slower)
             .map(|input| SlowerInput {
                 name: input.name(),
                 speedup: input.speedup,
@@ -132,11 +131,6 @@ impl Report {
             })
             .collect()
     }
-}
-
-/// The verdict a speedup would get as an interval of one point.
-fn point_verdict(speedup: f64, floor: f64) -> Verdict {
-    Verdict::from_interval((speedup, speedup), floor)
 }
 
 #[cfg(test)]

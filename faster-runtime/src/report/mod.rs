@@ -20,6 +20,7 @@ pub(crate) mod units;
 
 pub use crate::stats::LinearFit;
 pub use crate::stats::samples::{BatchLimit, Stop};
+pub use crate::stats::verdict::NoiseFloor;
 pub use apart::{BestOfApart, InputsAgainstHeadline, SlowerInput};
 pub use compiled_code::{Callee, CompiledCode};
 pub use document::SCHEMA;
@@ -298,14 +299,19 @@ impl Report {
     /// the interval could not rule out a change of the floor's size in the
     /// direction `expect` cares about (see [`Verdict::decides`]).
     pub fn decided(&self) -> bool {
-        self.verdict.decides(self.ci, self.noise_floor, self.expect)
+        self.floor().decides(self.verdict, self.ci, self.expect)
+    }
+
+    /// The floor the verdict was judged against, with its thresholds.
+    pub fn floor(&self) -> NoiseFloor {
+        NoiseFloor::new(self.noise_floor)
     }
 
     /// The smallest change (a fraction, either way) an interval as wide as
     /// this one judges (see [`Verdict::judged_beyond`]): what an undecided
     /// report says it could judge.
     pub fn judged_beyond(&self) -> f64 {
-        Verdict::judged_beyond(self.ci, self.noise_floor)
+        self.floor().judged_beyond(self.ci)
     }
 }
 

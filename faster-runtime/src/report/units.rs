@@ -3,6 +3,7 @@
 //! direction (`1.25x faster`, `2.06x slower`), also two in one sentence
 //! (`1.09x faster to 1.14x slower`). Lists of inputs are `indexes`'s.
 
+use crate::stats::verdict::NoiseFloor;
 use std::fmt;
 
 /// A duration in nanoseconds in the unit that keeps 3 significant digits
@@ -151,13 +152,13 @@ impl Ratio {
     /// it never read the same interval (`[0.95x – 1.05x]` was printed both
     /// `✓ within noise` and `? undecided`; now `[1.048x slower – 1.048x
     /// faster]` and `[1.053x slower – 1.048x faster]`).
-    pub fn judged(&self, noise_floor: f64) -> String {
+    pub fn judged(&self, noise_floor: NoiseFloor) -> String {
         let mut text = String::new();
         let _ = self.write(&mut text, Some(noise_floor));
         text
     }
 
-    fn write(&self, f: &mut impl fmt::Write, noise_floor: Option<f64>) -> fmt::Result {
+    fn write(&self, f: &mut impl fmt::Write, noise_floor: Option<NoiseFloor>) -> fmt::Result {
         let Ratio(speedup, ci) = *self;
         let slower = speedup < 1.0;
         let turn = |ratio: f64| if slower { 1.0 / ratio } else { ratio };
@@ -169,11 +170,13 @@ impl Ratio {
             }
         });
         let at_threshold = |(from, to): (f64, f64)| {
-            let threshold = 1.0 + noise_floor.unwrap_or(f64::NAN);
+            let Some(floor) = noise_floor else {
+                return false;
+            };
             let shown = |value: f64| format!("{value:.2}");
             // A bound across 1.00 is shown turned round (`1.048x slower`).
             [from, to, 1.0 / from, 1.0 / to].into_iter().any(|bound| {
-                [threshold, 1.0 / threshold]
+                [floor.faster_from(), floor.slower_from()]
                     .into_iter()
                     .any(|threshold| shown(bound) == shown(threshold))
             })
@@ -262,13 +265,13 @@ mod tests {
     #[test]
     fn a_bound_at_a_thresholds_figure_gets_a_third_decimal() {
         // The two runs hex's encode read: one decided within noise, one not.
-        let within = Ratio(1.0, Some((0.9542, 1.0480))).judged(0.05);
-        let undecided = Ratio(1.0, Some((0.9499, 1.0480))).judged(0.05);
+        let within = Ratio(1.0, Some((0.9542, 1.0480))).judged(NoiseFloor::new(0.05));
+        let undecided = Ratio(1.0, Some((0.9499, 1.0480))).judged(NoiseFloor::new(0.05));
         assert_eq!(within, "1.000x [99% CI 1.048x slower – 1.048x faster]");
         assert_eq!(undecided, "1.000x [99% CI 1.053x slower – 1.048x faster]");
         // Away from the thresholds, two decimals as before.
         assert_eq!(
-            Ratio(1.0, Some((0.96, 1.04))).judged(0.05),
+            Ratio(1.0, Some((0.96, 1.04))).judged(NoiseFloor::new(0.05)),
             "1.00x [99% CI 1.04x slower – 1.04x faster]"
         );
         assert_eq!(

@@ -28,6 +28,117 @@ crate::options::choices! {
     }
 }
 
+/// A noise floor: the relative change (`0.05` for 5%) a speedup must clear,
+/// either way, to count as one. Its thresholds are computed here and
+/// nowhere else: every verdict, every "settled" or "decided", every line a
+/// plot draws at the floor and every output's wording reads them from this
+/// type, so the rule cannot drift between the engine, the judge and the
+/// outputs.
+///
+/// ```
+/// use faster::report::NoiseFloor;
+/// let floor = NoiseFloor::new(0.05);
+/// assert_eq!(floor.faster_from(), 1.05);
+/// assert!((floor.slower_from() - 1.0 / 1.05).abs() < 1e-15);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, PartialOrd)]
+pub struct NoiseFloor(f64);
+
+impl NoiseFloor {
+    /// The floor of `fraction` (`0.05` for 5%), as the settings hold it.
+    pub fn new(fraction: f64) -> NoiseFloor {
+        NoiseFloor(fraction)
+    }
+
+    /// The floor as a fraction: `0.05` for 5%.
+    pub fn fraction(self) -> f64 {
+        self.0
+    }
+
+    /// The speedup from which the candidate is faster: `1 + floor`.
+    pub fn faster_from(self) -> f64 {
+        1.0 + self.0
+    }
+
+    /// The speedup up to which the candidate is slower: `1 / (1 + floor)`.
+    pub fn slower_from(self) -> f64 {
+        1.0 / self.faster_from()
+    }
+
+    /// The floor in log space, `ln(1 + floor)`: how far from zero a log
+    /// speedup must lie, either way, to clear it.
+    pub fn log_threshold(self) -> f64 {
+        self.0.ln_1p()
+    }
+
+    /// Whether a ratio of two figures (a speedup, or one figure over
+    /// another) lies further from one than the floor, either way.
+    pub fn exceeded_by(self, ratio: f64) -> bool {
+        ratio.ln().abs() > self.log_threshold()
+    }
+
+    /// The verdict on a speedup interval `(low, high)`: see
+    /// [`Verdict::from_interval`].
+    pub fn verdict(self, (low, high): (f64, f64)) -> Verdict {
+        if low >= self.faster_from() {
+            Verdict::Faster
+        } else if high <= self.slower_from() {
+            Verdict::Slower
+        } else {
+            Verdict::WithinNoise
+        }
+    }
+
+    /// The verdict a single figure reads (an interval of one point).
+    pub fn reads(self, speedup: f64) -> Verdict {
+        self.verdict((speedup, speedup))
+    }
+
+    /// Whether more measurement could still change the verdict on
+    /// `(low, high)`: see [`Verdict::settled`].
+    pub fn settles(self, (low, high): (f64, f64)) -> bool {
+        let straddles = |bound: f64| low < bound && bound < high;
+        !straddles(self.faster_from()) && !straddles(self.slower_from())
+    }
+
+    /// Whether `(low, high)` could hold a speedup of the floor's size:
+    /// `[faster, slower]`, each where the interval reaches past that
+    /// threshold.
+    pub fn could_be(self, (low, high): (f64, f64)) -> [bool; 2] {
+        [high > self.faster_from(), low < self.slower_from()]
+    }
+
+    /// Whether `verdict`, judged on `interval`, decided what `expect`
+    /// asks: see [`Verdict::decides`].
+    pub fn decides(self, verdict: Verdict, interval: (f64, f64), expect: Expect) -> bool {
+        if verdict != Verdict::WithinNoise {
+            return true;
+        }
+        // Within noise, the low end is under the upper threshold and the
+        // high end over the lower one: reaching past a threshold is
+        // straddling it.
+        let [could_be_faster, could_be_slower] = self.could_be(interval);
+        match expect {
+            Expect::Faster => !could_be_faster,
+            Expect::NotSlower => !could_be_slower,
+            Expect::Report => !could_be_faster && !could_be_slower,
+        }
+    }
+
+    /// The smallest true change an interval as wide as `(low, high)`
+    /// judges at this floor: see [`Verdict::judged_beyond`].
+    pub fn judged_beyond(self, (low, high): (f64, f64)) -> f64 {
+        let half_width = (high.ln() - low.ln()) / 2.0;
+        (self.log_threshold() + half_width).exp() - 1.0
+    }
+
+    /// Whether an interval `(low, high)` is wider than the floor on both
+    /// sides of its centre: wider than the two thresholds are apart.
+    pub fn narrower_than(self, (low, high): (f64, f64)) -> bool {
+        high / low <= self.faster_from().powi(2)
+    }
+}
+
 impl Verdict {
     /// Judges a speedup interval `(low, high)` (original time / candidate
     /// time) against the relative `noise_floor`.
@@ -38,15 +149,8 @@ impl Verdict {
     /// assert_eq!(Verdict::from_interval((1.02, 1.10), 0.05), Verdict::WithinNoise);
     /// assert_eq!(Verdict::from_interval((0.90, 0.95), 0.05), Verdict::Slower);
     /// ```
-    pub fn from_interval((low, high): (f64, f64), noise_floor: f64) -> Verdict {
-        let threshold = 1.0 + noise_floor;
-        if low >= threshold {
-            Verdict::Faster
-        } else if high <= 1.0 / threshold {
-            Verdict::Slower
-        } else {
-            Verdict::WithinNoise
-        }
+    pub fn from_interval(interval: (f64, f64), noise_floor: f64) -> Verdict {
+        NoiseFloor::new(noise_floor).verdict(interval)
     }
 
     /// Whether more measurement could still change the verdict on the
@@ -61,10 +165,8 @@ impl Verdict {
     /// assert!(!Verdict::settled((1.02, 1.10), 0.05));
     /// assert!(!Verdict::settled((0.90, 0.96), 0.05));
     /// ```
-    pub fn settled((low, high): (f64, f64), noise_floor: f64) -> bool {
-        let threshold = 1.0 + noise_floor;
-        let straddles = |bound: f64| low < bound && bound < high;
-        !straddles(threshold) && !straddles(1.0 / threshold)
+    pub fn settled(interval: (f64, f64), noise_floor: f64) -> bool {
+        NoiseFloor::new(noise_floor).settles(interval)
     }
 
     /// Whether this verdict, judged on `interval`, decided what `expect`
@@ -85,21 +187,8 @@ impl Verdict {
     /// assert!(!within.decides((0.97, 1.08), 0.05, Expect::Faster));
     /// assert!(within.decides((0.97, 1.03), 0.05, Expect::Report));
     /// ```
-    pub fn decides(self, (low, high): (f64, f64), noise_floor: f64, expect: Expect) -> bool {
-        if self != Verdict::WithinNoise {
-            return true;
-        }
-        let threshold = 1.0 + noise_floor;
-        // Within noise, the low end is under the upper threshold and the
-        // high end over the lower one: reaching past a threshold is
-        // straddling it.
-        let could_be_faster = high > threshold;
-        let could_be_slower = low < 1.0 / threshold;
-        match expect {
-            Expect::Faster => !could_be_faster,
-            Expect::NotSlower => !could_be_slower,
-            Expect::Report => !could_be_faster && !could_be_slower,
-        }
+    pub fn decides(self, interval: (f64, f64), noise_floor: f64, expect: Expect) -> bool {
+        NoiseFloor::new(noise_floor).decides(self, interval, expect)
     }
 
     /// The smallest true change (a fraction, either way) that an interval
@@ -113,9 +202,8 @@ impl Verdict {
     /// let judged = Verdict::judged_beyond((1.0 / 1.1, 1.1), 0.05);
     /// assert!((judged - 0.155).abs() < 1e-9);
     /// ```
-    pub fn judged_beyond((low, high): (f64, f64), noise_floor: f64) -> f64 {
-        let half_width = (high.ln() - low.ln()) / 2.0;
-        (noise_floor.ln_1p() + half_width).exp() - 1.0
+    pub fn judged_beyond(interval: (f64, f64), noise_floor: f64) -> f64 {
+        NoiseFloor::new(noise_floor).judged_beyond(interval)
     }
 
     /// Whether this verdict satisfies the expectation.

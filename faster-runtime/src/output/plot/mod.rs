@@ -72,7 +72,7 @@ type DrawResult = Result<(), Box<dyn std::error::Error>>;
 fn draw(report: &Report, debug_build: bool, root: &Area<'_>) -> DrawResult {
     root.fill(&WHITE)?;
     let values = &report.round_log_ratios;
-    let axis = RatioAxis::of(values, report.speedup, report.ci, report.noise_floor);
+    let axis = RatioAxis::of(values, report.speedup, report.ci, report.floor());
     let header = header(report, debug_build, axis);
     let (top, body) = root.split_vertically(header.height());
     header.draw(&top)?;

@@ -5,7 +5,7 @@
 use super::bands::{EVERY_ROUND_UP_TO, GROUPS, bands, outline};
 use super::scale::{Ticked, body_range, count_ticks, decimals_for, off_scale, rounds_axis, ticks};
 use super::{Area, BAND, DrawResult, FLOOR, FONT, GRID, RATIO};
-use crate::report::Report;
+use crate::report::{NoiseFloor, Report};
 use plotters::prelude::*;
 
 /// The ratio panel's vertical axis, in log ratio.
@@ -25,7 +25,12 @@ impl RatioAxis {
     /// own spread of them (at least 25%): a 9x speedup is not squashed
     /// against a line at 1.05x, while a 2x one whose rounds spread from
     /// 1.6x to 2.6x is shown against it.
-    pub(super) fn of(log_ratios: &[f64], speedup: f64, ci: (f64, f64), floor: f64) -> RatioAxis {
+    pub(super) fn of(
+        log_ratios: &[f64],
+        speedup: f64,
+        ci: (f64, f64),
+        floor: NoiseFloor,
+    ) -> RatioAxis {
         let estimate = speedup.ln();
         let (mut low, mut high) = body_range(log_ratios).unwrap_or((estimate, estimate));
         let interval = [ci.0.ln(), ci.1.ln()];
@@ -38,7 +43,7 @@ impl RatioAxis {
         if !(low.is_finite() && high.is_finite()) {
             (low, high) = (0.0, 0.0);
         }
-        let threshold = floor.ln_1p();
+        let threshold = floor.log_threshold();
         let distance = if low > threshold {
             low - threshold
         } else if high < -threshold {
@@ -114,7 +119,7 @@ pub(super) fn draw_ratio(report: &Report, axis: RatioAxis, area: &Area<'_>) -> D
     // What the verdict rests on goes over the rounds, never under them.
     draw_interval(&mut chart, report, &span, (low, high))?;
     if axis.floor_shown {
-        let threshold = report.noise_floor.ln_1p();
+        let threshold = report.floor().log_threshold();
         for line in [threshold, -threshold] {
             chart.draw_series(DashedLineSeries::new(
                 [(span.start, line), (span.end, line)],
@@ -201,7 +206,7 @@ mod tests {
 
     fn axis(ratios: &[f64], speedup: f64, ci: (f64, f64)) -> RatioAxis {
         let logs: Vec<f64> = ratios.iter().map(|r| r.ln()).collect();
-        RatioAxis::of(&logs, speedup, ci, 0.05)
+        RatioAxis::of(&logs, speedup, ci, NoiseFloor::new(0.05))
     }
 
     #[test]
@@ -226,7 +231,7 @@ mod tests {
 
     #[test]
     fn one_and_both_floor_lines_are_on_the_axis_near_the_rounds() {
-        let threshold = 0.05f64.ln_1p();
+        let threshold = NoiseFloor::new(0.05).log_threshold();
         // Rounds all a little faster: the axis reaches down past 1/1.05.
         let near = axis(&[1.06, 1.07, 1.08, 1.07], 1.07, (1.06, 1.08));
         assert!(near.floor_shown && near.low < -threshold && near.high > 1.08f64.ln());
@@ -243,7 +248,7 @@ mod tests {
         let shown = axis(&[1.0; 5], 1.3, (1.2, 1.4));
         assert!(shown.low < 1.0f64.ln() && shown.high > 1.4f64.ln());
         // No rounds at all, or an unbounded interval: still an axis.
-        let empty = RatioAxis::of(&[], 1.0, (0.0, f64::INFINITY), 0.05);
+        let empty = RatioAxis::of(&[], 1.0, (0.0, f64::INFINITY), NoiseFloor::new(0.05));
         assert!(empty.low < 0.0 && empty.high > 0.0 && empty.floor_shown);
     }
 }

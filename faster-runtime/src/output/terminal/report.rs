@@ -194,7 +194,7 @@ fn placement_note(report: &Report) -> Option<String> {
 /// marked `?` where that passes: `? undecided: only a change beyond 24%
 /// could be judged (noise floor 5%)`.
 fn verdict_parts(report: &Report) -> (String, String) {
-    let ratio = Ratio(report.speedup, Some(report.ci)).judged(report.noise_floor);
+    let ratio = Ratio(report.speedup, Some(report.ci)).judged(report.floor());
     let (passed, decided) = (report.passed(), report.decided());
     let mark = match (passed, decided) {
         (true, true) => '✓',
