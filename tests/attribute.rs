@@ -1025,9 +1025,9 @@ fn both_functions_addresses_are_registered() {
     );
 }
 
-/// Measures a registered comparison again, briefly. The runtime serializes
+/// Measures a registered comparison again, briefly (unjudged). The runtime serializes
 /// this with the generated tests' measurements.
-fn run_briefly(test_name: &str) -> faster::Report {
+fn run_briefly(test_name: &str) -> faster::report::Measurement {
     let config = Config {
         max_time: Duration::from_millis(500),
         ..Config::default()

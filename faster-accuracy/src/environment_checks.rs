@@ -28,7 +28,7 @@ use crate::workloads::{carried_chain, ns_per_step};
 use faster::{Config, Verdict, compare_fns};
 use faster_runtime::__internal::median;
 use faster_runtime::__internal::{Measured, run_once, say};
-use faster_runtime::__internal::{child_timeout, combine_slices};
+use faster_runtime::__internal::{Replication, child_timeout, measure_fns};
 use faster_runtime::__internal::{measure_noise, noise_probe_config};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -63,7 +63,7 @@ pub fn child(key: &str) -> ExitCode {
         eprintln!("accuracy: a child needs a key like `replicate/12/10`, not `{key}`");
         return ExitCode::from(2);
     };
-    say(&Measured::of(&compare_fns(
+    say(&Measured::of(&measure_fns(
         key,
         &[()],
         carried_chain(original),
@@ -113,7 +113,7 @@ pub fn replication(options: &Options) -> ExitCode {
         let (mut single_seconds, mut replicated_seconds) = (Vec::new(), Vec::new());
         for _ in 0..settings.runs {
             let started = Instant::now();
-            let report = compare_fns(
+            let here = measure_fns(
                 &key,
                 &[()],
                 carried_chain(original),
@@ -122,16 +122,26 @@ pub fn replication(options: &Options) -> ExitCode {
             )
             .expect("unit outputs agree");
             single_seconds.push(started.elapsed().as_secs_f64());
-            let children: Vec<_> = (2..=settings.processes)
-                .map(|index| {
-                    run_once(&executable, &arguments, &key, (index, budget), timeout)
-                        .unwrap_or_else(|error| panic!("{error}"))
-                })
-                .collect();
+            let mut replication = Replication::new(&Config {
+                processes: settings.processes,
+                ..Config::default()
+            });
+            let single_ci = here.ci;
+            let slot = replication.next_slot();
+            replication
+                .record(slot, Ok(here), Duration::ZERO)
+                .expect("a measurement");
+            for index in 2..=settings.processes {
+                let child = run_once(&executable, &arguments, &key, (index, budget), timeout)
+                    .unwrap_or_else(|error| panic!("{error}"));
+                let slot = replication.next_slot();
+                replication
+                    .record(slot, Ok(child), Duration::ZERO)
+                    .expect("a measurement");
+            }
             replicated_seconds.push(started.elapsed().as_secs_f64());
-            let slices = std::iter::once(report.clone()).chain(children).collect();
-            let ci = combine_slices(slices, settings.processes).ci;
-            single += usize::from(report.ci.0 <= truth && truth <= report.ci.1);
+            let ci = replication.combined().ci;
+            single += usize::from(single_ci.0 <= truth && truth <= single_ci.1);
             replicated += usize::from(ci.0 <= truth && truth <= ci.1);
             if original == candidate
                 && Verdict::from_interval(ci, Config::default().noise_floor) != Verdict::WithinNoise

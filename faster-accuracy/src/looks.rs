@@ -21,7 +21,7 @@
 //! seeded generator per cell.
 
 use faster::Verdict;
-use faster::report::ProcessSummary;
+use faster::report::{NoiseFloor, ProcessSummary};
 use faster_runtime::__internal::{interval_over_layouts, looks_at, settled, slot_of};
 use rand::SeedableRng;
 use rand::rngs::StdRng;
@@ -150,24 +150,26 @@ fn cell(shape: Shape, spread: f64, floor: f64, most: usize, runs: usize, seed: u
         let slots: Vec<f64> = (0..64).map(|_| shape.draw(spread, &mut random)).collect();
         let mut processes: Vec<ProcessSummary> = Vec::new();
         loop {
-            let slot = slot_of(processes.len(), LEAST) as usize;
-            let log_speedup = slots[slot - 1] + noise.sample(&mut random);
+            let slot = slot_of(processes.len(), LEAST);
+            let log_speedup = slots[slot as usize - 1] + noise.sample(&mut random);
             processes.push(ProcessSummary {
                 speedup: log_speedup.exp(),
                 ci: (0.0, f64::INFINITY),
                 rounds: 64,
+                slot,
                 layout: None,
                 offsets: None,
             });
             let count = processes.len();
-            let stop = count >= LEAST && looks_at(count) && settled(&processes, LEAST, floor);
+            let stop =
+                count >= LEAST && looks_at(count) && settled(&processes, NoiseFloor::new(floor));
             if stop || count >= most {
                 break;
             }
         }
         // The truth: the mean over every layout the code could be linked
         // in, 0 in log space by construction of each shape.
-        let interval = interval_over_layouts(&processes, LEAST).expect("at least four slices");
+        let interval = interval_over_layouts(&processes).expect("at least four slices");
         let bounds = interval.exp_bounds();
         tally.comparisons += 1;
         tally.held += usize::from(interval.low() <= 0.0 && 0.0 <= interval.high());

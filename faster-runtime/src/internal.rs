@@ -96,10 +96,11 @@ pub use crate::revision::machine_code::{FunctionCode, from_entry};
 pub use crate::report::document::Document;
 
 // The accuracy suite.
+pub use crate::engine::compare::measure_fns;
 pub use crate::engine::offsets::{CACHE_LINE, LAYOUTS_TO_STRATIFY};
 pub use crate::engine::probe::{config as noise_probe_config, measure as measure_noise};
 pub use crate::engine::replicate::{
-    child_timeout, combine_slices, interval_over_layouts, looks_at, settled, slot_of,
+    Replication, child_timeout, interval_over_layouts, looks_at, settled, slot_of,
 };
 pub use crate::harness::{Measured, run_once};
 pub use crate::options::parse_duration;

@@ -48,6 +48,7 @@ mod error;
 pub mod gpu;
 mod harness;
 mod indexes;
+mod judge;
 mod layout;
 mod options;
 mod output;

@@ -23,7 +23,9 @@ pub use crate::harness::{run_test, run_tracked_test};
 pub use crate::inputs::{GpuInputsByFunction, GpuInputsFunction, GpuInputsOther};
 pub use crate::inputs::{Inputs, InputsByFunction, InputsFunction, InputsOther, collect_inputs};
 pub use crate::registry::{Comparison, Tracked};
-pub use crate::report::Report;
+// What a comparison's `run` returns, under the name the expansion uses:
+// its measurement, which the harness judges.
+pub use crate::report::Measurement as Report;
 pub use crate::signature::{
     ArgumentClone, ArgumentMade, ArgumentOf, ArgumentOther, ArgumentType, Arguments, ByMut, ByRef,
     ByValue, Callee, Checked, Cloned, ClonedPerCall, Fit, FitMatching, FitOther, FitPlain,
@@ -38,6 +40,7 @@ use crate::engine::compare::measure;
 use crate::engine::routine::{self, Pair, Parts};
 use crate::engine::tracked::TrackedFn;
 use crate::error::{Phase, panic_message};
+use crate::report::throughput::{Count, attach};
 use crate::time;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
@@ -54,14 +57,22 @@ pub fn with_throughput<T>(
     flops: Option<CountFn<T>>,
     bytes: Option<CountFn<T>>,
 ) -> Result<Report, Error> {
-    let mut report = result?;
+    let mut measurement = result?;
     if let Some(count) = flops {
-        report = report.with_flops(&counts(inputs, count, "flops")?);
+        attach(
+            &mut measurement.inputs,
+            &counts(inputs, count, "flops")?,
+            Count::Flops,
+        );
     }
     if let Some(count) = bytes {
-        report = report.with_bytes(&counts(inputs, count, "bytes")?);
+        attach(
+            &mut measurement.inputs,
+            &counts(inputs, count, "bytes")?,
+            Count::Bytes,
+        );
     }
-    Ok(report)
+    Ok(measurement)
 }
 
 fn counts<T>(inputs: &[T], count: CountFn<T>, option: &str) -> Result<Vec<u64>, Error> {

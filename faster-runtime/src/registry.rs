@@ -6,7 +6,7 @@ use crate::config::{Config, Settings};
 use crate::engine::offsets;
 use crate::engine::tracked::Served;
 use crate::error::Error;
-use crate::report::Report;
+use crate::report::Measurement;
 
 /// A comparison as the attribute registers it.
 ///
@@ -33,7 +33,7 @@ pub struct Comparison {
     /// `debug_assertions`: then timing is reported but not enforced.
     pub debug_build: bool,
     /// Checks and measures the pair with the given configuration.
-    pub run: fn(&Config) -> Result<Report, Error>,
+    pub run: fn(&Config) -> Result<Measurement, Error>,
     /// Where the original's and the candidate's code start in this
     /// process, `[original, candidate]`; `None` for kernels on a GPU.
     pub addresses: Option<fn() -> [usize; 2]>,

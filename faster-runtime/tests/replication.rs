@@ -2,8 +2,9 @@
 //! the child. Tests named `child_*` do nothing unless `FASTER_CHILD` names
 //! them, so in a normal run they pass at once.
 
-use faster_runtime::__internal::{Measured, Role, command, role, run_once, say};
-use faster_runtime::{Config, Error, compare_fns};
+use faster_runtime::__internal::{Measured, Role, command, measure_fns, role, run_once, say};
+use faster_runtime::report::Measurement;
+use faster_runtime::{Config, Error};
 use std::time::{Duration, Instant};
 
 fn as_child(name: &str) -> bool {
@@ -17,7 +18,7 @@ fn child_measures() {
             max_time: Duration::from_millis(100),
             ..Config::default()
         };
-        say(&Measured::of(&compare_fns(
+        say(&Measured::of(&measure_fns(
             "child",
             &[200_u64],
             |n: &u64| (0..*n).sum::<u64>(),
@@ -44,11 +45,7 @@ fn child_crashes() {
 
 /// Process `process` of the comparison `test` (a `child_*` test), stopped
 /// after `timeout`.
-fn run_child(
-    test: &str,
-    process: usize,
-    timeout: Duration,
-) -> Result<faster_runtime::Report, Error> {
+fn run_child(test: &str, process: usize, timeout: Duration) -> Result<Measurement, Error> {
     let executable = std::env::current_exe().unwrap();
     run_once(
         &executable,

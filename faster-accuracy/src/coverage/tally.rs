@@ -555,10 +555,11 @@ mod tests {
 
     #[test]
     fn slices_in_the_same_layout_count_once() {
-        let slice = |layout| ProcessSummary {
+        let slice = |layout: Option<u32>| ProcessSummary {
             speedup: 1.0,
             ci: (0.9, 1.1),
             rounds: 8,
+            slot: layout.unwrap_or(1),
             layout,
             offsets: None,
         };

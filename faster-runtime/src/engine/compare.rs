@@ -2,17 +2,16 @@
 //! judge. [`compare_fns`] and the attribute's expansion both land here;
 //! `measure` is the part they share.
 
-use super::diagnostics;
 use super::guard;
 use super::routine::{ByRef, Pair, Routine};
 use super::sampler::{self, Subject};
 use crate::check::{Eq, OutputCheck};
 use crate::config::Config;
 use crate::error::{Error, Phase, guarded};
-use crate::report::{InputReport, Placement, Report};
+use crate::judge::{self, Context};
+use crate::report::{InputReport, Measurement, Placement, Report};
 use crate::stats::estimate::Estimate;
 use crate::stats::samples::Samples;
-use crate::stats::verdict::Verdict;
 use crate::time::{self, Calibration, Clock, calibrate};
 use std::sync::{Mutex, MutexGuard};
 use std::time::{Duration, Instant};
@@ -56,9 +55,25 @@ where
     B: FnMut(&I) -> O,
     O: PartialEq + std::fmt::Debug,
 {
-    let mut report = compare_by_ref(name, inputs, Eq, original, candidate, config)?;
-    diagnostics::review(&mut report, config);
-    Ok(report)
+    let measurement = measure_fns(name, inputs, original, candidate, config)?;
+    Ok(judge::judge(measurement, config, Context::default()))
+}
+
+/// What [`compare_fns`] measures, not yet judged: a slice, as a process of
+/// a replicated comparison hands it back.
+pub fn measure_fns<I, O, A, B>(
+    name: &str,
+    inputs: &[I],
+    original: A,
+    candidate: B,
+    config: &Config,
+) -> Result<Measurement, Error>
+where
+    A: FnMut(&I) -> O,
+    B: FnMut(&I) -> O,
+    O: PartialEq + std::fmt::Debug,
+{
+    compare_by_ref(name, inputs, Eq, original, candidate, config)
 }
 
 /// [`compare_fns`] with another timing source in place of the wall clock
@@ -84,9 +99,8 @@ where
         ByRef(candidate),
         config.vary_stack,
     );
-    let mut report = measure(pair, name, &Eq, calibrate(clock), None, config)?;
-    diagnostics::review(&mut report, config);
-    Ok(report)
+    let measurement = measure(pair, name, &Eq, calibrate(clock), None, config)?;
+    Ok(judge::judge(measurement, config, Context::default()))
 }
 
 /// The entry point of [`compare_fns`]: each call borrows the input.
@@ -97,7 +111,7 @@ pub(crate) fn compare_by_ref<I, O, K, A, B>(
     original: A,
     candidate: B,
     config: &Config,
-) -> Result<Report, Error>
+) -> Result<Measurement, Error>
 where
     K: OutputCheck<O>,
     A: FnMut(&I) -> O,
@@ -114,6 +128,11 @@ where
     measure(pair, label, &check, calibration, fallback, config)
 }
 
+/// How the warning that outputs were not compared starts, wherever it is
+/// said (here for `check = skip`; across revisions, where no digest could
+/// compare them).
+pub const UNCHECKED: &str = "outputs were not checked";
+
 /// Comparisons never time concurrently: libtest runs the generated tests on
 /// several threads, and two measurements at once would disturb each other.
 static TIMING: Mutex<()> = Mutex::new(());
@@ -127,9 +146,9 @@ pub fn timing_turn() -> MutexGuard<'static, ()> {
         .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
-/// Check → sample → estimate → verdict: the report with what was observed
-/// while measuring (a timer that fell back, other processes' load), before
-/// [`diagnostics::review`] adds what follows from the figures.
+/// Check → sample → estimate: the measurement with what was observed while
+/// measuring (a timer that fell back, other processes' load), for the judge
+/// (`crate::judge`) to judge.
 pub(crate) fn measure<C, I, O, A, B, K>(
     mut pair: Pair<'_, C, I, A, B>,
     label: &str,
@@ -137,7 +156,7 @@ pub(crate) fn measure<C, I, O, A, B, K>(
     calibration: Calibration,
     timer_fallback: Option<String>,
     config: &Config,
-) -> Result<Report, Error>
+) -> Result<Measurement, Error>
 where
     C: Clock,
     A: Routine<I, Output = O>,
@@ -203,13 +222,13 @@ pub(crate) struct Device {
 
 impl Timed<'_> {
     /// Samples `subject` (alone in this process, the budget kept on
-    /// `clock`), then estimates and judges: the report.
+    /// `clock`), then estimates: the measurement.
     pub(crate) fn measure<C: Clock, S: Subject>(
         self,
         clock: &C,
         subject: &mut S,
         config: &Config,
-    ) -> Result<Report, Error> {
+    ) -> Result<Measurement, Error> {
         let on_our_threads = self.device.is_some_and(|device| device.on_our_threads);
         let snapshot = || {
             let snapshot = guard::snapshot();
@@ -227,7 +246,8 @@ impl Timed<'_> {
             let waiting = guard::waiting_between(&before, &after).filter(|_| self.device.is_none());
             (samples, guard::load_between(&before, &after), waiting)
         };
-        let mut report = report_of(
+        let unchecked = (!self.outputs_checked).then(|| format!("{UNCHECKED} (check = skip)"));
+        let mut measurement = measurement_of(
             self.label,
             &samples,
             self.timer,
@@ -235,29 +255,29 @@ impl Timed<'_> {
             self.started,
             config,
         );
-        report.warnings = self.warnings.into_iter().chain(waiting).collect();
-        report.load = load;
-        Ok(report)
+        measurement.warnings = (self.warnings.into_iter())
+            .chain(unchecked)
+            .chain(waiting)
+            .collect();
+        measurement.load = load;
+        Ok(measurement)
     }
 }
 
-/// The report of a measurement: `samples` estimated and judged as `config`
-/// says, measured with the timer named `timer`, its outputs compared before
-/// (or not), started at `started`. Its warnings and load are left to the
-/// caller.
-pub(crate) fn report_of(
+/// The measurement of `samples`, estimated as `config` says, measured with
+/// the timer named `timer`, its outputs compared before (or not), started
+/// at `started`. Its warnings and load are left to the caller.
+pub(crate) fn measurement_of(
     label: &str,
     samples: &Samples,
     timer: &str,
     outputs_checked: bool,
     started: Instant,
     config: &Config,
-) -> Report {
+) -> Measurement {
     let estimate = Estimate::from_samples(samples, config.systematic_allowance);
-    let verdict = Verdict::from_interval(estimate.ci, config.noise_floor);
-    Report {
+    Measurement {
         name: label.to_string(),
-        verdict,
         speedup: estimate.speedup,
         ci: estimate.ci,
         best_speedup: estimate.best_speedup,
@@ -266,9 +286,6 @@ pub(crate) fn report_of(
         candidate_ns: estimate.candidate_ns,
         rounds: samples.rounds.len(),
         elapsed: started.elapsed(),
-        noise_floor: config.noise_floor,
-        expect: config.expect,
-        if_undecided: config.if_undecided,
         inputs: input_reports(&estimate, samples),
         outputs_checked,
         stop: samples.stop,
@@ -277,7 +294,6 @@ pub(crate) fn report_of(
         warnings: Vec::new(),
         load: None,
         processes: Vec::new(),
-        scope: None,
         placement: Placement {
             threshold_ns: config.placement_threshold.as_nanos() as f64,
             shorter_call_ns: samples.shorter_call_ns,
@@ -293,7 +309,6 @@ pub(crate) fn report_of(
         warm_up_rounds: samples.warm_up_rounds,
         gpu: None,
         offsets: None,
-        compiled_code: None,
     }
 }
 
@@ -352,4 +367,45 @@ fn input_reports(estimate: &Estimate, samples: &Samples) -> Vec<InputReport> {
                 .collect(),
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::check::Skip;
+    use crate::time::SimClock;
+
+    #[test]
+    fn outputs_not_compared_are_said_once_by_the_measurement() {
+        let clock = SimClock::with_reading_cost(20.0);
+        let work = |clock: SimClock| move |_: &()| clock.advance(1_000.0);
+        let config = Config {
+            max_time: Duration::from_millis(50),
+            ..Config::default()
+        };
+        let measure_with = |check: &dyn Fn(Pair<'_, SimClock, (), _, _>) -> Measurement| {
+            check(Pair::new(
+                &clock,
+                &[()],
+                ByRef(work(clock.clone())),
+                ByRef(work(clock.clone())),
+                false,
+            ))
+        };
+        let skipped = measure_with(&|pair| {
+            measure(pair, "skip", &Skip, calibrate(&clock), None, &config).unwrap()
+        });
+        let said = |measurement: &Measurement| {
+            (measurement.warnings.iter())
+                .filter(|warning| *warning == "outputs were not checked (check = skip)")
+                .count()
+        };
+        assert!(!skipped.outputs_checked);
+        assert_eq!(said(&skipped), 1, "{:?}", skipped.warnings);
+        let checked = measure_with(&|pair| {
+            measure(pair, "eq", &Eq, calibrate(&clock), None, &config).unwrap()
+        });
+        assert!(checked.outputs_checked);
+        assert_eq!(said(&checked), 0, "{:?}", checked.warnings);
+    }
 }

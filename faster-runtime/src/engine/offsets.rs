@@ -41,18 +41,13 @@ pub fn in_cache_line(addresses: [usize; 2]) -> [u8; 2] {
 /// The interval that judges: stratified by the slots' offsets where every
 /// slice reported them, there are at least [`LAYOUTS_TO_STRATIFY`] slots
 /// and the fit leaves degrees of freedom, else `plain`, the interval over
-/// `log_means` (each slot's mean log speedup, in slot order, slice `i` of
-/// `processes` having run in slot `slots[i]`).
-pub fn judging(
-    plain: Interval,
-    processes: &[ProcessSummary],
-    slots: &[u32],
-    log_means: &[f64],
-) -> Interval {
+/// `log_means` (each slot's mean log speedup, in slot order, over the slices
+/// of `processes`, each recorded under its slot).
+pub fn judging(plain: Interval, processes: &[ProcessSummary], log_means: &[f64]) -> Interval {
     if log_means.len() < LAYOUTS_TO_STRATIFY {
         return plain;
     }
-    let Some(placed) = placed_by_slot(processes, slots, log_means) else {
+    let Some(placed) = placed_by_slot(processes, log_means) else {
         return plain;
     };
     stats::by_offsets(&placed, CONFIDENCE).map_or(plain, |fit| fit.interval)
@@ -87,14 +82,10 @@ pub fn one_side_at_one_offset(processes: &[ProcessSummary]) -> bool {
 /// Each slot's mean with the offsets its slices reported (a slot is one
 /// layout, so all of its slices report the same), in slot order; `None`
 /// where a slice reported none.
-fn placed_by_slot(
-    processes: &[ProcessSummary],
-    slots: &[u32],
-    log_means: &[f64],
-) -> Option<Vec<Placed>> {
+fn placed_by_slot(processes: &[ProcessSummary], log_means: &[f64]) -> Option<Vec<Placed>> {
     let mut offsets: BTreeMap<u32, [u8; 2]> = BTreeMap::new();
-    for (process, slot) in processes.iter().zip(slots) {
-        offsets.entry(*slot).or_insert(process.offsets?);
+    for process in processes {
+        offsets.entry(process.slot).or_insert(process.offsets?);
     }
     let placed: Vec<Placed> = offsets
         .into_values()
@@ -110,8 +101,9 @@ fn placed_by_slot(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::replicate::{self, slot_of};
-    use crate::stats::verdict::Verdict;
+    use crate::engine::replicate;
+    use crate::report::layouts::log_means_by_slot;
+    use crate::stats::verdict::{NoiseFloor, Verdict};
     use rand::rngs::StdRng;
     use rand::{Rng, SeedableRng};
     use rand_distr::{Distribution, Normal};
@@ -133,8 +125,8 @@ mod tests {
     ) -> Vec<ProcessSummary> {
         let mut rng = StdRng::seed_from_u64(seed);
         let noise = Normal::new(0.0, 0.015).unwrap();
-        (0..layouts)
-            .map(|_| {
+        (1..=layouts as u32)
+            .map(|slot| {
                 let [original, candidate] = [
                     16 * rng.random_range(0..4_u8),
                     16 * rng.random_range(0..4_u8),
@@ -147,6 +139,7 @@ mod tests {
                     speedup: log_speedup.exp(),
                     ci: (0.0, f64::INFINITY),
                     rounds: 16,
+                    slot,
                     layout: None,
                     offsets: reported.then_some([original, candidate]),
                 }
@@ -157,11 +150,10 @@ mod tests {
     /// [`judging`] of `processes` as the replicated comparison reads
     /// them (at least four processes), and the plain interval.
     fn intervals(processes: &[ProcessSummary]) -> (Interval, Interval) {
-        let slots: Vec<u32> = (0..processes.len()).map(|s| slot_of(s, 4)).collect();
-        let means = replicate::log_means_by_slot(processes, slots.iter().copied());
+        let means = log_means_by_slot(processes);
         let centers: Vec<(f64, Option<f64>)> = means.iter().map(|&m| (m, None)).collect();
         let plain = stats::across_processes(&centers, CONFIDENCE).unwrap();
-        (judging(plain, processes, &slots, &means), plain)
+        (judging(plain, processes, &means), plain)
     }
 
     #[test]
@@ -199,12 +191,14 @@ mod tests {
         }
     }
 
-    /// A slice reading `speedup` with the two sides at `offsets`.
-    fn placed_slice(speedup: f64, offsets: [u8; 2]) -> ProcessSummary {
+    /// A slice reading `speedup` in slot `slot` with the two sides at
+    /// `offsets`.
+    fn placed_slice(slot: u32, speedup: f64, offsets: [u8; 2]) -> ProcessSummary {
         ProcessSummary {
             speedup,
             ci: (0.0, f64::INFINITY),
             rounds: 16,
+            slot,
             layout: None,
             offsets: Some(offsets),
         }
@@ -215,20 +209,20 @@ mod tests {
         // Identical work, the candidate 15% slower at byte 48: four layouts
         // that all put it there read `slower`, every one of them, and agree
         // within a 5% floor.
-        let floor = 0.05;
+        let floor = NoiseFloor::new(0.05);
         let readings = [0.86, 0.87, 0.85, 0.86];
-        let at_one: Vec<ProcessSummary> = readings
-            .iter()
+        let at_one: Vec<ProcessSummary> = (1..)
+            .zip(readings)
             .zip([0, 16, 32, 0])
-            .map(|(&speedup, original)| placed_slice(speedup, [original, 48]))
+            .map(|((slot, speedup), original)| placed_slice(slot, speedup, [original, 48]))
             .collect();
         assert!(one_side_at_one_offset(&at_one));
-        assert!(!replicate::settled(&at_one, 4, floor));
+        assert!(!replicate::settled(&at_one, floor));
         // The same readings with the candidate seen at two offsets settle.
         let mut at_two = at_one.clone();
         at_two[3].offsets = Some([0, 16]);
         assert!(!one_side_at_one_offset(&at_two));
-        assert!(replicate::settled(&at_two, 4, floor));
+        assert!(replicate::settled(&at_two, floor));
         // Without offsets the rule cannot apply.
         let unreported: Vec<ProcessSummary> = at_one
             .iter()
@@ -238,27 +232,24 @@ mod tests {
             })
             .collect();
         assert!(!one_side_at_one_offset(&unreported));
-        assert!(replicate::settled(&unreported, 4, floor));
+        assert!(replicate::settled(&unreported, floor));
         // Neither side moved: one binary, no layouts, one offset each.
-        let one_binary: Vec<ProcessSummary> = readings
-            .iter()
-            .map(|&speedup| placed_slice(speedup, [16, 48]))
+        let one_binary: Vec<ProcessSummary> = (1..)
+            .zip(readings)
+            .map(|(slot, speedup)| placed_slice(slot, speedup, [16, 48]))
             .collect();
         assert!(!one_side_at_one_offset(&one_binary));
-        assert!(replicate::settled(&one_binary, 4, floor));
+        assert!(replicate::settled(&one_binary, floor));
     }
 
     #[test]
     fn a_five_percent_difference_spread_by_offsets_settles_at_a_two_percent_floor() {
-        let floor = 0.02;
+        let floor = NoiseFloor::new(0.02);
         let with = slices(5, 32, 1.05, SENSITIVE, true);
         let without = slices(5, 32, 1.05, SENSITIVE, false);
-        assert!(replicate::settled(&with, 4, floor));
-        assert!(!replicate::settled(&without, 4, floor));
+        assert!(replicate::settled(&with, floor));
+        assert!(!replicate::settled(&without, floor));
         let (chosen, _) = intervals(&with);
-        assert_eq!(
-            Verdict::from_interval(chosen.exp_bounds(), floor),
-            Verdict::Faster
-        );
+        assert_eq!(floor.verdict(chosen.exp_bounds()), Verdict::Faster);
     }
 }

@@ -24,7 +24,10 @@
 //! A slice is measured in a **slot** `k`, from 1: process `k` (as errors
 //! and reports say it), layout `k` where layouts vary, `harness::servers`'
 //! server `k`, and `process::cpu`'s CPU of slot `k`. Slice `i` (from 0)
-//! goes to slot [`slot_of`]`(i)`, every slot in turn, pass after pass.
+//! goes to slot [`slot_of`]`(i)`, every slot in turn, pass after pass: a
+//! [`Replication`] plans it, and records each slice's figures under the
+//! slot that measured it ([`ProcessSummary::slot`]), which everything after
+//! (the interval, the diagnostics, the outputs) reads and never recomputes.
 //!
 //! It adapts: after `config.processes` slices (four by default) it stops
 //! once the verdict is settled — the interval clear of both thresholds,
@@ -33,17 +36,20 @@
 //! in further layouts, up to
 //! [`MOST_LAYOUTS`] or the budget. Starting, asking and stopping the
 //! processes is `crate::process`'s; what a slice is and when to stop is
-//! here. The parent combines the slices ([`combine_slices`]), keeping every round
-//! of every process, so the counts in every output agree with the data.
+//! here, for every driver: a comparison in one binary ([`measure`]), a
+//! function across revisions (pair by pair, `harness::against`) and the
+//! accuracy suite. The slices combine into one [`Measurement`], keeping
+//! every round of every process, so the counts in every output agree with
+//! the data; judging it is `crate::judge`'s.
 
 use super::offsets;
 use crate::config::Config;
 use crate::error::Error;
-use crate::report::{ProcessSummary, Report};
+use crate::report::layouts::log_means_by_slot;
+use crate::report::{Measurement, ProcessSummary};
 use crate::stats::samples::{CONFIDENCE, Stop};
-use crate::stats::verdict::{NoiseFloor, Verdict};
+use crate::stats::verdict::NoiseFloor;
 use crate::stats::{self, Interval};
-use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
 /// The most slots (processes and layouts) a comparison's slices go to
@@ -56,6 +62,7 @@ pub const MOST_SLICES: usize = 16 * MOST_LAYOUTS;
 
 /// The slot (from 1) of slice `slice` (from 0) of a comparison whose least
 /// count of processes is `least`: every slot in turn, pass after pass.
+/// [`Replication::next_slot`] is its one caller in the runtime.
 pub fn slot_of(slice: usize, least: usize) -> u32 {
     (slice % least.max(MOST_LAYOUTS)) as u32 + 1
 }
@@ -74,6 +81,115 @@ pub struct SliceToMeasure {
     pub timeout: Duration,
 }
 
+/// The slices of one comparison: which slot measures next, each slice's
+/// measurement recorded under the slot that measured it, whether there are
+/// enough, and their combined [`Measurement`]. Every driver measures its
+/// slices through one.
+#[derive(Debug, Clone)]
+pub struct Replication {
+    config: Config,
+    slices: Vec<Measurement>,
+    /// Each slice's own figures, under its slot, in the order they ran.
+    summaries: Vec<ProcessSummary>,
+    /// Wall time spent on the slices so far, measured by the driver.
+    spent: Duration,
+    /// Slices measured again because another process took their budget
+    /// ([`after_failed_slice`]).
+    disturbed: usize,
+}
+
+impl Replication {
+    /// No slice yet of a comparison measured with `config`.
+    pub fn new(config: &Config) -> Replication {
+        Replication {
+            config: config.clone(),
+            slices: Vec::new(),
+            summaries: Vec::new(),
+            spent: Duration::ZERO,
+            disturbed: 0,
+        }
+    }
+
+    /// The slot the next slice goes to. A slice measured again after a
+    /// disturbance goes to the same slot.
+    pub fn next_slot(&self) -> u32 {
+        slot_of(self.slices.len(), self.config.processes)
+    }
+
+    /// The next slice: its slot, configuration and the time its process
+    /// may take.
+    pub fn next_slice(&self) -> SliceToMeasure {
+        let config = slice_config(&self.config, self.slices.len());
+        SliceToMeasure {
+            slot: self.next_slot(),
+            timeout: child_timeout(config.max_time),
+            config,
+        }
+    }
+
+    /// Records what slot `slot` measured for the next slice in `spent` of
+    /// wall time: its measurement, or an error that either has the slice
+    /// measured again or ends the comparison ([`after_failed_slice`]).
+    pub fn record(
+        &mut self,
+        slot: u32,
+        measured: Result<Measurement, Error>,
+        spent: Duration,
+    ) -> Result<(), Error> {
+        self.spent += spent;
+        let measurement = match measured {
+            Ok(measurement) => measurement,
+            Err(error) => return after_failed_slice(error, &self.config, &mut self.disturbed),
+        };
+        self.summaries.push(ProcessSummary {
+            speedup: measurement.speedup,
+            ci: measurement.ci,
+            rounds: measurement.rounds,
+            slot,
+            layout: None,
+            offsets: measurement.offsets,
+        });
+        self.slices.push(measurement);
+        Ok(())
+    }
+
+    /// Whether there are enough slices: at least `config.processes`, and
+    /// then as soon as the verdict is settled ([`settled`]), one more slice
+    /// like the average would overrun the budget, or [`MOST_SLICES`] were
+    /// measured.
+    pub fn enough(&self) -> bool {
+        let count = self.slices.len();
+        if count < self.config.processes.max(1) {
+            return false;
+        }
+        let per_slice = self.spent / count as u32;
+        (looks_at(count) && settled(&self.summaries, self.floor()))
+            || self.spent + per_slice > self.config.max_time
+            || count >= self.config.processes.max(MOST_SLICES)
+    }
+
+    /// The slices' figures so far, each under its slot.
+    pub fn summaries(&self) -> &[ProcessSummary] {
+        &self.summaries
+    }
+
+    /// The slices combined ([`combine_slices`]), measuring their own
+    /// time: not their inputs' preparation nor the servers' starts, which no
+    /// budget counts (the schema says so).
+    ///
+    /// # Panics
+    ///
+    /// Where no slice was recorded.
+    pub fn combined(self) -> Measurement {
+        let floor = self.floor();
+        combine_slices(self.slices, self.summaries, floor)
+    }
+
+    fn floor(&self) -> NoiseFloor {
+        NoiseFloor::new(self.config.noise_floor)
+    }
+}
+
 /// Measures as `config` says: with `measure_here` in this process where
 /// `config.processes` is 1, else in slices `measure_slice` measures, at
 /// least `config.processes` of them and more while the verdict is not
@@ -84,40 +200,23 @@ pub struct SliceToMeasure {
 /// every run after it.
 pub fn measure(
     config: &Config,
-    measure_here: impl FnOnce(&Config) -> Result<Report, Error>,
+    measure_here: impl FnOnce(&Config) -> Result<Measurement, Error>,
     mut prepare: impl FnMut(u32) -> Result<(), Error>,
-    mut measure_slice: impl FnMut(SliceToMeasure) -> Result<Report, Error>,
-) -> Result<Report, Error> {
+    mut measure_slice: impl FnMut(SliceToMeasure) -> Result<Measurement, Error>,
+) -> Result<Measurement, Error> {
     if config.processes <= 1 {
         return measure_here(config);
     }
-    let mut reports: Vec<Report> = Vec::new();
-    let mut disturbed = 0;
-    let mut spent = Duration::ZERO;
-    while !enough(config, &reports, spent) {
-        // A slice measured again after a disturbance goes to the same slot:
-        // slice `i` always ran in `slot_of(i)`, which combining reads.
-        let slot = slot_of(reports.len(), config.processes);
-        prepare(slot)?;
-        let slice = slice_config(config, reports.len());
+    let mut replication = Replication::new(config);
+    while !replication.enough() {
+        let slice = replication.next_slice();
+        prepare(slice.slot)?;
+        let slot = slice.slot;
         let started = Instant::now();
-        let measured = measure_slice(SliceToMeasure {
-            slot,
-            timeout: child_timeout(slice.max_time),
-            config: slice,
-        });
-        spent += started.elapsed();
-        match measured {
-            Ok(report) => reports.push(report),
-            Err(error) => after_failed_slice(error, config, &mut disturbed)?,
-        }
+        let measured = measure_slice(slice);
+        replication.record(slot, measured, started.elapsed())?;
     }
-    let elapsed = reports.iter().map(|report| report.elapsed).sum();
-    let mut combined = combine_slices(reports, config.processes);
-    // The slices' own measuring, not their inputs' preparation nor the
-    // servers' starts, which no budget counts (the schema says so).
-    combined.elapsed = elapsed;
-    Ok(combined)
+    Ok(replication.combined())
 }
 
 /// The configuration each slice of a replicated comparison is measured
@@ -149,11 +248,7 @@ pub fn slice_config(config: &Config, slice: usize) -> Config {
 /// `config.processes` slices were so far (`disturbed` counts them);
 /// otherwise the error that ends the comparison, said of its whole budget,
 /// which the user set.
-pub fn after_failed_slice(
-    error: Error,
-    config: &Config,
-    disturbed: &mut usize,
-) -> Result<(), Error> {
+fn after_failed_slice(error: Error, config: &Config, disturbed: &mut usize) -> Result<(), Error> {
     let Error::BudgetTooShort { round, .. } = error else {
         return Err(error);
     };
@@ -184,22 +279,6 @@ pub fn child_timeout(budget: Duration) -> Duration {
     2 * budget + Duration::from_secs(30)
 }
 
-/// Whether a comparison measured in `reports` (one per slice, `elapsed`
-/// spent on them) has enough slices: at least `config.processes`, and
-/// then as soon as the verdict is settled ([`settled`]), one more slice
-/// like the average would overrun the budget, or [`MOST_SLICES`] were
-/// measured.
-pub fn enough(config: &Config, reports: &[Report], elapsed: Duration) -> bool {
-    let count = reports.len();
-    if count < config.processes.max(1) {
-        return false;
-    }
-    let per_process = elapsed / count as u32;
-    (looks_at(count) && settled(&summaries(reports), config.processes, config.noise_floor))
-        || elapsed + per_process > config.max_time
-        || count >= config.processes.max(MOST_SLICES)
-}
-
 /// Whether the verdict is looked at after `slices` slices: after each one
 /// below `LAYOUTS_TO_TRUST_THE_INTERVAL`, where every layout must read
 /// the verdict ([`settled`]), then each time their count doubles (32, 64,
@@ -219,81 +298,72 @@ pub fn looks_at(slices: usize) -> bool {
 pub const LAYOUTS_TO_TRUST_THE_INTERVAL: usize = 32;
 
 /// Whether more slices could still change the verdict on `processes`
-/// (slices in slot order, at least `least` of them): its interval is clear
-/// of both thresholds ([`Verdict::settled`]), and, before
-/// `LAYOUTS_TO_TRUST_THE_INTERVAL` layouts, every layout's own mean reads
-/// the same verdict, the interval is no wider than the noise floor on
-/// either side (the layouts agree with each other), and each side's code
-/// started at more than one offset among them, where the slices said
-/// (`offsets::one_side_at_one_offset`). A build's layouts are one draw of
-/// where the linker puts the code, repeated in every run, and their effects
-/// are skewed: on hex's `encode`, identical code across revisions, layouts
-/// 1 to 10 read 0.92x to 1.26x (most above 1.10x) in every run where all 64
-/// averaged 1.00x, and the t interval over the first ten, [1.02x – 1.25x],
-/// cleared a 2% floor; the one layout at 0.92x said it could not be
-/// trusted. And a duplicate search's identical copies read 1.31x to 1.63x
-/// faster over the first four layouts of one build, every layout `faster`,
-/// in each run of that build: layouts that agree no better than that are
-/// one draw of offsets, not yet their mean.
-pub fn settled(processes: &[ProcessSummary], least: usize, noise_floor: f64) -> bool {
-    over_layouts(processes, least).is_some_and(|layouts| layouts.settle(noise_floor))
+/// (slices under their slots): its interval is clear of both thresholds
+/// ([`NoiseFloor::settles`]), and, before `LAYOUTS_TO_TRUST_THE_INTERVAL`
+/// layouts, every layout's own mean reads the same verdict, the interval is
+/// no wider than the noise floor on either side (the layouts agree with
+/// each other), and each side's code started at more than one offset among
+/// them, where the slices said (`offsets::one_side_at_one_offset`). A
+/// build's layouts are one draw of where the linker puts the code, repeated
+/// in every run, and their effects are skewed: on hex's `encode`, identical
+/// code across revisions, layouts 1 to 10 read 0.92x to 1.26x (most above
+/// 1.10x) in every run where all 64 averaged 1.00x, and the t interval over
+/// the first ten, [1.02x – 1.25x], cleared a 2% floor; the one layout at
+/// 0.92x said it could not be trusted. And a duplicate search's identical
+/// copies read 1.31x to 1.63x faster over the first four layouts of one
+/// build, every layout `faster`, in each run of that build: layouts that
+/// agree no better than that are one draw of offsets, not yet their mean.
+pub fn settled(processes: &[ProcessSummary], floor: NoiseFloor) -> bool {
+    over_layouts(processes).is_some_and(|layouts| layouts.settle(floor))
 }
 
-/// The interval over the layouts of `processes` (slices in slot order, at
-/// least `least` of them) that a combined report gives, in log space:
-/// what [`combine_slices`] reports, from the processes' figures alone;
-/// `None` for one process.
-pub fn interval_over_layouts(processes: &[ProcessSummary], least: usize) -> Option<Interval> {
-    over_layouts(processes, least).map(|layouts| layouts.interval)
+/// The interval over the layouts of `processes` (slices under their
+/// slots) that a combined measurement gives, in log space: what
+/// [`combine_slices`] reports, from the slices' figures alone; `None` for
+/// one slice.
+pub fn interval_over_layouts(processes: &[ProcessSummary]) -> Option<Interval> {
+    over_layouts(processes).map(|layouts| layouts.interval)
 }
 
-/// Each report's own figures, as a process of a replicated comparison.
-fn summaries<'a>(reports: impl IntoIterator<Item = &'a Report>) -> Vec<ProcessSummary> {
-    reports
-        .into_iter()
-        .map(|report| ProcessSummary {
-            speedup: report.speedup,
-            ci: report.ci,
-            rounds: report.rounds,
-            layout: None,
-            offsets: report.offsets,
-        })
-        .collect()
-}
-
-/// The reports of a comparison's slices (at least one), in the order they
-/// were measured, as one report: the first slice's is its frame (heading,
-/// settings, timer, placement), every slice's rounds are appended in order,
-/// the speedup and interval are over the slices' own estimates
-/// ([`stats::across_processes`]) and the verdict is judged again; each
-/// input's per-call times are the fastest any slice measured, the headline
-/// times their sums (as in one process) and the best-of figure their
-/// ratio; observations a later slice made (other load, a timer that fell
-/// back) are kept where the earlier ones did not make the same.
-pub fn combine_slices(slices: Vec<Report>, least: usize) -> Report {
+/// The measurements of a comparison's slices (at least one), in the order
+/// they were measured, each summarised in `summaries` under its slot, as
+/// one measurement: the first slice's is its frame (heading, timer,
+/// placement), every slice's rounds are appended in order, the speedup and
+/// interval are over the slices' own estimates
+/// ([`stats::across_processes`]); each input's per-call times are the
+/// fastest any slice measured, the headline times their sums (as in one
+/// process) and the best-of figure their ratio; observations a later slice
+/// made (other load, a timer that fell back) are kept where the earlier
+/// ones did not make the same. It stopped converged where the slices
+/// settled at `floor`, else on its budget (or the most slices).
+pub fn combine_slices(
+    slices: Vec<Measurement>,
+    summaries: Vec<ProcessSummary>,
+    floor: NoiseFloor,
+) -> Measurement {
     let mut slices = slices.into_iter();
     let mut combined = slices.next().expect("a comparison measured in no slice");
-    let later: Vec<Report> = slices.collect();
-    let all: Vec<&Report> = std::iter::once(&combined).chain(&later).collect();
+    let later: Vec<Measurement> = slices.collect();
+    let all: Vec<&Measurement> = std::iter::once(&combined).chain(&later).collect();
     let geometric_mean = |values: &mut dyn Iterator<Item = f64>| {
         stats::mean(&values.map(f64::ln).collect::<Vec<_>>()).exp()
     };
-    let processes = summaries(all.iter().copied());
-    let uncorrected_speedup = geometric_mean(&mut all.iter().map(|r| r.uncorrected_speedup));
+    let uncorrected_speedup = geometric_mean(&mut all.iter().map(|m| m.uncorrected_speedup));
     let input_speedups: Vec<f64> = (0..combined.inputs.len())
         .map(|input| {
             geometric_mean(
                 &mut all
                     .iter()
-                    .filter_map(|report| report.inputs.get(input).map(|i| i.speedup)),
+                    .filter_map(|slice| slice.inputs.get(input).map(|i| i.speedup)),
             )
         })
         .collect();
-    let layouts = over_layouts(&processes, least);
+    let elapsed = all.iter().map(|slice| slice.elapsed).sum();
+    let layouts = over_layouts(&summaries);
     let (speedup, ci) = match &layouts {
         Some(layouts) => (layouts.interval.center.exp(), layouts.interval.exp_bounds()),
         None => (
-            geometric_mean(&mut processes.iter().map(|p| p.speedup)),
+            geometric_mean(&mut summaries.iter().map(|p| p.speedup)),
             (0.0, f64::INFINITY),
         ),
     };
@@ -308,21 +378,18 @@ pub fn combine_slices(slices: Vec<Report>, least: usize) -> Report {
     combined.candidate_ns = combined.inputs.iter().map(|input| input.candidate_ns).sum();
     combined.speedup = speedup;
     combined.ci = ci;
-    // Each slice judged its own interval by the same rule, because a slice
-    // travels as a whole report (its document requires a verdict); the
-    // comparison's verdict is the combined interval's.
-    combined.verdict = Verdict::from_interval(ci, combined.noise_floor);
+    combined.elapsed = elapsed;
     // Slices measure fixed cycles, never a precision of their own: the
     // comparison converged where its slices settled, else its budget (or
     // the most slices) ended it.
-    combined.stop = if layouts.is_some_and(|layouts| layouts.settle(combined.noise_floor)) {
+    combined.stop = if layouts.is_some_and(|layouts| layouts.settle(floor)) {
         Stop::Converged
     } else {
         Stop::Budget
     };
     combined.uncorrected_speedup = uncorrected_speedup;
     combined.best_speedup = combined.original_ns / combined.candidate_ns;
-    combined.processes = processes;
+    combined.processes = summaries;
     // The first slice's, where each slice's is its process's.
     combined.offsets = None;
     combined
@@ -330,7 +397,7 @@ pub fn combine_slices(slices: Vec<Report>, least: usize) -> Report {
 
 /// A comparison's slices over its layouts: the interval over the slices'
 /// centres, Student's t over the spread of
-/// their processes' means (each process's slices averaged, where there was
+/// their slots' means (each slot's slices averaged, where there was
 /// more than one pass), so a process and its layout count once however many
 /// slices it measured. A slice's own interval is not a floor here, as it
 /// was for whole processes each converged on its own: two cycles of rounds
@@ -350,121 +417,43 @@ struct OverLayouts {
 }
 
 impl OverLayouts {
-    /// Whether it settles the verdict at `noise_floor` (see [`settled`]).
-    fn settle(&self, noise_floor: f64) -> bool {
+    /// Whether it settles the verdict at `floor` (see [`settled`]).
+    fn settle(&self, floor: NoiseFloor) -> bool {
         let bounds = self.interval.exp_bounds();
-        if !Verdict::settled(bounds, noise_floor) {
+        if !floor.settles(bounds) {
             return false;
         }
         if self.log_means.len() >= LAYOUTS_TO_TRUST_THE_INTERVAL {
             return true;
         }
-        let verdict = Verdict::from_interval(bounds, noise_floor);
-        let every_layout_reads_it = self.log_means.iter().all(|log_mean| {
-            let mean = log_mean.exp();
-            Verdict::from_interval((mean, mean), noise_floor) == verdict
-        });
+        let verdict = floor.verdict(bounds);
+        let every_layout_reads_it = self
+            .log_means
+            .iter()
+            .all(|log_mean| floor.reads(log_mean.exp()) == verdict);
         // A verdict within noise is that narrow already.
-        let layouts_agree =
-            self.interval.half_width <= NoiseFloor::new(noise_floor).log_threshold();
+        let layouts_agree = self.interval.half_width <= floor.log_threshold();
         every_layout_reads_it && layouts_agree && !self.one_side_at_one_offset
     }
 }
 
-/// [`OverLayouts`] of `processes` (slices in slot order, at least `least`
-/// of them); `None` where there is one process only.
-fn over_layouts(processes: &[ProcessSummary], least: usize) -> Option<OverLayouts> {
-    let slots: Vec<u32> = (0..processes.len())
-        .map(|slice| slot_of(slice, least))
-        .collect();
-    let log_means = log_means_by_slot(processes, slots.iter().copied());
+/// [`OverLayouts`] of `processes` (slices under their slots); `None` where
+/// there is one slice only.
+fn over_layouts(processes: &[ProcessSummary]) -> Option<OverLayouts> {
+    let log_means = log_means_by_slot(processes);
     let centers: Vec<(f64, Option<f64>)> = log_means.iter().map(|&mean| (mean, None)).collect();
     let plain = stats::across_processes(&centers, CONFIDENCE).ok()?;
     Some(OverLayouts {
-        interval: offsets::judging(plain, processes, &slots, &log_means),
+        interval: offsets::judging(plain, processes, &log_means),
         log_means,
         one_side_at_one_offset: offsets::one_side_at_one_offset(processes),
     })
 }
 
-/// The mean log speedup of each slot's slices, in slot order: slice `i`
-/// of `processes` ran in the `i`th of `slots`.
-pub fn log_means_by_slot(
-    processes: &[ProcessSummary],
-    slots: impl IntoIterator<Item = u32>,
-) -> Vec<f64> {
-    let mut sums: BTreeMap<u32, (f64, f64)> = BTreeMap::new();
-    for (process, slot) in processes.iter().zip(slots) {
-        let sum = sums.entry(slot).or_default();
-        sum.0 += process.speedup.ln();
-        sum.1 += 1.0;
-    }
-    sums.into_values().map(|(sum, count)| sum / count).collect()
-}
-
-/// Each slot's (layout's, where layouts vary) mean speedup over the slices
-/// it measured of `report`, in slot order.
-pub fn slot_means(report: &Report) -> Vec<f64> {
-    // Without layouts, the slot the slices went to in turn.
-    let slots = report
-        .processes
-        .iter()
-        .enumerate()
-        .map(|(slice, process)| process.layout.unwrap_or_else(|| slot_of(slice, 0)));
-    log_means_by_slot(&report.processes, slots)
-        .into_iter()
-        .map(f64::exp)
-        .collect()
-}
-
-/// From this many layouts on, how far apart they read is said of the middle
-/// 80% of their means: a short slice reads its own noise as well as its
-/// layout, and the extremes of dozens of them say more about the noise
-/// than the layouts.
-pub const MIDDLE_FROM: usize = 10;
-
-/// How far apart the processes' (layouts') means read: the lowest and the
-/// highest, or the 10th and 90th percentiles from [`MIDDLE_FROM`] means on.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct MeansApart {
-    /// The low end, as a speedup.
-    pub low: f64,
-    /// The high end, as a speedup.
-    pub high: f64,
-    /// Whether the ends are the middle 80%'s rather than the extremes.
-    pub middle: bool,
-}
-
-impl MeansApart {
-    /// The high end over the low, minus one: `0.10` for 10% apart.
-    pub fn spread(&self) -> f64 {
-        self.high / self.low - 1.0
-    }
-}
-
-/// How far apart `means` read (see [`MeansApart`]); `None` for fewer than
-/// two.
-pub fn means_apart(means: &[f64]) -> Option<MeansApart> {
-    if means.len() < 2 {
-        return None;
-    }
-    let mut sorted = means.to_vec();
-    sorted.sort_by(f64::total_cmp);
-    let middle = sorted.len() >= MIDDLE_FROM;
-    let (low, high) = if middle {
-        (
-            stats::percentile(&sorted, 10.0),
-            stats::percentile(&sorted, 90.0),
-        )
-    } else {
-        (sorted[0], sorted[sorted.len() - 1])
-    };
-    Some(MeansApart { low, high, middle })
-}
-
 /// A later slice's rounds, best times and observations added to `parent`'s
-/// (the combined report so far; its stop is [`combine_slices`]' to say).
-fn append(parent: &mut Report, child: Report) {
+/// (the combined measurement so far; its stop is [`combine_slices`]' to
+/// say).
+fn append(parent: &mut Measurement, child: Measurement) {
     parent.rounds += child.rounds;
     parent.warm_up_rounds += child.warm_up_rounds;
     parent.round_log_ratios.extend(child.round_log_ratios);
@@ -503,20 +492,36 @@ fn same_kind(one: &str, other: &str) -> bool {
 mod tests {
     use super::*;
     use crate::report::fixtures;
-    use crate::stats::verdict::Expect;
+    use crate::stats::verdict::Verdict;
 
-    fn process(speedup: f64, half_width: f64) -> Report {
-        let mut report = fixtures::report(
+    fn process(speedup: f64, half_width: f64) -> Measurement {
+        let mut measurement = fixtures::measurement(
             speedup,
             (speedup * (-half_width).exp(), speedup * half_width.exp()),
-            Verdict::Faster,
-            Expect::Faster,
         );
-        report.original_ns = 10.0 * speedup;
-        report.candidate_ns = 10.0;
-        report.inputs[0].original_ns = report.original_ns;
-        report.inputs[0].candidate_ns = report.candidate_ns;
-        report
+        measurement.original_ns = 10.0 * speedup;
+        measurement.candidate_ns = 10.0;
+        measurement.inputs[0].original_ns = measurement.original_ns;
+        measurement.inputs[0].candidate_ns = measurement.candidate_ns;
+        measurement
+    }
+
+    /// `slices` recorded in turn, each under the slot its replication
+    /// planned, with `least` processes, and combined.
+    fn combined(slices: Vec<Measurement>, least: usize) -> Measurement {
+        let mut replication = Replication::new(&Config {
+            processes: least,
+            ..Config::default()
+        });
+        for slice in slices {
+            let slot = replication.next_slot();
+            replication.record(slot, Ok(slice), Duration::ZERO).unwrap();
+        }
+        replication.combined()
+    }
+
+    fn verdict(measurement: &Measurement) -> Verdict {
+        NoiseFloor::new(Config::default().noise_floor).verdict(measurement.ci)
     }
 
     #[test]
@@ -547,13 +552,13 @@ mod tests {
 
     #[test]
     fn each_slices_offsets_are_its_process_summarys() {
-        let slices: Vec<Report> = [[0, 16], [32, 48]]
-            .map(|offsets| Report {
+        let slices: Vec<Measurement> = [[0, 16], [32, 48]]
+            .map(|offsets| Measurement {
                 offsets: Some(offsets),
                 ..process(4.0, 0.01)
             })
             .into();
-        let combined = combine_slices(slices, 2);
+        let combined = combined(slices, 2);
         let offsets: Vec<Option<[u8; 2]>> = combined
             .processes
             .iter()
@@ -565,13 +570,13 @@ mod tests {
 
     #[test]
     fn four_processes_that_agree_on_a_large_speedup_decide_it() {
-        let combined = combine_slices(
+        let combined = combined(
             [4.0, 4.12, 4.05, 4.08]
                 .map(|speedup| process(speedup, 0.01))
                 .into(),
             4,
         );
-        assert_eq!(combined.verdict, Verdict::Faster, "{:?}", combined.ci);
+        assert_eq!(verdict(&combined), Verdict::Faster, "{:?}", combined.ci);
         assert!(
             combined.ci.0 > 3.8 && combined.ci.1 < 4.3,
             "{:?}",
@@ -582,7 +587,7 @@ mod tests {
     /// Runs [`measure`] with `config` on processes reading `speedups` in
     /// turn (round and round), each prepared just before its slice, and
     /// returns how many ran and the result.
-    fn replicated(config: &Config, speedups: &[f64]) -> (usize, Result<Report, Error>) {
+    fn replicated(config: &Config, speedups: &[f64]) -> (usize, Result<Measurement, Error>) {
         let mut started = 0;
         let prepared = std::cell::Cell::new(None);
         let result = measure(
@@ -614,13 +619,9 @@ mod tests {
         assert_eq!(started, 4);
         let report = result.unwrap();
         assert_eq!(report.processes.len(), 4);
-        assert_eq!(report.verdict, Verdict::WithinNoise);
+        assert_eq!(verdict(&report), Verdict::WithinNoise);
         assert_eq!(report.stop, Stop::Converged);
-        assert!(
-            Verdict::settled(report.ci, report.noise_floor),
-            "{:?}",
-            report.ci
-        );
+        assert!(NoiseFloor::new(0.05).settles(report.ci), "{:?}", report.ci);
     }
 
     #[test]
@@ -630,9 +631,9 @@ mod tests {
         let (started, result) = replicated(&Config::default(), &[1.06, 0.94, 1.05, 0.95, 1.0]);
         let report = result.unwrap();
         assert!(started > 4 && started <= MOST_SLICES, "{started}");
-        assert!(Verdict::settled(report.ci, 0.05), "{:?}", report.ci);
+        assert!(NoiseFloor::new(0.05).settles(report.ci), "{:?}", report.ci);
         assert!(report.ci.0 < 1.0 && 1.0 < report.ci.1, "{:?}", report.ci);
-        assert_eq!(report.verdict, Verdict::WithinNoise);
+        assert_eq!(verdict(&report), Verdict::WithinNoise);
     }
 
     #[test]
@@ -688,12 +689,12 @@ mod tests {
 
     #[test]
     fn a_combined_report_keeps_every_round_and_counts_them_once() {
-        let slices: Vec<Report> = [1.25, 1.20, 1.30, 1.22, 1.28]
+        let slices: Vec<Measurement> = [1.25, 1.20, 1.30, 1.22, 1.28]
             .iter()
             .map(|&s| process(s, 0.001))
             .collect();
         let per_process = slices[0].rounds;
-        let combined = combine_slices(slices, 4);
+        let combined = combined(slices, 4);
         assert_eq!(combined.processes.len(), 5);
         assert_eq!(combined.processes[0].speedup, 1.25);
         assert_eq!(combined.rounds, 5 * per_process);
@@ -707,7 +708,7 @@ mod tests {
             "{:?}",
             combined.ci
         );
-        assert_eq!(combined.verdict, Verdict::Faster);
+        assert_eq!(verdict(&combined), Verdict::Faster);
         // The best-of figure is the best of every process.
         assert_eq!(combined.original_ns, 12.0);
         assert_eq!(combined.best_speedup, 1.2);
@@ -724,7 +725,7 @@ mod tests {
             "other processes kept 70% of a core busy".into(),
             "steal was high".into(),
         ];
-        let combined = combine_slices(vec![parent, child.clone(), child], 4);
+        let combined = combined(vec![parent, child.clone(), child], 4);
         assert_eq!(
             combined.warnings,
             vec!["other processes kept 50% of a core busy", "steal was high"]
@@ -820,14 +821,15 @@ mod tests {
 
     #[test]
     fn a_few_layouts_settle_a_verdict_only_where_every_one_reads_it_and_they_agree() {
-        let floor = 0.02;
+        let floor = NoiseFloor::new(0.02);
         let slices = |speedups: &[f64]| -> Vec<ProcessSummary> {
-            speedups
-                .iter()
-                .map(|&speedup| ProcessSummary {
+            (1..)
+                .zip(speedups)
+                .map(|(slot, &speedup)| ProcessSummary {
                     speedup,
                     ci: (0.0, f64::INFINITY),
                     rounds: 16,
+                    slot,
                     layout: None,
                     offsets: None,
                 })
@@ -836,33 +838,27 @@ mod tests {
         // hex's `encode` against itself, the first ten layouts as read:
         // the interval clears the 2% floor, the fourth layout does not.
         let hex = [1.10, 1.21, 1.26, 0.92, 1.19, 1.21, 1.19, 1.12, 1.00, 1.13];
-        let interval = over_layouts(&slices(&hex), 4)
-            .unwrap()
-            .interval
-            .exp_bounds();
-        assert_eq!(
-            Verdict::from_interval(interval, 0.02),
-            Verdict::Faster,
-            "{interval:?}"
-        );
-        assert!(!settled(&slices(&hex), 4, floor));
+        let interval = over_layouts(&slices(&hex)).unwrap().interval.exp_bounds();
+        assert_eq!(floor.verdict(interval), Verdict::Faster, "{interval:?}");
+        assert!(!settled(&slices(&hex), floor));
         // Every layout faster by more than the floor and agreeing within
         // it: settled at four; agreeing less closely than the floor (the
         // interval ±3.7%), not at four.
         let ten_percent = [1.10, 1.12, 1.09, 1.11];
-        assert!(settled(&slices(&ten_percent), 4, 0.05));
-        assert!(!settled(&slices(&ten_percent), 4, floor));
+        assert!(settled(&slices(&ten_percent), NoiseFloor::new(0.05)));
+        assert!(!settled(&slices(&ten_percent), floor));
         // A duplicate search's identical copies, the first four layouts of
         // one build: `faster` in each, the interval [1.31x – 1.63x] (±11%).
-        assert!(!settled(&slices(&[1.33, 1.62, 1.41, 1.50]), 4, 0.05));
+        let five = NoiseFloor::new(0.05);
+        assert!(!settled(&slices(&[1.33, 1.62, 1.41, 1.50]), five));
         // Within noise in every layout: settled at four.
-        assert!(settled(&slices(&[1.01, 0.99, 1.00, 1.02]), 4, 0.05));
+        assert!(settled(&slices(&[1.01, 0.99, 1.00, 1.02]), five));
         // From thirty-two layouts on, the interval decides alone.
         let mut many = vec![1.10; 30];
         many.push(1.01);
-        assert!(!settled(&slices(&many), 4, floor));
+        assert!(!settled(&slices(&many), floor));
         many.push(1.10);
-        assert!(settled(&slices(&many), 4, floor));
+        assert!(settled(&slices(&many), floor));
     }
 
     #[test]
@@ -880,13 +876,34 @@ mod tests {
                 speedup: if slice < 64 { 1.1 } else { 1.0 / 1.1 },
                 ci: (0.0, f64::INFINITY),
                 rounds: 16,
+                slot: slot_of(slice, 4),
                 layout: None,
                 offsets: None,
             })
             .collect();
-        let interval = over_layouts(&slices, 4).unwrap().interval;
+        let interval = over_layouts(&slices).unwrap().interval;
         assert_eq!(interval.blocks, 64);
         assert!(interval.half_width < 1e-9, "{interval:?}");
+    }
+
+    #[test]
+    fn more_than_sixty_four_processes_keep_a_slot_each_from_replication_to_report() {
+        // With `processes = 100` and layouts off, slice 64 ran in slot 65:
+        // combining and every reader of the report group it there, not with
+        // slot 1 (they once disagreed, the report's means grouping slices
+        // 65-100 with slots 1-36).
+        let config = Config {
+            processes: 100,
+            max_time: Duration::from_secs(3600),
+            ..Config::default()
+        };
+        let (started, result) = replicated(&config, &[1.01, 0.99, 1.0]);
+        assert!(started >= 100, "{started}");
+        let measurement = result.unwrap();
+        let slots: Vec<u32> = measurement.processes.iter().map(|p| p.slot).collect();
+        assert_eq!(&slots[..100], (1..=100).collect::<Vec<u32>>());
+        let report = crate::judge::judge(measurement, &config, Default::default());
+        assert_eq!(report.slot_means().len(), 100);
     }
 
     #[test]

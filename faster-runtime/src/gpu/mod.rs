@@ -61,9 +61,9 @@ pub use wgpu;
 use crate::check::{Approx, Eq, OutputCheck, Skip};
 use crate::config::Config;
 use crate::engine::compare::{Device, Timed};
-use crate::engine::diagnostics;
 use crate::error::{Error, Phase, guarded};
-use crate::report::Report;
+use crate::judge::{self, Context};
+use crate::report::{Measurement, Report};
 use crate::stats::samples::Side;
 use crate::time::WallClock;
 use input::{Output, fill_sentinel, output_problem, read_back, unwritten_note};
@@ -168,14 +168,13 @@ where
     A: FnMut(&mut wgpu::ComputePass<'_>, &I),
     B: FnMut(&mut wgpu::ComputePass<'_>, &I),
 {
-    let mut report = measure(gpu, name, inputs, original, candidate, options, config)?;
-    diagnostics::review(&mut report, config);
-    Ok(report)
+    let measurement = measure(gpu, name, inputs, original, candidate, options, config)?;
+    Ok(judge::judge(measurement, config, Context::default()))
 }
 
-/// Check → sample → estimate → verdict, before [`diagnostics::review`]:
+/// Check → sample → estimate, for the judge (`crate::judge`):
 /// [`compare_kernels`] and the attribute's comparisons (whose harness
-/// reviews) both land here.
+/// judges) both land here.
 pub(crate) fn measure<I, K, A, B>(
     gpu: &Gpu,
     name: &str,
@@ -184,7 +183,7 @@ pub(crate) fn measure<I, K, A, B>(
     mut candidate: B,
     options: &KernelOptions<K>,
     config: &Config,
-) -> Result<Report, Error>
+) -> Result<Measurement, Error>
 where
     I: GpuInput,
     K: OutputCheck<Vec<I::Element>>,
@@ -241,12 +240,12 @@ where
         max_warm_up: config.max_warm_up.max(WARM_UP_LIMIT),
         ..config.clone()
     };
-    let mut report = timed.measure(&WallClock, &mut subject, &config)?;
-    report.gpu = Some(gpu.info(timer.flush_bytes()));
-    for (input, case) in report.inputs.iter_mut().zip(inputs) {
+    let mut measurement = timed.measure(&WallClock, &mut subject, &config)?;
+    measurement.gpu = Some(gpu.info(timer.flush_bytes()));
+    for (input, case) in measurement.inputs.iter_mut().zip(inputs) {
         input.label = case.label();
     }
-    Ok(report)
+    Ok(measurement)
 }
 
 /// Runs each kernel once on every case and compares what they leave in the

@@ -1,12 +1,13 @@
-//! What a child that measured a comparison hands back: its report (as the
-//! `faster/report/v1` document, so it keeps every round, with where its
-//! two functions start in a cache line beside it), or its error; and a
-//! one-shot child that measures once ([`run_once`]). What crosses is
-//! known here, where reports are; how it crosses is `crate::process`'s.
+//! What a child that measured a comparison hands back: its measurement
+//! (every round of it, as a [`Slice`], with where its two functions start
+//! in a cache line), or its error; and a one-shot child that measures once
+//! ([`run_once`]). What crosses is known here, where measurements are; how
+//! it crosses is `crate::process`'s.
 
 use crate::error::Error;
 use crate::process::{Role, Server, command};
-use crate::report::{Document, Report};
+use crate::report::Measurement;
+use crate::report::document::Slice;
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 use std::time::Duration;
@@ -15,8 +16,8 @@ use std::time::Duration;
 #[derive(Debug, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Measured {
-    /// The report.
-    Report(Box<Slice>),
+    /// The measurement.
+    Measurement(Box<Slice>),
     /// Its error's text (a mismatch, a panic, an unknown comparison).
     Failed(String),
     /// One round of the functions takes this many nanoseconds, more than the
@@ -27,27 +28,11 @@ pub enum Measured {
     },
 }
 
-/// A report as it crosses: the document's fields, and beside them the
-/// offsets of the child's functions ([`Report::offsets`]), which the
-/// document does not have. A reader that does not know them skips them,
-/// and a frame without them reads as `None`, so the framing's version
-/// stands.
-#[derive(Debug, Serialize, Deserialize)]
-pub struct Slice {
-    #[serde(flatten)]
-    document: Document,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    offsets: Option<[u8; 2]>,
-}
-
 impl Measured {
     /// `result` as it crosses.
-    pub fn of(result: &Result<Report, Error>) -> Measured {
+    pub fn of(result: &Result<Measurement, Error>) -> Measured {
         match result {
-            Ok(report) => Measured::Report(Box::new(Slice {
-                document: Document::of_report(report),
-                offsets: report.offsets,
-            })),
+            Ok(measurement) => Measured::Measurement(Box::new(Slice::of(measurement))),
             Err(Error::BudgetTooShort { round, .. }) => Measured::BudgetTooShort {
                 round_ns: round.as_nanos() as u64,
             },
@@ -57,15 +42,10 @@ impl Measured {
 
     /// The result again, in the parent: process `process` (from 1) of the
     /// comparison measured it, within `budget`.
-    pub fn into_result(self, process: usize, budget: Duration) -> Result<Report, Error> {
-        let failed = |message| Error::Replication { process, message };
+    pub fn into_result(self, process: usize, budget: Duration) -> Result<Measurement, Error> {
         match self {
-            Measured::Report(slice) => {
-                let Slice { document, offsets } = *slice;
-                let report = document.into_report().map_err(failed)?;
-                Ok(Report { offsets, ..report })
-            }
-            Measured::Failed(message) => Err(failed(message)),
+            Measured::Measurement(slice) => Ok(slice.into_measurement()),
+            Measured::Failed(message) => Err(Error::Replication { process, message }),
             Measured::BudgetTooShort { round_ns } => Err(Error::BudgetTooShort {
                 round: Duration::from_nanos(round_ns),
                 max_time: budget,
@@ -84,7 +64,7 @@ pub fn run_once(
     key: &str,
     (process, budget): (usize, Duration),
     timeout: Duration,
-) -> Result<Report, Error> {
+) -> Result<Measurement, Error> {
     let mut once = command::child(executable, Some(&Role::Once(key.to_string())));
     once.args(arguments);
     let failed = |message| Error::Replication { process, message };
@@ -100,16 +80,22 @@ mod tests {
     use super::*;
     use crate::process::wire;
     use crate::report::fixtures;
-    use crate::stats::verdict::{Expect, Verdict};
 
     #[test]
-    fn a_report_and_a_short_budget_cross_intact() {
-        let report = fixtures::report(1.25, (1.2, 1.3), Verdict::Faster, Expect::Faster);
-        let line = wire::encode(&Measured::of(&Ok(report.clone())));
+    fn a_measurement_and_a_short_budget_cross_intact() {
+        let mut measurement = fixtures::measurement(1.25, (1.2, 1.3));
+        measurement.processes = vec![crate::report::ProcessSummary {
+            speedup: 1.25,
+            ci: (1.2, 1.3),
+            rounds: 16,
+            slot: 65,
+            layout: None,
+            offsets: None,
+        }];
+        let line = wire::encode(&Measured::of(&Ok(measurement.clone())));
         let read = wire::decode::<Measured>(&line).unwrap().unwrap();
         let read = read.into_result(1, Duration::from_secs(1)).unwrap();
-        assert_eq!(read.speedup, report.speedup);
-        assert_eq!(read.inputs[0].round_ns, report.inputs[0].round_ns);
+        assert_eq!(read, measurement);
 
         let short = Measured::of(&Err(Error::BudgetTooShort {
             round: Duration::from_millis(600),
@@ -126,22 +112,19 @@ mod tests {
     }
 
     #[test]
-    fn a_slices_offsets_cross_beside_its_document_and_a_frame_without_them_reads_as_none() {
-        let mut report = fixtures::report(1.25, (1.2, 1.3), Verdict::Faster, Expect::Faster);
-        report.offsets = Some([16, 48]);
-        let line = wire::encode(&Measured::of(&Ok(report.clone())));
+    fn a_slices_offsets_cross_beside_its_measurement_and_none_reads_as_none() {
+        let mut measurement = fixtures::measurement(1.25, (1.2, 1.3));
+        measurement.offsets = Some([16, 48]);
+        let line = wire::encode(&Measured::of(&Ok(measurement.clone())));
+        assert!(line.contains("\"offsets\":[16,48]"), "{line}");
         let read = wire::decode::<Measured>(&line).unwrap().unwrap();
         let read = read.into_result(1, Duration::from_secs(1)).unwrap();
         assert_eq!(read.offsets, Some([16, 48]));
-        assert_eq!(read.speedup, report.speedup);
 
-        // A frame of the document alone, as a child that takes no
-        // addresses (or an earlier faster) writes it.
-        let document = serde_json::to_string(&Document::of_report(&report)).unwrap();
-        let bare = format!("faster-frame/{} {{\"report\":{document}}}", wire::VERSION);
-        let read = wire::decode::<Measured>(&bare).unwrap().unwrap();
-        let read = read.into_result(1, Duration::from_secs(1)).unwrap();
-        assert_eq!(read.offsets, None);
-        assert_eq!(read.speedup, report.speedup);
+        measurement.offsets = None;
+        let line = wire::encode(&Measured::of(&Ok(measurement)));
+        assert!(!line.contains("offsets"), "{line}");
+        let read = wire::decode::<Measured>(&line).unwrap().unwrap();
+        assert_eq!(read.into_result(1, Duration::ZERO).unwrap().offsets, None);
     }
 }

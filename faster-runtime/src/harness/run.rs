@@ -6,13 +6,14 @@
 use super::lock::lock_across_processes;
 use super::servers::servers;
 use crate::config::{Config, Settings, resolve};
-use crate::engine::{compare, diagnostics, probe, replicate};
+use crate::engine::{compare, probe, replicate};
 use crate::error::Error;
+use crate::judge::{self, Context};
 use crate::layout::Binaries;
 use crate::output::files::output_dir;
 use crate::output::{Note, Outputs};
 use crate::registry::Comparison;
-use crate::report::{Outcome, Report, Scope, Source};
+use crate::report::{Measurement, Outcome, Scope, Source};
 
 /// The run-wide settings: the environment's, and the command line's over
 /// them (none under libtest).
@@ -61,17 +62,16 @@ pub fn run_comparison(
 
 /// Measures and judges `comparison` with `config`.
 fn outcome(comparison: &Comparison, config: &Config, enforced: bool) -> Outcome {
-    let result = config
-        .validate()
-        .and_then(|()| measure(comparison, config, enforced));
-    let result = result.map(|mut report| {
-        diagnostics::review(&mut report, config);
-        // Unoptimized code says nothing about this machine's noise: the
-        // run says once that a debug build is not enforced.
-        if !comparison.debug_build {
-            probe::judge(&mut report, &probe::probe(), config.strict);
-        }
-        report
+    let result = config.validate().and_then(|()| {
+        let (measurement, scope) = measure(comparison, config, enforced)?;
+        let context = Context {
+            scope,
+            compiled_code: None,
+            // Unoptimized code says nothing about this machine's noise: the
+            // run says once that a debug build is not enforced.
+            probe: (!comparison.debug_build).then(probe::probe),
+        };
+        Ok(judge::judge(measurement, config, context))
     });
     Outcome {
         test: comparison.test_name().to_string(),
@@ -91,21 +91,22 @@ fn outcome(comparison: &Comparison, config: &Config, enforced: bool) -> Outcome 
 /// Measures `comparison`: in slices in this run's servers, each in a
 /// layout of its own where it was linked through `faster-link` (see
 /// `crate::layout`), or, in a debug build whose timing is not enforced,
-/// here only.
-fn measure(comparison: &Comparison, config: &Config, enforced: bool) -> Result<Report, Error> {
+/// here only. Returns the measurement and how far its verdict reaches.
+fn measure(
+    comparison: &Comparison,
+    config: &Config,
+    enforced: bool,
+) -> Result<(Measurement, Option<Scope>), Error> {
     if !enforced || config.processes <= 1 {
-        let mut report = (comparison.run)(&Config {
+        let measurement = (comparison.run)(&Config {
             processes: 1,
             ..config.clone()
         })?;
         // A kernel's time is the GPU's: where the CPU code landed is no
         // part of it.
-        if enforced && report.gpu.is_none() {
-            report.scope = Some(Scope::ThisBuild(
-                "measured in this process only (processes = 1)".into(),
-            ));
-        }
-        return Ok(report);
+        let scope = (enforced && measurement.gpu.is_none())
+            .then(|| Scope::ThisBuild("measured in this process only (processes = 1)".into()));
+        return Ok((measurement, scope));
     }
     let executable = std::env::current_exe().map_err(|error| Error::Replication {
         process: 0,
@@ -122,7 +123,7 @@ fn measure(comparison: &Comparison, config: &Config, enforced: bool) -> Result<R
         })
     };
     let prepare = |slot| binary(slot).map(drop);
-    let mut report = replicate::measure(config, comparison.run, prepare, |slice| {
+    let mut measurement = replicate::measure(config, comparison.run, prepare, |slice| {
         let binary = binary(slice.slot)?;
         servers.measure(
             (&binary, slice.slot),
@@ -131,9 +132,8 @@ fn measure(comparison: &Comparison, config: &Config, enforced: bool) -> Result<R
             slice.timeout,
         )
     })?;
-    for (slice, process) in report.processes.iter_mut().enumerate() {
-        process.layout = binaries.layout(replicate::slot_of(slice, config.processes));
+    for process in &mut measurement.processes {
+        process.layout = binaries.layout(process.slot);
     }
-    report.scope = Some(binaries.scope());
-    Ok(report)
+    Ok((measurement, Some(binaries.scope())))
 }

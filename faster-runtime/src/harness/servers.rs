@@ -19,7 +19,7 @@ use crate::config::Config;
 use crate::error::Error;
 use crate::process::{self, Role, Server, command};
 use crate::registry::Comparison;
-use crate::report::Report;
+use crate::report::Measurement;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::io;
@@ -61,7 +61,7 @@ impl Servers {
         test: &str,
         config: &Config,
         timeout: Duration,
-    ) -> Result<Report, Error> {
+    ) -> Result<Measurement, Error> {
         let failed = |message| Error::Replication {
             process: slot as usize,
             message,
@@ -96,7 +96,7 @@ impl Servers {
 }
 
 /// The server's side: measures each comparison asked for, among
-/// `registered`, until the parent closes the pipe; each report says where
+/// `registered`, until the parent closes the pipe; each measurement says where
 /// the comparison's two functions start in a cache line in this
 /// process's layout.
 pub fn serve(registered: &[&Comparison]) -> io::Result<()> {
@@ -118,7 +118,10 @@ pub fn serve(registered: &[&Comparison]) -> io::Result<()> {
                 config.validate()?;
                 // Taken here, in the layout that measured the slice.
                 let offsets = comparison.offsets();
-                (comparison.run)(&config).map(|report| Report { offsets, ..report })
+                (comparison.run)(&config).map(|measurement| Measurement {
+                    offsets,
+                    ..measurement
+                })
             });
         Some(Measured::of(&result))
     })

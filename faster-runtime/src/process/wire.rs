@@ -19,8 +19,10 @@ use serde::de::DeserializeOwned;
 /// listing of a revision's server no longer carries a protocol number of
 /// its own (the last was 4). 4: a revision's server is asked to `digest` a
 /// function's inputs and answers `digested` (they were `probe` and
-/// `probed`).
-pub const VERSION: u32 = 4;
+/// `probed`). 5: a comparison's server answers with its slice's
+/// measurement (`measurement`: no verdict, each process under its slot),
+/// no longer with a report document (`report`).
+pub const VERSION: u32 = 5;
 
 /// Starts every frame, up to the version.
 const PREFIX: &str = "faster-frame/";

@@ -13,6 +13,8 @@ pub(crate) mod apart;
 pub(crate) mod compiled_code;
 pub(crate) mod document;
 pub(crate) mod environment;
+pub(crate) mod layouts;
+mod measurement;
 pub(crate) mod outcome;
 pub(crate) mod run;
 pub(crate) mod throughput;
@@ -24,6 +26,8 @@ pub use crate::stats::verdict::NoiseFloor;
 pub use apart::{BestOfApart, InputsAgainstHeadline, SlowerInput};
 pub use compiled_code::{Callee, CompiledCode};
 pub use document::SCHEMA;
+pub use layouts::MeansApart;
+pub use measurement::Measurement;
 pub use units::{format_ns, format_rate};
 
 pub(crate) use document::Document;
@@ -266,6 +270,10 @@ pub struct ProcessSummary {
     pub ci: (f64, f64),
     /// The rounds it measured (its share of [`Report::rounds`]).
     pub rounds: usize,
+    /// The slot it was measured in (from 1): the process, the server and,
+    /// where layouts vary, the layout that measured it, as the
+    /// replication recorded it when the slice came back.
+    pub slot: u32,
     /// The layout of the binary it ran in (its `--shuffle-sections` seed),
     /// where layouts were varied.
     pub layout: Option<u32>,
@@ -365,6 +373,11 @@ pub(crate) mod fixtures {
             offsets: None,
             compiled_code: None,
         }
+    }
+
+    /// The measurement of [`report`]'s figures, not yet judged.
+    pub(crate) fn measurement(speedup: f64, ci: (f64, f64)) -> Measurement {
+        report(speedup, ci, Verdict::WithinNoise, Expect::Report).measurement()
     }
 
     /// One input whose rounds drift upwards together on both sides.

@@ -36,16 +36,7 @@ impl Report {
     ///
     /// When `flops` does not have one count per input.
     pub fn with_flops(mut self, flops: &[u64]) -> Report {
-        assert_eq!(
-            flops.len(),
-            self.inputs.len(),
-            "with_flops: {} counts for {} inputs; give one count per input, in input order",
-            flops.len(),
-            self.inputs.len()
-        );
-        for (input, &count) in self.inputs.iter_mut().zip(flops) {
-            input.flops = Some(count);
-        }
+        attach(&mut self.inputs, flops, Count::Flops);
         self
     }
 
@@ -56,16 +47,7 @@ impl Report {
     ///
     /// When `bytes` does not have one count per input.
     pub fn with_bytes(mut self, bytes: &[u64]) -> Report {
-        assert_eq!(
-            bytes.len(),
-            self.inputs.len(),
-            "with_bytes: {} counts for {} inputs; give one count per input, in input order",
-            bytes.len(),
-            self.inputs.len()
-        );
-        for (input, &count) in self.inputs.iter_mut().zip(bytes) {
-            input.bytes = Some(count);
-        }
+        attach(&mut self.inputs, bytes, Count::Bytes);
         self
     }
 
@@ -97,23 +79,64 @@ impl Report {
     /// summed counts over the summed per-call times. `None` unless every
     /// input has a count.
     pub fn flop_rates(&self) -> Option<(f64, f64)> {
-        self.overall_rates(|input| input.flops)
+        overall_rates(&self.inputs, |input| input.flops)
     }
 
     /// Over all inputs, `(original, candidate)` in bytes per second. `None`
     /// unless every input has a count.
     pub fn byte_rates(&self) -> Option<(f64, f64)> {
-        self.overall_rates(|input| input.bytes)
+        overall_rates(&self.inputs, |input| input.bytes)
     }
+}
 
-    fn overall_rates(&self, count: impl Fn(&InputReport) -> Option<u64>) -> Option<(f64, f64)> {
-        if self.inputs.is_empty() {
-            return None;
+/// Over all `inputs`, `(original, candidate)` per second of what `count`
+/// counts: the summed counts over the summed per-call times. `None`
+/// unless every input has a count.
+pub(crate) fn overall_rates(
+    inputs: &[InputReport],
+    count: impl Fn(&InputReport) -> Option<u64>,
+) -> Option<(f64, f64)> {
+    if inputs.is_empty() {
+        return None;
+    }
+    let total: u64 = inputs.iter().map(&count).sum::<Option<u64>>()?;
+    let original: f64 = inputs.iter().map(|input| input.original_ns).sum();
+    let candidate: f64 = inputs.iter().map(|input| input.candidate_ns).sum();
+    Some((per_second(total, original), per_second(total, candidate)))
+}
+
+/// What a count per call counts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Count {
+    /// Floating-point operations (`flops = path`).
+    Flops,
+    /// Bytes read and written (`bytes = path`).
+    Bytes,
+}
+
+/// Attaches one count per input, in input order, to `inputs`: a report's,
+/// or a measurement's before it is judged (the attribute's counts).
+///
+/// # Panics
+///
+/// When there is not one count per input.
+pub(crate) fn attach(inputs: &mut [InputReport], counts: &[u64], what: Count) {
+    let method = match what {
+        Count::Flops => "with_flops",
+        Count::Bytes => "with_bytes",
+    };
+    assert_eq!(
+        counts.len(),
+        inputs.len(),
+        "{method}: {} counts for {} inputs; give one count per input, in input order",
+        counts.len(),
+        inputs.len()
+    );
+    for (input, &count) in inputs.iter_mut().zip(counts) {
+        match what {
+            Count::Flops => input.flops = Some(count),
+            Count::Bytes => input.bytes = Some(count),
         }
-        let total: u64 = self.inputs.iter().map(&count).sum::<Option<u64>>()?;
-        let original: f64 = self.inputs.iter().map(|input| input.original_ns).sum();
-        let candidate: f64 = self.inputs.iter().map(|input| input.candidate_ns).sum();
-        Some((per_second(total, original), per_second(total, candidate)))
     }
 }
 

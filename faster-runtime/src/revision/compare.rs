@@ -9,13 +9,12 @@
 use super::child::{Endpoint, stopped_answering};
 use super::protocol::{FunctionListing, Listing, Request, Response};
 use crate::config::Config;
-use crate::engine::compare::report_of;
-use crate::engine::diagnostics::UNCHECKED;
+use crate::engine::compare::{UNCHECKED, measurement_of};
 use crate::engine::sampler::{self, Subject};
 use crate::engine::tracked::DigestedInput;
 use crate::error::Error;
 use crate::indexes::format_inputs;
-use crate::report::Report;
+use crate::report::Measurement;
 use crate::stats::samples::Side;
 use crate::time::{Calibration, Clock};
 use std::collections::BTreeMap;
@@ -222,7 +221,7 @@ pub fn measure<C: Clock>(
     (calibration, timer): (Calibration, &str),
     clock: &C,
     config: &Config,
-) -> Result<Report, Error> {
+) -> Result<Measurement, Error> {
     let started = Instant::now();
     let Across {
         label,
@@ -259,7 +258,7 @@ pub fn measure<C: Clock>(
             .collect(),
     };
     let samples = sampler::sample(clock, calibration, &mut remote, config)?;
-    let mut report = report_of(
+    let mut measurement = measurement_of(
         label,
         &samples,
         timer,
@@ -267,8 +266,8 @@ pub fn measure<C: Clock>(
         started,
         config,
     );
-    report.warnings = checked.warnings;
-    Ok(report)
+    measurement.warnings = checked.warnings;
+    Ok(measurement)
 }
 
 /// How the two revisions are named in messages.
@@ -540,7 +539,7 @@ mod tests {
     fn run_simulated(
         per_call_ns: [f64; 2],
         fail_after: Option<(usize, Fails)>,
-    ) -> (Result<Report, Error>, Vec<&'static str>) {
+    ) -> (Result<Measurement, Error>, Vec<&'static str>) {
         let clock = SimClock::with_reading_cost(20.0);
         let log = Rc::new(RefCell::new(Vec::new()));
         let child = |per_call_ns, revision| Simulated {
@@ -586,7 +585,11 @@ mod tests {
     #[test]
     fn a_tenth_more_work_reads_as_one_over_one_point_one_and_fails_the_guard() {
         let (result, log) = run_simulated([1_000.0, 1_100.0], None);
-        let report = result.unwrap();
+        let config = Config {
+            expect: Expect::NotSlower,
+            ..Config::default()
+        };
+        let report = crate::judge::judge(result.unwrap(), &config, Default::default());
         assert!(
             (report.speedup * 1.1 - 1.0).abs() < 1e-3,
             "{}",

@@ -6,18 +6,20 @@
 
 use super::{Against, Revision, Started};
 use crate::config::{Config, Settings};
-use crate::engine::{diagnostics, probe, replicate};
+use crate::engine::probe;
+use crate::engine::replicate::{self, Replication};
 use crate::error::{Error, OnlyIn};
 use crate::harness::run::RunWide;
+use crate::judge::{self, Context};
 use crate::layout::Binaries;
 use crate::output::{Outputs, Run};
-use crate::report::{Environment, Outcome, Report, Scope, Source};
+use crate::report::{Environment, Measurement, Outcome, Scope, Source};
 use crate::revision::child::{Server, ServerCommand};
 use crate::revision::compare::{self, Across, Children, Located, Match};
 use crate::revision::machine_code::{self, LoopCode};
 use crate::revision::protocol::Listing;
 use crate::time::{Calibration, WallClock};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 /// How many cycles of rounds a pair of processes measures a function in,
 /// where a slice in one binary measures two: every round here crosses from
@@ -47,14 +49,10 @@ pub(super) struct Measuring<'a> {
     pub(super) outputs: Outputs<'a>,
 }
 
-/// What one function has measured so far: a report per pair of processes,
-/// and the time spent on them.
+/// What one function has measured so far: its slices, one per pair of
+/// processes, or the error that ended it.
 struct Measured {
-    reports: Result<Vec<Report>, Error>,
-    elapsed: Duration,
-    /// Pairs measured again because another process took their budget
-    /// (`replicate::after_failed_slice`).
-    disturbed: usize,
+    slices: Result<Replication, Error>,
     done: bool,
 }
 
@@ -63,9 +61,9 @@ impl Measuring<'_> {
     /// serving each revision, pair `k` in layout `k` of both revisions'
     /// binaries where they can be relinked: every function at least
     /// `config.processes` times, and again in the next pair while its
-    /// verdict is undecided and its budget lasts (the same rule as a
-    /// replicated comparison's, `replicate::enough`). Hands each outcome to
-    /// the outputs once it is done.
+    /// verdict is undecided and its budget lasts (its [`Replication`]'s
+    /// rule, a replicated comparison's). Hands each outcome to the outputs
+    /// once it is done.
     pub(super) fn all(&mut self, selected: &[(&str, Match)]) -> Vec<Outcome> {
         let tests: Vec<&str> = selected.iter().map(|(name, _)| *name).collect();
         self.outputs.begin(&Run {
@@ -76,16 +74,17 @@ impl Measuring<'_> {
         let mut measured: Vec<Measured> = selected
             .iter()
             .map(|(_, matched)| Measured {
-                reports: Ok(Vec::new()),
-                elapsed: Duration::ZERO,
-                disturbed: 0,
+                slices: Ok(Replication::new(&self.config_of(matched))),
                 done: !matches!(matched, Match::Both { .. }),
             })
             .collect();
         let mut pair = 0;
-        while measured.iter().any(|function| !function.done) {
+        // Every function still measuring is at the same slice (one a pair,
+        // measured again in that pair after a disturbance), so the first's
+        // next slot is every one's: pair `k` runs in its replications' slot.
+        while let Some(slot) = next_slot(&measured) {
             pair += 1;
-            if let Err(error) = self.start_pair(pair) {
+            if let Err(error) = self.start_pair(pair, slot) {
                 fail_the_rest(&mut measured, &error);
                 break;
             }
@@ -96,44 +95,37 @@ impl Measuring<'_> {
                 };
                 let config = self.config(*current);
                 self.outputs.measuring(name, config.max_time);
+                let Ok(slices) = &mut function.slices else {
+                    function.done = true;
+                    continue;
+                };
                 // Measured again in this pair where another process took a
-                // slice's budget: a function's slice `i` ran in pair `i + 1`
-                // (its layout), which combining reads.
-                let report = loop {
+                // slice's budget: the slice keeps the pair's slot.
+                let recorded = loop {
+                    let before = slices.summaries().len();
                     let started = Instant::now();
-                    let report = self.measure_once(name, *base, *current, &config);
-                    function.elapsed += started.elapsed();
-                    match report {
-                        Ok(report) => break Ok(report),
-                        Err(error) => {
-                            if let Err(error) = replicate::after_failed_slice(
-                                error,
-                                &config,
-                                &mut function.disturbed,
-                            ) {
-                                break Err(error);
-                            }
-                        }
+                    let measured = self.measure_once(name, *base, *current, &config);
+                    if let Err(error) = slices.record(slot, measured, started.elapsed()) {
+                        break Err(error);
+                    }
+                    if slices.summaries().len() > before {
+                        break Ok(());
                     }
                 };
-                let failed = report.is_err();
-                match (&mut function.reports, report) {
-                    (Ok(reports), Ok(report)) => {
-                        reports.push(report);
-                        function.done = replicate::enough(&config, reports, function.elapsed);
-                    }
-                    (reports, Err(error)) => {
-                        *reports = Err(error);
+                let failed = recorded.is_err();
+                match recorded {
+                    Ok(()) => function.done = slices.enough(),
+                    Err(error) => {
+                        function.slices = Err(error);
                         function.done = true;
                     }
-                    (Err(_), Ok(_)) => function.done = true,
                 }
                 // A child that stopped answering (stopped for overrunning,
                 // or ended) serves nothing more: this function has its
                 // error, and the pair is started again, in the same
                 // layouts, for the functions after it.
                 if failed && self.a_child_ended() {
-                    if let Err(error) = self.start_pair(pair) {
+                    if let Err(error) = self.start_pair(pair, slot) {
                         not_started_again = Some(error);
                         break;
                     }
@@ -148,8 +140,8 @@ impl Measuring<'_> {
             .iter()
             .zip(measured)
             .map(|((name, matched), function)| {
-                let reports = function.reports.map(|reports| (reports, function.elapsed));
-                let outcome = self.outcome(name, matched, reports);
+                let measurement = function.slices.map(Replication::combined);
+                let outcome = self.outcome(name, matched, measurement);
                 self.outputs.comparison(&outcome);
                 outcome
             })
@@ -157,11 +149,10 @@ impl Measuring<'_> {
     }
 
     /// Fresh children serving both revisions for pair `pair` (from 1), in
-    /// its slot: layout `slot` of each binary where layouts vary, and the
+    /// slot `slot`: layout `slot` of each binary where layouts vary, and the
     /// slot's CPU.
-    fn start_pair(&mut self, pair: u32) -> Result<(), String> {
+    fn start_pair(&mut self, pair: u32, slot: u32) -> Result<(), String> {
         let config = self.run_wide.config_with(Settings::NONE);
-        let slot = replicate::slot_of(pair as usize - 1, config.processes);
         // The old children quit before the new ones start, and the new
         // ones start in an order drawn from the pair: a child takes the
         // memory the children before it gave back, and a side that always
@@ -218,7 +209,7 @@ impl Measuring<'_> {
         base: Located,
         current: Located,
         config: &Config,
-    ) -> Result<Report, Error> {
+    ) -> Result<Measurement, Error> {
         let [base_listings, current_listings] = self.listings;
         let (base_listing, current_listing) = (
             &base_listings[base.server],
@@ -248,7 +239,7 @@ impl Measuring<'_> {
             base: &mut base_servers[base.server],
             current: &mut current_servers[current.server],
         };
-        let mut report = compare::measure(
+        let mut measurement = compare::measure(
             across,
             children,
             (calibration, &current_listing.timer),
@@ -259,40 +250,38 @@ impl Measuring<'_> {
             &base_listing.timer_fallback,
             &current_listing.timer_fallback,
         ];
-        report
+        measurement
             .warnings
             .extend(fallbacks.into_iter().flatten().cloned());
-        report.warnings.dedup();
-        Ok(report)
+        measurement.warnings.dedup();
+        Ok(measurement)
     }
 
-    /// The outcome of `name`: its reports of every process combined and
-    /// reviewed, its error, or that one revision lacks it.
+    /// The outcome of `name`: its slices combined and judged, its error, or
+    /// that one revision lacks it.
     fn outcome(
         &self,
         name: &str,
         matched: &Match,
-        measured: Result<(Vec<Report>, Duration), Error>,
+        measured: Result<Measurement, Error>,
     ) -> Outcome {
         let (located, result) = match matched {
             Match::Both { base, current } => {
                 let config = self.config(*current);
-                let result = measured.map(|(reports, elapsed)| {
-                    let mut report = replicate::combine_slices(reports, config.processes);
-                    report.elapsed = elapsed;
-                    for (slice, process) in report.processes.iter_mut().enumerate() {
-                        let slot = replicate::slot_of(slice, config.processes);
-                        process.layout = (self.scope == Scope::Layouts).then_some(slot);
+                let result = measured.map(|mut measurement| {
+                    for process in &mut measurement.processes {
+                        process.layout = (self.scope == Scope::Layouts).then_some(process.slot);
                     }
-                    report.scope = Some(self.scope.clone());
                     let [base_code, current_code] = &self.loop_code;
-                    report.compiled_code =
-                        machine_code::compiled_code((*base, *current), (base_code, current_code));
-                    diagnostics::review(&mut report, &config);
-                    if !current.function.debug_build {
-                        probe::judge(&mut report, &probe::probe(), config.strict);
-                    }
-                    report
+                    let context = Context {
+                        scope: Some(self.scope.clone()),
+                        compiled_code: machine_code::compiled_code(
+                            (*base, *current),
+                            (base_code, current_code),
+                        ),
+                        probe: (!current.function.debug_build).then(probe::probe),
+                    };
+                    judge::judge(measurement, &config, context)
                 });
                 (current, result)
             }
@@ -330,6 +319,16 @@ impl Measuring<'_> {
         self.run_wide.config_with(current.function.settings)
     }
 
+    /// The configuration `matched` is measured with: its current code's
+    /// where both revisions have it (a one-sided function is measured in
+    /// neither).
+    fn config_of(&self, matched: &Match) -> Config {
+        match matched {
+            Match::Both { current, .. } => self.config(*current),
+            Match::OnlyBase(_) | Match::OnlyCurrent(_) => self.run_wide.config_with(Settings::NONE),
+        }
+    }
+
     /// Whether a missed expectation fails the run: not for a debug build,
     /// unless enforced there too.
     fn enforced(&self, matched: &Match) -> bool {
@@ -342,11 +341,21 @@ impl Measuring<'_> {
     }
 }
 
+/// The slot the next pair measures in: the next slot of the first function
+/// still measuring; `None` once every function is done.
+fn next_slot(measured: &[Measured]) -> Option<u32> {
+    measured
+        .iter()
+        .filter(|function| !function.done)
+        .find_map(|function| function.slices.as_ref().ok())
+        .map(Replication::next_slot)
+}
+
 /// Ends every function not done yet with `error`: its children could not
 /// be started.
 fn fail_the_rest(measured: &mut [Measured], error: &str) {
     for function in measured.iter_mut().filter(|function| !function.done) {
-        function.reports = Err(Error::Revision(error.to_string()));
+        function.slices = Err(Error::Revision(error.to_string()));
         function.done = true;
     }
 }

@@ -3,12 +3,13 @@
 
 use super::*;
 use crate::config::Config;
-use crate::engine::replicate::combine_slices;
+use crate::engine::replicate::Replication;
 use crate::error::Error;
 use crate::output::Note;
 use crate::output::style::{WIDTH, display_width};
-use crate::report::{Outcome, Report, fixtures};
-use crate::stats::verdict::{Expect, Verdict};
+use crate::report::{Measurement, Outcome, fixtures};
+use crate::stats::verdict::Expect;
+use std::time::Duration;
 
 /// The JSON Schema checker of the integration tests, so the harness's
 /// documents are judged by the same one.
@@ -16,28 +17,21 @@ use crate::stats::verdict::{Expect, Verdict};
 mod schema_check;
 mod undecided;
 
-fn faster_report(_: &Config) -> Result<Report, Error> {
-    Ok(fixtures::three_inputs())
+fn faster_report(_: &Config) -> Result<Measurement, Error> {
+    Ok(fixtures::three_inputs().measurement())
 }
 
-fn slower_report(_: &Config) -> Result<Report, Error> {
-    Ok(fixtures::report(
-        0.8,
-        (0.78, 0.82),
-        Verdict::Slower,
-        Expect::Faster,
-    ))
+fn slower_report(_: &Config) -> Result<Measurement, Error> {
+    Ok(fixtures::measurement(0.8, (0.78, 0.82)))
 }
 
-/// A regression guard that could not judge, under the configuration's
-/// choice for undecided verdicts (as a measured report takes it).
-fn undecided_report(config: &Config) -> Result<Report, Error> {
-    let mut report = fixtures::undecided_guard();
-    report.if_undecided = config.if_undecided;
-    Ok(report)
+/// A regression guard that could not judge (its comparison expects
+/// `not_slower`).
+fn undecided_report(_: &Config) -> Result<Measurement, Error> {
+    Ok(fixtures::undecided_guard().measurement())
 }
 
-fn mismatch(_: &Config) -> Result<Report, Error> {
+fn mismatch(_: &Config) -> Result<Measurement, Error> {
     Err(Error::Mismatch {
         input: 1,
         input_debug: None,
@@ -48,29 +42,43 @@ fn mismatch(_: &Config) -> Result<Report, Error> {
 
 /// Two processes of a 4x speedup, combined as `processes = 2` combines
 /// them.
-fn replicated_report(_: &Config) -> Result<Report, Error> {
+fn replicated_report(_: &Config) -> Result<Measurement, Error> {
     let process = |speedup: f64| {
-        let mut report = fixtures::report(
-            speedup,
-            (speedup * 0.99, speedup * 1.01),
-            Verdict::Faster,
-            Expect::Faster,
-        );
-        report.candidate_ns = report.original_ns / speedup;
-        report.inputs[0].candidate_ns = report.candidate_ns;
-        report
+        let mut measurement = fixtures::measurement(speedup, (speedup * 0.99, speedup * 1.01));
+        measurement.candidate_ns = measurement.original_ns / speedup;
+        measurement.inputs[0].candidate_ns = measurement.candidate_ns;
+        measurement
     };
-    Ok(combine_slices(vec![process(4.0), process(4.1)], 2))
+    let mut replication = Replication::new(&Config {
+        processes: 2,
+        ..Config::default()
+    });
+    for slice in [process(4.0), process(4.1)] {
+        let slot = replication.next_slot();
+        replication.record(slot, Ok(slice), Duration::ZERO)?;
+    }
+    Ok(replication.combined())
 }
 
-const fn comparison(test: &'static str, run: fn(&Config) -> Result<Report, Error>) -> Comparison {
+const fn comparison(
+    test: &'static str,
+    run: fn(&Config) -> Result<Measurement, Error>,
+) -> Comparison {
+    expecting(test, run, Settings::NONE)
+}
+
+const fn expecting(
+    test: &'static str,
+    run: fn(&Config) -> Result<Measurement, Error>,
+    settings: Settings,
+) -> Comparison {
     Comparison {
         test,
         label: "a vs naive",
         original: "naive",
         file: "src/lib.rs",
         line: 7,
-        settings: Settings::NONE,
+        settings,
         debug_build: false,
         run,
         addresses: None,
@@ -81,7 +89,14 @@ static FAST: Comparison = comparison("demo::dup::faster_has_duplicate_sorted", f
 static SLOW: Comparison = comparison("demo::sum::faster_sum_slow", slower_report);
 static WRONG: Comparison = comparison("demo::sum::faster_sum_wrong", mismatch);
 static REPLICATED: Comparison = comparison("demo::faster_replicated", replicated_report);
-static UNDECIDED: Comparison = comparison("demo::mean::faster_mean_v2", undecided_report);
+static UNDECIDED: Comparison = expecting(
+    "demo::mean::faster_mean_v2",
+    undecided_report,
+    Settings {
+        expect: Some(Expect::NotSlower),
+        ..Settings::NONE
+    },
+);
 
 struct Ran {
     code: u8,
@@ -476,7 +491,7 @@ fn the_outputs_remember_every_file_they_could_not_write() {
         test: "dup::faster_has_duplicate_sorted".into(),
         label: "faster_has_duplicate_sorted vs has_duplicate".into(),
         source: None,
-        result: faster_report(&Config::default()),
+        result: Ok(fixtures::three_inputs()),
         enforced: true,
     };
     let notes = outputs.comparison(&outcome);

@@ -2,7 +2,6 @@
 //! binary its processes ran in (about the code), or this build only, and
 //! why — or, where the run gives that reason once, where it gives it.
 
-use crate::engine::replicate::{means_apart, slot_means};
 use crate::report::units::format_speeds;
 use crate::report::{Report, Scope};
 
@@ -64,7 +63,7 @@ pub fn scope_note(report: &Report, reason: Reason) -> Option<String> {
 /// where some ran in the same one (more than one pass).
 fn counts(report: &Report) -> (usize, String) {
     let slices = report.processes.len();
-    let processes = slot_means(report).len();
+    let processes = report.slot_means().len();
     let passes = if slices > processes {
         format!("{slices} slices in ")
     } else {
@@ -75,9 +74,9 @@ fn counts(report: &Report) -> (usize, String) {
 
 /// `1.03x faster to 1.07x slower (a spread of 10.3%)`, ascending in the
 /// headline's direction, each end in its own, over the processes'
-/// (layouts') means, where there are several (see [`means_apart`]).
+/// (layouts') means, where there are several (see [`Report::slots_apart`]).
 fn processes_read(report: &Report) -> Option<String> {
-    let apart = means_apart(&slot_means(report))?;
+    let apart = report.slots_apart()?;
     let slower = report.speedup < 1.0;
     let (low, high) = if slower {
         (apart.high, apart.low)
@@ -122,6 +121,7 @@ mod tests {
                 speedup,
                 ci: (speedup * 0.99, speedup / 0.99),
                 rounds: 80,
+                slot: layout,
                 layout: Some(layout),
                 offsets: None,
             })

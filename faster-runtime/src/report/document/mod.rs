@@ -13,7 +13,8 @@ mod values;
 
 use super::environment::{Environment, utc_now};
 use super::outcome::{Outcome, Status};
-use super::{InputReport, Load, Placement, ProcessSummary, Report};
+use super::throughput::overall_rates;
+use super::{InputReport, Load, Measurement, Placement, ProcessSummary, Report};
 use crate::config::by_name;
 use crate::stats::LinearFit;
 use crate::stats::samples::{BatchLimit, CONFIDENCE, Stop};
@@ -70,6 +71,19 @@ struct ResultDoc {
     #[serde(default, with = "by_name")]
     if_undecided: Undecided,
     noise_floor: f64,
+    #[serde(flatten)]
+    measured: MeasuredDoc,
+    #[serde(default)]
+    scope: Option<ScopeDoc>,
+    /// Across revisions only; absent from documents written before it.
+    #[serde(default)]
+    compiled_code: Option<CompiledCodeDoc>,
+}
+
+/// A [`Measurement`]'s fields, as a report's result holds them beside its
+/// judgement, and as a server sends a slice to its parent ([`Slice`]).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct MeasuredDoc {
     #[serde(deserialize_with = "nullable::number")]
     speedup: f64,
     ci: IntervalDoc,
@@ -94,15 +108,10 @@ struct ResultDoc {
     round_log_ratios: Vec<f64>,
     round_original_first: Vec<bool>,
     processes: Vec<ProcessDoc>,
-    #[serde(default)]
-    scope: Option<ScopeDoc>,
     placement: PlacementDoc,
     load: Option<LoadDoc>,
     warnings: Vec<String>,
     gpu: Option<GpuDoc>,
-    /// Across revisions only; absent from documents written before it.
-    #[serde(default)]
-    compiled_code: Option<CompiledCodeDoc>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -229,6 +238,10 @@ struct ProcessDoc {
     speedup: f64,
     ci: IntervalDoc,
     rounds: usize,
+    /// Absent from documents written before it: then the layout, or the
+    /// process's place.
+    #[serde(default)]
+    slot: Option<u32>,
     #[serde(default)]
     layout: Option<u32>,
 }
@@ -282,7 +295,7 @@ impl Document {
     /// none (or cannot be read back).
     pub fn into_report(self) -> Result<Report, String> {
         match self.result {
-            Some(result) => result.into_report(self.label),
+            Some(result) => Ok(result.into_report(self.label)),
             None => Err(self
                 .error
                 .unwrap_or_else(|| "no result and no error".into())),
@@ -302,10 +315,6 @@ impl Document {
 
 impl ResultDoc {
     fn of(report: &Report) -> ResultDoc {
-        let sum = |count: fn(&InputReport) -> Option<u64>| -> Option<u64> {
-            report.inputs.iter().map(count).sum()
-        };
-        let [original, candidate] = Rates::pair(report.flop_rates(), report.byte_rates());
         ResultDoc {
             verdict: report.verdict,
             expect: report.expect,
@@ -314,17 +323,49 @@ impl ResultDoc {
             judged_beyond: Some(report.judged_beyond()).filter(|judged| judged.is_finite()),
             if_undecided: report.if_undecided,
             noise_floor: report.noise_floor,
-            speedup: report.speedup,
-            ci: IntervalDoc::of(report.ci),
-            best_speedup: report.best_speedup,
-            uncorrected_speedup: report.uncorrected_speedup,
-            original_ns: report.original_ns,
-            candidate_ns: report.candidate_ns,
-            rounds: report.rounds,
-            warm_up_rounds: report.warm_up_rounds,
-            stop: report.stop,
-            elapsed_s: report.elapsed.as_secs_f64(),
-            outputs_checked: report.outputs_checked,
+            measured: MeasuredDoc::of(&report.measurement()),
+            scope: report.scope.as_ref().map(ScopeDoc::of),
+            compiled_code: report.compiled_code.as_ref().map(CompiledCodeDoc::of),
+        }
+    }
+
+    /// The report again: its measurement, and the judgement and context
+    /// the document recorded beside it.
+    fn into_report(self, label: String) -> Report {
+        let measurement = self.measured.into_measurement(label);
+        let mut report = Report::recorded(
+            measurement,
+            self.verdict,
+            (self.noise_floor, self.expect, self.if_undecided),
+        );
+        report.scope = self.scope.map(ScopeDoc::into_scope);
+        report.compiled_code = self.compiled_code.map(CompiledCodeDoc::into_code);
+        report
+    }
+}
+
+impl MeasuredDoc {
+    fn of(measurement: &Measurement) -> MeasuredDoc {
+        let inputs = &measurement.inputs;
+        let sum = |count: fn(&InputReport) -> Option<u64>| -> Option<u64> {
+            inputs.iter().map(count).sum()
+        };
+        let [original, candidate] = Rates::pair(
+            overall_rates(inputs, |input| input.flops),
+            overall_rates(inputs, |input| input.bytes),
+        );
+        MeasuredDoc {
+            speedup: measurement.speedup,
+            ci: IntervalDoc::of(measurement.ci),
+            best_speedup: measurement.best_speedup,
+            uncorrected_speedup: measurement.uncorrected_speedup,
+            original_ns: measurement.original_ns,
+            candidate_ns: measurement.candidate_ns,
+            rounds: measurement.rounds,
+            warm_up_rounds: measurement.warm_up_rounds,
+            stop: measurement.stop,
+            elapsed_s: measurement.elapsed.as_secs_f64(),
+            outputs_checked: measurement.outputs_checked,
             throughput: Throughput {
                 flops: sum(|input| input.flops),
                 bytes: sum(|input| input.bytes),
@@ -332,47 +373,45 @@ impl ResultDoc {
                 candidate,
             },
             timer: TimerDoc {
-                name: report.timer.clone(),
-                reading_cost_ns: report.calibration.reading_cost_ns,
-                resolution_ns: report.calibration.resolution_ns,
-                empty_call_ns: report.calibration.empty_call_ns,
+                name: measurement.timer.clone(),
+                reading_cost_ns: measurement.calibration.reading_cost_ns,
+                resolution_ns: measurement.calibration.resolution_ns,
+                empty_call_ns: measurement.calibration.empty_call_ns,
             },
-            inputs: report.inputs.iter().map(InputDoc::of).collect(),
-            round_log_ratios: report.round_log_ratios.clone(),
-            round_original_first: report.round_original_first.clone(),
-            processes: report
+            inputs: inputs.iter().map(InputDoc::of).collect(),
+            round_log_ratios: measurement.round_log_ratios.clone(),
+            round_original_first: measurement.round_original_first.clone(),
+            processes: measurement
                 .processes
                 .iter()
                 .map(|process| ProcessDoc {
                     speedup: process.speedup,
                     ci: IntervalDoc::of(process.ci),
                     rounds: process.rounds,
+                    slot: Some(process.slot),
                     layout: process.layout,
                 })
                 .collect(),
-            scope: report.scope.as_ref().map(ScopeDoc::of),
             placement: PlacementDoc {
-                threshold_ns: report.placement.threshold_ns,
-                shorter_call_ns: report.placement.shorter_call_ns,
-                count: report.placement.count,
-                speedups: report.placement.speedups.clone(),
-                spread: report.placement.spread(),
+                threshold_ns: measurement.placement.threshold_ns,
+                shorter_call_ns: measurement.placement.shorter_call_ns,
+                count: measurement.placement.count,
+                speedups: measurement.placement.speedups.clone(),
+                spread: measurement.placement.spread(),
             },
-            load: report.load.map(|load| LoadDoc {
+            load: measurement.load.map(|load| LoadDoc {
                 other_processes: load.other_processes,
                 other_threads: load.other_threads,
                 steal: load.steal,
             }),
-            warnings: report.warnings.clone(),
-            gpu: report.gpu.as_ref().map(GpuDoc::of),
-            compiled_code: report.compiled_code.as_ref().map(CompiledCodeDoc::of),
+            warnings: measurement.warnings.clone(),
+            gpu: measurement.gpu.as_ref().map(GpuDoc::of),
         }
     }
 
-    fn into_report(self, label: String) -> Result<Report, String> {
-        Ok(Report {
+    fn into_measurement(self, label: String) -> Measurement {
+        Measurement {
             name: label,
-            verdict: self.verdict,
             speedup: self.speedup,
             ci: self.ci.bounds(),
             best_speedup: self.best_speedup,
@@ -381,9 +420,6 @@ impl ResultDoc {
             candidate_ns: self.candidate_ns,
             rounds: self.rounds,
             elapsed: Duration::try_from_secs_f64(self.elapsed_s).unwrap_or_default(),
-            noise_floor: self.noise_floor,
-            expect: self.expect,
-            if_undecided: self.if_undecided,
             inputs: self.inputs.into_iter().map(InputDoc::into_input).collect(),
             outputs_checked: self.outputs_checked,
             stop: self.stop,
@@ -399,18 +435,17 @@ impl ResultDoc {
                 other_threads: load.other_threads,
                 steal: load.steal,
             }),
-            processes: self
-                .processes
-                .iter()
-                .map(|process| ProcessSummary {
+            processes: (1..)
+                .zip(self.processes)
+                .map(|(place, process)| ProcessSummary {
                     speedup: process.speedup,
                     ci: process.ci.bounds(),
                     rounds: process.rounds,
+                    slot: process.slot.or(process.layout).unwrap_or(place),
                     layout: process.layout,
                     offsets: None,
                 })
                 .collect(),
-            scope: self.scope.map(ScopeDoc::into_scope),
             placement: Placement {
                 threshold_ns: self.placement.threshold_ns,
                 shorter_call_ns: self.placement.shorter_call_ns,
@@ -422,8 +457,38 @@ impl ResultDoc {
             warm_up_rounds: self.warm_up_rounds,
             gpu: self.gpu.map(GpuDoc::into_info),
             offsets: None,
-            compiled_code: self.compiled_code.map(CompiledCodeDoc::into_code),
-        })
+        }
+    }
+}
+
+/// A slice as a server sends it to its parent: its heading and measurement,
+/// and beside them the offsets of the server's functions
+/// ([`Measurement::offsets`]), which no stored document has.
+#[derive(Debug, Serialize, Deserialize)]
+pub struct Slice {
+    name: String,
+    #[serde(flatten)]
+    measured: MeasuredDoc,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    offsets: Option<[u8; 2]>,
+}
+
+impl Slice {
+    /// `measurement` as it crosses.
+    pub fn of(measurement: &Measurement) -> Slice {
+        Slice {
+            name: measurement.name.clone(),
+            measured: MeasuredDoc::of(measurement),
+            offsets: measurement.offsets,
+        }
+    }
+
+    /// The measurement again, in the parent.
+    pub fn into_measurement(self) -> Measurement {
+        Measurement {
+            offsets: self.offsets,
+            ..self.measured.into_measurement(self.name)
+        }
     }
 }
 
@@ -526,6 +591,7 @@ mod tests {
             speedup: 8.9,
             ci: (8.7, 9.1),
             rounds: 315,
+            slot: 3,
             layout: Some(3),
             offsets: None,
         }];

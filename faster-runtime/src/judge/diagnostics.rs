@@ -1,8 +1,10 @@
 //! What a report's figures say about the measurement itself, as warnings a
 //! reader can act on, each naming the cause it found: the budget was too
 //! short, samples too short for the timer, a poor regression fit, a
-//! function that costs about nothing, unchecked outputs, an interval too
-//! wide to decide. (Figures that read apart are no warning: the report
+//! function that costs about nothing, an interval too wide to decide.
+//! (That outputs were not compared is said where it is known, and why:
+//! `engine::compare` for `check = skip`, `revision::compare` across
+//! revisions.) (Figures that read apart are no warning: the report
 //! says beside them which one the verdict rests on; see
 //! [`Report::best_of_apart`].)
 //!
@@ -10,16 +12,13 @@
 //! it runs once on the final figures — also those combined from several
 //! processes — and never on a part of them.
 
-use super::replicate::{MeansApart, means_apart, slot_means};
 use crate::config::Config;
 use crate::indexes::format_inputs;
+use crate::report::layouts::means_apart;
 use crate::report::units::{format_ns, format_percent};
-use crate::report::{InputReport, Report, Scope};
+use crate::report::{InputReport, MeansApart, Report, Scope};
 use crate::stats::median;
 use crate::stats::samples::{BatchLimit, Stop};
-
-/// How a warning that outputs were not compared starts.
-pub const UNCHECKED: &str = "outputs were not checked";
 
 /// Below this R², Paoloni's regression is not trusted and the report says so
 /// (in quiet conditions the fits come far closer to 1).
@@ -39,11 +38,6 @@ pub fn review(report: &mut Report, config: &Config) {
     samples_too_short(report, config, &mut found);
     poor_fits(report, &mut found);
     nothing_measured(report, &mut found);
-    // A comparison across revisions says itself which outputs and why.
-    let explained = report.warnings.iter().any(|w| w.starts_with(UNCHECKED));
-    if !report.outputs_checked && !explained {
-        found.push(format!("{UNCHECKED} (check = skip)"));
-    }
     too_wide_to_decide(report, config, &mut found);
     report.warnings.extend(found);
 }
@@ -322,7 +316,7 @@ fn layouts_apart(report: &Report) -> Option<(MeansApart, usize)> {
     if report.scope != Some(Scope::Layouts) {
         return None;
     }
-    let means = slot_means(report);
+    let means = report.slot_means();
     let apart = means_apart(&means)?;
     let widths: Vec<f64> = report
         .processes
@@ -484,6 +478,7 @@ mod tests {
                 speedup,
                 ci: (speedup / 1.05, speedup * 1.05),
                 rounds: 16,
+                slot: layout,
                 layout: Some(layout),
                 offsets: None,
             })
@@ -544,20 +539,15 @@ mod tests {
     }
 
     #[test]
-    fn a_free_function_an_unchecked_output_and_an_undecided_budget_are_each_said() {
+    fn a_free_function_and_an_undecided_budget_are_each_said() {
         let mut odd = report(1.0, (0.8, 1.25), Verdict::WithinNoise, Expect::Report);
         odd.inputs[0].candidate_ns = 0.1;
-        odd.outputs_checked = false;
         odd.stop = Stop::Budget;
         let warnings = reviewed(odd);
         assert!(
             warnings
                 .iter()
                 .any(|w| w.contains("the candidate takes 0.10 ns")),
-            "{warnings:?}"
-        );
-        assert!(
-            warnings.iter().any(|w| w.contains("check = skip")),
             "{warnings:?}"
         );
         assert!(
