@@ -9,7 +9,7 @@ use crate::check::{Eq, OutputCheck};
 use crate::config::Config;
 use crate::error::{Error, Phase, guarded};
 use crate::judge::{self, Context};
-use crate::report::{InputReport, Measurement, Placement, Report};
+use crate::report::{InputReport, Measurement, Notice, Placement, Report};
 use crate::stats::estimate::Estimate;
 use crate::stats::samples::Samples;
 use crate::time::{self, Calibration, Clock, calibrate};
@@ -128,11 +128,6 @@ where
     measure(pair, label, &check, calibration, fallback, config)
 }
 
-/// How the warning that outputs were not compared starts, wherever it is
-/// said (here for `check = skip`; across revisions, where no digest could
-/// compare them).
-pub const UNCHECKED: &str = "outputs were not checked";
-
 /// Comparisons never time concurrently: libtest runs the generated tests on
 /// several threads, and two measurements at once would disturb each other.
 static TIMING: Mutex<()> = Mutex::new(());
@@ -182,7 +177,7 @@ where
         timer: clock.name(),
         calibration,
         outputs_checked: check.checks(),
-        warnings: timer_fallback.into_iter().collect(),
+        notices: timer_fallback.into_iter().map(Notice::Said).collect(),
         started,
         device: None,
     };
@@ -202,7 +197,7 @@ pub(crate) struct Timed<'a> {
     /// Whether outputs were compared (`false` for `check = skip`).
     pub outputs_checked: bool,
     /// What the reader should know so far (a timer that fell back).
-    pub warnings: Vec<String>,
+    pub notices: Vec<Notice>,
     /// When the comparison started, checks included.
     pub started: Instant,
     /// Where a device runs what is measured while this thread waits for
@@ -246,7 +241,7 @@ impl Timed<'_> {
             let waiting = guard::waiting_between(&before, &after).filter(|_| self.device.is_none());
             (samples, guard::load_between(&before, &after), waiting)
         };
-        let unchecked = (!self.outputs_checked).then(|| format!("{UNCHECKED} (check = skip)"));
+        let unchecked = (!self.outputs_checked).then_some(Notice::ChecksSkipped);
         let mut measurement = measurement_of(
             self.label,
             &samples,
@@ -255,7 +250,7 @@ impl Timed<'_> {
             self.started,
             config,
         );
-        measurement.warnings = (self.warnings.into_iter())
+        measurement.notices = (self.notices.into_iter())
             .chain(unchecked)
             .chain(waiting)
             .collect();
@@ -291,7 +286,7 @@ pub(crate) fn measurement_of(
         stop: samples.stop,
         timer: timer.to_string(),
         calibration: samples.calibration,
-        warnings: Vec::new(),
+        notices: Vec::new(),
         load: None,
         processes: Vec::new(),
         placement: Placement {
@@ -396,16 +391,16 @@ mod tests {
             measure(pair, "skip", &Skip, calibrate(&clock), None, &config).unwrap()
         });
         let said = |measurement: &Measurement| {
-            (measurement.warnings.iter())
-                .filter(|warning| *warning == "outputs were not checked (check = skip)")
+            (measurement.notices.iter())
+                .filter(|notice| **notice == Notice::ChecksSkipped)
                 .count()
         };
         assert!(!skipped.outputs_checked);
-        assert_eq!(said(&skipped), 1, "{:?}", skipped.warnings);
+        assert_eq!(said(&skipped), 1, "{:?}", skipped.notices);
         let checked = measure_with(&|pair| {
             measure(pair, "eq", &Eq, calibrate(&clock), None, &config).unwrap()
         });
         assert!(checked.outputs_checked);
-        assert_eq!(said(&checked), 0, "{:?}", checked.warnings);
+        assert_eq!(said(&checked), 0, "{:?}", checked.notices);
     }
 }

@@ -10,7 +10,7 @@
 //! business. A guard never blocks a run, since a CI runner or a container
 //! must still get a verdict.
 
-use crate::report::Load;
+use crate::report::{Load, Notice};
 use std::time::{Duration, Instant};
 
 /// CPU accounting at one instant, in clock ticks (`/proc/stat` and friends).
@@ -77,17 +77,9 @@ impl Scheduled {
 /// through most of the rest: the functions sleep or wait, which the wall
 /// clock counts and CPU timers do not (load from other processes is queued
 /// time, and not this).
-pub fn waiting(elapsed_ns: f64, running_ns: f64, queued_ns: f64) -> Option<String> {
-    let asleep = (elapsed_ns - running_ns - queued_ns).max(0.0) / elapsed_ns;
-    (elapsed_ns > 0.0 && asleep > WAITING_SHARE).then(|| {
-        format!(
-            "the functions spent {:.0}% of the measurement asleep or waiting (for a timer, I/O, a \
-             lock, another thread) rather than computing: the wall clock counts that time, as a \
-             caller would feel it; if only their computation matters, time CPU instead \
-             (FASTER_TIMER=thread-cpu)",
-            100.0 * asleep,
-        )
-    })
+pub fn waiting(elapsed_ns: f64, running_ns: f64, queued_ns: f64) -> Option<Notice> {
+    let share = (elapsed_ns - running_ns - queued_ns).max(0.0) / elapsed_ns;
+    (elapsed_ns > 0.0 && share > WAITING_SHARE).then_some(Notice::Asleep { share })
 }
 
 impl Snapshot {
@@ -122,9 +114,9 @@ pub fn load_between(before: &Snapshot, after: &Snapshot) -> Option<Load> {
     }
 }
 
-/// The warning for functions that slept or waited through most of the time
+/// The notice for functions that slept or waited through most of the time
 /// between two snapshots, when the scheduler's figures say so.
-pub fn waiting_between(before: &Snapshot, after: &Snapshot) -> Option<String> {
+pub fn waiting_between(before: &Snapshot, after: &Snapshot) -> Option<Notice> {
     let (start, end) = (before.scheduled?, after.scheduled?);
     let delta = |pick: fn(&Scheduled) -> u64| pick(&end).saturating_sub(pick(&start)) as f64;
     waiting(
@@ -266,10 +258,10 @@ mod tests {
     #[test]
     fn functions_that_sleep_are_told_from_a_busy_machine() {
         // 100 ms: ran 20, queued 10, asleep 70.
-        let warning = waiting(100e6, 20e6, 10e6).expect("asleep 70%");
+        let notice = waiting(100e6, 20e6, 10e6).expect("asleep 70%");
         assert!(
-            warning.contains("spent 70% of the measurement asleep"),
-            "{warning}"
+            matches!(notice, Notice::Asleep { share } if (share - 0.7).abs() < 1e-9),
+            "{notice:?}"
         );
         // Ran 20, queued 70 behind other processes: not the functions' doing.
         assert_eq!(waiting(100e6, 20e6, 70e6), None);

@@ -6,22 +6,11 @@
 use super::compare::compare_by_ref;
 use crate::check::Eq;
 use crate::config::Config;
+pub use crate::judge::NoiseProbe;
 use std::cell::Cell;
 use std::hint::black_box;
 use std::sync::OnceLock;
 use std::time::Duration;
-
-/// What the probe found.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct NoiseProbe {
-    /// The relative difference an A/A measurement of the probe's length
-    /// cannot rule out: its 99% half-width plus its distance from one.
-    pub resolvable: f64,
-    /// Rounds the probe measured.
-    pub rounds: usize,
-    /// How long it took.
-    pub elapsed: Duration,
-}
 
 /// The probe's budget: long enough for a few hundred rounds of its 1 µs
 /// workload, short enough to pay once per test binary without noticing.

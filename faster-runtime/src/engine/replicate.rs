@@ -46,6 +46,7 @@ use super::offsets;
 use crate::config::Config;
 use crate::error::Error;
 use crate::report::layouts::log_means_by_slot;
+use crate::report::notice;
 use crate::report::{Measurement, ProcessSummary};
 use crate::stats::samples::{CONFIDENCE, Stop};
 use crate::stats::verdict::NoiseFloor;
@@ -469,23 +470,7 @@ fn append(parent: &mut Measurement, child: Measurement) {
         input.candidate_ns = input.candidate_ns.min(theirs.candidate_ns);
         input.round_ns.extend(theirs.round_ns);
     }
-    for warning in child.warnings {
-        if !parent.warnings.iter().any(|seen| same_kind(seen, &warning)) {
-            parent.warnings.push(warning);
-        }
-    }
-}
-
-/// Whether two observations say the same kind of thing (their opening
-/// words, numbers aside): several processes seeing the same load say it once.
-fn same_kind(one: &str, other: &str) -> bool {
-    let kind = |text: &str| -> String {
-        text.chars()
-            .filter(|c| c.is_alphabetic() || *c == ' ')
-            .take(30)
-            .collect()
-    };
-    kind(one) == kind(other)
+    notice::gather(&mut parent.notices, child.notices);
 }
 
 #[cfg(test)]
@@ -716,19 +701,21 @@ mod tests {
 
     #[test]
     fn an_observation_every_process_makes_is_said_once() {
+        use crate::report::Notice;
         let mut parent = process(1.25, 0.01);
-        parent
-            .warnings
-            .push("other processes kept 50% of a core busy".into());
+        parent.notices.push(Notice::Asleep { share: 0.6 });
         let mut child = process(1.25, 0.01);
-        child.warnings = vec![
-            "other processes kept 70% of a core busy".into(),
-            "steal was high".into(),
+        child.notices = vec![
+            Notice::Asleep { share: 0.8 },
+            Notice::Said("the timer fell back".into()),
         ];
         let combined = combined(vec![parent, child.clone(), child], 4);
         assert_eq!(
-            combined.warnings,
-            vec!["other processes kept 50% of a core busy", "steal was high"]
+            combined.notices,
+            vec![
+                Notice::Asleep { share: 0.8 },
+                Notice::Said("the timer fell back".into())
+            ]
         );
     }
 

@@ -63,7 +63,7 @@ use crate::config::Config;
 use crate::engine::compare::{Device, Timed};
 use crate::error::{Error, Phase, guarded};
 use crate::judge::{self, Context};
-use crate::report::{Measurement, Report};
+use crate::report::{Measurement, Notice, Report};
 use crate::stats::samples::Side;
 use crate::time::WallClock;
 use input::{Output, fill_sentinel, output_problem, read_back, unwritten_note};
@@ -212,19 +212,19 @@ where
         });
     }
 
-    let mut warnings = Vec::new();
+    let mut notices = Vec::new();
     if !gpu.has_timestamps() {
-        warnings.push(format!(
+        notices.push(Notice::Said(format!(
             "the device has no timestamp queries: samples were timed by {WALL_AROUND_SUBMIT}, \
              which adds the submission's own cost to every sample"
-        ));
+        )));
     }
     let timed = Timed {
         label: name,
         timer: timer.name(),
         calibration: timer.calibrate()?,
         outputs_checked: options.check.checks(),
-        warnings,
+        notices,
         started,
         device: Some(Device {
             on_our_threads: gpu.adapter().device_type == wgpu::DeviceType::Cpu,

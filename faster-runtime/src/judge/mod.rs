@@ -10,9 +10,22 @@
 pub(crate) mod diagnostics;
 
 use crate::config::Config;
-use crate::engine::probe::NoiseProbe;
 use crate::report::{CompiledCode, Measurement, Report, Scope};
 use crate::stats::verdict::{NoiseFloor, Verdict};
+use std::time::Duration;
+
+/// What the machine's noise probe found (`engine::probe` measures it, once
+/// per run): what the judge holds a floor against.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct NoiseProbe {
+    /// The relative difference an A/A measurement of the probe's length
+    /// cannot rule out: its 99% half-width plus its distance from one.
+    pub resolvable: f64,
+    /// Rounds the probe measured.
+    pub rounds: usize,
+    /// How long it took.
+    pub elapsed: Duration,
+}
 
 /// What a harness knows of a comparison besides its measurement, which the
 /// report carries and the judge weighs.
@@ -86,7 +99,6 @@ mod tests {
     use super::*;
     use crate::report::fixtures;
     use crate::stats::verdict::Expect;
-    use std::time::Duration;
 
     #[test]
     fn a_floor_near_the_noise_is_called_out_and_a_safe_one_is_not() {

@@ -4,7 +4,7 @@
 //! (`crate::judge`) turns one into a [`Report`](super::Report); a server
 //! sends one to its parent (`crate::harness::Measured`).
 
-use super::{GpuInfo, InputReport, Load, Placement, ProcessSummary, Report};
+use super::{GpuInfo, InputReport, Load, Notice, Placement, ProcessSummary, Report};
 use crate::stats::samples::Stop;
 use crate::stats::verdict::{Expect, Undecided, Verdict};
 use crate::time::Calibration;
@@ -48,7 +48,7 @@ pub struct Measurement {
     pub calibration: Calibration,
     /// What was observed while measuring (a timer that fell back, a
     /// thread that waited, outputs not compared and why).
-    pub warnings: Vec<String>,
+    pub notices: Vec<Notice>,
     /// What else the machine did while measuring.
     pub load: Option<Load>,
     /// Each slice's own figures, under the slot it was measured in, in the
@@ -95,7 +95,7 @@ impl Report {
             stop,
             timer,
             calibration,
-            warnings,
+            notices,
             load,
             processes,
             placement,
@@ -124,7 +124,7 @@ impl Report {
             stop,
             timer,
             calibration,
-            warnings,
+            warnings: notices.iter().map(Notice::to_string).collect(),
             load,
             processes,
             scope: None,
@@ -157,7 +157,8 @@ impl Report {
             stop: self.stop,
             timer: self.timer.clone(),
             calibration: self.calibration,
-            warnings: self.warnings.clone(),
+            // Already said: a stored report keeps its notices as words.
+            notices: self.warnings.iter().cloned().map(Notice::Said).collect(),
             load: self.load,
             processes: self.processes.clone(),
             placement: self.placement.clone(),

@@ -15,6 +15,7 @@ pub(crate) mod document;
 pub(crate) mod environment;
 pub(crate) mod layouts;
 mod measurement;
+pub(crate) mod notice;
 pub(crate) mod outcome;
 pub(crate) mod run;
 pub(crate) mod throughput;
@@ -28,6 +29,7 @@ pub use compiled_code::{Callee, CompiledCode};
 pub use document::SCHEMA;
 pub use layouts::MeansApart;
 pub use measurement::Measurement;
+pub use notice::Notice;
 pub use units::{format_ns, format_rate};
 
 pub(crate) use document::Document;

@@ -9,12 +9,13 @@
 use super::child::{Endpoint, stopped_answering};
 use super::protocol::{FunctionListing, Listing, Request, Response};
 use crate::config::Config;
-use crate::engine::compare::{UNCHECKED, measurement_of};
+use crate::engine::compare::measurement_of;
 use crate::engine::sampler::{self, Subject};
 use crate::engine::tracked::DigestedInput;
 use crate::error::Error;
 use crate::indexes::format_inputs;
-use crate::report::Measurement;
+use crate::report::notice::UNCHECKED;
+use crate::report::{Measurement, Notice};
 use crate::stats::samples::Side;
 use crate::time::{Calibration, Clock};
 use std::collections::BTreeMap;
@@ -266,7 +267,7 @@ pub fn measure<C: Clock>(
         started,
         config,
     );
-    measurement.warnings = checked.warnings;
+    measurement.notices = checked.warnings.into_iter().map(Notice::Said).collect();
     Ok(measurement)
 }
 

@@ -13,7 +13,8 @@ use crate::harness::run::RunWide;
 use crate::judge::{self, Context};
 use crate::layout::Binaries;
 use crate::output::{Outputs, Run};
-use crate::report::{Environment, Measurement, Outcome, Scope, Source};
+use crate::report::notice;
+use crate::report::{Environment, Measurement, Notice, Outcome, Scope, Source};
 use crate::revision::child::{Server, ServerCommand};
 use crate::revision::compare::{self, Across, Children, Located, Match};
 use crate::revision::machine_code::{self, LoopCode};
@@ -250,10 +251,8 @@ impl Measuring<'_> {
             &base_listing.timer_fallback,
             &current_listing.timer_fallback,
         ];
-        measurement
-            .warnings
-            .extend(fallbacks.into_iter().flatten().cloned());
-        measurement.warnings.dedup();
+        let fallbacks = fallbacks.into_iter().flatten().cloned().map(Notice::Said);
+        notice::gather(&mut measurement.notices, fallbacks);
         Ok(measurement)
     }
 

@@ -14,7 +14,7 @@ mod values;
 use super::environment::{Environment, utc_now};
 use super::outcome::{Outcome, Status};
 use super::throughput::overall_rates;
-use super::{InputReport, Load, Measurement, Placement, ProcessSummary, Report};
+use super::{InputReport, Load, Measurement, Notice, Placement, ProcessSummary, Report};
 use crate::config::by_name;
 use crate::stats::LinearFit;
 use crate::stats::samples::{BatchLimit, CONFIDENCE, Stop};
@@ -404,7 +404,7 @@ impl MeasuredDoc {
                 other_threads: load.other_threads,
                 steal: load.steal,
             }),
-            warnings: measurement.warnings.clone(),
+            warnings: measurement.notices.iter().map(Notice::to_string).collect(),
             gpu: measurement.gpu.as_ref().map(GpuDoc::of),
         }
     }
@@ -429,7 +429,7 @@ impl MeasuredDoc {
                 resolution_ns: self.timer.resolution_ns,
                 empty_call_ns: self.timer.empty_call_ns,
             },
-            warnings: self.warnings,
+            notices: self.warnings.into_iter().map(Notice::Said).collect(),
             load: self.load.map(|load| Load {
                 other_processes: load.other_processes,
                 other_threads: load.other_threads,
@@ -469,6 +469,9 @@ pub struct Slice {
     name: String,
     #[serde(flatten)]
     measured: MeasuredDoc,
+    /// What the slice observed, as data: its `warnings` in words are for
+    /// people, these for the parent, which combines them.
+    notices: Vec<Notice>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     offsets: Option<[u8; 2]>,
 }
@@ -479,6 +482,7 @@ impl Slice {
         Slice {
             name: measurement.name.clone(),
             measured: MeasuredDoc::of(measurement),
+            notices: measurement.notices.clone(),
             offsets: measurement.offsets,
         }
     }
@@ -486,6 +490,7 @@ impl Slice {
     /// The measurement again, in the parent.
     pub fn into_measurement(self) -> Measurement {
         Measurement {
+            notices: self.notices,
             offsets: self.offsets,
             ..self.measured.into_measurement(self.name)
         }
