@@ -4,8 +4,8 @@
 //! runtime.
 //!
 //! `attr` reads every attribute's options (one parser, driven by the table
-//! of options in `options`: a link to the runtime's own folder, which
-//! declares every option and parses every value for both crates),
+//! of options of `faster-options`, the crate that declares every option
+//! and parses every value for this crate and the runtime),
 //! `validate` decides which functions can be compared (with `enclosing`,
 //! which finds the `impl` or `trait` block a function is written in),
 //! `expand` writes the comparison and the registration and test every
@@ -21,12 +21,6 @@ mod expand;
 mod gpu;
 mod marked;
 mod methods;
-// The table of options, the parsers of their values and the rule that
-// names what a misspelt name meant, shared with the runtime: a link to its
-// folder, whose settings' side (variables, flags, usage) only the runtime
-// reads.
-#[allow(dead_code, unused_imports)]
-mod options;
 mod owner;
 mod provided;
 mod recompiled;

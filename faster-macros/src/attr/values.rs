@@ -6,7 +6,7 @@
 
 use super::check::{Check, check};
 use super::spelling::tokens_as_written;
-use crate::options::{
+use faster_options::{
     Choice, Choices, Kind, OptionSpec, closest, parse_count, parse_duration, parse_fraction,
 };
 use proc_macro2::{TokenStream, TokenTree};
@@ -38,33 +38,27 @@ pub(crate) enum Value {
     Types(Vec<Type>),
 }
 
-impl Kind {
-    /// Reads `option`'s value, of this kind, from `input`: `Err` where the
-    /// tokens cannot be read at all (the options after them cannot be
-    /// either), `Ok(Err(...))` for a value read but wrong, which is
-    /// reported with the other options' errors.
-    pub(super) fn read(
-        self,
-        option: &OptionSpec,
-        input: ParseStream,
-    ) -> syn::Result<syn::Result<Value>> {
-        // Types are not expressions (`Vec<u8>`).
-        if let Kind::Types = self {
-            return Ok(types(option, input).map(Value::Types));
-        }
-        let value: Expr = input.parse()?;
-        Ok(match self {
-            Kind::Function => function_path(option, value).map(Value::Path),
-            Kind::Keyword(choices) => keyword(option, &value, choices).map(Value::Keyword),
-            Kind::Fraction => fraction(option, value).map(Value::Fraction),
-            Kind::Duration => duration(option, value).map(Value::Duration),
-            Kind::Count { max } => count(option, value, max).map(Value::Count),
-            Kind::Text => text(option, value).map(Value::Text),
-            Kind::Switch => switch(option, value).map(Value::Switch),
-            Kind::Check => check(option, value).map(Value::Check),
-            Kind::Types => unreachable!("read above"),
-        })
+/// Reads `option`'s value, of its kind, from `input`: `Err` where the
+/// tokens cannot be read at all (the options after them cannot be
+/// either), `Ok(Err(...))` for a value read but wrong, which is reported
+/// with the other options' errors.
+pub(super) fn read(option: &OptionSpec, input: ParseStream) -> syn::Result<syn::Result<Value>> {
+    // Types are not expressions (`Vec<u8>`).
+    if let Kind::Types = option.kind {
+        return Ok(types(option, input).map(Value::Types));
     }
+    let value: Expr = input.parse()?;
+    Ok(match option.kind {
+        Kind::Function => function_path(option, value).map(Value::Path),
+        Kind::Keyword(choices) => keyword(option, &value, choices).map(Value::Keyword),
+        Kind::Fraction => fraction(option, value).map(Value::Fraction),
+        Kind::Duration => duration(option, value).map(Value::Duration),
+        Kind::Count { max } => count(option, value, max).map(Value::Count),
+        Kind::Text => text(option, value).map(Value::Text),
+        Kind::Switch => switch(option, value).map(Value::Switch),
+        Kind::Check => check(option, value).map(Value::Check),
+        Kind::Types => unreachable!("read above"),
+    })
 }
 
 /// Reads past the value of an option that is not used (unknown, of
