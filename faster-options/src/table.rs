@@ -106,6 +106,9 @@ pub enum Kind {
     Check,
     /// A bracketed list of types, `[u32, Vec<u8>]`.
     Types,
+    /// The path the crate `faster-test` is known by where the attribute is
+    /// written, `my_faster`.
+    Crate,
 }
 
 /// Where an option's value goes.
@@ -132,6 +135,8 @@ pub enum Field {
     CacheFlush,
     /// See [`Field::Original`].
     Implementors,
+    /// See [`Field::Original`].
+    Crate,
 }
 
 /// One option: of the attributes, of the runtime's settings, or both.
@@ -326,6 +331,17 @@ pub const OPTIONS: &[OptionSpec] = &[
         ..DEFAULT
     },
     OptionSpec {
+        name: "crate",
+        kind: Kind::Crate,
+        field: Field::Crate,
+        taken_by: ALL,
+        example: "write the name `faster-test` has in your `Cargo.toml`, such as `crate = \
+                  my_faster` for `my_faster = { package = \"faster-test\", ... }`, or the path \
+                  of a re-export of it",
+        synonyms: &["krate", "crate_path"],
+        ..DEFAULT
+    },
+    OptionSpec {
         name: "layouts",
         kind: Kind::Switch,
         field: Field::Setting,
@@ -414,7 +430,10 @@ mod tests {
             // writes as text.
             if option.field == Field::Setting {
                 assert!(
-                    !matches!(option.kind, Kind::Function | Kind::Check | Kind::Types),
+                    !matches!(
+                        option.kind,
+                        Kind::Function | Kind::Check | Kind::Types | Kind::Crate
+                    ),
                     "`{}` sets a `Settings` field with a value no field holds",
                     option.name
                 );

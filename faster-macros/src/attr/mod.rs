@@ -18,6 +18,7 @@ pub(crate) use faster_options::Attribute;
 pub(crate) use spelling::tokens_as_written;
 pub(crate) use values::Value;
 
+use crate::runtime::Runtime;
 use faster_options::{Field, OptionSpec};
 use proc_macro2::{Span, TokenStream};
 use quote::ToTokens;
@@ -196,6 +197,16 @@ impl Options {
     /// `cache_flush = false`: a kernel's caches left warm; `true` when absent.
     pub fn cache_flush(&self) -> bool {
         self.switch(Field::CacheFlush).unwrap_or(true)
+    }
+
+    /// Where the expansion finds the runtime: under `crate = path`, where
+    /// given, else under `::faster`.
+    pub fn runtime(&self) -> Runtime<'_> {
+        let renamed = match self.given(Field::Crate) {
+            Some((_, Value::Crate(path))) => Some(path),
+            _ => None,
+        };
+        Runtime::at(renamed)
     }
 
     /// The options that set a field of the runtime's `Settings`, by the

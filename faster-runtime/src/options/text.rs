@@ -58,6 +58,7 @@ impl ValueName for Kind {
             Kind::Switch => "on|off",
             Kind::Check => "CHECK",
             Kind::Types => "TYPES",
+            Kind::Crate => "PATH",
         }
     }
 }
