@@ -181,9 +181,16 @@ fn kind(path: &syn::Path, args: &TokenStream) -> Option<Kind> {
     let mut facade = path.clone();
     facade.segments.pop();
     let facade = tokens_as_written(facade.to_token_stream());
-    let facade = facade.trim_end_matches("::");
-    let named = facade == "faster" || crate_option(args).is_some_and(|given| given == facade);
+    let facade = from_the_root(&facade);
+    let named = facade == "faster"
+        || crate_option(args).is_some_and(|given| from_the_root(&given) == facade);
     named.then_some(kind)
+}
+
+/// A path as written with the `::` around it dropped: `::faster::compare`
+/// is `faster::compare`, and `crate = ::my_faster` names `my_faster`.
+fn from_the_root(path: &str) -> &str {
+    path.trim_start_matches("::").trim_end_matches("::")
 }
 
 /// The path a mark's `crate = path` option gives, as written, where it has
@@ -244,6 +251,20 @@ mod tests {
             Marked::of(&nested).map(|marked| marked.kind),
             Some(Kind::Track)
         ));
+        for from_the_root in [
+            quote!(#[::faster::compare(original = old)]),
+            quote!(#[::my_faster::compare(original = old, crate = my_faster)]),
+            quote!(#[my_faster::compare(original = old, crate = ::my_faster)]),
+        ] {
+            let attribute = syn::parse::Parser::parse2(Attribute::parse_outer, from_the_root)
+                .expect("an attribute")
+                .remove(0);
+            assert!(
+                Marked::of(&attribute).is_some(),
+                "{}",
+                attribute.to_token_stream()
+            );
+        }
         // Another crate's `compare`, or one whose `crate` names another.
         for other in [
             quote!(#[other::compare(original = old)]),
