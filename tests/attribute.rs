@@ -860,6 +860,29 @@ mod bare {
     }
 }
 
+// `crate = path`: the runtime named through a path of this crate's own
+// (`tests/renamed.rs` builds a crate whose dependency itself is renamed).
+mod renamed {
+    use faster as speed;
+
+    fn reversed_naive(v: &[u8]) -> Vec<u8> {
+        let mut reversed = Vec::new();
+        for byte in v {
+            reversed.insert(0, *byte);
+        }
+        reversed
+    }
+
+    #[speed::compare(crate = speed, original = reversed_naive, inputs = reversed_inputs, expect = report, max_time = "500ms")]
+    fn reversed(v: &[u8]) -> Vec<u8> {
+        v.iter().rev().copied().collect()
+    }
+
+    fn reversed_inputs() -> Vec<Vec<u8>> {
+        vec![(0..=255).collect()]
+    }
+}
+
 // What the attribute recorded.
 
 fn registered(test_name: &str) -> &'static Comparison {
@@ -910,6 +933,7 @@ fn every_annotated_function_is_registered_under_its_test_name() {
         "faster_triangle",
         "hygiene::faster_config",
         "hygiene::faster_owned0",
+        "renamed::faster_reversed",
         "text::new::faster_count_words",
         "coerced::faster_boxed",
         "coerced::faster_describe",

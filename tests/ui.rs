@@ -18,7 +18,8 @@
 //!   is a unit test of `faster-macros`, which reads that list off its
 //!   table), `path_as_string` (a string or a call where a path goes),
 //!   `original_not_found`, `bad_values` (floor, duration, `expect`,
-//!   `check`, `name`, `processes`);
+//!   `check`, `name`, `processes`), `crate_misuse` (`crate` quoted, not a
+//!   path, with generic arguments, misspelt);
 //! - `signature_mismatch` (a parameter's type, an extra parameter, the
 //!   output, an `extern "C"` original, inputs that fit the original and not
 //!   the candidate: the signatures' error first), `inputs_mismatch` (an

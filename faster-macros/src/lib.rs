@@ -4,8 +4,8 @@
 //! runtime.
 //!
 //! `attr` reads every attribute's options (one parser, driven by the table
-//! of options in `options`: a link to the runtime's own folder, which
-//! declares every option and parses every value for both crates),
+//! of options of `faster-options`, the crate that declares every option
+//! and parses every value for this crate and the runtime),
 //! `validate` decides which functions can be compared (with `enclosing`,
 //! which finds the `impl` or `trait` block a function is written in),
 //! `expand` writes the comparison and the registration and test every
@@ -21,15 +21,10 @@ mod expand;
 mod gpu;
 mod marked;
 mod methods;
-// The table of options, the parsers of their values and the rule that
-// names what a misspelt name meant, shared with the runtime: a link to its
-// folder, whose settings' side (variables, flags, usage) only the runtime
-// reads.
-#[allow(dead_code, unused_imports)]
-mod options;
 mod owner;
 mod provided;
 mod recompiled;
+mod runtime;
 #[cfg(test)]
 mod snapshots;
 mod source_digest;
@@ -77,6 +72,7 @@ use proc_macro::TokenStream;
 /// | `name = "..."` | the report's heading (`NAME vs original`); the test keeps its name | the function's name |
 /// | `types = [u32, u64]` | for a function generic over one type: one comparison per type | none |
 /// | `implementors = [MyType]` | for a provided method of a `trait` block (with [`macro@methods`] on the block): the types implementing the trait to compare it on, one comparison each | none |
+/// | `crate = path` | the path `faster-test` is known by, for a crate that renames the dependency (`my_faster = { package = "faster-test", ... }`) or reaches it through a re-export: the expansion names `path::...` instead of `::faster::...` | `::faster` |
 ///
 /// Every setting the guide's [table of settings] gives an attribute
 /// column is an option too, the strongest source of that setting: what
@@ -276,8 +272,8 @@ pub fn compare(args: TokenStream, item: TokenStream) -> TokenStream {
 ///
 /// The options are `#[faster::compare]`'s — `original`, `inputs` (here a
 /// `fn(&faster::gpu::Gpu) -> impl IntoIterator<Item = Case>`), `check`
-/// (`eq`, `approx(...)` or `skip`), `flops`, `bytes`, `name` and its
-/// settings — and `cache_flush = false` for kernels meant to run warm (by
+/// (`eq`, `approx(...)` or `skip`), `flops`, `bytes`, `name`, `crate` and
+/// its settings — and `cache_flush = false` for kernels meant to run warm (by
 /// default a buffer larger than the last-level cache is written over
 /// before every sample).
 #[proc_macro_attribute]
@@ -316,6 +312,7 @@ pub fn compare_gpu(args: TokenStream, item: TokenStream) -> TokenStream {
 /// | `name = "..."` | what matches it across revisions (keep it when you move or rename the function) | its path with its crate, `my_crate::text::parse` |
 /// | `types = [u32, u64]` | for a function generic over one type: tracked once per type (`my_crate::text::parse::<u32>`) | none |
 /// | `implementors = [MyType]` | for a provided method of a `trait` block (with [`macro@methods`] on the block): the types implementing the trait to track it on, once each (`my_crate::engine::MyType::encode`) | none |
+/// | `crate = path` | the path `faster-test` is known by, for a crate that renames the dependency (`my_faster = { package = "faster-test", ... }`) or reaches it through a re-export: the expansion names `path::...` instead of `::faster::...` | `::faster` |
 ///
 /// The settings the guide's [table of settings] gives an attribute column
 /// are options too, as for `#[faster::compare]`, but for the processes

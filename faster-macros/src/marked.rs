@@ -4,10 +4,11 @@
 //! what it adds after the block, under the conditions the method exists
 //! on (the `cfg_attr`'s, and the method's own `#[cfg(...)]`).
 
+use crate::attr::tokens_as_written;
 use crate::expand;
 use crate::owner::Owner;
 use crate::track;
-use proc_macro2::{Span, TokenStream};
+use proc_macro2::{Span, TokenStream, TokenTree};
 use quote::ToTokens;
 use syn::parse::Parser;
 use syn::punctuated::Punctuated;
@@ -77,11 +78,8 @@ impl Marked {
     }
 
     fn of(attribute: &Attribute) -> Option<Marked> {
-        if let Some(kind) = kind(attribute.path()) {
-            let args = match &attribute.meta {
-                Meta::List(list) => list.tokens.clone(),
-                _ => TokenStream::new(),
-            };
+        let args = arguments(&attribute.meta);
+        if let Some(kind) = kind(attribute.path(), &args) {
             return Some(Marked {
                 kind,
                 args,
@@ -103,12 +101,9 @@ impl Marked {
         let condition = parts.next()?.to_token_stream();
         let (mut found, mut rest) = (None, Vec::new());
         for part in parts {
-            match kind(part.path()) {
+            let args = arguments(&part);
+            match kind(part.path(), &args) {
                 Some(kind) if found.is_none() => {
-                    let args = match &part {
-                        Meta::List(list) => list.tokens.clone(),
-                        _ => TokenStream::new(),
-                    };
                     found = Some((kind, args, name_span(part.path())));
                 }
                 _ => rest.push(part),
@@ -164,24 +159,65 @@ fn name_span(path: &syn::Path) -> Span {
         .map_or_else(Span::call_site, |segment| segment.ident.span())
 }
 
-/// `faster::compare` or `faster::track`.
-fn kind(path: &syn::Path) -> Option<Kind> {
-    let segments: Vec<String> = path
-        .segments
-        .iter()
-        .map(|segment| segment.ident.to_string())
-        .collect();
-    match segments.as_slice() {
-        [faster, compare] if faster == "faster" && compare == "compare" => Some(Kind::Compare),
-        [faster, track] if faster == "faster" && track == "track" => Some(Kind::Track),
-        _ => None,
+/// An attribute's arguments: what is between its parentheses.
+fn arguments(meta: &Meta) -> TokenStream {
+    match meta {
+        Meta::List(list) => list.tokens.clone(),
+        _ => TokenStream::new(),
     }
+}
+
+/// `faster::compare` or `faster::track`, or the same under a renamed
+/// crate, `my_faster::compare(crate = my_faster, ...)`: the mark is the
+/// crate's where what comes before its name is `faster` or the path its
+/// own `crate` option gives.
+fn kind(path: &syn::Path, args: &TokenStream) -> Option<Kind> {
+    let name = path.segments.last()?.ident.to_string();
+    let kind = match name.as_str() {
+        "compare" => Kind::Compare,
+        "track" => Kind::Track,
+        _ => return None,
+    };
+    let mut facade = path.clone();
+    facade.segments.pop();
+    let facade = tokens_as_written(facade.to_token_stream());
+    let facade = from_the_root(&facade);
+    let named = facade == "faster"
+        || crate_option(args).is_some_and(|given| from_the_root(&given) == facade);
+    named.then_some(kind)
+}
+
+/// A path as written with the `::` around it dropped: `::faster::compare`
+/// is `faster::compare`, and `crate = ::my_faster` names `my_faster`.
+fn from_the_root(path: &str) -> &str {
+    path.trim_start_matches("::").trim_end_matches("::")
+}
+
+/// The path a mark's `crate = path` option gives, as written, where it has
+/// one. Read off the tokens, since its other options need not parse as
+/// one kind of syntax (`types = [Vec<u8>]` is no expression).
+fn crate_option(args: &TokenStream) -> Option<String> {
+    let mut tokens = args.clone().into_iter().peekable();
+    while let Some(token) = tokens.next() {
+        let is_crate = matches!(&token, TokenTree::Ident(ident) if ident == "crate");
+        let assigned =
+            matches!(tokens.peek(), Some(TokenTree::Punct(punct)) if punct.as_char() == '=');
+        if is_crate && assigned {
+            tokens.next();
+            let value: TokenStream = tokens
+                .take_while(
+                    |token| !matches!(token, TokenTree::Punct(punct) if punct.as_char() == ','),
+                )
+                .collect();
+            return Some(tokens_as_written(value));
+        }
+    }
+    None
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::attr::tokens_as_written;
     use quote::quote;
 
     #[test]
@@ -199,6 +235,47 @@ mod tests {
         );
         let other: Attribute = syn::parse_quote!(#[cfg_attr(test, inline)]);
         assert!(Marked::of(&other).is_none());
+    }
+
+    #[test]
+    fn a_mark_under_a_renamed_crate_is_found_by_its_crate_option() {
+        let renamed: Attribute = syn::parse_quote!(
+            #[my_faster::compare(original = old, crate = my_faster, types = [Vec<u8>])]
+        );
+        let marked = Marked::of(&renamed).expect("a mark of the renamed crate");
+        assert!(matches!(marked.kind, Kind::Compare));
+        let nested: Attribute = syn::parse_quote!(
+            #[cfg_attr(test, deps::faster::track(crate = deps::faster))]
+        );
+        assert!(matches!(
+            Marked::of(&nested).map(|marked| marked.kind),
+            Some(Kind::Track)
+        ));
+        for from_the_root in [
+            quote!(#[::faster::compare(original = old)]),
+            quote!(#[::my_faster::compare(original = old, crate = my_faster)]),
+            quote!(#[my_faster::compare(original = old, crate = ::my_faster)]),
+        ] {
+            let attribute = syn::parse::Parser::parse2(Attribute::parse_outer, from_the_root)
+                .expect("an attribute")
+                .remove(0);
+            assert!(
+                Marked::of(&attribute).is_some(),
+                "{}",
+                attribute.to_token_stream()
+            );
+        }
+        // Another crate's `compare`, or one whose `crate` names another.
+        for other in [
+            quote!(#[other::compare(original = old)]),
+            quote!(#[my_faster::compare(original = old, crate = faster_test)]),
+            quote!(#[compare(original = old)]),
+        ] {
+            let other = syn::parse::Parser::parse2(Attribute::parse_outer, other)
+                .expect("an attribute")
+                .remove(0);
+            assert!(Marked::of(&other).is_none(), "{}", other.to_token_stream());
+        }
     }
 
     #[test]

@@ -31,9 +31,10 @@
 //! - `stats` — pure statistics: samples, estimates, intervals, the verdict;
 //! - `config`, `time` (public), `error` — settings and their precedence,
 //!   timing sources and calibration, errors;
-//! - `options` — every option of the attributes and every setting, declared
-//!   once for this crate and the attributes' macro, and the parsers of
-//!   their values: it imports nothing, not even of this crate.
+//! - `options` — every option of the attributes and every setting, and the
+//!   parsers of their values, from `faster-options` (which declares them
+//!   once for this crate and the attributes' macro), and what only the
+//!   runtime does with them: it imports nothing of this crate.
 
 #![warn(missing_docs)]
 

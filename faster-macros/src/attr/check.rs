@@ -3,7 +3,7 @@
 //! the user's, with an error at the offending token for each misuse.
 
 use super::spelling::tokens_as_written;
-use crate::options::{OptionSpec, closest};
+use faster_options::{OptionSpec, closest};
 use quote::ToTokens;
 use syn::ext::IdentExt;
 use syn::{Expr, ExprLit, ExprPath, Lit};

@@ -2,7 +2,7 @@
 //! `#[faster::compare]`, `#[faster::compare_gpu]` and `#[faster::track]`
 //! (on a function or on a method) into one typed [`Options`], through
 //! `syn::meta::parser`, driven by the table of options
-//! ([`OPTIONS`](crate::options::OPTIONS), shared with the runtime), with an
+//! ([`OPTIONS`](faster_options::OPTIONS), shared with the runtime), with an
 //! error at the offending token for every misuse.
 //!
 //! Every error says what to write instead, because the person reading it has
@@ -13,12 +13,13 @@ mod spelling;
 mod table;
 mod values;
 
-pub(crate) use crate::options::Attribute;
 pub(crate) use check::Check;
+pub(crate) use faster_options::Attribute;
 pub(crate) use spelling::tokens_as_written;
 pub(crate) use values::Value;
 
-use crate::options::{Field, OptionSpec};
+use crate::runtime::Runtime;
+use faster_options::{Field, OptionSpec};
 use proc_macro2::{Span, TokenStream};
 use quote::ToTokens;
 use syn::ext::IdentExt;
@@ -113,7 +114,7 @@ impl Options {
             .map(|given| (&given.key, &given.value))
     }
 
-    /// The path an option of [`Kind::Function`](crate::options::Kind)
+    /// The path an option of [`Kind::Function`](faster_options::Kind)
     /// gives `field`.
     pub fn path(&self, field: Field) -> Option<&ExprPath> {
         match self.given(field)? {
@@ -175,7 +176,7 @@ impl Options {
         self.types_of(Field::Implementors)
     }
 
-    /// The types an option of [`Kind::Types`](crate::options::Kind) gives
+    /// The types an option of [`Kind::Types`](faster_options::Kind) gives
     /// `field`.
     fn types_of(&self, field: Field) -> Option<TypesOption<'_>> {
         match self.given(field)? {
@@ -184,7 +185,7 @@ impl Options {
         }
     }
 
-    /// The switch an option of [`Kind::Switch`](crate::options::Kind)
+    /// The switch an option of [`Kind::Switch`](faster_options::Kind)
     /// gives `field`.
     pub fn switch(&self, field: Field) -> Option<bool> {
         match self.given(field)? {
@@ -196,6 +197,16 @@ impl Options {
     /// `cache_flush = false`: a kernel's caches left warm; `true` when absent.
     pub fn cache_flush(&self) -> bool {
         self.switch(Field::CacheFlush).unwrap_or(true)
+    }
+
+    /// Where the expansion finds the runtime: under `crate = path`, where
+    /// given, else under `::faster`.
+    pub fn runtime(&self) -> Runtime<'_> {
+        let renamed = match self.given(Field::Crate) {
+            Some((_, Value::Crate(path))) => Some(path),
+            _ => None,
+        };
+        Runtime::at(renamed)
     }
 
     /// The options that set a field of the runtime's `Settings`, by the
@@ -316,9 +327,7 @@ impl Parsing {
                     format!("`{name}` is given twice: keep only one `{name} = ...`"),
                 ))
             }
-            Some(option) => option
-                .kind
-                .read(option, input)?
+            Some(option) => values::read(option, input)?
                 .map(|value| self.options.store(option, key.clone(), value)),
         };
         self.seen

@@ -1,5 +1,5 @@
 //! Tokens in error messages as a user wrote them. (What a misspelt name
-//! most likely meant is `crate::options::closest`, the runtime's rule too.)
+//! most likely meant is `faster_options::closest`, the runtime's rule too.)
 
 use proc_macro2::{TokenStream, TokenTree};
 

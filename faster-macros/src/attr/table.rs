@@ -3,27 +3,25 @@
 //! probably meant, and the errors that list an attribute's options or say
 //! why it does not take another's.
 
-use crate::options::{Attribute, OPTIONS, OptionSpec, closest};
+use faster_options::{Attribute, OPTIONS, OptionSpec, closest};
 
-impl Attribute {
-    /// Why it does not take an option that another attribute takes.
-    fn refuses_because(self) -> &'static str {
-        match self {
-            Attribute::Compare => "`#[faster::compare]` compares two functions, not GPU kernels",
-            Attribute::CompareGpu => {
-                "`#[faster::compare_gpu]` compares two kernels' record functions, which are not \
-                 generic"
-            }
-            Attribute::Track => {
-                "`#[faster::track]` compares the function with itself at another revision"
-            }
+/// Why `attribute` does not take an option that another attribute takes.
+fn refuses_because(attribute: Attribute) -> &'static str {
+    match attribute {
+        Attribute::Compare => "`#[faster::compare]` compares two functions, not GPU kernels",
+        Attribute::CompareGpu => {
+            "`#[faster::compare_gpu]` compares two kernels' record functions, which are not \
+             generic"
+        }
+        Attribute::Track => {
+            "`#[faster::track]` compares the function with itself at another revision"
         }
     }
 }
 
 /// The option called `name` that an attribute takes.
 pub(super) fn named(name: &str) -> Option<&'static OptionSpec> {
-    crate::options::named(name).filter(|option| option.in_attributes())
+    faster_options::named(name).filter(|option| option.in_attributes())
 }
 
 /// Where `option` comes in the table: the options are kept, and the
@@ -72,7 +70,7 @@ pub(super) fn refused(option: &OptionSpec, attribute: Attribute) -> String {
     format!(
         "`{}` is an option of `#[faster::{owner}]`; {}: remove it",
         option.name,
-        attribute.refuses_because(),
+        refuses_because(attribute),
     )
 }
 
@@ -87,7 +85,7 @@ pub(super) fn listed(attribute: Attribute) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::options::Field;
+    use faster_options::Field;
 
     /// The options each attribute's documentation (in `lib.rs`) names: the
     /// rows of its table of options, or for `compare_gpu` its sentence.

@@ -6,7 +6,7 @@
 
 use super::check::{Check, check};
 use super::spelling::tokens_as_written;
-use crate::options::{
+use faster_options::{
     Choice, Choices, Kind, OptionSpec, closest, parse_count, parse_duration, parse_fraction,
 };
 use proc_macro2::{TokenStream, TokenTree};
@@ -14,7 +14,7 @@ use quote::ToTokens;
 use std::time::Duration;
 use syn::ext::IdentExt;
 use syn::parse::ParseStream;
-use syn::{Expr, ExprLit, ExprPath, Lit, LitStr, Token, Type};
+use syn::{Expr, ExprLit, ExprPath, Lit, LitStr, Path, Token, Type};
 
 /// An option's value, read.
 pub(crate) enum Value {
@@ -36,35 +36,32 @@ pub(crate) enum Value {
     Check(Check),
     /// [`Kind::Types`], in order, as written.
     Types(Vec<Type>),
+    /// [`Kind::Crate`].
+    Crate(Path),
 }
 
-impl Kind {
-    /// Reads `option`'s value, of this kind, from `input`: `Err` where the
-    /// tokens cannot be read at all (the options after them cannot be
-    /// either), `Ok(Err(...))` for a value read but wrong, which is
-    /// reported with the other options' errors.
-    pub(super) fn read(
-        self,
-        option: &OptionSpec,
-        input: ParseStream,
-    ) -> syn::Result<syn::Result<Value>> {
-        // Types are not expressions (`Vec<u8>`).
-        if let Kind::Types = self {
-            return Ok(types(option, input).map(Value::Types));
-        }
-        let value: Expr = input.parse()?;
-        Ok(match self {
-            Kind::Function => function_path(option, value).map(Value::Path),
-            Kind::Keyword(choices) => keyword(option, &value, choices).map(Value::Keyword),
-            Kind::Fraction => fraction(option, value).map(Value::Fraction),
-            Kind::Duration => duration(option, value).map(Value::Duration),
-            Kind::Count { max } => count(option, value, max).map(Value::Count),
-            Kind::Text => text(option, value).map(Value::Text),
-            Kind::Switch => switch(option, value).map(Value::Switch),
-            Kind::Check => check(option, value).map(Value::Check),
-            Kind::Types => unreachable!("read above"),
-        })
+/// Reads `option`'s value, of its kind, from `input`: `Err` where the
+/// tokens cannot be read at all (the options after them cannot be
+/// either), `Ok(Err(...))` for a value read but wrong, which is reported
+/// with the other options' errors.
+pub(super) fn read(option: &OptionSpec, input: ParseStream) -> syn::Result<syn::Result<Value>> {
+    // Types are not expressions (`Vec<u8>`).
+    if let Kind::Types = option.kind {
+        return Ok(types(option, input).map(Value::Types));
     }
+    let value: Expr = input.parse()?;
+    Ok(match option.kind {
+        Kind::Function => function_path(option, value).map(Value::Path),
+        Kind::Keyword(choices) => keyword(option, &value, choices).map(Value::Keyword),
+        Kind::Fraction => fraction(option, value).map(Value::Fraction),
+        Kind::Duration => duration(option, value).map(Value::Duration),
+        Kind::Count { max } => count(option, value, max).map(Value::Count),
+        Kind::Text => text(option, value).map(Value::Text),
+        Kind::Switch => switch(option, value).map(Value::Switch),
+        Kind::Check => check(option, value).map(Value::Check),
+        Kind::Crate => crate_path(option, value).map(Value::Crate),
+        Kind::Types => unreachable!("read above"),
+    })
 }
 
 /// Reads past the value of an option that is not used (unknown, of
@@ -107,6 +104,48 @@ fn function_path(option: &OptionSpec, value: Expr) -> syn::Result<ExprPath> {
         other => Err(syn::Error::new_spanned(
             other,
             format!("`{name}` takes the path of a function: {}", option.example),
+        )),
+    }
+}
+
+/// The value of `crate`: the path the crate `faster-test` is known by,
+/// `my_faster` or `::my_faster` (a dependency renamed in `Cargo.toml`) or
+/// `crate::reexported::faster`. A quoted one, as serde's `crate = "..."`
+/// is written, is refused with the path unquoted.
+fn crate_path(option: &OptionSpec, value: Expr) -> syn::Result<Path> {
+    let name = option.name;
+    match value {
+        Expr::Path(path) if path.attrs.is_empty() && path.qself.is_none() => {
+            let generic = path
+                .path
+                .segments
+                .iter()
+                .find(|segment| !segment.arguments.is_none());
+            match generic {
+                Some(segment) => Err(syn::Error::new_spanned(
+                    &segment.arguments,
+                    format!(
+                        "a crate's path takes no generic arguments: {}",
+                        option.example
+                    ),
+                )),
+                None => Ok(path.path),
+            }
+        }
+        Expr::Lit(ExprLit {
+            lit: Lit::Str(string),
+            ..
+        }) => {
+            let unquoted = string.value();
+            let message = match syn::parse_str::<Path>(&unquoted) {
+                Ok(_) => format!("write the path without quotes: `{name} = {unquoted}`"),
+                Err(_) => format!("write the path without quotes: {}", option.example),
+            };
+            Err(syn::Error::new(string.span(), message))
+        }
+        other => Err(syn::Error::new_spanned(
+            other,
+            format!("`{name}` takes the path of a crate: {}", option.example),
         )),
     }
 }
@@ -545,5 +584,36 @@ mod tests {
         );
         let error = error_of(quote!(original = f, name = "  "));
         assert!(error.contains("the name is empty"), "{error}");
+    }
+
+    #[test]
+    fn crate_is_the_path_of_a_crate_written_as_a_path() {
+        for path in [
+            quote!(my_faster),
+            quote!(::my_faster),
+            quote!(crate::deps::faster),
+        ] {
+            let options = parse(quote!(original = f, crate = #path)).unwrap();
+            let written = options.runtime().named_in(quote!(::faster::__private::Eq));
+            assert_eq!(
+                tokens_as_written(written),
+                format!("{}::__private::Eq", tokens_as_written(path))
+            );
+        }
+        let error = error_of(quote!(original = f, crate = "my_faster"));
+        assert!(
+            error.contains("write the path without quotes: `crate = my_faster`"),
+            "{error}"
+        );
+        let error = error_of(quote!(original = f, crate = 3));
+        assert!(
+            error
+                .starts_with("`crate` takes the path of a crate: write the name `faster-test` has"),
+            "{error}"
+        );
+        let error = error_of(quote!(original = f, crate = my_faster::<u8>));
+        assert!(error.contains("takes no generic arguments"), "{error}");
+        let error = error_of(quote!(original = f, krate = my_faster));
+        assert!(error.contains("did you mean `crate`?"), "{error}");
     }
 }

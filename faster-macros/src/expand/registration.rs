@@ -170,7 +170,7 @@ pub(crate) struct Descriptor {
 
 /// The descriptor, with the settings `options` set, its registration and
 /// the test that runs it: the same for every attribute, whatever it
-/// registers.
+/// registers, each runtime item named where `crate = path` says.
 pub(crate) fn registration(descriptor: Descriptor, options: &Options) -> TokenStream {
     let Descriptor {
         kind,
@@ -184,7 +184,7 @@ pub(crate) fn registration(descriptor: Descriptor, options: &Options) -> TokenSt
     let runner = Ident::new(runner, Span::call_site());
     let settings = settings(options);
     let test_suffix = format!("::{test}");
-    quote! {
+    let registered = quote! {
         #[doc(hidden)]
         // `..Settings::NONE` is needless when every option is given, and
         // necessary for settings a newer runtime adds. A `#[deprecated]`
@@ -213,7 +213,11 @@ pub(crate) fn registration(descriptor: Descriptor, options: &Options) -> TokenSt
             // above names, not the runtime.
             ::faster::__private::#runner(&#constant)
         }
-    }
+    };
+    // Every attribute's expansion is in the descriptor, its registration
+    // and its test: named here under `crate = path`, it is named so
+    // throughout.
+    options.runtime().named_in(registered)
 }
 
 /// The `Settings` the attribute's options set; the others come from
@@ -252,8 +256,8 @@ fn setting_value(field: &str, value: &Value) -> TokenStream {
         Value::Switch(switch) => quote!(#switch),
         Value::Text(text) => quote!(#text),
         Value::Path(path) => quote!(#path),
-        Value::Check(_) | Value::Types(_) => {
-            unreachable!("no `Settings` field holds a check or types")
+        Value::Check(_) | Value::Types(_) | Value::Crate(_) => {
+            unreachable!("no `Settings` field holds a check, types or a crate")
         }
     }
 }

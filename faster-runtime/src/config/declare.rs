@@ -8,19 +8,27 @@
 
 use crate::options::OptionSpec;
 
-impl OptionSpec {
+/// A setting's line of usage, which only the runtime writes (so not a
+/// method of [`OptionSpec`], whose crate the attributes' macro reads too).
+pub trait Described {
     /// Its line of usage with its default: `budget per comparison, e.g.
     /// 500ms, 3s (default 3s)`.
-    pub fn described(&self) -> String {
+    fn described(&self) -> String;
+
+    /// [`Described::described`] with its variable: `... (default 3s)
+    /// [FASTER_MAX_TIME]`.
+    fn help(&self) -> String;
+}
+
+impl Described for OptionSpec {
+    fn described(&self) -> String {
         match super::Config::default().settings().text(self.name) {
             Some(default) => format!("{} (default {default})", self.usage),
             None => self.usage.to_string(),
         }
     }
 
-    /// [`OptionSpec::described`] with its variable: `... (default 3s)
-    /// [FASTER_MAX_TIME]`.
-    pub fn help(&self) -> String {
+    fn help(&self) -> String {
         match self.variable {
             Some(variable) => format!("{}  [{variable}]", self.described()),
             None => self.described(),

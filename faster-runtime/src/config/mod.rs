@@ -12,6 +12,7 @@ mod settings;
 mod values;
 
 pub use crate::options::MAX_PROCESSES;
+pub use declare::Described;
 pub(crate) use settings::resolve;
 pub use values::{AsText, by_name, parse_processes};
 

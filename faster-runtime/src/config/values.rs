@@ -3,7 +3,9 @@
 //! [`by_name`], which carries a keyword's value across processes as its
 //! name.
 
-use crate::options::{Keyword, MAX_PROCESSES, duration_text, parse_count, switch_text};
+use crate::options::{
+    Expect, Keyword, MAX_PROCESSES, TimerKind, Undecided, duration_text, parse_count, switch_text,
+};
 use std::time::Duration;
 
 /// A setting's value written as text its parser reads back.
@@ -37,11 +39,20 @@ impl AsText for Duration {
     }
 }
 
-impl<T: Keyword> AsText for T {
-    fn as_text(&self) -> String {
-        self.name().to_string()
-    }
+/// [`AsText`] for each keyword a setting takes, as its name: one impl per
+/// type, since a blanket impl over [`Keyword`], a trait of another crate,
+/// would overlap the impls above.
+macro_rules! keywords_as_text {
+    ($($keyword:ty),+) => {$(
+        impl AsText for $keyword {
+            fn as_text(&self) -> String {
+                Keyword::name(*self).to_string()
+            }
+        }
+    )+};
 }
+
+keywords_as_text!(Expect, Undecided, TimerKind);
 
 /// Reads a process count for replication: a whole number from 1 to
 /// [`MAX_PROCESSES`].

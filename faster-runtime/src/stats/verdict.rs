@@ -7,13 +7,6 @@ use std::fmt;
 
 pub use crate::options::{Expect, Undecided};
 
-impl Undecided {
-    /// Whether a verdict that meets `expect` without deciding it passes.
-    pub fn passes(self, expect: Expect) -> bool {
-        self == Undecided::Pass || expect == Expect::Report
-    }
-}
-
 crate::options::choices! {
     /// What the measurement shows, beyond the noise floor; named `faster`,
     /// `slower` or `within_noise` in the JSON document and in CSV files.
@@ -315,14 +308,5 @@ mod tests {
             Verdict::judged_beyond((0.0, f64::INFINITY), 0.05),
             f64::INFINITY
         );
-    }
-
-    #[test]
-    fn an_undecided_verdict_fails_only_when_asked_and_never_a_report() {
-        assert_eq!(Undecided::default(), Undecided::Pass);
-        assert!(Undecided::Pass.passes(Expect::NotSlower));
-        assert!(!Undecided::Fail.passes(Expect::NotSlower));
-        assert!(!Undecided::Fail.passes(Expect::Faster));
-        assert!(Undecided::Fail.passes(Expect::Report));
     }
 }

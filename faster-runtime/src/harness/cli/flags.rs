@@ -7,9 +7,9 @@
 //! faster`'s command line and its help, and the guide's table of settings
 //! (checked by a test) are all read from these.
 
-use crate::config::SETTINGS;
+use crate::config::{Described, SETTINGS};
 use crate::layout::LINKER_VARIABLE;
-use crate::options::{Keyword, OptionSpec};
+use crate::options::{Keyword, OptionSpec, ValueName};
 use crate::output::files::OUTPUT_DIR_VARIABLE;
 use crate::output::github::STEP_SUMMARY_VARIABLE;
 use crate::output::style::{ColorChoice, NO_COLOR_VARIABLE};

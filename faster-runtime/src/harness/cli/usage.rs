@@ -3,7 +3,8 @@
 //! is none of them gets, naming the closest one.
 
 use super::flags::{Known, VARIABLES};
-use crate::config::{CI_NOISE_FLOOR, SETTINGS};
+use crate::config::{CI_NOISE_FLOOR, Described, SETTINGS};
+use crate::options::ValueName;
 use crate::output::style;
 
 /// Where the description of a flag starts.

@@ -11,8 +11,8 @@
 //! `settings!` (its type, default and parser), which checks when it
 //! compiles that the two list the same settings in the same order.
 
-use super::choices::{Choices, Keyword, choices};
-use super::values::MAX_PROCESSES;
+use crate::values::MAX_PROCESSES;
+use crate::{Choices, Keyword, choices};
 
 choices! {
     /// The attributes that take options.
@@ -57,6 +57,13 @@ choices! {
     }
 }
 
+impl Undecided {
+    /// Whether a verdict that meets `expect` without deciding it passes.
+    pub fn passes(self, expect: Expect) -> bool {
+        self == Undecided::Pass || expect == Expect::Report
+    }
+}
+
 choices! {
     /// Which timing source measures: chosen by `Config::timer`,
     /// `FASTER_TIMER`, or `--timer` on `faster::main()`.
@@ -92,31 +99,16 @@ pub enum Kind {
     },
     /// A string that is not empty.
     Text,
-    /// `true` or `false` in the attribute, `on` or `off` elsewhere
-    /// (`parse_switch`).
+    /// `true` or `false` in the attribute, `on` or `off` elsewhere (the
+    /// runtime reads those).
     Switch,
     /// `eq`, `approx(...)`, `skip` or the path of a function.
     Check,
     /// A bracketed list of types, `[u32, Vec<u8>]`.
     Types,
-}
-
-impl Kind {
-    /// What its value looks like in a line of usage: `FRACTION`, `on|off`,
-    /// `faster|not_slower|report`.
-    pub fn value_name(self) -> &'static str {
-        match self {
-            Kind::Function => "PATH",
-            Kind::Keyword(choices) => choices.joined,
-            Kind::Fraction => "FRACTION",
-            Kind::Duration => "DURATION",
-            Kind::Count { .. } => "N",
-            Kind::Text => "TEXT",
-            Kind::Switch => "on|off",
-            Kind::Check => "CHECK",
-            Kind::Types => "TYPES",
-        }
-    }
+    /// The path the crate `faster-test` is known by where the attribute is
+    /// written, `my_faster`.
+    Crate,
 }
 
 /// Where an option's value goes.
@@ -143,6 +135,8 @@ pub enum Field {
     CacheFlush,
     /// See [`Field::Original`].
     Implementors,
+    /// See [`Field::Original`].
+    Crate,
 }
 
 /// One option: of the attributes, of the runtime's settings, or both.
@@ -337,6 +331,17 @@ pub const OPTIONS: &[OptionSpec] = &[
         ..DEFAULT
     },
     OptionSpec {
+        name: "crate",
+        kind: Kind::Crate,
+        field: Field::Crate,
+        taken_by: ALL,
+        example: "write the name `faster-test` has in your `Cargo.toml`, such as `crate = \
+                  my_faster` for `my_faster = { package = \"faster-test\", ... }`, or the path \
+                  of a re-export of it",
+        synonyms: &["krate", "crate_path"],
+        ..DEFAULT
+    },
+    OptionSpec {
         name: "layouts",
         kind: Kind::Switch,
         field: Field::Setting,
@@ -392,66 +397,8 @@ pub const OPTIONS: &[OptionSpec] = &[
 ];
 
 /// The option called `name`.
-// The attributes' macro's, which shares this folder: the runtime finds an
-// option by its flag or its variable.
-#[allow(dead_code)]
 pub fn named(name: &str) -> Option<&'static OptionSpec> {
     OPTIONS.iter().find(|option| option.name == name)
-}
-
-/// The settings, in order: the options whose value is a field of the
-/// runtime's `Config` (which its tests check `Config` against).
-#[cfg(test)]
-pub fn settings() -> impl Iterator<Item = &'static OptionSpec> {
-    OPTIONS
-        .iter()
-        .filter(|option| option.field == Field::Setting)
-}
-
-/// The setting called `name`, for the runtime's `settings!`, which lists
-/// its fields in `names`: a setting it does not declare, or declares out of
-/// order, stops the build here, where the table is.
-pub const fn setting(name: &str, names: &[&str]) -> &'static OptionSpec {
-    let mut settings = 0;
-    let mut position = 0;
-    while position < OPTIONS.len() {
-        let option = &OPTIONS[position];
-        if matches!(option.field, Field::Setting) {
-            assert!(
-                settings < names.len() && same(option.name, names[settings]),
-                "the settings of `Config` (config/mod.rs) are not the options table's \
-                 settings (options/table.rs) in its order"
-            );
-            settings += 1;
-        }
-        position += 1;
-    }
-    assert!(
-        settings == names.len(),
-        "`Config` (config/mod.rs) declares a setting the options table (options/table.rs) \
-         does not"
-    );
-    let mut position = 0;
-    while !same(OPTIONS[position].name, name) {
-        position += 1;
-    }
-    &OPTIONS[position]
-}
-
-/// `one == other`, where a `const fn` can ask it.
-const fn same(one: &str, other: &str) -> bool {
-    let (one, other) = (one.as_bytes(), other.as_bytes());
-    if one.len() != other.len() {
-        return false;
-    }
-    let mut at = 0;
-    while at < one.len() {
-        if one[at] != other[at] {
-            return false;
-        }
-        at += 1;
-    }
-    true
 }
 
 #[cfg(test)]
@@ -483,7 +430,10 @@ mod tests {
             // writes as text.
             if option.field == Field::Setting {
                 assert!(
-                    !matches!(option.kind, Kind::Function | Kind::Check | Kind::Types),
+                    !matches!(
+                        option.kind,
+                        Kind::Function | Kind::Check | Kind::Types | Kind::Crate
+                    ),
                     "`{}` sets a `Settings` field with a value no field holds",
                     option.name
                 );
@@ -496,6 +446,15 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn an_undecided_verdict_fails_only_when_asked_and_never_a_report() {
+        assert_eq!(Undecided::default(), Undecided::Pass);
+        assert!(Undecided::Pass.passes(Expect::NotSlower));
+        assert!(!Undecided::Fail.passes(Expect::NotSlower));
+        assert!(!Undecided::Fail.passes(Expect::Faster));
+        assert!(Undecided::Fail.passes(Expect::Report));
     }
 
     #[test]

@@ -1,5 +1,5 @@
 //! The values of a keyword option as a Rust enum whose variants carry the
-//! names people write: [`choices!`] declares the enum once, and gives it
+//! names people write: [`choices!`](crate::choices!) declares the enum once, and gives it
 //! its names both ways, the list of every value, and the [`Choices`] the
 //! table of options (`expect = not_slower`, `--timer thread-cpu`) and the
 //! attribute's expansion (`NotSlower`) read.
@@ -63,7 +63,9 @@ pub trait Keyword: Copy + Sized + 'static {
 /// Declares an enum whose variants are the choices of a keyword, each with
 /// the name people write (`NotSlower = "not_slower"`), and implements
 /// [`Keyword`] for it; its inherent `name` and `parse` save callers the
-/// trait's import. The enum's other derives are written at the call.
+/// trait's import. The enum's other derives are written at the call. The
+/// runtime declares its own keywords (`--format`, `--color`) with it too.
+#[macro_export]
 macro_rules! choices {
     (@joined $first:literal $($rest:literal)*) => {
         concat!($first $(, "|", $rest)*)
@@ -92,17 +94,17 @@ macro_rules! choices {
             /// The value named `text`; where there is none, an error that
             /// lists the choices.
             pub fn parse(text: &str) -> Result<$enum, String> {
-                <$enum as $crate::options::Keyword>::parse(text)
+                <$enum as $crate::Keyword>::parse(text)
             }
         }
 
-        impl $crate::options::Keyword for $enum {
+        impl $crate::Keyword for $enum {
             const ALL: &'static [$enum] = &[$( $enum::$variant, )+];
-            const CHOICES: $crate::options::Choices = $crate::options::Choices {
+            const CHOICES: $crate::Choices = $crate::Choices {
                 each: &[$(
-                    $crate::options::Choice { name: $name, variant: stringify!($variant) },
+                    $crate::Choice { name: $name, variant: stringify!($variant) },
                 )+],
-                joined: $crate::options::choices!(@joined $($name)+),
+                joined: $crate::choices!(@joined $($name)+),
             };
 
             fn name(self) -> &'static str {
@@ -111,4 +113,3 @@ macro_rules! choices {
         }
     };
 }
-pub(crate) use choices;

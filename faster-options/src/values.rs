@@ -1,6 +1,7 @@
 //! Reading an option's value from its text, the one way for every source:
 //! the attribute (the text of its literal), a variable, a flag, a listing
-//! across revisions. A duration is read as an exact decimal, so `2.01s` is
+//! across revisions (a switch, which the attribute writes `true` or
+//! `false`, the runtime reads itself). A duration is read as an exact decimal, so `2.01s` is
 //! 2 010 000 000 ns and not a float's neighbour; each error says what to
 //! write instead.
 
@@ -81,19 +82,6 @@ pub fn parse_duration(text: &str) -> Result<Duration, String> {
     Ok(Duration::from_nanos(nanos))
 }
 
-/// `duration` as the shortest text [`parse_duration`] reads back: `3s`,
-/// `1500ms`, `1234567ns`.
-pub fn duration_text(duration: Duration) -> String {
-    let nanos = duration.as_nanos();
-    let unit = [(1_000_000_000, "s"), (1_000_000, "ms"), (1_000, "us")]
-        .into_iter()
-        .find(|(per_unit, _)| nanos > 0 && nanos % per_unit == 0);
-    match unit {
-        Some((per_unit, unit)) => format!("{}{unit}", nanos / per_unit),
-        None => format!("{nanos}ns"),
-    }
-}
-
 /// Reads a fraction above 0, such as the noise floor: `0.05` (5%), or
 /// `1.0` (the candidate must be at least 2x faster).
 pub fn parse_fraction(text: &str) -> Result<f64, String> {
@@ -123,23 +111,6 @@ pub fn parse_count(text: &str, max: usize) -> Result<usize, String> {
         Ok(count) if (1..=max).contains(&count) => Ok(count),
         _ => Err(format!("`{text}` is not a whole number from 1 to {max}")),
     }
-}
-
-/// Reads a switch, the one way every switch is read: `on`, `1`, `true` or
-/// `yes`; `off`, `0`, `false` or `no`.
-pub fn parse_switch(text: &str) -> Result<bool, String> {
-    match text.trim() {
-        "on" | "1" | "true" | "yes" => Ok(true),
-        "off" | "0" | "false" | "no" => Ok(false),
-        _ => Err(format!(
-            "`{text}` is neither on nor off; write `on` or `off` (or 1/0, true/false, yes/no)"
-        )),
-    }
-}
-
-/// `switch` as the text [`parse_switch`] reads back: `on` or `off`.
-pub fn switch_text(switch: bool) -> &'static str {
-    if switch { "on" } else { "off" }
 }
 
 #[cfg(test)]
@@ -205,21 +176,6 @@ mod tests {
     }
 
     #[test]
-    fn durations_written_as_text_read_back() {
-        for duration in [
-            Duration::from_secs(3),
-            Duration::from_millis(1500),
-            Duration::from_micros(750),
-            Duration::from_nanos(1_234_567),
-            Duration::from_nanos(2_010_000_000),
-        ] {
-            assert_eq!(parse_duration(&duration_text(duration)), Ok(duration));
-        }
-        assert_eq!(duration_text(Duration::from_millis(500)), "500ms");
-        assert_eq!(duration_text(Duration::from_nanos(2_010_000_000)), "2010ms");
-    }
-
-    #[test]
     fn fractions_are_above_zero_and_finite() {
         assert_eq!(parse_fraction("1.0"), Ok(1.0));
         assert_eq!(parse_fraction("2"), Ok(2.0));
@@ -252,23 +208,6 @@ mod tests {
                 parse_count(bad, MAX_PROCESSES),
                 Err(format!("`{bad}` is not a whole number from 1 to 100")),
             );
-        }
-    }
-
-    #[test]
-    fn every_switch_reads_one_way() {
-        for on in ["on", "1", "true", "yes", " on "] {
-            assert_eq!(parse_switch(on), Ok(true), "{on}");
-        }
-        for off in ["off", "0", "false", "no"] {
-            assert_eq!(parse_switch(off), Ok(false), "{off}");
-        }
-        for neither in ["maybe", "", "2", "ON!"] {
-            let error = parse_switch(neither).unwrap_err();
-            assert!(error.contains("neither on nor off"), "{neither}: {error}");
-        }
-        for switch in [true, false] {
-            assert_eq!(parse_switch(switch_text(switch)), Ok(switch));
         }
     }
 }
