@@ -177,7 +177,7 @@ fn run_closure(
     let (flops, bytes) = (count(options.flops()), count(options.bytes()));
     quote! {
         |#config: &::faster::__private::Config|
-         -> ::core::result::Result<::faster::__private::Report, ::faster::__private::Error> {
+         -> ::core::result::Result<::faster::__private::Measurement, ::faster::__private::Error> {
             let #gpu = ::faster::__private::Gpu::shared()?;
             let #inputs = #collected?;
             let #result = ::faster::__private::gpu_kernels(

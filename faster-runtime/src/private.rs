@@ -23,9 +23,9 @@ pub use crate::harness::{run_test, run_tracked_test};
 pub use crate::inputs::{GpuInputsByFunction, GpuInputsFunction, GpuInputsOther};
 pub use crate::inputs::{Inputs, InputsByFunction, InputsFunction, InputsOther, collect_inputs};
 pub use crate::registry::{Comparison, Tracked};
-// What a comparison's `run` returns, under the name the expansion uses:
-// its measurement, which the harness judges.
-pub use crate::report::Measurement as Report;
+// What a comparison's `run` returns: its measurement, which the harness
+// judges.
+pub use crate::report::Measurement;
 pub use crate::signature::{
     ArgumentClone, ArgumentMade, ArgumentOf, ArgumentOther, ArgumentType, Arguments, ByMut, ByRef,
     ByValue, Callee, Checked, Cloned, ClonedPerCall, Fit, FitMatching, FitOther, FitPlain,
@@ -52,11 +52,11 @@ pub type CountFn<T> = fn(&T) -> u64;
 /// the inputs and attaches the counts to the report. A panic in a count
 /// function is caught and becomes the comparison's error, naming the input.
 pub fn with_throughput<T>(
-    result: Result<Report, Error>,
+    result: Result<Measurement, Error>,
     inputs: &[T],
     flops: Option<CountFn<T>>,
     bytes: Option<CountFn<T>>,
-) -> Result<Report, Error> {
+) -> Result<Measurement, Error> {
     let mut measurement = result?;
     if let Some(count) = flops {
         attach(
@@ -117,7 +117,7 @@ pub fn parts<I, Q, O, R, K, A, AT, B, BT, P>(
     (candidate, candidate_timed): (B, BT),
     prepare: P,
     config: &Config,
-) -> Result<Report, Error>
+) -> Result<Measurement, Error>
 where
     K: OutputCheck<O>,
     A: FnMut(&I, Q) -> O,
@@ -161,7 +161,7 @@ pub fn parts_with<I, Q, O, R, A, AT, B, BT, F, S, P>(
     show: S,
     prepare: P,
     config: &Config,
-) -> Result<Report, Error>
+) -> Result<Measurement, Error>
 where
     A: FnMut(&I, Q) -> O,
     AT: FnMut(&I, Q) -> R,
@@ -188,7 +188,7 @@ pub fn gpu_kernels<I, K, A, B>(
     original: A,
     candidate: B,
     config: &Config,
-) -> Result<Report, Error>
+) -> Result<Measurement, Error>
 where
     I: crate::gpu::GpuInput,
     K: OutputCheck<Vec<I::Element>>,
@@ -259,10 +259,10 @@ where
 /// case it was, cut to a readable length. `show` renders with `Debug` where
 /// the input type has it (the expansion picks, see `Shown`).
 pub fn show_input<I>(
-    result: Result<Report, Error>,
+    result: Result<Measurement, Error>,
     inputs: &[I],
     show: impl Fn(&I) -> String,
-) -> Result<Report, Error> {
+) -> Result<Measurement, Error> {
     result.map_err(|error| match error {
         Error::Mismatch {
             input,

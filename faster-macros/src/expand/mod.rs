@@ -288,7 +288,7 @@ fn run_closure(
 
     quote! {
         |#config: &::faster::__private::Config|
-         -> ::core::result::Result<::faster::__private::Report, ::faster::__private::Error> {
+         -> ::core::result::Result<::faster::__private::Measurement, ::faster::__private::Error> {
             #collect
             let #result = #compare;
             #throughput

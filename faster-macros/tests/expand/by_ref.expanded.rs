@@ -36,7 +36,10 @@ const __FASTER_sum_unrolled: ::faster::__private::Comparison = ::faster::__priva
     ]),
     run: |
         config: &::faster::__private::Config,
-    | -> ::core::result::Result<::faster::__private::Report, ::faster::__private::Error> {
+    | -> ::core::result::Result<
+        ::faster::__private::Measurement,
+        ::faster::__private::Error,
+    > {
         let inputs = {
             use ::faster::__private::{InputsByFunction as _, InputsOther as _};
             (&&::faster::__private::Inputs::<

@@ -31,7 +31,10 @@ const __FASTER_pop_fast: ::faster::__private::Comparison = ::faster::__private::
     ]),
     run: |
         config: &::faster::__private::Config,
-    | -> ::core::result::Result<::faster::__private::Report, ::faster::__private::Error> {
+    | -> ::core::result::Result<
+        ::faster::__private::Measurement,
+        ::faster::__private::Error,
+    > {
         let inputs = {
             use ::faster::__private::{InputsByFunction as _, InputsOther as _};
             (&&::faster::__private::Inputs::<

@@ -29,7 +29,10 @@ const __FASTER_sort_fast_u32: ::faster::__private::Comparison = ::faster::__priv
     ]),
     run: |
         config: &::faster::__private::Config,
-    | -> ::core::result::Result<::faster::__private::Report, ::faster::__private::Error> {
+    | -> ::core::result::Result<
+        ::faster::__private::Measurement,
+        ::faster::__private::Error,
+    > {
         let inputs = {
             use ::faster::__private::{InputsByFunction as _, InputsOther as _};
             (&&::faster::__private::Inputs::<
@@ -214,7 +217,10 @@ const __FASTER_sort_fast_f64: ::faster::__private::Comparison = ::faster::__priv
     ]),
     run: |
         config: &::faster::__private::Config,
-    | -> ::core::result::Result<::faster::__private::Report, ::faster::__private::Error> {
+    | -> ::core::result::Result<
+        ::faster::__private::Measurement,
+        ::faster::__private::Error,
+    > {
         let inputs = {
             use ::faster::__private::{InputsByFunction as _, InputsOther as _};
             (&&::faster::__private::Inputs::<

@@ -33,7 +33,7 @@ const __FASTER_sum_fast: ::bench_kit::__private::Comparison = ::bench_kit::__pri
     run: |
         config: &::bench_kit::__private::Config,
     | -> ::core::result::Result<
-        ::bench_kit::__private::Report,
+        ::bench_kit::__private::Measurement,
         ::bench_kit::__private::Error,
     > {
         let inputs = {

@@ -25,7 +25,10 @@ const __FASTER_answer: ::faster::__private::Comparison = ::faster::__private::Co
     ]),
     run: |
         config: &::faster::__private::Config,
-    | -> ::core::result::Result<::faster::__private::Report, ::faster::__private::Error> {
+    | -> ::core::result::Result<
+        ::faster::__private::Measurement,
+        ::faster::__private::Error,
+    > {
         let inputs = [()];
         let result = ::faster::__private::parts(
             "answer vs answer_naive",
