@@ -152,14 +152,12 @@ fn cell(shape: Shape, spread: f64, floor: f64, most: usize, runs: usize, seed: u
         loop {
             let slot = slot_of(processes.len(), LEAST);
             let log_speedup = slots[slot as usize - 1] + noise.sample(&mut random);
-            processes.push(ProcessSummary {
-                speedup: log_speedup.exp(),
-                ci: (0.0, f64::INFINITY),
-                rounds: 64,
+            processes.push(ProcessSummary::new(
+                log_speedup.exp(),
+                (0.0, f64::INFINITY),
+                64,
                 slot,
-                layout: None,
-                offsets: None,
-            });
+            ));
             let count = processes.len();
             let stop =
                 count >= LEAST && looks_at(count) && settled(&processes, NoiseFloor::new(floor));

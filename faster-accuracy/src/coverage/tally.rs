@@ -555,13 +555,10 @@ mod tests {
 
     #[test]
     fn slices_in_the_same_layout_count_once() {
-        let slice = |layout: Option<u32>| ProcessSummary {
-            speedup: 1.0,
-            ci: (0.9, 1.1),
-            rounds: 8,
-            slot: layout.unwrap_or(1),
-            layout,
-            offsets: None,
+        let slice = |layout: Option<u32>| {
+            let mut slice = ProcessSummary::new(1.0, (0.9, 1.1), 8, layout.unwrap_or(1));
+            slice.layout = layout;
+            slice
         };
         assert_eq!(
             layouts(&[slice(Some(1)), slice(Some(2)), slice(Some(1))]),

@@ -10,6 +10,7 @@ use crate::stats::verdict::Verdict;
 
 /// A best-of figure and the paired speedup beside it, read apart.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct BestOfApart {
     /// The input's name, or `None` for the whole comparison (the runtime
     /// line against the headline).
@@ -23,6 +24,7 @@ pub struct BestOfApart {
 /// Inputs whose own paired speedups read on the other side of the noise
 /// floor than the headline does, and the input the headline weighs most.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct InputsAgainstHeadline {
     /// Each such input's name and paired speedup.
     pub inputs: Vec<(String, f64)>,
@@ -35,6 +37,7 @@ pub struct InputsAgainstHeadline {
 /// noise floor, under a verdict that is not `slower`: a regression the
 /// headline, which weighs each input by its time, passes over.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct SlowerInput {
     /// The input's name.
     pub name: String,

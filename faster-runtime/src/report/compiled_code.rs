@@ -6,6 +6,7 @@
 /// The function's source and its timed machine code, compared between the
 /// base revision and the current code.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct CompiledCode {
     /// Whether the function's own source (its tokens, doc comments aside)
     /// is the same in both revisions.
@@ -28,6 +29,7 @@ pub struct CompiledCode {
 
 /// A function the timed loop calls, named for a reader.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Callee {
     /// Its name, demangled, without the symbol's hash
     /// (`hex::decode_to_slice`).

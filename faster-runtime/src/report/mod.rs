@@ -51,6 +51,7 @@ use std::time::Duration;
 /// are the best of all of them, and the rounds of all processes are kept,
 /// in order, so every count agrees with the data.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct Report {
     /// The heading, e.g. `sum_fast vs sum_naive`.
     pub name: String,
@@ -142,6 +143,7 @@ pub struct Report {
 /// timestamps, or the wall clock around each submission where the adapter
 /// has no timestamp queries.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct GpuInfo {
     /// The adapter's name (`NVIDIA GeForce RTX 4090`, `llvmpipe (LLVM 15.0.6,
     /// 256 bits)`).
@@ -162,6 +164,7 @@ pub struct GpuInfo {
 
 /// One input's figures.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct InputReport {
     /// The input's position in the input set.
     pub index: usize,
@@ -207,6 +210,7 @@ impl InputReport {
 
 /// The other work the machine did while a comparison was measured.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
+#[non_exhaustive]
 pub struct Load {
     /// Other processes' CPU use, in cores (1 = one core kept busy).
     pub other_processes: f64,
@@ -231,6 +235,7 @@ impl Load {
 /// Where the measuring loop ran: the choice between one loop and several
 /// placements of it, what it rested on, and what each placement read.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct Placement {
     /// Under this per-call time the rounds take turns in several placements
     /// ([`Config::placement_threshold`](crate::Config)).
@@ -265,6 +270,7 @@ impl Placement {
 
 /// One process's own figures in a comparison replicated across processes.
 #[derive(Debug, Clone, Copy, PartialEq)]
+#[non_exhaustive]
 pub struct ProcessSummary {
     /// Its paired speedup.
     pub speedup: f64,
@@ -285,8 +291,26 @@ pub struct ProcessSummary {
     pub offsets: Option<[u8; 2]>,
 }
 
+impl ProcessSummary {
+    /// A slice's figures as a replication records them: `speedup` with its
+    /// own interval `ci` over `rounds` rounds, measured in slot `slot`, in no
+    /// layout and at no reported offsets. (For a simulation of the stopping
+    /// rule; a replicated comparison makes its own.)
+    pub fn new(speedup: f64, ci: (f64, f64), rounds: usize, slot: u32) -> ProcessSummary {
+        ProcessSummary {
+            speedup,
+            ci,
+            rounds,
+            slot,
+            layout: None,
+            offsets: None,
+        }
+    }
+}
+
 /// How far a verdict reaches.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Scope {
     /// Each process ran in a layout of the binary of its own, so the
     /// interval covers where the linker puts the code: the verdict is about
