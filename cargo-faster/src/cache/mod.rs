@@ -218,6 +218,7 @@ mod tests {
             linker: None,
             config_files: BTreeMap::new(),
             environment: BTreeMap::new(),
+            lock_file: None,
         }
     }
 
