@@ -1124,6 +1124,22 @@ fn a_damaged_build_or_layout_is_made_again_never_measured_as_it_is() {
         "made again"
     );
 
+    // The same layout damaged in place, its size and time kept (a bad
+    // block): its digest tells it, and it is made again, not run (it
+    // crashed every function, run after run, before).
+    let whole = std::fs::read(&layout).unwrap();
+    let modified = std::fs::metadata(&layout).unwrap().modified().unwrap();
+    let mut damaged = whole.clone();
+    for byte in &mut damaged[whole.len() / 4..whole.len() / 2] {
+        *byte = 0xff;
+    }
+    std::fs::write(&layout, &damaged).unwrap();
+    let file = std::fs::File::options().write(true).open(&layout).unwrap();
+    file.set_modified(modified).unwrap();
+    drop(file);
+    run("a layout damaged in place");
+    assert_eq!(std::fs::read(&layout).unwrap(), whole, "made again");
+
     truncate(&base_bin.parent().unwrap().join("build.json"));
     let ran = run("the base's record cut short");
     said(
