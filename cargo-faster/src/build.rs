@@ -303,7 +303,14 @@ impl Base<'_> {
             share_lock_file(&self.workspace.root, &inside(&self.workspace.root)?)?;
         }
         // Taken before building: a change while it builds is seen next time.
-        let shared = cache::fingerprints(&sources.shared);
+        // Each outside package's own, not its folder's: a fixture crate a
+        // test wrote under it is not what the base is built from.
+        let outside: Vec<PathBuf> = sources
+            .outside
+            .iter()
+            .map(|package| package.path.clone())
+            .collect();
+        let shared = cache::fingerprints(&outside);
         let build_base = || {
             cargo
                 .test_binaries(&Build {

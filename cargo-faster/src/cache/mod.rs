@@ -23,7 +23,7 @@ use std::path::{Path, PathBuf};
 struct Record {
     /// What built it.
     key: Key,
-    /// The directories outside the repository it used, as they were.
+    /// The path packages outside the repository it used, as they were.
     shared: Vec<Shared>,
     /// Its test binaries, copied next to the record.
     executables: Vec<Kept>,
@@ -43,8 +43,8 @@ struct Kept {
     layouts: bool,
 }
 
-/// A directory outside the repository a base build used, with its
-/// fingerprint then (see [`sources::fingerprint`]).
+/// A path package outside the repository a base build used, by its
+/// directory, with its fingerprint then (see [`sources::fingerprint`]).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Shared {
     path: PathBuf,
