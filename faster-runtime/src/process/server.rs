@@ -174,20 +174,7 @@ impl Server {
 /// which its records cannot all tell (a layout's digest can, and it is made
 /// again; see `crate::layout`). `None` for any other program or ending.
 fn kept_file_crashed(program: &Path, status: ExitStatus) -> Option<String> {
-    #[cfg(unix)]
-    {
-        use std::os::unix::process::ExitStatusExt;
-        let crash = [libc::SIGSEGV, libc::SIGBUS, libc::SIGILL];
-        if !status
-            .signal()
-            .is_some_and(|signal| crash.contains(&signal))
-        {
-            return None;
-        }
-    }
-    #[cfg(not(unix))]
-    {
-        let _ = status;
+    if !crashed(status) {
         return None;
     }
     let names: Vec<&std::ffi::OsStr> = program
@@ -211,6 +198,23 @@ fn kept_file_crashed(program: &Path, status: ExitStatus) -> Option<String> {
             program.display()
         )
     })
+}
+
+/// Whether `status` is a crash: a segmentation fault, a bus error or an
+/// illegal instruction.
+#[cfg(unix)]
+fn crashed(status: ExitStatus) -> bool {
+    use std::os::unix::process::ExitStatusExt;
+    let crash = [libc::SIGSEGV, libc::SIGBUS, libc::SIGILL];
+    status
+        .signal()
+        .is_some_and(|signal| crash.contains(&signal))
+}
+
+/// Whether `status` is a crash: not told apart here.
+#[cfg(not(unix))]
+fn crashed(_: ExitStatus) -> bool {
+    false
 }
 
 fn keep(kept: &Mutex<Vec<String>>, line: String) {
