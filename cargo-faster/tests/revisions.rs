@@ -663,6 +663,34 @@ fn a_path_dependency_outside_the_repository_is_the_same_for_both_revisions() {
         "{}",
         third.stderr
     );
+
+    // A package nested in it that is no dependency (a test's fixture crate,
+    // its lock file written by a test run) is not its: nothing is rebuilt.
+    let fixture_crate = fixture.scratch.path().join("helper/tests/fixtures/old");
+    std::fs::create_dir_all(&fixture_crate).unwrap();
+    std::fs::write(
+        fixture_crate.join("Cargo.toml"),
+        "[package]\nname = \"old\"\n",
+    )
+    .unwrap();
+    std::fs::write(fixture_crate.join("Cargo.lock"), "version = 4\n").unwrap();
+    let fourth = run();
+    assert_eq!(fourth.code, Some(0), "{}", fourth.stderr);
+    assert!(
+        fourth.stderr.contains("is built already"),
+        "{}",
+        fourth.stderr
+    );
+    // One nested in it that is a dependency is fingerprinted on its own.
+    let inner_source = fixture.scratch.path().join("helper/inner/src/lib.rs");
+    std::fs::write(&inner_source, "pub fn offset() -> u64 {\n    9\n}\n").unwrap();
+    let fifth = run();
+    assert_eq!(fifth.code, Some(0), "{}\n{}", fifth.stdout, fifth.stderr);
+    assert!(
+        fifth.stderr.contains("is rebuilt: ") && fifth.stderr.contains("helper/inner changed"),
+        "{}",
+        fifth.stderr
+    );
 }
 
 #[test]
