@@ -473,6 +473,11 @@ fn copied_lock_file(repository: &Repository, commit: &str, workspace: &Path) -> 
 /// One copied for an earlier build is replaced: the current one may have
 /// changed since (`cargo update`), which is why the base is rebuilt.
 fn share_lock_file(current: &Path, base: &Path) -> Result<(), String> {
+    if !base.is_dir() {
+        // The workspace is not where the base commit has it: cargo's own
+        // error on building there says so better than a failed copy.
+        return Ok(());
+    }
     let (current, base) = (current.join("Cargo.lock"), base.join("Cargo.lock"));
     std::fs::copy(&current, &base).map(drop).map_err(|error| {
         format!(
@@ -547,6 +552,10 @@ mod tests {
         std::fs::create_dir_all(&base).unwrap();
         std::fs::write(base.join("Cargo.lock"), "version = 4\n# itoa 1.0.14\n").unwrap();
         share_lock_file(&workspace, &base).unwrap();
+        assert_eq!(
+            share_lock_file(&workspace, &temp.path().join("moved")),
+            Ok(())
+        );
         assert_eq!(
             std::fs::read(base.join("Cargo.lock")).unwrap(),
             std::fs::read(&lock).unwrap()
