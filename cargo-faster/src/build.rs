@@ -131,6 +131,12 @@ impl Base<'_> {
                 .map_err(|error| build_failure::of_current(error, directory))
         };
         let current = relinked_where_damaged(cargo, "the current code", build_current)?;
+        // Read once the current code is built: cargo writes a `Cargo.lock`
+        // where there was none, and that is the one the base gets.
+        let key = Key {
+            lock_file: copied_lock_file(self.repository, self.commit, &self.workspace.root),
+            ..key
+        };
         let apart = project_wrapper.or_else(|| self.named_alike(&current));
         let apart_target = base.join(prune::APART);
         let place = match &apart {
@@ -237,6 +243,8 @@ impl Base<'_> {
             linker: cargo.linker.as_ref().map(|(_, linker)| linker.clone()),
             config_files: key::config_files(&[directory, base], key::cargo_home().as_deref()),
             environment: key::environment(std::env::vars_os()),
+            // Known once the current code is built (see `both`).
+            lock_file: None,
         }
     }
 
@@ -291,9 +299,18 @@ impl Base<'_> {
         sources::freshen(worktree)?;
         let base_directory = inside(directory)?;
         let base_manifest = cargo.manifest_path.as_deref().map(inside).transpose()?;
-        share_lock_file(&self.workspace.root, &inside(&self.workspace.root)?);
+        if key.lock_file.is_some() {
+            share_lock_file(&self.workspace.root, &inside(&self.workspace.root)?)?;
+        }
         // Taken before building: a change while it builds is seen next time.
-        let shared = cache::fingerprints(&sources.shared);
+        // Each outside package's own, not its folder's: a fixture crate a
+        // test wrote under it is not what the base is built from.
+        let outside: Vec<PathBuf> = sources
+            .outside
+            .iter()
+            .map(|package| package.path.clone())
+            .collect();
+        let shared = cache::fingerprints(&outside);
         let build_base = || {
             cargo
                 .test_binaries(&Build {
@@ -428,19 +445,122 @@ fn layouts_removed(LayoutsRemoved { stale, idle }: LayoutsRemoved) -> String {
     format!("; removed {}", parts.join(" and "))
 }
 
-/// A base revision whose commit tracks no `Cargo.lock` gets the current
-/// workspace's, so both builds use the same versions of their
-/// dependencies. `current` and `base` are the workspace's root in each.
-fn share_lock_file(current: &Path, base: &Path) {
-    let (current, base) = (current.join("Cargo.lock"), base.join("Cargo.lock"));
-    if current.exists() && !base.exists() {
-        let _ = std::fs::copy(current, base);
+/// A hash of the current workspace's `Cargo.lock` (at `workspace`, its
+/// root) where `commit` of `repository` tracks none there: the base is
+/// built with a copy of it ([`share_lock_file`]), so its key records which.
+/// `None` where the commit tracks its own, or there is none to copy.
+fn copied_lock_file(repository: &Repository, commit: &str, workspace: &Path) -> Option<String> {
+    let canonical = |path: &Path| std::fs::canonicalize(path).ok();
+    let inside = canonical(workspace)?
+        .strip_prefix(canonical(&repository.root)?)
+        .ok()?
+        .join("Cargo.lock");
+    // git names paths with `/` on every system.
+    let tracked: Vec<String> = inside
+        .components()
+        .map(|part| part.as_os_str().to_string_lossy().into_owned())
+        .collect();
+    if repository.tracks(commit, &tracked.join("/")) {
+        return None;
     }
+    let contents = std::fs::read(workspace.join("Cargo.lock")).ok()?;
+    Some(key::content_hash(&contents))
+}
+
+/// Gives a base revision whose commit tracks no `Cargo.lock` the current
+/// workspace's, so both builds use the same versions of their
+/// dependencies; `current` and `base` are the workspace's root in each.
+/// One copied for an earlier build is replaced: the current one may have
+/// changed since (`cargo update`), which is why the base is rebuilt.
+fn share_lock_file(current: &Path, base: &Path) -> Result<(), String> {
+    if !base.is_dir() {
+        // The workspace is not where the base commit has it: cargo's own
+        // error on building there says so better than a failed copy.
+        return Ok(());
+    }
+    let (current, base) = (current.join("Cargo.lock"), base.join("Cargo.lock"));
+    std::fs::copy(&current, &base).map(drop).map_err(|error| {
+        format!(
+            "could not copy {} to {}: {error}",
+            current.display(),
+            base.display()
+        )
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::process::Command;
+
+    fn git(directory: &Path, arguments: &[&str]) -> String {
+        let output = Command::new("git")
+            .arg("-C")
+            .arg(directory)
+            .args([
+                "-c",
+                "user.name=t",
+                "-c",
+                "user.email=t@t",
+                "-c",
+                "commit.gpgsign=false",
+            ])
+            .args(arguments)
+            .output()
+            .unwrap();
+        assert!(output.status.success(), "git {arguments:?}: {output:?}");
+        String::from_utf8(output.stdout).unwrap().trim().to_string()
+    }
+
+    #[test]
+    fn a_base_that_tracks_no_lock_file_is_keyed_by_the_copy_it_gets() {
+        let temp = tempfile::tempdir().unwrap();
+        let root = temp.path().join("repo");
+        let workspace = root.join("rust");
+        std::fs::create_dir_all(&workspace).unwrap();
+        git(&root, &["init", "-q"]);
+        std::fs::write(workspace.join("Cargo.toml"), "[workspace]\n").unwrap();
+        git(&root, &["add", "."]);
+        git(&root, &["commit", "-q", "-m", "no lock file"]);
+        let untracked = git(&root, &["rev-parse", "HEAD"]);
+        let repository = Repository { root: root.clone() };
+        let lock = workspace.join("Cargo.lock");
+
+        assert_eq!(
+            copied_lock_file(&repository, &untracked, &workspace),
+            None,
+            "none to copy"
+        );
+        std::fs::write(&lock, "version = 4\n# itoa 1.0.14\n").unwrap();
+        let before = copied_lock_file(&repository, &untracked, &workspace);
+        assert!(before.is_some());
+        // `cargo update`: the same commit is keyed otherwise.
+        std::fs::write(&lock, "version = 4\n# itoa 1.0.15\n").unwrap();
+        let after = copied_lock_file(&repository, &untracked, &workspace);
+        assert!(after.is_some());
+        assert_ne!(after, before);
+
+        // A commit that tracks its own is fixed by it, whatever the current one.
+        git(&root, &["add", "."]);
+        git(&root, &["commit", "-q", "-m", "lock file"]);
+        let tracked = git(&root, &["rev-parse", "HEAD"]);
+        assert_eq!(copied_lock_file(&repository, &tracked, &workspace), None);
+        assert_eq!(after, copied_lock_file(&repository, &untracked, &workspace));
+
+        // The copy an earlier build got is replaced by the current one.
+        let base = temp.path().join("base");
+        std::fs::create_dir_all(&base).unwrap();
+        std::fs::write(base.join("Cargo.lock"), "version = 4\n# itoa 1.0.14\n").unwrap();
+        share_lock_file(&workspace, &base).unwrap();
+        assert_eq!(
+            share_lock_file(&workspace, &temp.path().join("moved")),
+            Ok(())
+        );
+        assert_eq!(
+            std::fs::read(base.join("Cargo.lock")).unwrap(),
+            std::fs::read(&lock).unwrap()
+        );
+    }
 
     #[test]
     fn the_line_says_which_layouts_went_and_that_a_base_s_come_back() {

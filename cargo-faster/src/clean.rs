@@ -1,8 +1,8 @@
 //! `cargo faster clean`: removes `<target>/faster/`, everything `cargo
 //! faster` and the comparisons keep there — both revisions' build, the base
 //! revisions' worktrees and binaries, every layout, the reports — saying
-//! how much it freed. A base revision another run is using is left, and
-//! said; a run measuring there now makes it stop before removing anything.
+//! how much it freed, and then the folder itself. A base revision another
+//! run is using is left, and said; a run measuring there now makes it stop before removing anything.
 //! The worktrees removed are forgotten by git (`git worktree prune`).
 
 use crate::cache::prune::{self, APART};
@@ -85,7 +85,15 @@ fn clean(faster: &Path, repository: &Repository) -> Result<(u64, usize), String>
     if !failures.is_empty() {
         return Err(failures.join("; "));
     }
-    Ok((before - prune::disk_usage(&[faster])[0], left))
+    let freed = before - prune::disk_usage(&[faster])[0];
+    if left == 0 {
+        // Nothing is left to guard: the lock file and the folder go too,
+        // so a clean project has no `target/faster/` at all. (`remove_dir`
+        // removes only an empty folder: a file a run wrote meanwhile stays.)
+        let _ = std::fs::remove_file(faster.join(".lock"));
+        let _ = std::fs::remove_dir(faster);
+    }
+    Ok((freed, left))
 }
 
 #[cfg(test)]
@@ -132,9 +140,16 @@ mod tests {
         assert!(!faster.join("base/1a2b3c4d5e6f").exists());
         assert!(faster.join("base/6f5e4d3c2b1a/release/bin/speed").exists());
         drop(held);
+        std::fs::write(faster.join(".lock"), "").unwrap();
         let (_, left) = clean(&faster, &repository).unwrap();
         assert_eq!(left, 0);
         assert!(!faster.join("base/6f5e4d3c2b1a").exists());
+        assert!(!faster.exists(), "no empty target/faster/ left");
+        assert_eq!(
+            clean(&faster, &repository).unwrap(),
+            (0, 0),
+            "cleaned twice"
+        );
     }
 
     #[test]

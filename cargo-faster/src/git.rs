@@ -44,6 +44,12 @@ impl Repository {
         })
     }
 
+    /// Whether `commit` tracks a file at `path` (from the repository's top
+    /// level, `/`-separated as git names it).
+    pub fn tracks(&self, commit: &str, path: &str) -> bool {
+        git(&self.root, &["cat-file", "-e", &format!("{commit}:{path}")]).is_ok()
+    }
+
     /// A worktree at `path` with `commit` checked out: the one there when
     /// it already is one of this repository's, at that commit, else a new
     /// one (whatever was at `path` is removed: it is ours, under `target/`).

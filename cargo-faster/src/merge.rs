@@ -52,11 +52,9 @@ pub fn run(arguments: &[String]) -> u8 {
             return 0;
         }
         Err(error) => {
-            let rendered = error.render().to_string();
-            let first = rendered.lines().next().unwrap_or_default();
             eprintln!(
                 "cargo faster merge: {} (see --help)",
-                first.trim_start_matches("error: ")
+                one_line(&error.render().to_string())
             );
             return crate::USAGE_ERROR;
         }
@@ -67,6 +65,20 @@ pub fn run(arguments: &[String]) -> u8 {
         if_undecided: options.undecided,
         color: options.color,
     })
+}
+
+/// clap's error, `rendered`, on one line: its first paragraph, whose
+/// following lines name what it is about (the arguments not given, below
+/// "the following required arguments were not provided:"), joined.
+fn one_line(rendered: &str) -> String {
+    rendered
+        .lines()
+        .take_while(|line| !line.trim().is_empty())
+        .map(str::trim)
+        .collect::<Vec<_>>()
+        .join(" ")
+        .trim_start_matches("error: ")
+        .to_string()
 }
 
 #[cfg(test)]
@@ -89,5 +101,21 @@ mod tests {
         assert!(parse(&[]).is_err());
         assert!(parse(&["a", "--undecided", "maybe"]).is_err());
         assert_eq!(parse(&["a"]).unwrap().undecided, None);
+    }
+
+    #[test]
+    fn a_bad_command_line_is_one_line_naming_what_is_wrong() {
+        let said =
+            |arguments: &[&str]| one_line(&parse(arguments).unwrap_err().render().to_string());
+        assert_eq!(
+            said(&[]),
+            "the following required arguments were not provided: <DIR>..."
+        );
+        let bad = said(&["a", "--undecided", "maybe"]);
+        assert!(
+            bad.starts_with("invalid value 'maybe' for '--undecided <pass|fail>'")
+                && !bad.contains('\n'),
+            "{bad}"
+        );
     }
 }

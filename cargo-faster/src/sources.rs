@@ -264,7 +264,7 @@ pub fn relative_to(base: &Path, path: &Path) -> PathBuf {
 /// sources.
 pub fn freshen(directory: &Path) -> Result<(), String> {
     let now = SystemTime::now();
-    let skip = |name: &OsStr| name == "target" || name == ".git";
+    let skip = |folder: &Path| named(folder, &["target", ".git"]);
     for entry in files_under(directory, skip) {
         if entry.file_type().is_ok_and(|kind| kind.is_file()) {
             let path = entry.path();
@@ -278,12 +278,20 @@ pub fn freshen(directory: &Path) -> Result<(), String> {
     Ok(())
 }
 
-/// What changes when anything under `directory` does: how many files it
-/// holds and when the newest changed (skipping `target` and hidden
-/// directories). A base build that used the directory is stale when this
-/// reads otherwise.
+/// What changes when anything of the package at `directory` does: how
+/// many files it holds and when the newest changed, skipping `target`,
+/// hidden directories and the packages nested in it (a folder with a
+/// `Cargo.toml` of its own: a test's fixture crate, with its own
+/// `Cargo.lock`, is not part of it, as `cargo package` leaves it out; a
+/// nested package that is a dependency too has a fingerprint of its own).
+/// A base build that used the package is stale when this reads otherwise.
 pub fn fingerprint(directory: &Path) -> String {
-    let skip = |name: &OsStr| name == "target" || name.to_string_lossy().starts_with('.');
+    let skip = |folder: &Path| {
+        let name = folder.file_name().unwrap_or_default();
+        name == "target"
+            || name.to_string_lossy().starts_with('.')
+            || folder.join("Cargo.toml").exists()
+    };
     let (mut files, mut newest) = (0_u64, SystemTime::UNIX_EPOCH);
     for entry in files_under(directory, skip) {
         files += 1;
@@ -296,20 +304,27 @@ pub fn fingerprint(directory: &Path) -> String {
     format!("{files} files, the newest changed at {newest:?}")
 }
 
-/// Every entry under `directory` that is not a directory, descending into
-/// none whose name `skip` names; a directory that cannot be read is passed
-/// over.
 /// The manifests (`Cargo.toml`) of the worktree at `directory`, but under
 /// its `.git` and `target`.
 pub fn manifests_under(directory: &Path) -> Vec<PathBuf> {
-    files_under(directory, |name| name == ".git" || name == "target")
+    files_under(directory, |folder| named(folder, &["target", ".git"]))
         .into_iter()
         .filter(|entry| entry.file_name() == "Cargo.toml")
         .map(|entry| entry.path())
         .collect()
 }
 
-fn files_under(directory: &Path, skip: impl Fn(&OsStr) -> bool) -> Vec<DirEntry> {
+/// Whether `folder`'s name is one of `names`.
+fn named(folder: &Path, names: &[&str]) -> bool {
+    folder
+        .file_name()
+        .is_some_and(|name| names.iter().any(|one| name == OsStr::new(one)))
+}
+
+/// Every entry under `directory` that is not a directory, descending into
+/// none `skip` says to skip (given each folder's path); a directory that
+/// cannot be read is passed over.
+fn files_under(directory: &Path, skip: impl Fn(&Path) -> bool) -> Vec<DirEntry> {
     let mut files = Vec::new();
     let mut pending = vec![directory.to_path_buf()];
     while let Some(directory) = pending.pop() {
@@ -319,7 +334,7 @@ fn files_under(directory: &Path, skip: impl Fn(&OsStr) -> bool) -> Vec<DirEntry>
         for entry in entries.flatten() {
             if !entry.file_type().is_ok_and(|kind| kind.is_dir()) {
                 files.push(entry);
-            } else if !skip(&entry.file_name()) {
+            } else if !skip(&entry.path()) {
                 pending.push(entry.path());
             }
         }
@@ -465,6 +480,27 @@ mod tests {
         assert_eq!(fingerprint(scratch), before);
         std::fs::write(scratch.join("src/more.rs"), "").unwrap();
         assert_ne!(fingerprint(scratch), before);
+    }
+
+    #[test]
+    fn a_fingerprint_covers_its_package_not_the_packages_nested_in_it() {
+        let temp = tempfile::tempdir().unwrap();
+        let package = temp.path();
+        let fixture = package.join("tests/fixtures/old");
+        std::fs::create_dir_all(package.join("src")).unwrap();
+        std::fs::create_dir_all(&fixture).unwrap();
+        std::fs::write(package.join("Cargo.toml"), "[package]").unwrap();
+        std::fs::write(package.join("src/lib.rs"), "").unwrap();
+        std::fs::write(fixture.join("Cargo.toml"), "[package]").unwrap();
+        let before = fingerprint(package);
+        assert!(before.starts_with("2 files,"), "{before}");
+        // A test run writes the fixture's lock file: not the package's.
+        std::fs::write(fixture.join("Cargo.lock"), "version = 4").unwrap();
+        assert_eq!(fingerprint(package), before);
+        // A test data folder without a manifest is the package's.
+        std::fs::create_dir_all(package.join("tests/data")).unwrap();
+        std::fs::write(package.join("tests/data/input.txt"), "").unwrap();
+        assert_ne!(fingerprint(package), before);
     }
 
     #[test]

@@ -663,6 +663,34 @@ fn a_path_dependency_outside_the_repository_is_the_same_for_both_revisions() {
         "{}",
         third.stderr
     );
+
+    // A package nested in it that is no dependency (a test's fixture crate,
+    // its lock file written by a test run) is not its: nothing is rebuilt.
+    let fixture_crate = fixture.scratch.path().join("helper/tests/fixtures/old");
+    std::fs::create_dir_all(&fixture_crate).unwrap();
+    std::fs::write(
+        fixture_crate.join("Cargo.toml"),
+        "[package]\nname = \"old\"\n",
+    )
+    .unwrap();
+    std::fs::write(fixture_crate.join("Cargo.lock"), "version = 4\n").unwrap();
+    let fourth = run();
+    assert_eq!(fourth.code, Some(0), "{}", fourth.stderr);
+    assert!(
+        fourth.stderr.contains("is built already"),
+        "{}",
+        fourth.stderr
+    );
+    // One nested in it that is a dependency is fingerprinted on its own.
+    let inner_source = fixture.scratch.path().join("helper/inner/src/lib.rs");
+    std::fs::write(&inner_source, "pub fn offset() -> u64 {\n    9\n}\n").unwrap();
+    let fifth = run();
+    assert_eq!(fifth.code, Some(0), "{}\n{}", fifth.stdout, fifth.stderr);
+    assert!(
+        fifth.stderr.contains("is rebuilt: ") && fifth.stderr.contains("helper/inner changed"),
+        "{}",
+        fifth.stderr
+    );
 }
 
 #[test]
@@ -1123,6 +1151,22 @@ fn a_damaged_build_or_layout_is_made_again_never_measured_as_it_is() {
         whole,
         "made again"
     );
+
+    // The same layout damaged in place, its size and time kept (a bad
+    // block): its digest tells it, and it is made again, not run (it
+    // crashed every function, run after run, before).
+    let whole = std::fs::read(&layout).unwrap();
+    let modified = std::fs::metadata(&layout).unwrap().modified().unwrap();
+    let mut damaged = whole.clone();
+    for byte in &mut damaged[whole.len() / 4..whole.len() / 2] {
+        *byte = 0xff;
+    }
+    std::fs::write(&layout, &damaged).unwrap();
+    let file = std::fs::File::options().write(true).open(&layout).unwrap();
+    file.set_modified(modified).unwrap();
+    drop(file);
+    run("a layout damaged in place");
+    assert_eq!(std::fs::read(&layout).unwrap(), whole, "made again");
 
     truncate(&base_bin.parent().unwrap().join("build.json"));
     let ran = run("the base's record cut short");

@@ -191,6 +191,25 @@ fn two_shards_merged_hold_what_one_whole_run_holds() {
         &target("whole"),
     );
     assert_eq!(code, Some(0), "{stderr}");
+    assert!(
+        stderr.contains("cargo faster merge: merged 2 shards (hash:K/2): 5 comparisons"),
+        "{stderr}"
+    );
+    // Every file written as comment.md is (0644 under a 022 umask), not
+    // tempfile's 0600.
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = |path: &Path| std::fs::metadata(path).unwrap().permissions().mode() & 0o777;
+        let comment = mode(&out.join("comment.md"));
+        for file in [
+            out.join("merged.json"),
+            out.join("junit.xml"),
+            run_file(&whole_target),
+        ] {
+            assert_eq!(mode(&file), comment, "{}", file.display());
+        }
+    }
     let merged = read(&out.join("merged.json"));
     assert_eq!(names(&merged), names(&whole));
     assert_eq!(merged["shards"].as_array().unwrap().len(), 2);
@@ -224,6 +243,14 @@ fn two_shards_merged_hold_what_one_whole_run_holds() {
     );
     assert_eq!(code, Some(1), "{stderr}");
     assert!(stderr.contains("shard hash:2/2 is missing"), "{stderr}");
+
+    // Without a folder, the argument is named.
+    let (code, stderr) = fixture.cargo_faster(&["merge"], &target("whole"));
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(
+        stderr.contains("the following required arguments were not provided: <DIR>..."),
+        "{stderr}"
+    );
 }
 
 #[test]
@@ -242,5 +269,16 @@ fn a_bad_partition_is_a_usage_error_saying_what_to_write() {
         let (code, stderr) = fixture.cargo_faster(&arguments, &target("unused"));
         assert_eq!(code, Some(2), "{stderr}");
         assert!(stderr.contains(said), "{stderr}");
+    }
+    // Twice: an error, not the last one silently.
+    let twice = ["--partition", "hash:1/2", "--partition", "hash:2/2"];
+    for command in [&["--against", "HEAD~1"][..], &["test", "--release"][..]] {
+        let arguments: Vec<&str> = command.iter().chain(&twice).copied().collect();
+        let (code, stderr) = fixture.cargo_faster(&arguments, &target("unused"));
+        assert_eq!(code, Some(2), "{stderr}");
+        assert!(
+            stderr.contains("--partition: given twice (hash:1/2, then hash:2/2)"),
+            "{stderr}"
+        );
     }
 }

@@ -3,7 +3,8 @@
 //! (their `[profile.*]` sections too) and tracked `.cargo/config.toml`;
 //! what it does not fix is read here — the compiler, the command line, the
 //! cargo configuration files outside the commit that cargo reads for the
-//! base's build, and the environment. The base's worktree lives under the
+//! base's build, the environment, and the `Cargo.lock` a commit that tracks
+//! none is built with (the current workspace's, copied in). The base's worktree lives under the
 //! current workspace's `target/`, so the current workspace's own
 //! `.cargo/config.toml` (a `[profile.release.package.hex]` added to it,
 //! say) applies to the base's build as well, and is part of its key.
@@ -35,6 +36,11 @@ pub struct Key {
     /// The variables that change what cargo builds, with their values (see
     /// [`environment`]).
     pub environment: BTreeMap<String, String>,
+    /// A hash of the `Cargo.lock` copied in from the current workspace
+    /// when the base commit tracks none (see [`content_hash`]): the
+    /// versions of its dependencies, which `cargo update` changes. `None`
+    /// when the commit tracks its own, which fixes them.
+    pub lock_file: Option<String>,
 }
 
 impl Key {
@@ -52,6 +58,7 @@ impl Key {
                 self.manifest_path == recorded.manifest_path,
             ),
             ("the linker", self.linker == recorded.linker),
+            ("Cargo.lock", self.lock_file == recorded.lock_file),
         ];
         let mut changes: Vec<String> = fields
             .into_iter()
@@ -119,15 +126,37 @@ pub fn cargo_home() -> Option<PathBuf> {
 }
 
 /// Variables that change what cargo or rustc build, by name.
-const BUILD_VARIABLES: [&str; 8] = [
+/// `RUSTC_BOOTSTRAP` lets a stable compiler take unstable flags and lets
+/// crates switch on nightly code paths (`cfg` probes in build scripts).
+const BUILD_VARIABLES: [&str; 9] = [
     "RUSTFLAGS",
     "RUSTDOCFLAGS",
     "RUSTC",
     "RUSTC_WRAPPER",
     "RUSTC_WORKSPACE_WRAPPER",
+    "RUSTC_BOOTSTRAP",
     "CARGO_ENCODED_RUSTFLAGS",
     "CARGO_ENCODED_RUSTDOCFLAGS",
     "CARGO_INCREMENTAL",
+];
+
+/// The variables the `cc` crate reads to compile a build script's C and
+/// C++ code, which the base's binaries link like the current code's: the
+/// compilers, the archiver and their flags, and whether cc adds flags of
+/// its own. Each counts in every form cc looks it up by (see
+/// [`is_c_build_variable`]). Those that change only what cc prints
+/// (`CC_ENABLE_DEBUG_OUTPUT`) are left out: they would rebuild the base
+/// for nothing. Other build scripts' variables (cmake's, pkg-config's) are
+/// not known here; `cargo faster clean` rebuilds after changing those.
+const C_BUILD_VARIABLES: [&str; 8] = [
+    "CC",
+    "CXX",
+    "AR",
+    "RANLIB",
+    "CFLAGS",
+    "CXXFLAGS",
+    "ARFLAGS",
+    "CRATE_CC_NO_DEFAULTS",
 ];
 
 /// Prefixes of the variables that set cargo's configuration of a build:
@@ -171,7 +200,30 @@ fn changes_the_build(variable: &str) -> bool {
     let prefixed = BUILD_PREFIXES
         .iter()
         .any(|prefix| variable.starts_with(prefix));
-    (named || prefixed) && !NOT_BUILD_VARIABLES.contains(&variable)
+    (named || prefixed || is_c_build_variable(variable)) && !NOT_BUILD_VARIABLES.contains(&variable)
+}
+
+/// Whether cc reads `variable` as one of [`C_BUILD_VARIABLES`]: plain
+/// (`CC`), for the host or the target (`HOST_CC`, `TARGET_CFLAGS`), or for
+/// one target by its triple, with dashes or underscores
+/// (`CC_x86_64-unknown-linux-gnu`, `CFLAGS_x86_64_unknown_linux_gnu`).
+/// A triple is lower case, which tells it from cc's own settings named
+/// alike (`CC_ENABLE_DEBUG_OUTPUT`).
+fn is_c_build_variable(variable: &str) -> bool {
+    let unprefixed = ["HOST_", "TARGET_"]
+        .iter()
+        .find_map(|kind| variable.strip_prefix(kind))
+        .unwrap_or(variable);
+    C_BUILD_VARIABLES.iter().any(|name| {
+        unprefixed == *name
+            || (unprefixed == variable
+                && variable
+                    .strip_prefix(name)
+                    .and_then(|rest| rest.strip_prefix('_'))
+                    .is_some_and(|triple| {
+                        !triple.is_empty() && !triple.chars().any(|c| c.is_ascii_uppercase())
+                    }))
+    })
 }
 
 /// A hash of `contents` that stays the same across compilers and runs
@@ -201,6 +253,7 @@ mod tests {
             linker: None,
             config_files,
             environment,
+            lock_file: None,
         }
     }
 
@@ -305,6 +358,72 @@ mod tests {
                 "RUSTC_WRAPPER",
                 "RUSTFLAGS"
             ]
+        );
+    }
+
+    #[test]
+    fn the_compiler_s_switches_and_the_c_toolchain_are_in_the_key() {
+        let keyed = [
+            "RUSTC_BOOTSTRAP",
+            "CC",
+            "CXX",
+            "AR",
+            "CFLAGS",
+            "CXXFLAGS",
+            "CRATE_CC_NO_DEFAULTS",
+            "HOST_CC",
+            "TARGET_CFLAGS",
+            "CC_x86_64-unknown-linux-gnu",
+            "CFLAGS_x86_64_unknown_linux_gnu",
+            "CXXFLAGS_aarch64-apple-darwin",
+        ];
+        for name in keyed {
+            let found = environment(variables(&[(name, "1")]));
+            assert_eq!(found.get(name).map(String::as_str), Some("1"), "{name}");
+        }
+        let ignored = [
+            "CC_ENABLE_DEBUG_OUTPUT",
+            "CCACHE_DIR",
+            "CFLAGS_",
+            "HOST_CC_x86_64-unknown-linux-gnu",
+            "ARCH",
+            "CARGO_TARGET_DIR",
+        ];
+        for name in ignored {
+            assert!(environment(variables(&[(name, "1")])).is_empty(), "{name}");
+        }
+        let with_cflags = key(
+            BTreeMap::new(),
+            environment(variables(&[("CFLAGS", "-O3")])),
+        );
+        assert_eq!(
+            with_cflags.changes_since(&key(BTreeMap::new(), BTreeMap::new()), Path::new("/")),
+            ["CFLAGS"]
+        );
+    }
+
+    #[test]
+    fn a_copied_lock_file_that_changed_is_named() {
+        let copied = |lock: &[u8]| Key {
+            lock_file: Some(content_hash(lock)),
+            ..key(BTreeMap::new(), BTreeMap::new())
+        };
+        let before = copied(b"[[package]]\nname = \"itoa\"\nversion = \"1.0.14\"\n");
+        let updated = copied(b"[[package]]\nname = \"itoa\"\nversion = \"1.0.15\"\n");
+        assert_eq!(
+            updated.changes_since(&before, Path::new("/")),
+            ["Cargo.lock"]
+        );
+        // A commit that tracks its own (None) against one built with a copy.
+        let tracked = key(BTreeMap::new(), BTreeMap::new());
+        assert_eq!(
+            tracked.changes_since(&before, Path::new("/")),
+            ["Cargo.lock"]
+        );
+        assert!(
+            before
+                .changes_since(&before.clone(), Path::new("/"))
+                .is_empty()
         );
     }
 

@@ -23,7 +23,7 @@ use std::path::{Path, PathBuf};
 struct Record {
     /// What built it.
     key: Key,
-    /// The directories outside the repository it used, as they were.
+    /// The path packages outside the repository it used, as they were.
     shared: Vec<Shared>,
     /// Its test binaries, copied next to the record.
     executables: Vec<Kept>,
@@ -43,8 +43,8 @@ struct Kept {
     layouts: bool,
 }
 
-/// A directory outside the repository a base build used, with its
-/// fingerprint then (see [`sources::fingerprint`]).
+/// A path package outside the repository a base build used, by its
+/// directory, with its fingerprint then (see [`sources::fingerprint`]).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Shared {
     path: PathBuf,
@@ -92,6 +92,13 @@ pub fn cached(build_dir: &Path, key: &Key, root: &Path) -> Lookup {
             return Lookup::Stale(format!("its build.json cannot be read ({error})"));
         }
     };
+    if let Some(elsewhere) = record.made_elsewhere(build_dir) {
+        return Lookup::Stale(format!(
+            "its build.json was written for {}, not here (a copy of another checkout's \
+             target/): what it names, and the layouts made from it, are that checkout's",
+            elsewhere.display()
+        ));
+    }
     let mut changes = key.changes_since(&record.key, root);
     changes.extend(
         record
@@ -113,6 +120,28 @@ pub fn cached(build_dir: &Path, key: &Key, root: &Path) -> Lookup {
             .map(|kept| kept.executable)
             .collect(),
     )
+}
+
+impl Record {
+    /// The folder this record was written for, where it is not
+    /// `build_dir`: a checkout copied whole (`cp -a repo repo2`) carries
+    /// its `target/` along, and the record names the binaries it kept
+    /// there by absolute paths, so a run in the copy would use the
+    /// original's binaries and relink layouts into the original's
+    /// `target/`, under the copy's lock. The binaries' material names the
+    /// original's files too, so such a record is not re-rooted: the base
+    /// is built again, in the copy's own cache.
+    fn made_elsewhere(&self, build_dir: &Path) -> Option<PathBuf> {
+        let bin = build_dir.join("bin");
+        self.executables
+            .iter()
+            .map(|kept| &kept.executable.path)
+            .find(|path| path.parent() != Some(bin.as_path()))
+            .map(|path| {
+                // `<build dir>/bin/<binary>`: the build dir it was written for.
+                path.ancestors().nth(2).unwrap_or(path).to_path_buf()
+            })
+    }
 }
 
 impl Kept {
@@ -218,6 +247,7 @@ mod tests {
             linker: None,
             config_files: BTreeMap::new(),
             environment: BTreeMap::new(),
+            lock_file: None,
         }
     }
 
@@ -315,6 +345,53 @@ mod tests {
         restore_under_new_inodes(&build_dir);
         assert_ne!(inode(&kept[0].path), before, "restored under a new inode");
         assert_eq!(cached(&build_dir, &key, dir), Lookup::Built(kept.clone()));
+    }
+
+    /// Copies every file under `from` to `to`, times kept: `cp -a`.
+    fn copy_tree(from: &Path, to: &Path) {
+        std::fs::create_dir_all(to).unwrap();
+        for entry in std::fs::read_dir(from).unwrap().flatten() {
+            let (path, copy) = (entry.path(), to.join(entry.file_name()));
+            if path.is_dir() {
+                copy_tree(&path, &copy);
+                continue;
+            }
+            std::fs::copy(&path, &copy).unwrap();
+            let modified = entry.metadata().unwrap().modified().unwrap();
+            let file = std::fs::File::options().write(true).open(&copy).unwrap();
+            file.set_modified(modified).unwrap();
+        }
+    }
+
+    #[test]
+    fn a_base_build_copied_with_its_checkout_is_built_again_not_used_from_the_original() {
+        let (temp, built) = one_built();
+        let dir = temp.path();
+        let key = key("rustc 1.95.0");
+        let original = dir.join("repo/target/faster/base/1a2b/release");
+        let kept = keep(&built, &original, &key, Vec::new()).unwrap();
+        let copied = dir.join("repo3/target/faster/base/1a2b/release");
+        copy_tree(&original, &copied);
+        assert_eq!(
+            cached(&copied, &key, &dir.join("repo3")),
+            Lookup::Stale(format!(
+                "its build.json was written for {}, not here (a copy of another checkout's \
+                 target/): what it names, and the layouts made from it, are that checkout's",
+                original.display()
+            ))
+        );
+        // The original still uses its own, and the copy's rebuilt record
+        // names the copy's binaries.
+        assert_eq!(
+            cached(&original, &key, &dir.join("repo")),
+            Lookup::Built(kept)
+        );
+        let rekept = keep(&built, &copied, &key, Vec::new()).unwrap();
+        assert!(rekept[0].path.starts_with(&copied));
+        assert_eq!(
+            cached(&copied, &key, &dir.join("repo3")),
+            Lookup::Built(rekept)
+        );
     }
 
     #[test]

@@ -261,10 +261,15 @@ pub fn write_atomically(
         .into_owned();
     fs::create_dir_all(dir)?;
     let temp_prefix = format!(".{file_name}.");
-    let temp = tempfile::Builder::new()
-        .prefix(&temp_prefix)
-        .suffix(TEMP_SUFFIX)
-        .tempfile_in(dir)?;
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(&temp_prefix).suffix(TEMP_SUFFIX);
+    // tempfile makes its files readable by their owner only (0600), which
+    // a renamed file keeps: a report, a JUnit file or a CI artifact is
+    // written as any other file is, readable by all as the umask allows
+    // (0644), as `std::fs::write` makes it.
+    #[cfg(unix)]
+    builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666));
+    let temp = builder.tempfile_in(dir)?;
     let mut out = io::BufWriter::new(temp);
     write(&mut out)?;
     let temp = out.into_inner().map_err(io::IntoInnerError::into_error)?;
@@ -357,6 +362,23 @@ mod tests {
         let fresh = dir.join("fresh.json");
         assert!(write_json(&fresh, &FailsMidway).is_err());
         assert!(!fresh.exists());
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_file_written_whole_is_as_readable_as_any_file_written() {
+        use std::os::unix::fs::PermissionsExt;
+        let temp = tempfile::tempdir().unwrap();
+        let mode = |path: &Path| fs::metadata(path).unwrap().permissions().mode() & 0o777;
+        let plain = temp.path().join("comment.md");
+        fs::write(&plain, "written as any file is").unwrap();
+        let whole = temp.path().join("junit.xml");
+        write_atomically(&whole, |out| out.write_all(b"<testsuites/>")).unwrap();
+        // Under a umask of 022, 0644 both; tempfile's own would be 0600.
+        assert_eq!(mode(&whole), mode(&plain), "not tempfile's 0600");
+        // Written again over itself, the same.
+        write_json(&whole, &"again").unwrap();
+        assert_eq!(mode(&whole), mode(&plain));
     }
 
     #[test]

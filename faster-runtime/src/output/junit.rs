@@ -3,7 +3,8 @@
 //! `<testcase>` per comparison, the speedup, its interval and the verdict
 //! in `<properties>`, a `<failure>` carrying the verdict line when the
 //! comparison fails, `<skipped>` when there was nothing to compare or the
-//! verdict passed undecided, and the whole report as its `<system-out>`.
+//! verdict passed undecided, and the whole report as the failure's body or,
+//! where none failed, its `<system-out>` (once, not in both).
 //!
 //! An undecided pass is `<skipped>` rather than a bare pass because that is
 //! the one non-failing mark CI viewers show in their summaries (GitLab's
@@ -170,12 +171,14 @@ fn test_case(binary: &str, outcome: &Outcome, notes: &[Note]) -> String {
         } else {
             "error"
         };
+        // The report is the failure's body, so a viewer shows it once.
         let _ = writeln!(
             case,
-            "      <failure type=\"{kind}\" message=\"{}\">{}</failure>",
+            "      <failure type=\"{kind}\" message=\"{}\">{}</failure>\n    </testcase>",
             escape(&message),
             escape(&report_text)
         );
+        return case;
     }
     let _ = writeln!(
         case,

@@ -7,7 +7,8 @@ use super::{group, wire};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
+use std::path::{Component, Path, PathBuf};
+use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
@@ -17,6 +18,9 @@ use std::time::Duration;
 pub struct Server {
     /// What it serves, for errors (`the process serving the base revision`).
     name: String,
+    /// The program it runs, for errors: a crash of one `cargo faster`
+    /// keeps may be its damage (see [`kept_file_crashed`]).
+    program: PathBuf,
     child: Child,
     stdin: Option<ChildStdin>,
     /// Its frames, as lines, in the order it wrote them.
@@ -78,6 +82,7 @@ impl Server {
         });
         Ok(Server {
             name: name.to_string(),
+            program: PathBuf::from(command.get_program()),
             stdin: child.stdin.take(),
             child,
             frames,
@@ -134,16 +139,22 @@ impl Server {
     fn ended(&mut self, what: &str) -> String {
         self.stdin = None;
         self.stop();
-        let status = self.child.wait().map_or_else(
+        let waited = self.child.wait();
+        let status = waited.as_ref().map_or_else(
             |error| format!("could not be waited for ({error})"),
-            |status| status.to_string(),
+            ToString::to_string,
         );
+        let hint = waited
+            .ok()
+            .and_then(|status| kept_file_crashed(&self.program, status))
+            .map(|hint| format!("\n{hint}"))
+            .unwrap_or_default();
         for reader in self.readers.drain(..) {
             let _ = reader.join();
         }
         let output = self.other_output.lock().map(|lines| lines.join("\n"));
         format!(
-            "the process serving {} {what}: it exited with {status}; its last output:\n{}",
+            "the process serving {} {what}: it exited with {status}; its last output:\n{}{hint}",
             self.name,
             output.unwrap_or_default()
         )
@@ -153,6 +164,57 @@ impl Server {
     fn stop(&mut self) {
         group::stop(&mut self.child);
     }
+}
+
+/// What to say where `program` crashed (`status`: a segmentation fault,
+/// a bus error, an illegal instruction) and is a file `cargo faster` made
+/// and keeps across runs — a layout (in a binary's `.layouts/` folder) or a
+/// cached base binary (under `faster/base/`): one damaged there with its
+/// size and time kept crashes every function run in it, run after run,
+/// which its records cannot all tell (a layout's digest can, and it is made
+/// again; see `crate::layout`). `None` for any other program or ending.
+fn kept_file_crashed(program: &Path, status: ExitStatus) -> Option<String> {
+    if !crashed(status) {
+        return None;
+    }
+    let names: Vec<&std::ffi::OsStr> = program
+        .components()
+        .filter_map(|component| match component {
+            Component::Normal(name) => Some(name),
+            _ => None,
+        })
+        .collect();
+    let layout = names
+        .iter()
+        .any(|name| name.to_string_lossy().ends_with(".layouts"));
+    let cached = names
+        .windows(2)
+        .any(|pair| pair[0] == "faster" && pair[1] == "base");
+    (layout || cached).then(|| {
+        format!(
+            "it ran {}, which cargo faster made in an earlier run and keeps: if every function \
+             fails like this, its cache may be damaged; `cargo faster clean` removes it, and the \
+             next run builds and relinks what it needs again",
+            program.display()
+        )
+    })
+}
+
+/// Whether `status` is a crash: a segmentation fault, a bus error or an
+/// illegal instruction.
+#[cfg(unix)]
+fn crashed(status: ExitStatus) -> bool {
+    use std::os::unix::process::ExitStatusExt;
+    let crash = [libc::SIGSEGV, libc::SIGBUS, libc::SIGILL];
+    status
+        .signal()
+        .is_some_and(|signal| crash.contains(&signal))
+}
+
+/// Whether `status` is a crash: not told apart here.
+#[cfg(not(unix))]
+fn crashed(_: ExitStatus) -> bool {
+    false
 }
 
 fn keep(kept: &Mutex<Vec<String>>, line: String) {
@@ -184,5 +246,65 @@ impl Drop for Server {
             }
         }
         let _ = self.child.wait();
+    }
+}
+
+#[cfg(all(test, unix))]
+mod tests {
+    use super::*;
+    use std::os::unix::process::ExitStatusExt;
+
+    #[test]
+    fn a_crash_of_a_kept_layout_says_the_cache_may_be_damaged_and_how_to_heal_it() {
+        let temp = tempfile::tempdir().unwrap();
+        let layouts = temp
+            .path()
+            .join("target/faster/build/release/deps/demo-1a2b.layouts");
+        std::fs::create_dir_all(&layouts).unwrap();
+        // A layout that crashes as a damaged one does: a shell, linked (not
+        // written, so no other test's fork can hold it open for writing),
+        // which kills itself with SIGSEGV.
+        let layout = layouts.join("layout-1");
+        std::os::unix::fs::symlink("/bin/sh", &layout).unwrap();
+        let mut command = Command::new(&layout);
+        command.args(["-c", "kill -SEGV $$"]);
+        let mut server = Server::start("demo", command, Duration::from_secs(30)).unwrap();
+        let error = server.receive::<u32>().unwrap_err();
+        assert!(error.contains("SIGSEGV"), "{error}");
+        assert!(
+            error.ends_with(&format!(
+                "it ran {}, which cargo faster made in an earlier run and keeps: if every \
+                 function fails like this, its cache may be damaged; `cargo faster clean` \
+                 removes it, and the next run builds and relinks what it needs again",
+                layout.display()
+            )),
+            "{error}"
+        );
+    }
+
+    #[test]
+    fn only_a_crash_of_a_file_cargo_faster_keeps_points_at_its_cache() {
+        let segv = ExitStatus::from_raw(libc::SIGSEGV);
+        let bus = ExitStatus::from_raw(libc::SIGBUS);
+        let killed = ExitStatus::from_raw(libc::SIGKILL);
+        let failed = ExitStatus::from_raw(1 << 8);
+        let layout =
+            Path::new("/w/target/faster/build/release/deps/t-1.layouts/paired-0a/layout-3");
+        let base = Path::new("/w/target/faster/base/1a2b3c4d5e6f/release/bin/t-1");
+        let current = Path::new("/w/target/release/deps/t-1");
+        assert!(kept_file_crashed(layout, segv).is_some());
+        assert!(kept_file_crashed(base, bus).is_some());
+        assert!(
+            kept_file_crashed(layout, killed).is_none(),
+            "stopped, not crashed"
+        );
+        assert!(
+            kept_file_crashed(layout, failed).is_none(),
+            "a failure of its own"
+        );
+        assert!(
+            kept_file_crashed(current, segv).is_none(),
+            "cargo's own build"
+        );
     }
 }

@@ -79,7 +79,16 @@ impl Cli {
             }
             Action::Help => self.help = true,
             Action::Ignored => self.ignored_only = true,
-            Action::Partition => self.partition = Some(Partition::parse(value()?)?),
+            // Twice is a mistake, not a choice: the last one would win
+            // silently and the run measure a shard nobody meant.
+            Action::Partition => {
+                let partition = Partition::parse(value()?)?;
+                if let Some(earlier) = self.partition.replace(partition) {
+                    return Err(format!(
+                        "given twice ({earlier}, then {partition}): a run measures one shard"
+                    ));
+                }
+            }
             Action::FromTestRunners => {}
         }
         Ok(())

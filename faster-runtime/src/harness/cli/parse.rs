@@ -340,6 +340,10 @@ mod tests {
             "unknown flag --proceses; did you mean --processes? (see --help)"
         );
         assert_eq!(parse(&["-x"]).unwrap_err(), "unknown flag -x (see --help)");
+        assert_eq!(
+            parse(&["--partition", "hash:1/2", "--partition=hash:2/2"]).unwrap_err(),
+            "--partition: given twice (hash:1/2, then hash:2/2): a run measures one shard"
+        );
     }
 
     #[test]

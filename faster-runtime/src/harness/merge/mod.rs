@@ -97,6 +97,10 @@ fn merge_into(merge: &Merge, stdout: Box<dyn Write + '_>) -> u8 {
         load: None,
     };
     outputs.end(&summary);
+    eprintln!(
+        "cargo faster merge: {}",
+        merged_line(&shards, outcomes.len())
+    );
     let mut unwritten = outputs.unwritten().to_vec();
     let path = merge.out.join(MERGED_FILE);
     if let Err(error) = crate::output::files::write_json(&path, &merged) {
@@ -123,6 +127,22 @@ fn merge_into(merge: &Merge, stdout: Box<dyn Write + '_>) -> u8 {
         );
         FAILED
     }
+}
+
+/// What the merge merged, said after its table: "merged 3 shards
+/// (hash:K/3): 12 comparisons", or, for one whole run, "merged one run
+/// (not sharded): 4 comparisons".
+fn merged_line(shards: &Shards, comparisons: usize) -> String {
+    let merged = match shards.runs[0].1.shard {
+        Some(first) => format!(
+            "merged {} shards ({})",
+            shards.runs.len(),
+            first.with_index(0).to_string().replace(":0/", ":K/")
+        ),
+        None => "merged one run (not sharded)".to_string(),
+    };
+    let plural = if comparisons == 1 { "" } else { "s" };
+    format!("{merged}: {comparisons} comparison{plural}")
 }
 
 /// How a shard is named: `hash:2/4`, or its file when it is no shard.

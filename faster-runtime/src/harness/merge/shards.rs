@@ -8,7 +8,7 @@
 use crate::partition::Partition;
 use crate::report::RunDocument;
 use std::collections::BTreeMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// A run document and the file it was read from.
 pub type Read = (PathBuf, RunDocument);
@@ -28,8 +28,17 @@ pub fn check(mut read: Vec<Read>) -> Result<Shards, String> {
     if read.is_empty() {
         return Err("no shard's run document was found".into());
     }
-    one_of_each(&read, "command", |run| Some(run.command.clone()))?;
-    one_of_each(&read, "base revision", |run| run.against.clone())?;
+    one_of_each(&read, "command", |run| Some(run.command.clone()), by_file)?;
+    // By commit: one CI job names the base `HEAD~1`, another `base`.
+    one_of_each(
+        &read,
+        "base revision",
+        |run| run.against.as_deref().map(base_commit),
+        |path, run| {
+            let name = run.against.as_deref().unwrap_or("none");
+            format!("{name} in {}", path.display())
+        },
+    )?;
     let unsharded: Vec<String> = read
         .iter()
         .filter(|(_, run)| run.shard.is_none())
@@ -42,9 +51,18 @@ pub fn check(mut read: Vec<Read>) -> Result<Shards, String> {
             unsharded.join(", ")
         ));
     }
-    one_of_each(&read, "partition", |run| {
-        run.shard.map(|shard| shard.with_index(1).to_string())
-    })?;
+    // Grouped by partition, each file named with its own shard.
+    one_of_each(
+        &read,
+        "partition",
+        |run| run.shard.map(any_shard_of),
+        |path, run| {
+            let shard = run
+                .shard
+                .map_or_else(|| "none".into(), |shard| shard.to_string());
+            format!("{shard} in {}", path.display())
+        },
+    )?;
     read.sort_by_key(|(_, run)| run.shard.map_or(0, |shard| shard.index));
     if let Some(first) = read[0].1.shard {
         every_shard_once(&read, first)?;
@@ -56,18 +74,38 @@ pub fn check(mut read: Vec<Read>) -> Result<Shards, String> {
     })
 }
 
-/// An error when the runs say different things of `what`.
+/// How [`one_of_each`] names a run by default: its file.
+fn by_file(path: &Path, _: &RunDocument) -> String {
+    path.display().to_string()
+}
+
+/// The commit of a base revision as the run named it: the short hash in
+/// `HEAD~1 (12141ff)`, or the name itself where it is a hash alone
+/// (`12141ff`), as `cargo faster` names a base.
+fn base_commit(name: &str) -> String {
+    name.strip_suffix(')')
+        .and_then(|rest| rest.rsplit_once(" ("))
+        .map_or(name, |(_, commit)| commit)
+        .to_string()
+}
+
+/// A partition with any shard's index: `hash:K/3`.
+fn any_shard_of(shard: Partition) -> String {
+    shard.with_index(0).to_string().replace(":0/", ":K/")
+}
+
+/// An error when the runs say different things of `what` (`of` each),
+/// each run named by `named`.
 fn one_of_each(
     read: &[Read],
     what: &str,
     of: impl Fn(&RunDocument) -> Option<String>,
+    named: impl Fn(&Path, &RunDocument) -> String,
 ) -> Result<(), String> {
     let mut seen: BTreeMap<String, Vec<String>> = BTreeMap::new();
     for (path, run) in read {
         let value = of(run).unwrap_or_else(|| "none".into());
-        seen.entry(value)
-            .or_default()
-            .push(path.display().to_string());
+        seen.entry(value).or_default().push(named(path, run));
     }
     if seen.len() <= 1 {
         return Ok(());

@@ -95,6 +95,15 @@ fn passing_shards_merge_into_one_run_of_every_function() {
     let names: Vec<&str> = document.comparisons.iter().map(Document::name).collect();
     assert_eq!(names, ["a", "b", "c", "d"]);
     assert_eq!(document.shards.len(), 2);
+    let read: Vec<Read> = passing()
+        .into_iter()
+        .map(|run| (PathBuf::from("+run.json"), run))
+        .collect();
+    let checked = shards::check(read).unwrap();
+    assert_eq!(
+        merged_line(&checked, 4),
+        "merged 2 shards (hash:K/2): 4 comparisons"
+    );
     assert_eq!(document.shards[1].shard.to_string(), "hash:2/2");
     assert_eq!(document.filtered_out, 0);
     assert!(document.passed && document.shard.is_none());
@@ -208,8 +217,13 @@ fn a_missing_or_doubled_shard_is_an_error_naming_it() {
     );
     // Shards of two partitions, a function measured twice, and a whole run
     // among shards are not one run either.
-    let mixed = shards::check(read(vec![first.clone(), third])).unwrap_err();
-    assert!(mixed.contains("their partition differs"), "{mixed}");
+    let mixed = shards::check(read(vec![first.clone(), second.clone(), third])).unwrap_err();
+    assert_eq!(
+        mixed,
+        "the shards are not of one run: their partition differs: hash:K/2 (hash:1/2 in \
+         s0/+run.json, hash:2/2 in s1/+run.json); hash:K/3 (hash:3/3 in s2/+run.json)",
+        "each shard named as it is"
+    );
     let mut again = second.clone();
     again.comparisons.push(first.comparisons[0].clone());
     let twice = shards::check(read(vec![first.clone(), again])).unwrap_err();
@@ -223,6 +237,27 @@ fn a_missing_or_doubled_shard_is_an_error_naming_it() {
     );
     // A whole run alone merges as it is.
     assert_eq!(merge(&[whole], None).code, 0);
+}
+
+#[test]
+fn shards_are_of_one_base_by_its_commit_whatever_each_job_named_it() {
+    let [mut first, mut second] = passing();
+    first.against = Some("HEAD~1 (12141ff)".into());
+    second.against = Some("base (12141ff)".into());
+    let merged = merge(&[first.clone(), second.clone()], None);
+    assert_eq!(merged.code, 0, "one commit under two names");
+    second.against = Some("12141ff".into());
+    assert_eq!(merge(&[first.clone(), second.clone()], None).code, 0);
+    second.against = Some("base (9970884)".into());
+    let read = vec![
+        (PathBuf::from("s0/+run.json"), first),
+        (PathBuf::from("s1/+run.json"), second),
+    ];
+    assert_eq!(
+        shards::check(read).unwrap_err(),
+        "the shards are not of one run: their base revision differs: 12141ff (HEAD~1 (12141ff) \
+         in s0/+run.json); 9970884 (base (9970884) in s1/+run.json)"
+    );
 }
 
 #[test]

@@ -131,4 +131,8 @@ fn an_undecided_guard_fails_where_asked() {
         "{}",
         junit.stdout
     );
+    // The report is the failure's body, not repeated as its output.
+    let case = &junit.stdout[junit.stdout.find("<failure").unwrap()..];
+    let case = &case[..case.find("</testcase>").unwrap()];
+    assert!(!case.contains("<system-out>"), "{case}");
 }
