@@ -91,7 +91,18 @@ fn against_the_machine(report: &mut Report, probe: &NoiseProbe, strict: bool) {
             report.verdict
         ));
         report.verdict = Verdict::WithinNoise;
+        report.downgraded = true;
     }
+}
+
+/// Where a stored report's verdict is not the one the judge writes for its
+/// interval and floor (allowing a strict run's downgrade to `within
+/// noise`): the verdict it should read. A document edited by hand, or
+/// written by a faster that judged otherwise, is not believed.
+pub(crate) fn misjudged(report: &Report) -> Option<Verdict> {
+    let judged = report.floor().verdict(report.ci);
+    let downgraded = report.downgraded && report.verdict == Verdict::WithinNoise;
+    (report.verdict != judged && !downgraded).then_some(judged)
 }
 
 #[cfg(test)]
@@ -127,6 +138,11 @@ mod tests {
         };
         assert_eq!(at(0.05), Verdict::Faster);
         assert_eq!(at(0.20), Verdict::WithinNoise);
+        // A verdict the interval does not read is found out.
+        let mut edited = judge(measured.clone(), &Config::default(), Context::default());
+        assert_eq!(misjudged(&edited), None);
+        edited.verdict = Verdict::WithinNoise;
+        assert_eq!(misjudged(&edited), Some(Verdict::Faster));
         let slower = fixtures::measurement(0.8, (0.75, 0.85));
         assert_eq!(
             judge(slower, &Config::default(), Context::default()).verdict,
@@ -155,9 +171,12 @@ mod tests {
         };
         let relaxed = judged(false, noisy);
         assert_eq!(relaxed.verdict, Verdict::Faster);
+        assert!(!relaxed.downgraded);
         assert_eq!(relaxed.warnings.len(), 1);
         let strict = judged(true, noisy);
         assert_eq!(strict.verdict, Verdict::WithinNoise);
+        assert!(strict.downgraded);
+        assert_eq!(misjudged(&strict), None, "a strict run's downgrade stands");
         assert!(
             strict.warnings[1].contains("reported as \"within noise\" (FASTER_STRICT=1)"),
             "{:?}",

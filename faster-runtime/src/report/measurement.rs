@@ -108,6 +108,7 @@ impl Report {
         Report {
             name,
             verdict,
+            downgraded: false,
             speedup,
             ci,
             best_speedup,

@@ -57,6 +57,10 @@ pub struct Report {
     pub name: String,
     /// What the interval shows against the noise floor.
     pub verdict: Verdict,
+    /// Whether `verdict` reads `within noise` where the interval reads
+    /// `faster` or `slower`, because the floor was too close to this
+    /// machine's noise and the run was strict (`FASTER_STRICT=1`).
+    pub downgraded: bool,
     /// Paired estimate of original time / candidate time (> 1: candidate
     /// faster): the geometric mean of the per-round ratios.
     pub speedup: f64,
@@ -360,6 +364,7 @@ pub(crate) mod fixtures {
         Report {
             name: "sum_fast vs sum_naive".into(),
             verdict,
+            downgraded: false,
             speedup,
             ci,
             best_speedup: speedup,

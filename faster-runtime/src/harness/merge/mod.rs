@@ -49,7 +49,10 @@ pub const MERGED_FILE: &str = "merged.json";
 
 /// Merges the shards `merge` names and returns the exit code: 0 when every
 /// shard and comparison passed, 101 when one failed, 1 when the shards
-/// could not be read or one is missing or there twice (each named).
+/// could not be read, one is there twice or a document contradicts itself
+/// (each named, and nothing written), or one is missing (named first, and
+/// what the others measured written all the same, so the pull request is
+/// told).
 pub fn run_merge(merge: &Merge) -> u8 {
     merge_into(merge, Box::new(std::io::stdout()))
 }
@@ -64,6 +67,9 @@ fn merge_into(merge: &Merge, stdout: Box<dyn Write + '_>) -> u8 {
             return COULD_NOT_MERGE;
         }
     };
+    for missing in &shards.missing {
+        eprintln!("cargo faster merge: {missing}");
+    }
     for difference in &shards.differences {
         eprintln!("cargo faster merge: warning: {difference}");
     }
@@ -105,6 +111,15 @@ fn merge_into(merge: &Merge, stdout: Box<dyn Write + '_>) -> u8 {
     let path = merge.out.join(MERGED_FILE);
     if let Err(error) = crate::output::files::write_json(&path, &merged) {
         unwritten.push(crate::output::files::not_written(&path, &error));
+    }
+    if !shards.missing.is_empty() {
+        eprintln!(
+            "cargo faster merge: failed: {} of {} shards missing (named above): what the others \
+             measured is written, and is not the whole run",
+            shards.missing.len(),
+            shards.missing.len() + shards.runs.len(),
+        );
+        return COULD_NOT_MERGE;
     }
     let code = exit_code(&summary, &unwritten);
     let failed_shards: Vec<String> = shards
@@ -232,8 +247,9 @@ fn merged_document(shards: &Shards, outcomes: &[Outcome]) -> RunDocument {
     // others did, unless the filters left it out.
     let seen = first.filtered_out + first.comparisons.len();
     merged.filtered_out = seen.saturating_sub(merged.comparisons.len());
-    merged.passed =
-        shards.runs.iter().all(|(_, run)| run.passed) && outcomes.iter().all(Outcome::passed);
+    merged.passed = shards.missing.is_empty()
+        && shards.runs.iter().all(|(_, run)| run.passed)
+        && outcomes.iter().all(Outcome::passed);
     merged
 }
 
@@ -262,7 +278,10 @@ fn outputs_of<'a>(merge: &Merge, shards: &Shards, stdout: Box<dyn Write + 'a>) -
 /// What the comment and the job summary say of the shards: which machines
 /// measured, and what differs between them.
 fn notes_of(shards: &Shards) -> Vec<String> {
-    let mut notes = Vec::new();
+    // First: what the comment does not show is said before what it does.
+    let mut notes: Vec<String> = (shards.missing.iter())
+        .map(|missing| format!("❌ {missing}: its comparisons are not in this comment"))
+        .collect();
     if let Some(first) = shards.runs[0].1.shard {
         let hosts: Vec<String> = shards
             .runs

@@ -5,8 +5,10 @@
 //! on its own machine, so its verdicts stand, but the shards' figures are
 //! not of one machine).
 
+use crate::judge;
 use crate::partition::Partition;
 use crate::report::RunDocument;
+use crate::report::units::{Ratio, format_percent};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -18,12 +20,18 @@ pub type Read = (PathBuf, RunDocument);
 pub struct Shards {
     /// Each shard's document (one unsharded run alone, as it is).
     pub runs: Vec<Read>,
+    /// Each shard of the partition that no folder held, said: the merge
+    /// still writes what the others measured, and fails.
+    pub missing: Vec<String>,
     /// What differs between the machines or toolchains that measured.
     pub differences: Vec<String>,
 }
 
-/// Checks `read` are the shards of one run: an error naming each shard
-/// missing or found twice, or what else keeps them from being merged.
+/// Checks `read` are the shards of one run, each of whose documents says
+/// what its own figures say: an error naming each shard found twice, each
+/// comparison whose verdict or status its interval, floor and expectation
+/// do not give, or what else keeps them from being merged. A shard missing
+/// is no error here ([`Shards::missing`]).
 pub fn check(mut read: Vec<Read>) -> Result<Shards, String> {
     if read.is_empty() {
         return Err("no shard's run document was found".into());
@@ -64,14 +72,63 @@ pub fn check(mut read: Vec<Read>) -> Result<Shards, String> {
         },
     )?;
     read.sort_by_key(|(_, run)| run.shard.map_or(0, |shard| shard.index));
-    if let Some(first) = read[0].1.shard {
-        every_shard_once(&read, first)?;
-    }
+    let missing = match read[0].1.shard {
+        Some(first) => every_shard_once(&read, first)?,
+        None => Vec::new(),
+    };
     no_function_twice(&read)?;
+    believable(&read)?;
     Ok(Shards {
         differences: differences(&read),
+        missing,
         runs: read,
     })
+}
+
+/// An error naming every comparison of `read` whose document contradicts
+/// itself: a verdict the judge does not give its interval and floor
+/// (`judge::misjudged`), or a status its result does not have (`passed`
+/// where the verdict misses the expectation, `skipped` with a result).
+/// Merge renders what the documents hold; it must not render a verdict
+/// they do not support.
+fn believable(read: &[Read]) -> Result<(), String> {
+    let mut problems = Vec::new();
+    for (path, run) in read {
+        for document in &run.comparisons {
+            let outcome = document.to_outcome();
+            let name = document.name();
+            if let Ok(report) = &outcome.result {
+                if let Some(judged) = judge::misjudged(report) {
+                    problems.push(format!(
+                        "{name} in {}: its verdict reads \"{}\" where its interval {} at a {} \
+                         floor reads \"{judged}\"",
+                        path.display(),
+                        report.verdict,
+                        Ratio(report.speedup, Some(report.ci)),
+                        format_percent(report.noise_floor),
+                    ));
+                    continue;
+                }
+            }
+            if outcome.status() != document.status() {
+                problems.push(format!(
+                    "{name} in {}: its status is \"{}\" where its result is \"{}\"",
+                    path.display(),
+                    document.status().name(),
+                    outcome.status().name(),
+                ));
+            }
+        }
+    }
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(format!(
+            "a shard's document contradicts itself (edited, or written by another faster?), \
+             so none is merged:\n{}",
+            problems.join("\n")
+        ))
+    }
 }
 
 /// How [`one_of_each`] names a run by default: its file.
@@ -120,10 +177,10 @@ fn one_of_each(
     ))
 }
 
-/// An error naming every shard of `first`'s partition that is missing or
-/// there more than once.
-fn every_shard_once(read: &[Read], first: Partition) -> Result<(), String> {
-    let mut problems = Vec::new();
+/// Every shard of `first`'s partition that is missing, said; an error
+/// naming every one there more than once.
+fn every_shard_once(read: &[Read], first: Partition) -> Result<Vec<String>, String> {
+    let (mut missing, mut problems) = (Vec::new(), Vec::new());
     for index in 1..=first.count {
         let shard = first.with_index(index);
         let found: Vec<String> = read
@@ -132,7 +189,7 @@ fn every_shard_once(read: &[Read], first: Partition) -> Result<(), String> {
             .map(|(path, _)| path.display().to_string())
             .collect();
         match found.len() {
-            0 => problems.push(format!(
+            0 => missing.push(format!(
                 "shard {shard} is missing: no folder given holds its run document (did its job \
                  fail before measuring, or its artifact not download?)"
             )),
@@ -145,7 +202,7 @@ fn every_shard_once(read: &[Read], first: Partition) -> Result<(), String> {
         }
     }
     if problems.is_empty() {
-        Ok(())
+        Ok(missing)
     } else {
         Err(problems.join("\n"))
     }

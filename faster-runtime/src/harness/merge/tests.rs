@@ -195,11 +195,13 @@ fn a_missing_or_doubled_shard_is_an_error_naming_it() {
             .map(|(index, run)| (PathBuf::from(format!("s{index}/+run.json")), run))
             .collect()
     };
-    let missing = shards::check(read(vec![of_three(&first), third.clone()])).unwrap_err();
+    let missing = shards::check(read(vec![of_three(&first), third.clone()])).unwrap();
     assert_eq!(
-        missing,
-        "shard hash:2/3 is missing: no folder given holds its run document (did its job fail \
-         before measuring, or its artifact not download?)"
+        missing.missing,
+        [
+            "shard hash:2/3 is missing: no folder given holds its run document (did its job fail \
+          before measuring, or its artifact not download?)"
+        ]
     );
     assert_eq!(
         merge(&[of_three(&first), third.clone()], None).code,
@@ -307,4 +309,70 @@ fn folders_without_run_documents_say_which_file_to_upload() {
     std::fs::write(&not_a_run, r#"{"schema": "faster/report/v1"}"#).unwrap();
     let error = find(&[dir.path().to_path_buf()]).unwrap_err();
     assert!(error.contains("is not a run document"), "{error}");
+}
+
+#[test]
+fn a_merge_with_a_shard_missing_writes_what_the_others_measured_and_fails() {
+    let [first, _] = passing();
+    let mut first = first;
+    first.shard = Some(Partition::parse("hash:1/3").unwrap());
+    let mut third = shard("hash:3/3", &[outcome("c", not_slower())]);
+    third.filtered_out = 3;
+    let merged = merge(&[first, third], None);
+    assert_eq!(merged.code, COULD_NOT_MERGE);
+    let comment = merged.file(COMMENT_FILE);
+    let missing = comment
+        .find("❌ shard hash:2/3 is missing")
+        .expect("the missing shard named");
+    let passed = comment
+        .find("#### Passed (3)")
+        .expect("the others' comparisons");
+    assert!(missing < passed, "named first: {comment}");
+    let junit = merged.file(JUNIT_FILE);
+    assert_eq!(junit.matches("<testcase ").count(), 3, "{junit}");
+    let document = RunDocument::read(&merged.dir.path().join("out").join(MERGED_FILE)).unwrap();
+    assert!(!document.passed, "not the whole run");
+}
+
+#[test]
+fn a_document_whose_verdict_or_status_its_figures_do_not_give_is_refused() {
+    let edited = |edit: &dyn Fn(&mut serde_json::Value)| {
+        let [first, second] = passing();
+        let mut value = serde_json::to_value(&second).unwrap();
+        edit(&mut value["comparisons"][0]);
+        let second: RunDocument = serde_json::from_value(value).unwrap();
+        let read = vec![
+            (PathBuf::from("s0/+run.json"), first.clone()),
+            (PathBuf::from("s1/+run.json"), second.clone()),
+        ];
+        (shards::check(read), merge(&[first, second], None))
+    };
+    // As it was written, it merges.
+    let (checked, merged) = edited(&|_| {});
+    assert!(checked.is_ok());
+    assert_eq!(merged.code, 0);
+    // A regression's interval, [1.61x – 1.77x] slower, with its verdict
+    // edited to within noise and its status to passed.
+    let (checked, merged) = edited(&|comparison| {
+        comparison["result"]["ci"]["low"] = serde_json::json!(1.0 / 1.77);
+        comparison["result"]["ci"]["high"] = serde_json::json!(1.0 / 1.61);
+        comparison["result"]["speedup"] = serde_json::json!(1.0 / 1.69);
+        comparison["result"]["verdict"] = "within_noise".into();
+        comparison["status"] = "passed".into();
+    });
+    let error = checked.unwrap_err();
+    assert!(
+        error.contains("c in s1/+run.json: its verdict reads \"within noise\" where its interval")
+            && error.contains("reads \"slower\""),
+        "{error}"
+    );
+    assert_eq!(merged.code, COULD_NOT_MERGE);
+    assert!(!merged.dir.path().join("out").join(COMMENT_FILE).exists());
+    // A result whose status says it was new in this revision.
+    let (checked, _) = edited(&|comparison| comparison["status"] = "skipped".into());
+    let error = checked.unwrap_err();
+    assert!(
+        error.contains("its status is \"skipped\" where its result is \"passed\""),
+        "{error}"
+    );
 }

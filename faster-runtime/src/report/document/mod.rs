@@ -70,6 +70,9 @@ struct ResultDoc {
     judged_beyond: Option<f64>,
     #[serde(default, with = "by_name")]
     if_undecided: Undecided,
+    /// Written only where true: see [`Report::downgraded`].
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    downgraded: bool,
     noise_floor: f64,
     #[serde(flatten)]
     measured: MeasuredDoc,
@@ -322,6 +325,7 @@ impl ResultDoc {
             decided: report.decided(),
             judged_beyond: Some(report.judged_beyond()).filter(|judged| judged.is_finite()),
             if_undecided: report.if_undecided,
+            downgraded: report.downgraded,
             noise_floor: report.noise_floor,
             measured: MeasuredDoc::of(&report.measurement()),
             scope: report.scope.as_ref().map(ScopeDoc::of),
@@ -338,6 +342,7 @@ impl ResultDoc {
             self.verdict,
             (self.noise_floor, self.expect, self.if_undecided),
         );
+        report.downgraded = self.downgraded;
         report.scope = self.scope.map(ScopeDoc::into_scope);
         report.compiled_code = self.compiled_code.map(CompiledCodeDoc::into_code);
         report
