@@ -191,10 +191,13 @@ mod tests {
     }
 
     #[test]
-    fn the_probe_measures_something_finite_and_short() {
+    fn the_probe_measures_something_and_says_what_it_resolves() {
+        // Not finite for sure: beside other builds its 60 ms held 2 rounds
+        // once (a run of this binary in 200 with 8 threads), whose interval
+        // is unbounded, and a real timing is not what a test may assert.
         let probe = measure();
         assert!(
-            probe.resolvable.is_finite() && probe.resolvable >= 0.0,
+            !probe.resolvable.is_nan() && probe.resolvable >= 0.0,
             "{probe:?}"
         );
         assert!(probe.rounds >= 2, "{probe:?}");
