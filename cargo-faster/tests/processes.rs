@@ -282,6 +282,12 @@ fn end_and_check(mut run: Child, marker: &str, ending: Ending, stage: &str) {
         Some(ending.signal()),
         "{ending:?} at {stage}: {status}\n{said}"
     );
+    if !matches!(ending, Ending::Kill) {
+        assert!(
+            said.contains("cargo faster: interrupted: "),
+            "{ending:?} at {stage}: {said}"
+        );
+    }
     let ended = Instant::now();
     loop {
         let left = marked(marker);

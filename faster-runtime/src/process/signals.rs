@@ -9,8 +9,8 @@
 //! rest, as ordinary code. Meanwhile this process's other threads run on,
 //! so nothing they do may end the process first: an exit waits for that
 //! thread (`atexit`), and what they would print then is not shown (a
-//! failed build, its cargo stopped), the standard streams pointed at
-//! `/dev/null` once the line is said.
+//! failed build, its cargo stopped): the standard streams are pointed at
+//! `/dev/null` first, and the line is said on a copy of standard error.
 //!
 //! Ctrl-C reaches only the terminal's foreground group, and every child of
 //! faster leads a group of its own; without this handling none of them
@@ -202,10 +202,8 @@ fn handle(reading: i32) {
 #[cfg(unix)]
 fn end_by(signal: i32) -> ! {
     ENDING.store(true, Ordering::SeqCst);
-    if let Some(said) = SAID.get() {
-        // SAFETY: writes `said`'s bytes, which live for the program.
-        unsafe { libc::write(libc::STDERR_FILENO, said.as_ptr().cast(), said.len()) };
-    }
+    // SAFETY: duplicates standard error, for the line said at the end.
+    let stderr = unsafe { libc::dup(libc::STDERR_FILENO) };
     silence();
     let groups = group::running();
     for leader in &groups {
@@ -227,6 +225,11 @@ fn end_by(signal: i32) -> ! {
         .clone();
     for path in &writing {
         remove_with_siblings(path);
+    }
+    if let (Some(said), 0..) = (SAID.get(), stderr) {
+        // SAFETY: writes `said`'s bytes, which live for the program, to
+        // the standard error this process had before it was silenced.
+        unsafe { libc::write(stderr, said.as_ptr().cast(), said.len()) };
     }
     // SAFETY: back to the default action, then the signal again: the
     // process ends by it, with the status it would have had.
