@@ -91,9 +91,28 @@ mod imp {
                 && libc::fcntl(ends[0], libc::F_SETFD, libc::FD_CLOEXEC) == 0
                 && libc::fcntl(ends[1], libc::F_SETFD, libc::FD_CLOEXEC) == 0
         };
+        if !made {
+            return None;
+        }
+        // Each end above the standard streams: in a process started with
+        // one of them closed, the pipe takes its number, and a child's
+        // piped stream would be put over the lifeline (or this process's
+        // output written into it).
+        for end in &mut ends {
+            if *end < 3 {
+                // SAFETY: duplicates a descriptor this process just made,
+                // close-on-exec, then closes the original.
+                let moved = unsafe { libc::fcntl(*end, libc::F_DUPFD_CLOEXEC, 3) };
+                unsafe { libc::close(*end) };
+                if moved < 0 {
+                    return None;
+                }
+                *end = moved;
+            }
+        }
         // The writing end is deliberately never closed: it closes when this
         // process ends, which is what it says.
-        made.then_some(ends[0])
+        Some(ends[0])
     }
 
     pub fn inherit(command: &mut Command, reading: i32) {
