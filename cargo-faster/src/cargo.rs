@@ -4,6 +4,7 @@
 
 use crate::executable::Executable;
 use cargo_metadata::{Message, Metadata, MetadataCommand};
+use faster_runtime::__internal::group::{self, Tie};
 use std::ffi::OsString;
 use std::io::{IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
@@ -93,11 +94,16 @@ impl Cargo {
         if let Some(manifest) = manifest {
             metadata.manifest_path(manifest);
         }
-        let output = metadata
-            .cargo_command()
-            .stderr(Stdio::inherit())
-            .output()
-            .map_err(|error| format!("could not run cargo: {error}"))?;
+        let output = group::spawn(
+            metadata
+                .cargo_command()
+                .stdin(Stdio::null())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::inherit()),
+            Tie::ToThisThread,
+        )
+        .and_then(group::Owned::wait_with_output)
+        .map_err(|error| format!("could not run cargo: {error}"))?;
         if !output.status.success() {
             return Err("cargo metadata failed (see above)".into());
         }
@@ -191,11 +197,17 @@ impl Cargo {
         if std::io::stderr().is_terminal() && std::env::var_os("CARGO_TERM_COLOR").is_none() {
             command.arg("--color=always");
         }
-        let mut child = command
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .map_err(|error| BuildError::NotRun(format!("could not run cargo: {error}")))?;
+        // In a group of its own, with rustc and the linkers it starts: ended
+        // with this process however it ends (`group`).
+        let mut owned = group::spawn(
+            command
+                .stdin(Stdio::null())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped()),
+            Tie::ToThisThread,
+        )
+        .map_err(|error| BuildError::NotRun(format!("could not run cargo: {error}")))?;
+        let child = &mut owned.child;
         let stderr = child.stderr.take().expect("piped");
         let echo = std::thread::spawn(move || echoed(stderr));
         let mut messages = String::new();

@@ -9,7 +9,7 @@ use crate::cache::prune::{self, APART};
 use crate::cargo::Cargo;
 use crate::git::Repository;
 use faster_runtime::__internal::format_bytes;
-use faster_runtime::__internal::try_lock;
+use faster_runtime::__internal::{Held, try_lock};
 use std::fs::File;
 use std::path::Path;
 
@@ -66,7 +66,7 @@ fn clean(faster: &Path, repository: &Repository) -> Result<(u64, usize), String>
                 faster.display()
             ));
         }
-        lock => lock.ok(),
+        lock => lock.ok().map(Held::new),
     };
     let before = prune::disk_usage(&[faster])[0];
     let base = faster.join("base");

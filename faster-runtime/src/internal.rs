@@ -26,7 +26,7 @@
 //!   [`ColorChoice`];
 //! - the lock the harness takes on the output folder, so a clean or a
 //!   prune never removes what a run is writing: [`lock`], [`lock_shared`],
-//!   [`try_lock`];
+//!   [`try_lock`], and [`Held`], which releases one;
 //! - the files a run leaves, which it reads and writes: [`Document`],
 //!   [`RunDocument`], [`RUN_FILE`], [`toolchain_name`], [`write_atomically`],
 //!   [`format_bytes`];
@@ -39,7 +39,8 @@
 //!   [`FunctionCode`], [`from_entry`], [`ServerCommand`], [`SERVE_VARIABLE`];
 //! - a test binary's `--list`, run as faster runs every child (its
 //!   environment, its process group, a time limit): [`command`],
-//!   [`child_output`].
+//!   [`child_output`]; cargo, started so that it ends with `cargo faster`
+//!   however that ends: [`group`].
 //!
 //! # The accuracy suite
 //!
@@ -76,7 +77,7 @@
 // `cargo-faster`.
 pub use crate::harness::cli::flags::{Action, Flag, Format};
 pub use crate::harness::cli::{Beside, Cli, Known, Own, QUICK_MAX_TIME, partition_from_env};
-pub use crate::harness::lock::{lock, lock_shared, try_lock};
+pub use crate::harness::lock::{Held, lock, lock_shared, try_lock};
 pub use crate::harness::{
     Against, COULD_NOT_RUN, Merge, Revision, run_against, run_merge, say_when_interrupted,
 };
@@ -86,7 +87,7 @@ pub use crate::options::OptionSpec;
 pub use crate::output::files::write_atomically;
 pub use crate::output::style::ColorChoice;
 pub use crate::partition::{PARTITION_VARIABLE, Partition};
-pub use crate::process::{SERVE_VARIABLE, output as child_output};
+pub use crate::process::{SERVE_VARIABLE, group, output as child_output};
 pub use crate::report::run::{RUN_FILE, RunDocument, toolchain_name};
 pub use crate::report::units::format_bytes;
 pub use crate::revision::child::ServerCommand;

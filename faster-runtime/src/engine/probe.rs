@@ -93,12 +93,20 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_probe_measures_something_finite_and_short() {
+    fn the_probe_measures_something_and_says_what_it_resolves() {
+        // Not finite for sure, nor measured: beside other builds its 60 ms
+        // held 2 rounds once in 200 runs of this binary with 8 threads (an
+        // unbounded interval), and none once in 74 (the comparison gave up):
+        // a real timing is not what a test may assert. Then it resolves
+        // nothing, and says so.
         let probe = measure();
         assert!(
-            probe.resolvable.is_finite() && probe.resolvable >= 0.0,
+            !probe.resolvable.is_nan() && probe.resolvable >= 0.0,
             "{probe:?}"
         );
-        assert!(probe.rounds >= 2, "{probe:?}");
+        assert!(
+            probe.rounds >= 2 || (probe.rounds == 0 && probe.resolvable == f64::INFINITY),
+            "{probe:?}"
+        );
     }
 }

@@ -1,44 +1,13 @@
 //! What a run says when it is interrupted (Ctrl-C's SIGINT, a CI job's
-//! SIGTERM): one line on stderr, then it ends as the signal ends it, so
-//! the shell and CI see the same status as before. Without it a stopped
-//! run ended with no word at all.
+//! SIGTERM): one line on stderr, once the processes it started have ended
+//! (`process::signals`), then it ends as the signal ends it, so the shell
+//! and CI see the same status as before. Without it a stopped run ended
+//! with no word at all.
 
-use std::sync::OnceLock;
-
-/// The line to say, set once.
-static SAID: OnceLock<&'static str> = OnceLock::new();
-
-/// From now on, an interrupted run writes `said` (a whole line, its `\n`
-/// included) to stderr before it ends.
+/// From now on, an interrupted run ends the processes it started, writes
+/// `said` (a whole line, its `\n` included) to stderr and ends.
 pub fn say_when_interrupted(said: &'static str) {
-    if SAID.set(said).is_err() {
-        return;
-    }
-    #[cfg(unix)]
-    for signal in [libc::SIGINT, libc::SIGTERM] {
-        let handler: extern "C" fn(libc::c_int) = on_signal;
-        // SAFETY: `on_signal` only reads an initialized static and makes
-        // calls that are async-signal-safe (`write`, `signal`, `raise`).
-        unsafe {
-            libc::signal(signal, handler as libc::sighandler_t);
-        }
-    }
-}
-
-#[cfg(unix)]
-extern "C" fn on_signal(signal: libc::c_int) {
-    if let Some(said) = SAID.get() {
-        // SAFETY: writes `said`'s bytes, which live for the program.
-        unsafe {
-            libc::write(libc::STDERR_FILENO, said.as_ptr().cast(), said.len());
-        }
-    }
-    // SAFETY: back to the default action, then the signal again: the
-    // process ends by it, with the status it would have had.
-    unsafe {
-        libc::signal(signal, libc::SIG_DFL);
-        libc::raise(signal);
-    }
+    crate::process::signals::install_saying(said);
 }
 
 #[cfg(all(test, unix))]
@@ -59,7 +28,10 @@ mod tests {
         unsafe {
             libc::raise(libc::SIGINT);
         }
-        unreachable!("the signal ends the process");
+        // Handled on a thread of its own, which ends the process.
+        loop {
+            std::thread::sleep(std::time::Duration::from_secs(1));
+        }
     }
 
     #[test]

@@ -9,9 +9,14 @@
 //! a replicated comparison never take it: their parent holds it for them.
 //!
 //! On Unix the locks are `flock(2)`'s, the ones std's `File::lock` takes
-//! there from Rust 1.89 on, above this crate's `rust-version`; closing the
-//! file releases them. Elsewhere they are std's, and building there needs
-//! Rust 1.89.
+//! there from Rust 1.89 on, above this crate's `rust-version`. Elsewhere
+//! they are std's, and building there needs Rust 1.89.
+//!
+//! A lock is released by [`Held`] when dropped, not only by closing its
+//! file: a `flock` belongs to the open file description, which a child
+//! forked by another thread meanwhile shares until it runs its own program
+//! (or for good, where it never does), and closing this process's
+//! descriptor alone would leave the lock held that long.
 
 use std::fs::File;
 use std::io;
@@ -22,8 +27,26 @@ use std::sync::{Mutex, MutexGuard, PoisonError};
 /// this process's turn).
 #[derive(Debug)]
 pub(crate) struct ProcessLock {
-    _file: File,
+    _file: Held,
     _this_process: MutexGuard<'static, ()>,
+}
+
+/// A locked file, its lock released when dropped (see the module's
+/// documentation for why not by closing it).
+#[derive(Debug)]
+pub struct Held(File);
+
+impl Held {
+    /// Holds `file`, locked, until dropped.
+    pub fn new(file: File) -> Held {
+        Held(file)
+    }
+}
+
+impl Drop for Held {
+    fn drop(&mut self) {
+        imp::unlock(&self.0);
+    }
 }
 
 /// The turn among this process's threads (libtest's), taken before the
@@ -58,7 +81,7 @@ fn lock_saying_so(dir: &Path, say: impl FnOnce(String)) -> Option<ProcessLock> {
         lock(&file).ok()?;
     }
     Some(ProcessLock {
-        _file: file,
+        _file: Held::new(file),
         _this_process: this_process,
     })
 }
@@ -103,6 +126,10 @@ mod imp {
         }
     }
 
+    pub fn unlock(file: &File) {
+        let _ = flock(file, libc::LOCK_UN);
+    }
+
     fn flock(file: &File, operation: libc::c_int) -> io::Result<()> {
         // SAFETY: the descriptor is `file`'s, open for as long as it lives.
         if unsafe { libc::flock(file.as_raw_fd(), operation) } == 0 {
@@ -125,6 +152,10 @@ mod imp {
         } else {
             file.lock()
         }
+    }
+
+    pub fn unlock(file: &File) {
+        let _ = file.unlock();
     }
 
     pub fn try_lock(file: &File) -> io::Result<bool> {
@@ -167,6 +198,26 @@ mod tests {
             waiter.join().unwrap(),
             "the lock is taken once the other lets go"
         );
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_lock_is_released_when_dropped_though_a_forked_child_shares_its_file() {
+        use std::os::unix::io::AsRawFd;
+        let temp = tempfile::tempdir().unwrap();
+        let path = temp.path().join(".lock");
+        let file = File::create(&path).unwrap();
+        lock_shared(&file).unwrap();
+        // What a child forked by another thread holds until it runs its
+        // own program: the same open file description.
+        // SAFETY: duplicates a descriptor this test holds.
+        let shared = unsafe { libc::dup(file.as_raw_fd()) };
+        assert!(shared >= 0);
+        drop(Held::new(file));
+        let other = File::open(&path).unwrap();
+        assert!(try_lock(&other).unwrap(), "released though still shared");
+        // SAFETY: closes the duplicate made above.
+        unsafe { libc::close(shared) };
     }
 
     #[test]

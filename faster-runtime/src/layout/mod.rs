@@ -43,7 +43,7 @@ use material::{Arranged, Pads};
 pub const LINKER_VARIABLE: &str = "FASTER_LINKER";
 
 use crate::output::files::write_atomically;
-use crate::process::tail;
+use crate::process::{group, signals, tail};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::io::Read;
@@ -73,6 +73,10 @@ const PAIRED_PREFIX: &str = "paired-";
 /// `layout-K`, its record `layout-K.made`, and `layout-K.new-PID` while
 /// (or where, interrupted) a relink writes it.
 const LAYOUT_PREFIX: &str = "layout-";
+
+/// Between a layout's name and the id of the process relinking it, in the
+/// name of the file the linker writes: `layout-K.new-PID`.
+const STAGING: &str = ".new-";
 
 /// Why a binary's layouts cannot be varied: then its verdicts hold for this
 /// build only, and the report says so with this reason.
@@ -188,6 +192,17 @@ impl Layouts {
         }
     }
 
+    /// Removes what relinks that ended with their process left in these
+    /// layouts' folders (`layout-K.new-PID`, and the linker's own files
+    /// beside it), once that process is gone: killed (SIGKILL), a run could
+    /// not remove them itself.
+    pub fn remove_abandoned(&self) {
+        remove_abandoned(&self.dir);
+        if let Some(paired) = &self.paired {
+            remove_abandoned(&self.dir.join(format!("{PAIRED_PREFIX}{}", paired.id())));
+        }
+    }
+
     /// The binary in layout `seed` (from 1): relinked now where this build
     /// (and pairing) has not made it yet, else the one made before.
     pub fn binary(&self, seed: u32) -> Result<PathBuf, Unavailable> {
@@ -203,20 +218,24 @@ impl Layouts {
             Some(paired) => Some(self.arrange(paired, &folder, seed)?),
             None => None,
         };
-        let staging = folder.join(format!("{LAYOUT_PREFIX}{seed}.new-{}", std::process::id()));
-        let output = Command::new(&self.material.linker)
-            .args(
-                self.material
-                    .relink_arguments(&staging, seed, arranged.as_ref()),
-            )
-            .current_dir(&self.material.directory)
-            .output()
-            .map_err(|error| {
-                Unavailable::RelinkFailed(format!(
-                    "could not run {}: {error}",
-                    self.material.linker
-                ))
-            })?;
+        let staging = folder.join(format!(
+            "{LAYOUT_PREFIX}{seed}{STAGING}{}",
+            std::process::id()
+        ));
+        // Removed, with what the linker writes beside it, if this process
+        // is interrupted while the linker runs.
+        let _writing = signals::writing(&staging);
+        let output = group::output(
+            Command::new(&self.material.linker)
+                .args(
+                    self.material
+                        .relink_arguments(&staging, seed, arranged.as_ref()),
+                )
+                .current_dir(&self.material.directory),
+        )
+        .map_err(|error| {
+            Unavailable::RelinkFailed(format!("could not run {}: {error}", self.material.linker))
+        })?;
         if !output.status.success() {
             let _ = std::fs::remove_file(&staging);
             // A linker that runs out of disk reports a crash of its own (lld
@@ -265,13 +284,14 @@ impl Layouts {
         let source = folder.join(format!("pads-{seed}.s"));
         let object = folder.join(format!("pads-{seed}.o"));
         std::fs::write(&source, Paired::pads(seed)).map_err(failed)?;
-        let assembled = Command::new(&self.material.linker)
-            .args(["-c", "-x", "assembler"])
-            .arg(&source)
-            .arg("-o")
-            .arg(&object)
-            .output()
-            .map_err(failed)?;
+        let assembled = group::output(
+            Command::new(&self.material.linker)
+                .args(["-c", "-x", "assembler"])
+                .arg(&source)
+                .arg("-o")
+                .arg(&object),
+        )
+        .map_err(failed)?;
         if !assembled.status.success() {
             return Err(Unavailable::RelinkFailed(format!(
                 "assembling {}: {}",
@@ -287,6 +307,42 @@ impl Layouts {
             }),
         })
     }
+}
+
+/// Removes the files in `folder` that a relink by a process that no longer
+/// runs was writing: `layout-K.new-PID` and what starts so.
+fn remove_abandoned(folder: &Path) {
+    for entry in std::fs::read_dir(folder).into_iter().flatten().flatten() {
+        let name = entry.file_name();
+        let name = name.to_string_lossy();
+        let writer = name
+            .strip_prefix(LAYOUT_PREFIX)
+            .and_then(|rest| rest.split_once(STAGING))
+            .map(|(_, rest)| {
+                let digits = rest.find(|c: char| !c.is_ascii_digit());
+                &rest[..digits.unwrap_or(rest.len())]
+            })
+            .and_then(|digits| digits.parse::<u32>().ok());
+        if writer.is_some_and(|writer| writer != std::process::id() && !runs(writer)) {
+            let _ = std::fs::remove_file(entry.path());
+        }
+    }
+}
+
+/// Whether process `id` runs (is taken, as far as this process can tell).
+#[cfg(unix)]
+fn runs(id: u32) -> bool {
+    let Ok(id) = libc::pid_t::try_from(id) else {
+        return false;
+    };
+    // SAFETY: signal 0 sends nothing, only checks that the process is there.
+    let signalled = unsafe { libc::kill(id, 0) };
+    signalled == 0 || std::io::Error::last_os_error().raw_os_error() == Some(libc::EPERM)
+}
+
+#[cfg(not(unix))]
+fn runs(_id: u32) -> bool {
+    true
 }
 
 /// Where the disk holding `folder` has less room than `needed` bytes (what
@@ -540,6 +596,7 @@ impl Binaries {
                     Some(paired) => layouts.paired(paired.clone()),
                     None => layouts,
                 })
+                .inspect(Layouts::remove_abandoned)
                 .and_then(|layouts| layouts.binary(1).map(|_| layouts))
         } else {
             Err(Unavailable::TurnedOff)
@@ -709,6 +766,35 @@ mod tests {
         assert!(!made_whole(&layout), "cut short");
         std::fs::remove_file(&layout).unwrap();
         assert!(!made_whole(&layout), "removed, its record left");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_relink_abandoned_by_a_process_that_is_gone_is_removed_and_a_running_ones_kept() {
+        let temp = tempfile::tempdir().unwrap();
+        // A process that has ended: a child of this one, waited for.
+        let mut ended = Command::new("true").spawn().unwrap();
+        ended.wait().unwrap();
+        let gone = ended.id();
+        let this = std::process::id();
+        let names = [
+            format!("layout-2.new-{gone}"),
+            format!("layout-2.new-{gone}.tmp1a2b"),
+            format!("layout-3.new-{this}"),
+            "layout-1".to_string(),
+            "layout-1.made".to_string(),
+            "material.json".to_string(),
+        ];
+        for name in &names {
+            std::fs::write(temp.path().join(name), b"x").unwrap();
+        }
+        remove_abandoned(temp.path());
+        let mut left: Vec<String> = std::fs::read_dir(temp.path())
+            .unwrap()
+            .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        left.sort();
+        assert_eq!(left, [&*names[3], &names[4], &names[2], &names[5]]);
     }
 
     #[test]

@@ -11,12 +11,13 @@
 //! (The accuracy suite's runs of cargo at the runtime's defaults, without
 //! the user's settings, are another job, and the suite's.)
 
-use super::{CHILD_VARIABLE, Role, SERVE_VARIABLE};
+use super::{CHILD_VARIABLE, Role, SERVE_VARIABLE, lifeline};
 use std::path::Path;
 use std::process::Command;
 
-/// The variables that give a process of faster its role (see [`Role`]).
-const ROLE_VARIABLES: [&str; 2] = [SERVE_VARIABLE, CHILD_VARIABLE];
+/// The variables that give a process of faster its role (see [`Role`]),
+/// and its lifeline to the parent that gave it, which is its alone.
+const ROLE_VARIABLES: [&str; 3] = [SERVE_VARIABLE, CHILD_VARIABLE, lifeline::VARIABLE];
 
 /// The command that starts `program` as a child of faster in `role` (none
 /// for a child asked something once, such as a test binary's `--list`):

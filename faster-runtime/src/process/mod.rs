@@ -7,8 +7,11 @@
 //!   environment (the parent's, less any role), a test binary's command line;
 //! - [`wire`]: the one framing of every message, both ways, with the one
 //!   version both ends check;
+//! - [`group`]: every child leads a process group of its own, listed while
+//!   it runs and ended with this process however it ends (`signals` on
+//!   SIGINT and SIGTERM; the kernel on Linux, or the child's [`lifeline`]);
 //! - [`Server`]: the parent's side — start, ask, wait with a time limit,
-//!   stop the child and what it started (`group`);
+//!   stop the child and what it started;
 //! - [`output()`]: a child asked one thing and read to its end, within a time
 //!   limit (a test binary's `--list`);
 //! - [`cpu`]: which CPU a child of each slot measures on;
@@ -24,9 +27,11 @@
 
 pub mod command;
 pub mod cpu;
-mod group;
+pub mod group;
+pub mod lifeline;
 mod output;
 mod server;
+pub mod signals;
 pub mod wire;
 
 pub use output::output;
@@ -90,6 +95,9 @@ pub fn serve<Q: DeserializeOwned, A: Serialize>(
     mut answers: impl Write,
     mut answer: impl FnMut(Result<Q, String>) -> Option<A>,
 ) -> io::Result<()> {
+    // A server stuck in user code never reads its input again: the end of
+    // its parent must reach it some other way.
+    lifeline::watch();
     for line in requests.lines() {
         let Some(request) = wire::decode::<Q>(&line?) else {
             continue;

@@ -2,7 +2,7 @@
 //! tests): its whole output, within a time limit, after which it is
 //! stopped with everything it started, and the error names it.
 
-use super::group;
+use super::group::{self, Tie};
 use std::io::Read;
 use std::process::{Command, Output, Stdio};
 use std::sync::mpsc::{RecvTimeoutError, channel};
@@ -18,9 +18,7 @@ pub fn output(name: &str, mut command: Command, timeout: Duration) -> Result<Out
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
-    group::own(&mut command);
-    let mut child = command
-        .spawn()
+    let mut owned = group::spawn(&mut command, Tie::ToThisThread)
         .map_err(|error| format!("could not start {name}: {error}"))?;
     // Each pipe read to its end on a thread of its own, which says when it
     // is done by dropping its sender: the wait is on the channel, not a
@@ -38,8 +36,8 @@ pub fn output(name: &str, mut command: Command, timeout: Duration) -> Result<Out
             bytes
         })
     };
-    let stdout = read(child.stdout.take().map(|pipe| Box::new(pipe) as _));
-    let stderr = read(child.stderr.take().map(|pipe| Box::new(pipe) as _));
+    let stdout = read(owned.child.stdout.take().map(|pipe| Box::new(pipe) as _));
+    let stderr = read(owned.child.stderr.take().map(|pipe| Box::new(pipe) as _));
     drop(done);
     let deadline = Instant::now() + timeout;
     loop {
@@ -48,8 +46,8 @@ pub fn output(name: &str, mut command: Command, timeout: Duration) -> Result<Out
             Ok(()) => continue,
             Err(RecvTimeoutError::Disconnected) => break,
             Err(RecvTimeoutError::Timeout) => {
-                group::stop(&mut child);
-                let _ = child.wait();
+                owned.stop();
+                let _ = owned.child.wait();
                 // Not joined: a process that left the group may still hold
                 // a pipe, and the error is the answer either way.
                 return Err(format!(
@@ -58,7 +56,8 @@ pub fn output(name: &str, mut command: Command, timeout: Duration) -> Result<Out
             }
         }
     }
-    let status = child
+    let status = owned
+        .child
         .wait()
         .map_err(|error| format!("{name} could not be waited for: {error}"))?;
     let joined = |reader: JoinHandle<Vec<u8>>| reader.join().unwrap_or_default();

@@ -1,14 +1,17 @@
 //! The parent's side of a child process: started with its standard streams
-//! piped and in a process group of its own, sent [frames](super::wire),
-//! waited for with a time limit (on a channel, not by polling), and stopped
-//! with everything it started when it overruns, ends, or is dropped.
+//! piped, in a process group of its own and with a [lifeline](super::lifeline)
+//! (so it ends with this process, however this process ends), sent
+//! [frames](super::wire), waited for with a time limit (on a channel, not by
+//! polling), and stopped with everything it started when it overruns, ends,
+//! or is dropped.
 
-use super::{group, wire};
+use super::group::{self, Owned, Tie};
+use super::{lifeline, wire};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Component, Path, PathBuf};
-use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
+use std::process::{ChildStdin, Command, ExitStatus, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
@@ -21,7 +24,7 @@ pub struct Server {
     /// The program it runs, for errors: a crash of one `cargo faster`
     /// keeps may be its damage (see [`kept_file_crashed`]).
     program: PathBuf,
-    child: Child,
+    child: Owned,
     stdin: Option<ChildStdin>,
     /// Its frames, as lines, in the order it wrote them.
     frames: Receiver<String>,
@@ -47,13 +50,16 @@ impl Server {
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());
-        group::own(&mut command);
-        let mut child = command.spawn().map_err(|error| {
+        lifeline::attach(&mut command);
+        // Not tied to this thread: a server outlives the thread that starts
+        // it (one of libtest's), and ends by its lifeline instead.
+        let mut owned = group::spawn(&mut command, Tie::ByItself).map_err(|error| {
             format!(
                 "could not start {}: {error}",
                 command.get_program().to_string_lossy()
             )
         })?;
+        let child = &mut owned.child;
         let other_output = Arc::new(Mutex::new(Vec::new()));
         let (sender, frames) = channel();
         let stdout = child.stdout.take().expect("stdout is piped");
@@ -84,7 +90,7 @@ impl Server {
             name: name.to_string(),
             program: PathBuf::from(command.get_program()),
             stdin: child.stdin.take(),
-            child,
+            child: owned,
             frames,
             other_output,
             readers: vec![stdout_reader, stderr_reader],
@@ -100,7 +106,7 @@ impl Server {
     /// Whether the child has ended, or was stopped for not answering in
     /// time or for closing its pipe: it answers nothing more.
     pub fn has_ended(&mut self) -> bool {
-        self.stdin.is_none() || !matches!(self.child.try_wait(), Ok(None))
+        self.stdin.is_none() || !matches!(self.child.child.try_wait(), Ok(None))
     }
 
     /// Sends `request` and waits for its answer.
@@ -139,7 +145,7 @@ impl Server {
     fn ended(&mut self, what: &str) -> String {
         self.stdin = None;
         self.stop();
-        let waited = self.child.wait();
+        let waited = self.child.child.wait();
         let status = waited.as_ref().map_or_else(
             |error| format!("could not be waited for ({error})"),
             ToString::to_string,
@@ -162,7 +168,7 @@ impl Server {
 
     /// Kills the child and its process group.
     fn stop(&mut self) {
-        group::stop(&mut self.child);
+        self.child.stop();
     }
 }
 
@@ -245,7 +251,7 @@ impl Drop for Server {
                 }
             }
         }
-        let _ = self.child.wait();
+        let _ = self.child.child.wait();
     }
 }
 
