@@ -141,8 +141,7 @@ impl Measuring<'_> {
             .iter()
             .zip(measured)
             .map(|((name, matched), function)| {
-                let measurement = function.slices.map(Replication::combined);
-                let outcome = self.outcome(name, matched, measurement);
+                let outcome = self.outcome(name, matched, function.slices);
                 self.outputs.comparison(&outcome);
                 outcome
             })
@@ -257,17 +256,18 @@ impl Measuring<'_> {
     }
 
     /// The outcome of `name`: its slices combined and judged, its error, or
-    /// that one revision lacks it.
+    /// that one revision lacks it (and so it measured no slice).
     fn outcome(
         &self,
         name: &str,
         matched: &Match,
-        measured: Result<Measurement, Error>,
+        measured: Result<Replication, Error>,
     ) -> Outcome {
         let (located, result) = match matched {
             Match::Both { base, current } => {
                 let config = self.config(*current);
-                let result = measured.map(|mut measurement| {
+                let result = measured.map(|slices| {
+                    let mut measurement = slices.combined();
                     for process in &mut measurement.processes {
                         process.layout = (self.scope == Scope::Layouts).then_some(process.slot);
                     }
