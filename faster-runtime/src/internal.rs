@@ -50,9 +50,9 @@
 //! - the statistics its tables are made of: [`median`], [`variance`],
 //!   [`Interval`], [`across_processes`], [`Placed`], [`by_offsets`],
 //!   [`CONFIDENCE`];
-//! - replication, as the harness combines processes: [`combine_slices`],
-//!   [`interval_over_layouts`], [`looks_at`], [`settled`], [`slot_of`],
-//!   [`child_timeout`];
+//! - replication, as the harness plans and combines slices:
+//!   [`Replication`], [`measure_fns`], [`interval_over_layouts`],
+//!   [`looks_at`], [`settled`], [`slot_of`], [`child_timeout`];
 //! - the noise probe: [`noise_probe_config`], [`measure_noise`];
 //! - the measuring loop's placements: [`CACHE_LINE`],
 //!   [`LAYOUTS_TO_STRATIFY`];

@@ -320,8 +320,8 @@ pub fn settled(processes: &[ProcessSummary], floor: NoiseFloor) -> bool {
 
 /// The interval over the layouts of `processes` (slices under their
 /// slots) that a combined measurement gives, in log space: what
-/// [`combine_slices`] reports, from the slices' figures alone; `None` for
-/// one slice.
+/// [`Replication::combined`] reports, from the slices' figures alone;
+/// `None` for one slice.
 pub fn interval_over_layouts(processes: &[ProcessSummary]) -> Option<Interval> {
     over_layouts(processes).map(|layouts| layouts.interval)
 }

@@ -8,7 +8,7 @@
 //! its leader is killed by the kernel when the thread that started it
 //! ends, however it ends (SIGKILL included): `PR_SET_PDEATHSIG`. That
 //! reaches the leader only; a grandchild (rustc under cargo) is left to
-//! finish its work, or, for a server, to its [lifeline](super::lifeline).
+//! finish its work, or, for a server, to its lifeline (`process::lifeline`).
 
 use std::io;
 use std::process::{Child, Command, Output, Stdio};

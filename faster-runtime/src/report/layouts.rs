@@ -27,7 +27,8 @@ pub fn log_means_by_slot(processes: &[ProcessSummary]) -> Vec<f64> {
 pub const MIDDLE_FROM: usize = 10;
 
 /// How far apart the processes' (layouts') means read: the lowest and the
-/// highest, or the 10th and 90th percentiles from [`MIDDLE_FROM`] means on.
+/// highest, or the 10th and 90th percentiles from `MIDDLE_FROM` (ten) means
+/// on.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct MeansApart {
     /// The low end, as a speedup.
