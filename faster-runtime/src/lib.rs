@@ -22,11 +22,17 @@
 //!   measured;
 //! - `gpu` (feature `gpu`, public) — two wgpu compute kernels as the
 //!   engine's subject, timed on the GPU's timestamps;
-//! - `engine` — one comparison: calling and timing the functions, sampling,
-//!   diagnostics, the disturbance guard, the noise probe, replication;
+//! - `engine` — measuring one comparison: calling and timing the
+//!   functions, sampling, the disturbance guard, the noise probe, and
+//!   replication (which slot measures each slice, when there are enough);
+//!   it returns a [`report::Measurement`], never a verdict;
+//! - `judge` — the one place a measurement becomes a [`Report`]: the
+//!   verdict against the floor, the diagnostics, the noise probe's warning
+//!   and a strict run's downgrade;
 //! - `registry` — what the attributes register;
-//! - `report` (public) — the result as data: the report, the outcome, the
-//!   versioned document, the environment, the units figures are written in;
+//! - `report` (public) — the result as data: the measurement and its typed
+//!   notices, the report, the outcome, the versioned document, the
+//!   environment, the units figures are written in;
 //! - `check` — comparing the outputs of the two functions;
 //! - `stats` — pure statistics: samples, estimates, intervals, the verdict;
 //! - `config`, `time` (public), `error` — settings and their precedence,

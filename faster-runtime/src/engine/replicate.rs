@@ -337,7 +337,7 @@ pub fn interval_over_layouts(processes: &[ProcessSummary]) -> Option<Interval> {
 /// made (other load, a timer that fell back) are kept where the earlier
 /// ones did not make the same. It stopped converged where the slices
 /// settled at `floor`, else on its budget (or the most slices).
-pub fn combine_slices(
+fn combine_slices(
     slices: Vec<Measurement>,
     summaries: Vec<ProcessSummary>,
     floor: NoiseFloor,

@@ -70,8 +70,8 @@ struct ResultDoc {
     judged_beyond: Option<f64>,
     #[serde(default, with = "by_name")]
     if_undecided: Undecided,
-    /// Written only where true: see [`Report::downgraded`].
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    /// See [`Report::downgraded`]; absent from documents written before it.
+    #[serde(default)]
     downgraded: bool,
     noise_floor: f64,
     #[serde(flatten)]
