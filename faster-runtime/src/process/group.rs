@@ -10,12 +10,10 @@
 //! reaches the leader only; a grandchild (rustc under cargo) is left to
 //! finish its work, or, for a server, to its lifeline (`process::lifeline`).
 
+use super::running::{RUNNING, Signal, kill_group};
 use std::io;
 use std::process::{Child, Command, Output, Stdio};
-use std::sync::{Mutex, PoisonError};
-
-/// The process groups started here and not yet waited for, by leader.
-static RUNNING: Mutex<Vec<u32>> = Mutex::new(Vec::new());
+use std::sync::PoisonError;
 
 /// How many times a program that is being written is tried again (`Text
 /// file busy`), a few milliseconds apart.
@@ -141,43 +139,6 @@ fn is_busy(error: &io::Error) -> bool {
     }
 }
 
-/// A signal to send a group.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Signal {
-    /// This one (the one that interrupted this process).
-    #[cfg_attr(not(unix), allow(dead_code))]
-    Number(i32),
-    /// SIGKILL.
-    Kill,
-}
-
-/// The leaders of the groups started here and running now.
-pub(crate) fn running() -> Vec<u32> {
-    RUNNING
-        .lock()
-        .unwrap_or_else(PoisonError::into_inner)
-        .clone()
-}
-
-/// Sends `signal` to the group led by `leader`.
-pub(crate) fn kill_group(leader: u32, signal: Signal) {
-    #[cfg(unix)]
-    if let Ok(group) = i32::try_from(leader) {
-        let number = match signal {
-            Signal::Number(number) => number,
-            Signal::Kill => libc::SIGKILL,
-        };
-        // SAFETY: `kill` has no memory effects; the group is a child's own
-        // (`process_group(0)`), listed while it is not yet waited for, so no
-        // other process can have taken its id.
-        unsafe {
-            libc::kill(-group, number);
-        }
-    }
-    #[cfg(not(unix))]
-    let _ = (leader, signal);
-}
-
 #[cfg(target_os = "linux")]
 mod linux {
     use std::os::unix::process::CommandExt;
@@ -207,6 +168,7 @@ mod linux {
 #[cfg(all(test, unix))]
 mod tests {
     use super::*;
+    use crate::process::running::running;
 
     #[test]
     fn a_running_group_is_listed_until_it_is_dropped() {

@@ -30,6 +30,7 @@ pub mod cpu;
 pub mod group;
 pub mod lifeline;
 mod output;
+mod running;
 mod server;
 pub mod signals;
 pub mod wire;

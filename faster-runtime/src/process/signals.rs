@@ -17,7 +17,7 @@
 //! would hear it. A process that set its own handler (a user's test binary
 //! with one) keeps it: [`install_quietly`] takes over only the default.
 
-use super::group::{self, Signal};
+use super::running::{self, Signal};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 use std::sync::{Mutex, OnceLock, PoisonError};
@@ -205,9 +205,9 @@ fn end_by(signal: i32) -> ! {
     // SAFETY: duplicates standard error, for the line said at the end.
     let stderr = unsafe { libc::dup(libc::STDERR_FILENO) };
     silence();
-    let groups = group::running();
+    let groups = running::running();
     for leader in &groups {
-        group::kill_group(*leader, Signal::Number(signal));
+        running::kill_group(*leader, Signal::Number(signal));
     }
     let deadline = Instant::now() + GRACE;
     while groups.iter().any(|leader| runs(*leader)) && Instant::now() < deadline {
@@ -216,7 +216,7 @@ fn end_by(signal: i32) -> ! {
     // What is left (a grandchild that ignores the signal, or outlived its
     // parent): killed, and given a moment to be gone before its file is.
     for leader in &groups {
-        group::kill_group(*leader, Signal::Kill);
+        running::kill_group(*leader, Signal::Kill);
     }
     std::thread::sleep(Duration::from_millis(50));
     let writing = WRITING
