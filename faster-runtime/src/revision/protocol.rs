@@ -8,17 +8,17 @@
 //! each with one [`Response`] on its stdout:
 //!
 //! ```text
-//! → faster-frame/5 {"op":"configure","config":{"noise_floor":0.05,...,"timer":"monotonic",...}}
-//! ← faster-frame/5 "configured"
-//! → faster-frame/5 {"op":"list"}
-//! ← faster-frame/5 {"listing":{"timer":"monotonic clock",...,"functions":[...]}}
-//! → faster-frame/5 {"op":"open","function":"demo::parse"}
-//! ← faster-frame/5 {"opened":3}
-//! → faster-frame/5 {"op":"digest","function":"demo::parse"}
-//! ← faster-frame/5 {"digested":{"inputs":[...],"timed_loop":-4096}}
-//! → faster-frame/5 {"op":"time","function":"demo::parse","input":0,"batch":4096}
-//! ← faster-frame/5 {"nanos":81234.0}
-//! → faster-frame/5 {"op":"quit"}
+//! → faster-frame/6 {"op":"configure","config":{"noise_floor":0.05,...,"timer":"monotonic",...}}
+//! ← faster-frame/6 "configured"
+//! → faster-frame/6 {"op":"list"}
+//! ← faster-frame/6 {"listing":{"timer":"monotonic clock",...,"functions":[...]}}
+//! → faster-frame/6 {"op":"open","function":"demo::parse"}
+//! ← faster-frame/6 {"opened":3}
+//! → faster-frame/6 {"op":"digest","function":"demo::parse"}
+//! ← faster-frame/6 {"digested":{"inputs":[...],"timed_loop":-4096}}
+//! → faster-frame/6 {"op":"time","function":"demo::parse","input":0,"batch":4096}
+//! ← faster-frame/6 {"nanos":81234.0}
+//! → faster-frame/6 {"op":"quit"}
 //! ```
 //!
 //! Its version is the frames' ([`wire::VERSION`](crate::process::wire::VERSION)),
