@@ -84,7 +84,7 @@ impl Servers {
             config: config.clone(),
         };
         match server.request::<_, Measured>(&request) {
-            Ok(measured) => measured.into_result(slot as usize, config.max_time),
+            Ok(measured) => measured.into_result(config.max_time),
             Err(message) => {
                 // Stopped already; dropped here, so the next comparison
                 // starts a fresh one.

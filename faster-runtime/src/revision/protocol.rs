@@ -46,6 +46,7 @@
 
 use crate::config::{Config, Settings};
 use crate::engine::tracked::DigestedInput;
+use crate::error::Error;
 use crate::time::Calibration;
 use serde::{Deserialize, Serialize};
 
@@ -100,9 +101,10 @@ pub enum Response {
     Digested(Digested),
     /// The answer to [`Request::Time`]: the batch's nanoseconds.
     Nanos(f64),
-    /// The request could not be served: user code panicked, an unknown
-    /// function or input, an unreadable request.
-    Failed(String),
+    /// The request could not be served: user code panicked (the error as
+    /// it is), an unknown function or input, an unreadable request
+    /// ([`Error::Revision`]).
+    Failed(Error),
 }
 
 /// A child's tracked functions and the timer it measures with.
@@ -184,7 +186,7 @@ pub struct FunctionListing {
     /// Why it cannot be served (its inputs function or a call panicked,
     /// no inputs, it did not answer), once digesting its inputs failed.
     #[serde(default)]
-    pub error: Option<String>,
+    pub error: Option<Error>,
     /// The digest of its own source (`Tracked::source_digest`).
     pub source_digest: u64,
     /// Where its timed loop is in the child's executable, as an offset
@@ -307,7 +309,7 @@ mod tests {
             Response::Opened(3),
             digested,
             Response::Nanos(81_234.5),
-            Response::Failed("x".into()),
+            Response::Failed(Error::NoInputs),
             Response::Configured,
         ] {
             let line = wire::encode(&response);
