@@ -336,9 +336,9 @@ impl Measuring<'_> {
     /// unless enforced there too.
     fn enforced(&self, matched: &Match) -> bool {
         match matched {
-            Match::Both { current, .. } => {
-                !current.function.debug_build || self.config(*current).enforce_in_debug
-            }
+            Match::Both { current, .. } => self
+                .run_wide
+                .enforces_in(current.function.debug_build, current.function.settings),
             Match::OnlyBase(_) | Match::OnlyCurrent(_) => true,
         }
     }
