@@ -62,9 +62,9 @@ impl<'data> Binary<'data> {
             .into_iter()
             .flatten()
             .filter_map(|(place, relocation)| match relocation.flags() {
-                RelocationFlags::Elf { r_type } if matches!(r_type, RELATIVE | IRELATIVE) => {
-                    Some((place, u64::try_from(relocation.addend()).ok()?))
-                }
+                RelocationFlags::Elf {
+                    r_type: RELATIVE | IRELATIVE,
+                } => Some((place, u64::try_from(relocation.addend()).ok()?)),
                 _ => None,
             })
             .collect();

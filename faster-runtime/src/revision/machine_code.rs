@@ -176,15 +176,39 @@ fn not_followed(base: &[FunctionCode], current: &[FunctionCode]) -> Vec<String> 
 
 /// The crate whose source defines the function `name`: the first segment
 /// of its path, of the type's where it is a trait's method
-/// (`<httparse::Bytes as core::iter::Iterator>::next` is httparse's).
+/// (`<httparse::Bytes as core::iter::Iterator>::next` is httparse's), of
+/// the trait's where the type is the language's own (`<str as
+/// core::fmt::Debug>::fmt` is core's).
 pub fn crate_of(name: &str) -> &str {
-    let path = name.trim_start_matches(['<', '&', '*']);
-    let path = path
-        .strip_prefix("mut ")
-        .or_else(|| path.strip_prefix("const "))
-        .or_else(|| path.strip_prefix("dyn "))
-        .unwrap_or(path);
-    path.split("::").next().unwrap_or(path)
+    let path = type_path(name);
+    match path.split_once("::") {
+        Some((head, _)) if is_identifier(head) => head,
+        _ => match name.split_once(" as ") {
+            Some((_, trait_path)) => crate_of(trait_path),
+            None => path,
+        },
+    }
+}
+
+/// `name` without what comes before the path of its type: `<`, references,
+/// pointers, slices, `dyn`.
+fn type_path(name: &str) -> &str {
+    let mut path = name;
+    loop {
+        let trimmed = path.trim_start_matches(['<', '&', '*', '[', '(', ' ']);
+        let trimmed = ["mut ", "const ", "dyn "]
+            .iter()
+            .find_map(|word| trimmed.strip_prefix(word))
+            .unwrap_or(trimmed);
+        if trimmed == path {
+            return path;
+        }
+        path = trimmed;
+    }
+}
+
+fn is_identifier(text: &str) -> bool {
+    !text.is_empty() && text.chars().all(|c| c.is_alphanumeric() || c == '_')
 }
 
 /// The callees of `base` and `current` (each revision's, in the order its
@@ -422,6 +446,12 @@ mod tests {
             "hex"
         );
         assert_eq!(crate_of("core::ptr::drop_in_place<hex::Error>"), "core");
+        assert_eq!(crate_of("<str as core::fmt::Debug>::fmt"), "core");
+        assert_eq!(crate_of("<[u8] as core::fmt::Debug>::fmt"), "core");
+        assert_eq!(
+            crate_of("<&mut dyn core::panic::PanicPayload as core::fmt::Display>::fmt"),
+            "core"
+        );
         assert_eq!(crate_of("memcpy"), "memcpy");
     }
 
