@@ -96,6 +96,19 @@ impl Repository {
     pub fn forget_removed_worktrees(&self) -> Result<(), String> {
         git(&self.root, &["worktree", "prune"]).map(drop)
     }
+
+    /// The files (from the top level) that differ between `commit` and the
+    /// working tree: changed, added, removed, and new files git does not
+    /// ignore.
+    pub fn changed_since(&self, commit: &str) -> Result<Vec<PathBuf>, String> {
+        let changed = git(&self.root, &["diff", "--name-only", commit])?;
+        let new = git(&self.root, &["ls-files", "--others", "--exclude-standard"])?;
+        Ok(changed
+            .lines()
+            .chain(new.lines())
+            .map(PathBuf::from)
+            .collect())
+    }
 }
 
 /// The common git directory of the repository holding `directory`,

@@ -17,7 +17,8 @@
 //! kept), `build_failure` (what
 //! to say when one does not build), `discover` (which binaries serve
 //! tracked functions), `machine_code` (a function's timed loop and what it
-//! calls, in a binary), `relink` (test binaries a fault left unable to
+//! calls, in a binary), `edited` (the crates whose sources the revisions
+//! differ in), `relink` (test binaries a fault left unable to
 //! be relinked in layouts, linked again), `linked` (`cargo faster test`: cargo's own command,
 //! linked through `faster-link`), `merge` (`cargo faster merge`: the shards
 //! of a CI matrix in one result), `clean` (`cargo faster clean`: what it
@@ -30,6 +31,7 @@ mod cache;
 mod cargo;
 mod clean;
 mod discover;
+mod edited;
 mod executable;
 mod git;
 mod linked;
@@ -142,9 +144,8 @@ fn run(options: &Options) -> Result<u8, String> {
     }
     .both(&cargo, &directory)?;
 
-    let compared = compare(
-        &binaries, base_name, options, &version, &workspace, &directory,
-    );
+    let base = (base_name, edited::edited_crates(&repository, &commit));
+    let compared = compare(&binaries, base, options, &version, &workspace, &directory);
     // What the next run does not need goes once this one has measured: the
     // layouts of binaries cargo superseded, and of the bases it did not
     // measure (their material kept).
@@ -158,11 +159,12 @@ fn run(options: &Options) -> Result<u8, String> {
     compared
 }
 
-/// Compares the tracked functions `binaries` serve; the exit code, or why
+/// Compares the tracked functions `binaries` serve against the base
+/// revision (its name, and the crates edited since); the exit code, or why
 /// it could not.
 fn compare(
     binaries: &TestBinaries,
-    base_name: String,
+    (base_name, edited_crates): (String, Vec<String>),
     options: &Options,
     version: &str,
     workspace: &Workspace,
@@ -180,6 +182,7 @@ fn compare(
         accept_changes: options.accept_changes,
         output: workspace.target.join("faster"),
         read_code: Some(machine_code::timed_code),
+        edited_crates,
         toolchain: Some(version.to_string()),
     };
     if against.current.servers.is_empty() && against.base.servers.is_empty() {

@@ -1,7 +1,9 @@
 //! What a comparison across revisions knows of the tracked function's
 //! machine code in each revision ([`CompiledCode`]), and the note that
-//! says when that code changed while its source did not: a difference in
-//! speed that may come from code generation rather than from the function.
+//! says when that code changed while its source did not — a difference in
+//! speed that comes from code it calls (whose source changed) or from code
+//! generation rather than from the function — or when part of it could not
+//! be compared.
 
 /// The function's source and its timed machine code, compared between the
 /// base revision and the current code.
@@ -25,6 +27,12 @@ pub struct CompiledCode {
     /// revision's loop does not reach, in the order the loops reach them:
     /// the function itself where it was left out of line, its callees.
     pub callees_differing: Vec<Callee>,
+    /// Functions of the timed loop's code (in crates built for the
+    /// revisions, not the standard library) with indirect calls whose
+    /// target reading the binary could not resolve (a pointer they were
+    /// handed): code those calls reach was not compared, so the code is
+    /// never said to be the same.
+    pub not_followed: Vec<String>,
 }
 
 /// A function the timed loop calls, named for a reader.
@@ -37,6 +45,9 @@ pub struct Callee {
     /// Its size in bytes at the base revision and in the current code;
     /// `None` where that revision's loop does not reach it.
     pub bytes: [Option<u64>; 2],
+    /// Whether the source of its crate differs between the revisions: then
+    /// the change is the edit's, not code generation's.
+    pub source_changed: bool,
 }
 
 /// Callees named in the note; the rest are counted.
@@ -48,15 +59,52 @@ impl CompiledCode {
         self.source_unchanged && (self.timed_loop_differs || !self.callees_differing.is_empty())
     }
 
-    /// What the reader should know beside the verdict, where the compiled
-    /// code changed alone; nothing otherwise (an edited function's code is
-    /// expected to change).
+    /// Whether all the code the timed loop can reach was compared: no call
+    /// in it went where reading the binary could not follow.
+    pub fn compared_whole(&self) -> bool {
+        self.not_followed.is_empty()
+    }
+
+    /// What the reader should know beside the verdict: that the compiled
+    /// code changed alone, and why it may have; or that it could not be
+    /// compared whole. Nothing for an edited function (its code is expected
+    /// to change) or for the same code compared whole.
     pub fn note(&self) -> Option<String> {
-        if !self.changed_alone() {
+        if !self.source_unchanged {
             return None;
         }
+        let not_followed = self.not_followed_words();
+        if !self.changed_alone() {
+            return not_followed
+                .map(|words| format!("Its compiled code could not be compared whole: {words}."));
+        }
+        let cause = if self
+            .callees_differing
+            .iter()
+            .any(|callee| callee.source_changed)
+        {
+            " The crate of code it calls was edited between the revisions: the difference \
+             comes from that edit, or from code generation, not from this function."
+        } else {
+            " The difference may come from code generation (how the compiler split its crate \
+             into codegen units) or from code it calls, not from this function; \
+             `codegen-units = 1` in `[profile.release]` at both revisions takes the split out of \
+             the comparison."
+        };
+        let also = not_followed.map_or(String::new(), |words| {
+            format!(" Nor could it be compared whole: {words}.")
+        });
+        Some(format!(
+            "Its source is unchanged, but its compiled code is not: {}{}.{cause}{also}",
+            self.timed_loop_words(),
+            self.callees_words()
+        ))
+    }
+
+    /// The timed loop's part of the note.
+    fn timed_loop_words(&self) -> String {
         let [base, current] = self.timed_loop_bytes;
-        let timed_loop = match (self.timed_loop_differs, base == current) {
+        match (self.timed_loop_differs, base == current) {
             (true, false) => format!(
                 "the timed loop that inlines it is {base} bytes at the base revision, {current} now"
             ),
@@ -65,40 +113,63 @@ impl CompiledCode {
                  instructions not the same"
             ),
             (false, _) => "the timed loop that inlines it is the same".to_string(),
+        }
+    }
+
+    /// The callees' part of the note: the first few named, the rest
+    /// counted.
+    fn callees_words(&self) -> String {
+        if self.callees_differing.is_empty() {
+            return String::new();
+        }
+        let joint = if self.timed_loop_differs {
+            "; and"
+        } else {
+            ", but"
         };
-        let callees = match self.callees_differing.len() {
-            0 => String::new(),
-            count => {
-                let named: Vec<String> = self
-                    .callees_differing
-                    .iter()
-                    .take(CALLEES_NAMED)
-                    .map(Callee::described)
-                    .collect();
-                let more = match count.saturating_sub(CALLEES_NAMED) {
-                    0 => String::new(),
-                    rest => format!(" and {rest} more"),
-                };
-                let joint = if self.timed_loop_differs {
-                    "; and"
-                } else {
-                    ", but"
-                };
-                format!("{joint} code it calls differs: {}{more}", named.join(", "))
-            }
-        };
+        let named: Vec<String> = self
+            .callees_differing
+            .iter()
+            .map(Callee::described)
+            .collect();
+        format!("{joint} code it calls differs: {}", listed(&named))
+    }
+
+    /// The functions whose calls could not be followed, where there are.
+    fn not_followed_words(&self) -> Option<String> {
+        if self.compared_whole() {
+            return None;
+        }
+        let named: Vec<String> = self
+            .not_followed
+            .iter()
+            .map(|name| format!("`{name}`"))
+            .collect();
         Some(format!(
-            "Its source is unchanged, but its compiled code is not: {timed_loop}{callees}. The \
-             difference may come from code generation (how the compiler split its crate into \
-             codegen units) or from code it calls, not from this function; `codegen-units = 1` \
-             in `[profile.release]` at both revisions takes the split out of the comparison."
+            "{} calls through a pointer it was handed, which reading the binary cannot follow",
+            listed(&named)
         ))
     }
 
     /// A few words for a table cell: `source unchanged, compiled code not`.
     pub fn short_note(&self) -> Option<&'static str> {
-        self.changed_alone()
-            .then_some("source unchanged, compiled code not")
+        if !self.source_unchanged {
+            None
+        } else if self.changed_alone() {
+            Some("source unchanged, compiled code not")
+        } else {
+            (!self.compared_whole()).then_some("compiled code not compared whole")
+        }
+    }
+}
+
+/// The first [`CALLEES_NAMED`] of `names`, the rest counted: `a, b and 2
+/// more`.
+fn listed(names: &[String]) -> String {
+    let shown = names[..names.len().min(CALLEES_NAMED)].join(", ");
+    match names.len().saturating_sub(CALLEES_NAMED) {
+        0 => shown,
+        rest => format!("{shown} and {rest} more"),
     }
 }
 
@@ -116,7 +187,12 @@ impl Callee {
             // A callee one of the two loops reaches.
             [None, _] => "called now only".to_string(),
         };
-        format!("`{}` ({sizes})", self.name)
+        let source = if self.source_changed {
+            ", its crate's source changed"
+        } else {
+            ""
+        };
+        format!("`{}` ({sizes}{source})", self.name)
     }
 }
 
@@ -130,6 +206,7 @@ mod tests {
             timed_loop_bytes,
             timed_loop_differs,
             callees_differing: vec![],
+            not_followed: vec![],
         }
     }
 
@@ -137,6 +214,7 @@ mod tests {
         Callee {
             name: name.into(),
             bytes,
+            source_changed: false,
         }
     }
 
@@ -216,5 +294,58 @@ mod tests {
             assert_eq!(code.note(), None, "{code:?}");
             assert_eq!(code.short_note(), None, "{code:?}");
         }
+    }
+
+    #[test]
+    fn a_callee_whose_crate_was_edited_is_said_and_code_generation_not_blamed() {
+        let mut code = code([495, 495], false);
+        let mut edited = callee(
+            "httparse::simd::avx2::match_header_value_vectored",
+            [Some(190), Some(194)],
+        );
+        edited.source_changed = true;
+        code.callees_differing = vec![edited];
+        assert_eq!(
+            code.note().unwrap(),
+            "Its source is unchanged, but its compiled code is not: the timed loop that inlines \
+             it is the same, but code it calls differs: \
+             `httparse::simd::avx2::match_header_value_vectored` (190 bytes at the base \
+             revision, 194 now, its crate's source changed). The crate of code it calls was \
+             edited between the revisions: the difference comes from that edit, or from code \
+             generation, not from this function."
+        );
+        assert!(!code.note().unwrap().contains("codegen-units"));
+    }
+
+    #[test]
+    fn code_not_compared_whole_is_never_called_the_same() {
+        let mut same = code([456, 456], false);
+        same.not_followed = vec![
+            "demo::visit".into(),
+            "demo::walk".into(),
+            "demo::run".into(),
+        ];
+        assert!(!same.compared_whole());
+        assert_eq!(
+            same.note().unwrap(),
+            "Its compiled code could not be compared whole: `demo::visit`, `demo::walk` and 1 \
+             more calls through a pointer it was handed, which reading the binary cannot follow."
+        );
+        assert_eq!(same.short_note(), Some("compiled code not compared whole"));
+        let mut changed = code([456, 460], true);
+        changed.not_followed = vec!["demo::visit".into()];
+        assert_eq!(
+            changed.note().unwrap(),
+            format!(
+                "Its source is unchanged, but its compiled code is not: the timed loop that \
+                 inlines it is 456 bytes at the base revision, 460 now{ADVICE} Nor could it be \
+                 compared whole: `demo::visit` calls through a pointer it was handed, which \
+                 reading the binary cannot follow."
+            )
+        );
+        assert_eq!(
+            changed.short_note(),
+            Some("source unchanged, compiled code not")
+        );
     }
 }

@@ -53,6 +53,11 @@ pub struct FunctionCode {
     /// out (what its calls reach is in, by name): equal for the same code
     /// wherever it was linked.
     pub digest: u64,
+    /// Its indirect calls and jumps whose target the reading could not tie
+    /// to an address the binary holds (a pointer it was handed), or that
+    /// lead past the most functions one loop's reading takes: what they
+    /// reach was not compared.
+    pub calls_not_followed: u32,
 }
 
 /// Reads, in the executable `binary`, the code at each offset from its
@@ -93,9 +98,13 @@ impl LoopCode {
         LoopCode(per_binary.collect())
     }
 
-    /// Every function of every timed loop's code, in every binary.
-    pub fn functions(&self) -> impl Iterator<Item = &FunctionCode> {
-        self.0.iter().flat_map(BTreeMap::values).flatten()
+    /// Of every timed loop's code, in every binary, the first `count`
+    /// functions it reaches: itself and the code nearest to it.
+    pub fn nearest(&self, count: usize) -> impl Iterator<Item = &FunctionCode> {
+        self.0
+            .iter()
+            .flat_map(BTreeMap::values)
+            .flat_map(move |code| code.iter().take(count))
     }
 
     /// `function`'s timed loop, then what it calls, in the binary serving
@@ -107,18 +116,99 @@ impl LoopCode {
 }
 
 /// What the revisions' source digests and timed loops say of a function
-/// served as `base` and `current`, where both loops' code is known.
+/// served as `base` and `current`, where both loops' code is known;
+/// `edited_crates` are the crates whose sources differ between the
+/// revisions (library names), as far as the caller can tell.
 pub fn compiled_code(
     (base, current): (Located, Located),
     (base_code, current_code): (&LoopCode, &LoopCode),
+    edited_crates: &[String],
 ) -> Option<CompiledCode> {
     let [base_code, current_code] = [base_code.of(base)?, current_code.of(current)?];
+    let mut callees = callees_differing(&base_code[1..], &current_code[1..]);
+    for callee in &mut callees {
+        callee.source_changed = edited_crates
+            .iter()
+            .any(|edited| edited == crate_of(&callee.name));
+    }
     Some(CompiledCode {
         source_unchanged: base.function.source_digest == current.function.source_digest,
         timed_loop_bytes: [base_code[0].bytes, current_code[0].bytes],
         timed_loop_differs: base_code[0].digest != current_code[0].digest,
-        callees_differing: callees_differing(&base_code[1..], &current_code[1..]),
+        callees_differing: callees,
+        not_followed: not_followed(base_code, current_code),
     })
+}
+
+/// The crates whose code is built once, with the toolchain, and linked
+/// into both revisions alike: an indirect call in them goes through a
+/// pointer the code calling them handed over (a formatting trait's
+/// vtable, a panic hook), which is that code's to take — read where it
+/// was taken.
+const STANDARD_LIBRARY: [&str; 9] = [
+    "std",
+    "core",
+    "alloc",
+    "std_detect",
+    "panic_unwind",
+    "panic_abort",
+    "compiler_builtins",
+    "unwind",
+    // The symbols the standard library exports to the compiler
+    // (`__rustc::__rust_start_panic`).
+    "__rustc",
+];
+
+/// The functions of either loop's code, by name in the order reached, with
+/// calls the reading could not follow, outside the standard library and
+/// code with no crate path (C and assembly linked in alike).
+fn not_followed(base: &[FunctionCode], current: &[FunctionCode]) -> Vec<String> {
+    let mut named = HashSet::new();
+    base.iter()
+        .chain(current)
+        .filter(|function| function.calls_not_followed > 0)
+        .map(|function| function.name.as_str())
+        .filter(|name| name.contains("::") && !STANDARD_LIBRARY.contains(&crate_of(name)))
+        .filter(|name| named.insert(*name))
+        .map(str::to_string)
+        .collect()
+}
+
+/// The crate whose source defines the function `name`: the first segment
+/// of its path, of the type's where it is a trait's method
+/// (`<httparse::Bytes as core::iter::Iterator>::next` is httparse's), of
+/// the trait's where the type is the language's own (`<str as
+/// core::fmt::Debug>::fmt` is core's).
+pub fn crate_of(name: &str) -> &str {
+    let path = type_path(name);
+    match path.split_once("::") {
+        Some((head, _)) if is_identifier(head) => head,
+        _ => match name.split_once(" as ") {
+            Some((_, trait_path)) => crate_of(trait_path),
+            None => path,
+        },
+    }
+}
+
+/// `name` without what comes before the path of its type: `<`, references,
+/// pointers, slices, `dyn`.
+fn type_path(name: &str) -> &str {
+    let mut path = name;
+    loop {
+        let trimmed = path.trim_start_matches(['<', '&', '*', '[', '(', ' ']);
+        let trimmed = ["mut ", "const ", "dyn "]
+            .iter()
+            .find_map(|word| trimmed.strip_prefix(word))
+            .unwrap_or(trimmed);
+        if trimmed == path {
+            return path;
+        }
+        path = trimmed;
+    }
+}
+
+fn is_identifier(text: &str) -> bool {
+    !text.is_empty() && text.chars().all(|c| c.is_alphanumeric() || c == '_')
 }
 
 /// The callees of `base` and `current` (each revision's, in the order its
@@ -154,6 +244,7 @@ fn callees_differing(base: &[FunctionCode], current: &[FunctionCode]) -> Vec<Cal
             differs.then(|| Callee {
                 name: function.name.clone(),
                 bytes: [base, current].map(|side| side.map(|functions| functions[0].bytes)),
+                source_changed: false,
             })
         })
         .collect()
@@ -205,6 +296,7 @@ mod tests {
             symbol: format!("_ZN{}", name.replace("::", "_")),
             bytes,
             digest,
+            calls_not_followed: 0,
         }
     }
 
@@ -261,6 +353,7 @@ mod tests {
                     located(&current[0].functions[index]),
                 ),
                 (&base_code, &current_code),
+                &[],
             )
         };
         // The same loop calling other code.
@@ -273,7 +366,9 @@ mod tests {
                 callees_differing: vec![Callee {
                     name: "helper".into(),
                     bytes: [Some(40), Some(40)],
+                    source_changed: false,
                 }],
+                not_followed: vec![],
             })
         );
         assert!(code(0).unwrap().changed_alone());
@@ -284,6 +379,7 @@ mod tests {
                 timed_loop_bytes: [100, 100],
                 timed_loop_differs: false,
                 callees_differing: vec![],
+                not_followed: vec![],
             })
         );
         // Unknown on one side: nothing to say.
@@ -296,6 +392,7 @@ mod tests {
                     located(&current[0].functions[0])
                 ),
                 (&base_code, &unreadable),
+                &[],
             ),
             None
         );
@@ -321,6 +418,7 @@ mod tests {
         let callee = |name: &str, bytes| Callee {
             name: name.into(),
             bytes,
+            source_changed: false,
         };
         assert_eq!(
             callees_differing(&base, &current),
@@ -331,5 +429,75 @@ mod tests {
             ]
         );
         assert_eq!(callees_differing(&base, &base), vec![]);
+    }
+
+    #[test]
+    fn a_function_s_crate_is_its_path_s_first_segment_or_its_type_s() {
+        assert_eq!(
+            crate_of("httparse::simd::avx2::match_uri_vectored"),
+            "httparse"
+        );
+        assert_eq!(
+            crate_of("<httparse::iter::Bytes as core::iter::Iterator>::next"),
+            "httparse"
+        );
+        assert_eq!(
+            crate_of("<&mut hex::Buffer as core::fmt::Write>::write_str"),
+            "hex"
+        );
+        assert_eq!(crate_of("core::ptr::drop_in_place<hex::Error>"), "core");
+        assert_eq!(crate_of("<str as core::fmt::Debug>::fmt"), "core");
+        assert_eq!(crate_of("<[u8] as core::fmt::Debug>::fmt"), "core");
+        assert_eq!(
+            crate_of("<&mut dyn core::panic::PanicPayload as core::fmt::Display>::fmt"),
+            "core"
+        );
+        assert_eq!(crate_of("memcpy"), "memcpy");
+    }
+
+    #[test]
+    fn edited_crates_mark_their_callees_and_calls_not_followed_outside_std_are_named() {
+        let listing = function("demo::tracked", 7, Some(0));
+        let with_calls = |name: &str, digest: u64, calls_not_followed: u32| FunctionCode {
+            calls_not_followed,
+            ..function_code(name, 40, digest)
+        };
+        let loop_code = |matcher_digest: u64| {
+            LoopCode(vec![BTreeMap::from([(
+                "demo::tracked".to_string(),
+                vec![
+                    function_code("timed_loop", 100, 1),
+                    with_calls("demo::simd::matcher", matcher_digest, 0),
+                    with_calls("core::fmt::write", 5, 2),
+                    with_calls("memcpy", 6, 1),
+                    with_calls("other::visit", 7, 1),
+                ],
+            )])])
+        };
+        let (base, current) = (loop_code(10), loop_code(11));
+        let code = compiled_code(
+            (located(&listing), located(&listing)),
+            (&base, &current),
+            &["demo".to_string()],
+        )
+        .unwrap();
+        assert_eq!(
+            code.callees_differing,
+            vec![Callee {
+                name: "demo::simd::matcher".into(),
+                bytes: [Some(40), Some(40)],
+                source_changed: true,
+            }]
+        );
+        // The standard library's and C's are the same code handed the
+        // same pointers; `other`'s may be handed anything.
+        assert_eq!(code.not_followed, vec!["other::visit".to_string()]);
+        let code = compiled_code(
+            (located(&listing), located(&listing)),
+            (&base, &current),
+            &[],
+        )
+        .unwrap();
+        assert!(!code.callees_differing[0].source_changed);
     }
 }

@@ -281,6 +281,7 @@ impl Measuring<'_> {
                         compiled_code: machine_code::compiled_code(
                             (*base, *current),
                             (base_code, current_code),
+                            &self.against.edited_crates,
                         ),
                         probe: (!current.function.debug_build).then(probe::probe),
                     };

@@ -62,6 +62,10 @@ pub struct Against {
     /// the caller can read its format: then a function whose compiled code
     /// changed while its source did not is said so.
     pub read_code: Option<ReadCode>,
+    /// The crates whose sources differ between the revisions, by library
+    /// name, as far as the caller can tell: a callee of theirs whose code
+    /// changed is said to have been edited, not blamed on code generation.
+    pub edited_crates: Vec<String>,
     /// The toolchain that built both revisions (`rustc -vV`), which the
     /// run's document records.
     pub toolchain: Option<String>,
@@ -201,11 +205,18 @@ fn code_and_binaries(
     (loop_code, binaries)
 }
 
+/// How many of the functions each timed loop reaches (breadth first, the
+/// nearest first) the layouts place alike: the loop's code reaches the
+/// standard library's formatting and panicking too, thousands of
+/// functions a run rarely executes.
+const HOT_FUNCTIONS: usize = 64;
+
 /// How layout `k` of both revisions places the code their timed loops
-/// run, where `cargo faster` read it in both (see `layout::paired`).
+/// run, where `cargo faster` read it in both (see `layout::paired`): the
+/// first [`HOT_FUNCTIONS`] each loop reaches, the nearest to it.
 fn pairing([base, current]: &[LoopCode; 2]) -> Option<Paired> {
     fn hot(code: &LoopCode) -> Vec<Hot<'_>> {
-        code.functions()
+        code.nearest(HOT_FUNCTIONS)
             .map(|function| Hot {
                 symbol: &function.symbol,
                 digest: function.digest,

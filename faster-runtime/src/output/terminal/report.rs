@@ -439,6 +439,7 @@ mod tests {
             timed_loop_bytes: [456, 546],
             timed_loop_differs: true,
             callees_differing: vec![],
+            not_followed: vec![],
         });
         let text = report.to_string();
         assert!(

@@ -68,7 +68,8 @@ impl ScopeDoc {
 
 /// [`CompiledCode`]: whether the source is unchanged, the timed loop's size
 /// in each revision and whether its instructions differ, the callees whose
-/// code differs, and whether the code changed alone.
+/// code differs, the functions whose calls could not be followed, and
+/// whether the code changed alone.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub(super) struct CompiledCodeDoc {
     source_unchanged: bool,
@@ -79,6 +80,9 @@ pub(super) struct CompiledCodeDoc {
     timed_loop_differs: Option<bool>,
     #[serde(default)]
     callees_differing: Vec<CalleeDoc>,
+    /// Absent from reports written before the whole reach was read.
+    #[serde(default)]
+    not_followed: Vec<String>,
     /// Derived from the fields above; written for readers, not read back.
     changed_alone: bool,
 }
@@ -90,12 +94,15 @@ struct RevisionsDoc<T> {
     current: T,
 }
 
-/// [`Callee`]: its name and its size at each revision (`null` where that
-/// revision's loop does not reach it).
+/// [`Callee`]: its name, its size at each revision (`null` where that
+/// revision's loop does not reach it), and whether its crate was edited.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 struct CalleeDoc {
     name: String,
     bytes: RevisionsDoc<Option<u64>>,
+    /// Absent from reports written before it was told.
+    #[serde(default)]
+    source_changed: bool,
 }
 
 impl CompiledCodeDoc {
@@ -113,9 +120,11 @@ impl CompiledCodeDoc {
                     CalleeDoc {
                         name: callee.name.clone(),
                         bytes: RevisionsDoc { base, current },
+                        source_changed: callee.source_changed,
                     }
                 })
                 .collect(),
+            not_followed: code.not_followed.clone(),
             changed_alone: code.changed_alone(),
         }
     }
@@ -134,8 +143,10 @@ impl CompiledCodeDoc {
                 .map(|callee| Callee {
                     name: callee.name,
                     bytes: [callee.bytes.base, callee.bytes.current],
+                    source_changed: callee.source_changed,
                 })
                 .collect(),
+            not_followed: self.not_followed,
         }
     }
 }

@@ -630,12 +630,14 @@ mod tests {
             callees_differing: vec![crate::report::Callee {
                 name: "hex::val".into(),
                 bytes: [Some(40), None],
+                source_changed: true,
             }],
+            not_followed: vec!["hex::visit".into()],
         });
         let line = Document::of(&outcome(Ok(original.clone()))).to_line();
         assert!(
             line.contains(
-                r#""compiled_code":{"source_unchanged":true,"timed_loop_bytes":{"base":456,"current":546},"timed_loop_differs":true,"callees_differing":[{"name":"hex::val","bytes":{"base":40,"current":null}}],"changed_alone":true}"#
+                r#""compiled_code":{"source_unchanged":true,"timed_loop_bytes":{"base":456,"current":546},"timed_loop_differs":true,"callees_differing":[{"name":"hex::val","bytes":{"base":40,"current":null},"source_changed":true}],"not_followed":["hex::visit"],"changed_alone":true}"#
             ),
             "{line}"
         );

@@ -1,0 +1,152 @@
+//! What an ELF binary holds where, for reading its code: its function
+//! symbols by address with their bytes, its data symbols, and the code
+//! addresses its data holds (the pointers a dynamic relocation fills in,
+//! or plain words in a binary loaded at a fixed address).
+
+use object::{Object, ObjectSection, ObjectSymbol, RelocationFlags, SectionKind, SymbolKind};
+
+/// `R_X86_64_RELATIVE`: the place holds the load address plus the addend,
+/// a pointer into the binary itself (a position-independent executable's
+/// vtables and tables of function pointers).
+const RELATIVE: u32 = 8;
+
+/// `R_X86_64_IRELATIVE`: the addend is a resolver the loader calls to
+/// choose the function (a CPU-feature-selected `memcpy`).
+const IRELATIVE: u32 = 37;
+
+/// How far past an address with no data symbol its object is taken to
+/// reach: eight words, a vtable's drop, size, alignment and five methods.
+/// LLVM gives private constants (vtables) no symbol.
+const UNNAMED_OBJECT: u64 = 64;
+
+/// A binary's code and data, by address.
+pub struct Binary<'data> {
+    /// Function symbols: start, size and name, sorted by start.
+    pub functions: Vec<(u64, u64, &'data str)>,
+    /// Data symbols: start and size, sorted by start.
+    objects: Vec<(u64, u64)>,
+    /// Sections holding code or data: address and contents.
+    sections: Vec<(u64, &'data [u8])>,
+    /// Code addresses the data holds: where, and what they point to,
+    /// sorted by where.
+    pointers: Vec<(u64, u64)>,
+}
+
+impl<'data> Binary<'data> {
+    /// Indexes `file`'s symbols, sections and dynamic relocations.
+    pub fn of(file: &object::File<'data>) -> Binary<'data> {
+        let mut functions: Vec<(u64, u64, &str)> = file
+            .symbols()
+            .filter(|symbol| symbol.kind() == SymbolKind::Text && symbol.size() > 0)
+            .map(|symbol| (symbol.address(), symbol.size(), symbol.name().unwrap_or("")))
+            .collect();
+        functions.sort_unstable();
+        functions.dedup_by_key(|(start, ..)| *start);
+        let mut objects: Vec<(u64, u64)> = file
+            .symbols()
+            .filter(|symbol| symbol.kind() == SymbolKind::Data && symbol.size() > 0)
+            .map(|symbol| (symbol.address(), symbol.size()))
+            .collect();
+        objects.sort_unstable();
+        // Sections not loaded (debugging information) are at address 0.
+        let mut sections: Vec<(u64, &[u8])> = file
+            .sections()
+            .filter(|section| section.address() != 0)
+            .filter(|section| section.kind() != SectionKind::UninitializedData)
+            .filter_map(|section| Some((section.address(), section.data().ok()?)))
+            .filter(|(_, data)| !data.is_empty())
+            .collect();
+        sections.sort_unstable_by_key(|&(address, _)| address);
+        let mut pointers: Vec<(u64, u64)> = file
+            .dynamic_relocations()
+            .into_iter()
+            .flatten()
+            .filter_map(|(place, relocation)| match relocation.flags() {
+                RelocationFlags::Elf {
+                    r_type: RELATIVE | IRELATIVE,
+                } => Some((place, u64::try_from(relocation.addend()).ok()?)),
+                _ => None,
+            })
+            .collect();
+        pointers.sort_unstable();
+        Binary {
+            functions,
+            objects,
+            sections,
+            pointers,
+        }
+    }
+
+    /// The index of the function whose code holds `address`.
+    pub fn function_holding(&self, address: u64) -> Option<usize> {
+        let index = holding(&self.functions, address, |&(start, size, _)| (start, size))?;
+        Some(index)
+    }
+
+    /// `size` bytes from `start`, where a section holds them.
+    pub fn bytes(&self, start: u64, size: u64) -> Option<&'data [u8]> {
+        let index = self.sections.partition_point(|&(at, _)| at <= start);
+        let (at, data) = self.sections[index.checked_sub(1)?];
+        let from = usize::try_from(start - at).ok()?;
+        data.get(from..from.checked_add(usize::try_from(size).ok()?)?)
+    }
+
+    /// The extent of the data object holding `address`: its symbol's, or
+    /// for a private constant without one, a few words up to the next
+    /// symbol.
+    pub fn object_holding(&self, address: u64) -> std::ops::Range<u64> {
+        if let Some(index) = holding(&self.objects, address, |&object| object) {
+            let (start, size) = self.objects[index];
+            return start..start + size;
+        }
+        let next = self.objects.partition_point(|&(start, _)| start <= address);
+        let end = self
+            .objects
+            .get(next)
+            .map_or(u64::MAX, |&(start, _)| start)
+            .min(address.saturating_add(UNNAMED_OBJECT));
+        address..end
+    }
+
+    /// The addresses the data in `range` holds: the pointers relocations
+    /// put there, and the aligned words there that are the start of a
+    /// function (a binary loaded at a fixed address stores them as they
+    /// are).
+    pub fn pointers_in(&self, range: std::ops::Range<u64>) -> Vec<u64> {
+        let first = self
+            .pointers
+            .partition_point(|&(place, _)| place < range.start);
+        let mut found: Vec<u64> = self.pointers[first..]
+            .iter()
+            .take_while(|&&(place, _)| place < range.end)
+            .map(|&(_, target)| target)
+            .collect();
+        let aligned = range.start.next_multiple_of(8);
+        if let Some(words) = self.bytes(aligned, range.end.saturating_sub(aligned) & !7) {
+            found.extend(
+                words
+                    .chunks_exact(8)
+                    .map(|word| u64::from_le_bytes(word.try_into().expect("eight bytes")))
+                    .filter(|&word| self.function_starting_at(word)),
+            );
+        }
+        found
+    }
+
+    /// Whether a function starts at `address`.
+    fn function_starting_at(&self, address: u64) -> bool {
+        self.functions
+            .binary_search_by_key(&address, |&(start, ..)| start)
+            .is_ok()
+    }
+}
+
+/// In `sorted` (by start), the index of the entry whose extent holds
+/// `address`.
+fn holding<T>(sorted: &[T], address: u64, extent: impl Fn(&T) -> (u64, u64)) -> Option<usize> {
+    let index = sorted
+        .partition_point(|entry| extent(entry).0 <= address)
+        .checked_sub(1)?;
+    let (start, size) = extent(&sorted[index]);
+    (address < start + size).then_some(index)
+}

@@ -1,0 +1,351 @@
+//! The machine code a tracked function's timed loop runs, read from a test
+//! binary (the runtime's `ReadCode`): the loop's function and every
+//! function it can reach, each with a digest of its instructions that
+//! leaves out where the link put things, so `cargo faster` can tell a
+//! tracked function whose compiled code changed between the revisions
+//! although its source did not. Reads ELF with `object` and decodes x86-64
+//! with `iced-x86`, here rather than in the runtime, so the users'
+//! dependency tree carries neither.
+//!
+//! What the loop can reach is closed over everything the code says: direct
+//! calls and tail jumps, functions whose address it takes (a RIP-relative
+//! `lea`), and the code addresses held by the data it addresses — the
+//! static a runtime CPU-feature check stores its choice in, a table of
+//! function pointers, a vtable — at any depth. The standard library is
+//! walked like the rest: its precompiled functions have the same digest in
+//! both builds, so only those compiled differently (generic code
+//! instantiated in the crate) count as differing. An indirect call whose
+//! target the function's own code does not load from such an address (a
+//! pointer it was handed) is counted in `calls_not_followed`, and the
+//! runtime never calls such code the same.
+
+mod binary;
+mod function;
+
+use binary::Binary;
+use faster_runtime::__internal::FunctionCode;
+use function::Reach;
+use object::{Architecture, Object};
+use std::collections::{HashMap, HashSet, VecDeque};
+use std::ops::Range;
+use std::path::Path;
+
+/// The most functions read for one timed loop: far more than any loop
+/// reaches in its own crate and its dependencies, with the standard
+/// library's formatting and panicking behind them; a loop that reaches
+/// more has its last functions' calls counted as not followed.
+const MOST_FUNCTIONS: usize = 20_000;
+
+/// In `binary`, the code at each offset from the binary's entry point
+/// (where the child serving it placed its timed loops): the function
+/// symbol holding it, then every function it can reach, in the order they
+/// are reached (breadth first). `None` for an offset no function symbol
+/// holds (a stripped binary has none). An error where `binary` is not an
+/// ELF file.
+pub fn timed_code(
+    binary: &Path,
+    offsets: &[i64],
+) -> Result<Vec<Option<Vec<FunctionCode>>>, String> {
+    let data = std::fs::read(binary)
+        .map_err(|error| format!("cannot read {}: {error}", binary.display()))?;
+    let file = object::File::parse(&*data)
+        .map_err(|error| format!("cannot read {} as ELF: {error}", binary.display()))?;
+    let mut walk = Walk::new(
+        Binary::of(&file),
+        file.architecture() == Architecture::X86_64,
+    );
+    let entry = file.entry();
+    Ok(offsets
+        .iter()
+        .map(|&offset| {
+            let root = walk
+                .binary
+                .function_holding(entry.checked_add_signed(offset)?)?;
+            Some(walk.reached_from(root))
+        })
+        .collect())
+}
+
+/// Reads functions of one binary, each once however many loops reach it.
+struct Walk<'data> {
+    binary: Binary<'data>,
+    /// Whether its code can be decoded (x86-64); elsewhere a function's
+    /// digest is its size and it reaches nothing.
+    decodable: bool,
+    /// Each function read: its code and the functions it leads to.
+    read: HashMap<usize, (FunctionCode, Vec<usize>)>,
+    /// Each piece of data read: the functions whose addresses it holds,
+    /// directly or through other data.
+    data: HashMap<Range<u64>, Vec<usize>>,
+}
+
+impl<'data> Walk<'data> {
+    fn new(binary: Binary<'data>, decodable: bool) -> Walk<'data> {
+        Walk {
+            binary,
+            decodable,
+            read: HashMap::new(),
+            data: HashMap::new(),
+        }
+    }
+
+    /// The function `root` and every function it leads to, breadth first;
+    /// past [`MOST_FUNCTIONS`], the calls of those read last that lead
+    /// further are counted as not followed.
+    fn reached_from(&mut self, root: usize) -> Vec<FunctionCode> {
+        let mut seen = HashSet::from([root]);
+        let mut queue = VecDeque::from([root]);
+        let mut reached = Vec::new();
+        while let Some(index) = queue.pop_front() {
+            let (mut code, leads_to) = self.function(index).clone();
+            for callee in leads_to {
+                if seen.len() >= MOST_FUNCTIONS && !seen.contains(&callee) {
+                    code.calls_not_followed += 1;
+                } else if seen.insert(callee) {
+                    queue.push_back(callee);
+                }
+            }
+            reached.push(code);
+        }
+        reached
+    }
+
+    /// The function at `index`, read once: its code and, in order, the
+    /// functions it leads to, those the data it addresses holds included.
+    fn function(&mut self, index: usize) -> &(FunctionCode, Vec<usize>) {
+        if !self.read.contains_key(&index) {
+            let read = function::read(&self.binary, index, self.decodable);
+            let mut leads_to = Vec::new();
+            for reach in read.reaches {
+                match reach {
+                    Reach::Function(callee) => leads_to.push(callee),
+                    Reach::Data(data) => leads_to.extend(self.held_by(data)),
+                }
+            }
+            self.read.insert(index, (read.code, leads_to));
+        }
+        &self.read[&index]
+    }
+
+    /// The functions whose addresses `data` holds, directly or through
+    /// pointers to other data (the objects they point into, whole).
+    fn held_by(&mut self, data: Range<u64>) -> Vec<usize> {
+        if let Some(held) = self.data.get(&data) {
+            return held.clone();
+        }
+        let mut held = Vec::new();
+        let mut seen = HashSet::from([data.start]);
+        let mut objects = vec![data.clone()];
+        while let Some(object) = objects.pop() {
+            for pointer in self.binary.pointers_in(object) {
+                match self.binary.function_holding(pointer) {
+                    Some(function) => held.push(function),
+                    None => {
+                        let next = self.binary.object_holding(pointer);
+                        if seen.insert(next.start) {
+                            objects.push(next);
+                        }
+                    }
+                }
+            }
+        }
+        self.data.insert(data, held.clone());
+        held
+    }
+}
+
+/// A function's name for a reader and for matching across links:
+/// demangled, without the symbol's hash and without what LLVM appends to a
+/// local function it makes visible to the rest of its crate (`.llvm.` and a
+/// number derived from its unit). Symbols are no identity: two crates'
+/// copies of one generic instance are two local symbols with two hashes,
+/// and which of them a call reaches is the link's choice.
+fn readable(symbol: &str) -> String {
+    let symbol = symbol.split_once(".llvm.").map_or(symbol, |(name, _)| name);
+    format!("{:#}", rustc_demangle::demangle(symbol))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use faster_runtime::__internal::from_entry;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    /// Code of this test binary, of a size the test can bound, that calls
+    /// another function of it.
+    #[inline(never)]
+    fn a_small_function(n: u64) -> u64 {
+        a_callee(std::hint::black_box(n).wrapping_mul(0x9e37_79b9_7f4a_7c15)) >> 7
+    }
+
+    #[inline(never)]
+    fn a_callee(n: u64) -> u64 {
+        std::hint::black_box(n) ^ 0x5555
+    }
+
+    /// Five calls deep, as httparse's wrapper reaches its AVX2 matcher.
+    #[inline(never)]
+    fn depth_one(n: u64) -> u64 {
+        depth_two(std::hint::black_box(n)) + 1
+    }
+
+    #[inline(never)]
+    fn depth_two(n: u64) -> u64 {
+        depth_three(std::hint::black_box(n)) + 2
+    }
+
+    #[inline(never)]
+    fn depth_three(n: u64) -> u64 {
+        depth_four(std::hint::black_box(n)) + 3
+    }
+
+    #[inline(never)]
+    fn depth_four(n: u64) -> u64 {
+        wide(std::hint::black_box(n)) + 4
+    }
+
+    #[inline(never)]
+    fn wide(n: u64) -> u64 {
+        std::hint::black_box(n).rotate_left(17) ^ 0x0f0f
+    }
+
+    #[inline(never)]
+    fn narrow(n: u64) -> u64 {
+        std::hint::black_box(n).rotate_right(9) ^ 0xf0f0
+    }
+
+    /// Where a runtime check stores the function it chose, as httparse's
+    /// `RUNTIME_FEATURE` or `std_detect`'s cache: zero until chosen.
+    static CHOSEN: AtomicUsize = AtomicUsize::new(0);
+
+    /// Chooses at run time, stores the choice in a static and calls
+    /// through it.
+    #[inline(never)]
+    fn dispatched(n: u64) -> u64 {
+        let mut chosen = CHOSEN.load(Ordering::Relaxed);
+        if chosen == 0 {
+            let pick: fn(u64) -> u64 = if std::hint::black_box(n) > 3 {
+                wide
+            } else {
+                narrow
+            };
+            chosen = pick as usize;
+            CHOSEN.store(chosen, Ordering::Relaxed);
+        }
+        // SAFETY: only the addresses of `fn(u64) -> u64`s are stored.
+        let function: fn(u64) -> u64 = unsafe { std::mem::transmute(chosen) };
+        function(n)
+    }
+
+    /// A table of function pointers in data, as a dispatch table is.
+    static TABLE: [fn(u64) -> u64; 2] = [wide, narrow];
+
+    #[inline(never)]
+    fn by_table(n: u64) -> u64 {
+        TABLE[std::hint::black_box(n) as usize & 1](n)
+    }
+
+    /// Calls through a pointer it is handed: no address in the binary
+    /// tells where.
+    #[inline(never)]
+    fn handed(function: &dyn Fn(u64) -> u64, n: u64) -> u64 {
+        function(std::hint::black_box(n))
+    }
+
+    fn reached(function: usize) -> Vec<FunctionCode> {
+        let offset = from_entry(function).expect("Linux tells the entry point");
+        read(&[offset])
+            .remove(0)
+            .expect("a function of this binary")
+    }
+
+    fn names(code: &[FunctionCode]) -> Vec<&str> {
+        code.iter().map(|function| function.name.as_str()).collect()
+    }
+
+    fn reaches(code: &[FunctionCode], name: &str) -> bool {
+        code.iter().any(|function| function.name.ends_with(name))
+    }
+
+    #[test]
+    fn calls_are_followed_at_any_depth() {
+        let code = reached(depth_one as fn(u64) -> u64 as usize);
+        assert!(reaches(&code, "depth_four"), "{:?}", names(&code));
+        assert!(reaches(&code, "tests::wide"), "{:?}", names(&code));
+        assert_eq!(code[0].calls_not_followed, 0);
+    }
+
+    #[test]
+    fn functions_chosen_at_run_time_through_a_static_are_reached() {
+        let code = reached(dispatched as fn(u64) -> u64 as usize);
+        assert!(reaches(&code, "tests::wide"), "{:?}", names(&code));
+        assert!(reaches(&code, "tests::narrow"), "{:?}", names(&code));
+        // Whether its call is counted as followed depends on the build: a
+        // debug build hands the loaded pointer on through the stack.
+    }
+
+    #[test]
+    fn functions_a_table_in_data_holds_are_reached() {
+        let code = reached(by_table as fn(u64) -> u64 as usize);
+        assert!(reaches(&code, "tests::wide"), "{:?}", names(&code));
+        assert!(reaches(&code, "tests::narrow"), "{:?}", names(&code));
+        assert_eq!(code[0].calls_not_followed, 0, "{:?}", code[0]);
+    }
+
+    #[test]
+    fn a_call_through_a_pointer_handed_over_is_counted_as_not_followed() {
+        let code = reached(handed as fn(&dyn Fn(u64) -> u64, u64) -> u64 as usize);
+        assert!(code[0].calls_not_followed > 0, "{:?}", code[0]);
+        assert!(std::hint::black_box(handed(&narrow, 3)) > 0);
+    }
+
+    fn read(offsets: &[i64]) -> Vec<Option<Vec<FunctionCode>>> {
+        timed_code(&std::env::current_exe().unwrap(), offsets).unwrap()
+    }
+
+    #[test]
+    fn a_function_of_this_binary_is_found_with_its_size_and_its_callee() {
+        let function: fn(u64) -> u64 = a_small_function;
+        let offset = from_entry(function as usize).expect("Linux tells the entry point");
+        let [Some(inside), Some(one_byte_on), None] =
+            <[_; 3]>::try_from(read(&[offset, offset + 1, i64::MIN])).unwrap()
+        else {
+            panic!("the function has a symbol, and nothing is at no offset");
+        };
+        let root = &inside[0];
+        assert!((4..=96).contains(&root.bytes), "{} bytes", root.bytes);
+        assert!(root.name.ends_with("a_small_function"), "{}", root.name);
+        assert!(
+            inside.iter().any(|code| code.name.ends_with("a_callee")),
+            "{inside:#?}"
+        );
+        // Inside the function: the same code.
+        assert_eq!(inside, one_byte_on);
+    }
+
+    #[test]
+    fn functions_of_other_code_have_other_digests_and_the_same_reads_the_same() {
+        let first: fn(u64) -> u64 = a_small_function;
+        let second: fn(u64) -> u64 = a_callee;
+        let offsets = [first, second].map(|function| from_entry(function as usize).unwrap());
+        let codes = read(&offsets);
+        let digest = |index: usize| codes[index].as_ref().unwrap()[0].digest;
+        assert_ne!(digest(0), digest(1));
+        assert_eq!(read(&offsets), codes);
+    }
+
+    #[test]
+    fn a_name_leaves_out_the_hash_and_what_a_link_appends() {
+        assert_eq!(
+            readable("_ZN3hex3val17h0123456789abcdefE.llvm.7505013420677792606"),
+            "hex::val"
+        );
+        assert_eq!(readable("memcpy"), "memcpy");
+    }
+
+    #[test]
+    fn a_file_that_is_not_elf_is_an_error() {
+        let error = timed_code(Path::new(env!("CARGO_MANIFEST_PATH")), &[0]).unwrap_err();
+        assert!(error.contains("as ELF"), "{error}");
+    }
+}
