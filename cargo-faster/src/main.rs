@@ -16,7 +16,8 @@
 //! record, its key, the pruning of older ones, and of layouts no run needs
 //! kept), `build_failure` (what
 //! to say when one does not build), `discover` (which binaries serve
-//! tracked functions), `machine_code` (a function's timed loop and what it
+//! tracked functions), `bisect` (`cargo faster bisect`: the first commit
+//! where a function became slower), `machine_code` (a function's timed loop and what it
 //! calls, in a binary), `relink` (test binaries a fault left unable to
 //! be relinked in layouts, linked again), `linked` (`cargo faster test`: cargo's own command,
 //! linked through `faster-link`), `merge` (`cargo faster merge`: the shards
@@ -24,6 +25,7 @@
 //! keeps, removed). The comparison itself, and every output, is the
 //! runtime's (`faster_runtime::__internal::run_against`).
 
+mod bisect;
 mod build;
 mod build_failure;
 mod cache;
@@ -44,7 +46,7 @@ mod toolchain;
 mod wrapper;
 
 use build::{Base, TestBinaries};
-use cargo::{Cargo, Workspace};
+use cargo::Workspace;
 use faster_runtime::__internal::{
     Against, COULD_NOT_RUN, Revision, run_against, say_when_interrupted,
 };
@@ -70,6 +72,9 @@ fn main() -> ExitCode {
     // Run as `cargo faster ...`, cargo passes the subcommand's name first.
     if arguments.first().map(String::as_str) == Some("faster") {
         arguments.remove(0);
+    }
+    if arguments.first().map(String::as_str) == Some(bisect::SUBCOMMAND) {
+        return ExitCode::from(bisect::run(&arguments[1..]));
     }
     if arguments.first().map(String::as_str) == Some(merge::SUBCOMMAND) {
         return ExitCode::from(merge::run(&arguments[1..]));
@@ -114,13 +119,7 @@ fn run(options: &Options) -> Result<u8, String> {
     let directory = std::env::current_dir()
         .map_err(|error| format!("cannot read the current directory: {error}"))?;
     let (rustc, version) = toolchain::toolchain(&directory)?;
-    let cargo = Cargo {
-        program: std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()),
-        profile: options.profile().to_string(),
-        flags: options.cargo_flags(),
-        manifest_path: options.manifest_path.clone(),
-        linker: toolchain::layout_linker(&version),
-    };
+    let cargo = options.build.cargo(toolchain::layout_linker(&version));
     let workspace = cargo.workspace(&directory)?;
     let repository = git::Repository::of(&directory)?;
     let commit = repository.commit(options.against())?;
