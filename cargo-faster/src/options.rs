@@ -50,6 +50,7 @@ function failed, 2 a bad command line, 1 could not build or run.";
     bin_name = "cargo faster",
     override_usage = "cargo faster --against REV [OPTIONS] [FILTER]...\n       \
                       cargo faster test|bench [--partition hash:K/N] [CARGO TEST OR BENCH ARGUMENTS]...\n       \
+                      cargo faster bisect GOOD..BAD [OPTIONS] [FUNCTION]...\n       \
                       cargo faster merge [--undecided fail] [--out DIR] DIR...\n       \
                       cargo faster clean [--manifest-path PATH]",
     about = ABOUT,

@@ -196,10 +196,20 @@ impl<'a> Commits<'a> {
     fn same_code(&mut self, name: &str, (one, other): (usize, usize)) -> bool {
         let key = (one.min(other), one.max(other));
         if !self.code.contains_key(&key) {
-            let code = self
-                .against(key.0, key.1)
-                .and_then(|against| compiled_code_against(&against))
-                .unwrap_or_default();
+            let code = match self.against(key.0, key.1) {
+                // Both built: a failure to read their code is said, and
+                // the commit measured instead.
+                Ok(against) => compiled_code_against(&against).unwrap_or_else(|why| {
+                    eprintln!(
+                        "cargo faster bisect: the compiled code of {} and {} could not be \
+                         compared, so it is measured: {why}",
+                        against.base.name, against.current.name
+                    );
+                    Vec::new()
+                }),
+                // One does not build: measuring it says so.
+                Err(_) => Vec::new(),
+            };
             self.code.insert(key, code);
         }
         self.code[&key].iter().any(|(function, code)| {

@@ -128,7 +128,9 @@ impl Outcome<'_> {
             Measured::Slower(ratio) | Measured::NotSlower { ratio, .. } => ratio_text(ratio),
             Measured::Undecided(ratio) => format!("undecided: {}", ratio_text(ratio)),
             Measured::Skipped(why) => format!("not compared: {why}"),
-            Measured::Absent => "not compared: absent at one end".to_string(),
+            Measured::Absent => "not compared: it is not at both ends (or has another \
+                                 signature at one); bisect from a good commit that has it"
+                .to_string(),
         };
         let _ = writeln!(
             text,
@@ -159,13 +161,15 @@ impl Outcome<'_> {
             );
         }
         let steps: Vec<&Step> = bisect.steps().collect();
-        let measured = steps.iter().filter(|step| step.measured()).count();
+        let count = |counted: fn(&Step) -> bool| steps.iter().filter(|step| counted(step)).count();
         let _ = writeln!(
             text,
-            "\nLooked at {} commits; {measured} needed measuring, {} were decided by their \
-             compiled code alone. Done in {}.\n",
+            "\nLooked at {} commits: {} needed measuring, {} were decided by their compiled \
+             code alone, {} skipped. Done in {}.\n",
             steps.len(),
-            steps.len() - measured,
+            count(Step::measured),
+            count(Step::same_code),
+            count(|step| step.verdict() == Verdict::Skip),
             minutes(function.elapsed)
         );
         text.push_str(&self.table(&steps));
@@ -382,5 +386,148 @@ fn minutes(elapsed: Duration) -> String {
         format!("{seconds:.0} s")
     } else {
         format!("{:.1} min", seconds / 60.0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bisect::search::{Culprit, Search};
+
+    fn ratio(ratio: f64) -> Ratio {
+        Ratio {
+            ratio,
+            interval: (ratio - 0.01, ratio + 0.01),
+        }
+    }
+
+    fn path(length: usize) -> Vec<Commit> {
+        (0..length)
+            .map(|i| Commit {
+                hash: format!("{i:0>40}"),
+                subject: format!("commit {i}"),
+                date: "2026-01-01T00:00:00Z".into(),
+            })
+            .collect()
+    }
+
+    fn function(total: Measured, bisect: Option<Bisect>) -> FunctionBisect {
+        FunctionBisect {
+            name: "demo::parse".into(),
+            total,
+            bisect,
+            elapsed: Duration::from_secs(90),
+        }
+    }
+
+    fn step(commit: usize, how: How) -> Step {
+        Step {
+            commit,
+            good: 0,
+            how,
+        }
+    }
+
+    #[test]
+    fn a_found_commit_is_named_with_its_step_and_the_table_says_how_each_was_decided() {
+        let path = path(9);
+        let bisect = Bisect {
+            searches: vec![Search {
+                steps: vec![
+                    step(
+                        4,
+                        How::Measured(Measured::Skipped("does not build: E0425".into())),
+                    ),
+                    step(5, How::SameCodeAsBad),
+                    step(
+                        2,
+                        How::Measured(Measured::NotSlower {
+                            ratio: ratio(1.0),
+                            faster: false,
+                        }),
+                    ),
+                    step(3, How::SameCodeAsGood),
+                ],
+                end: End::Found(4),
+            }],
+            culprits: vec![Culprit {
+                commit: 4,
+                against_parent: Measured::Slower(ratio(1.2)),
+            }],
+            rest: None,
+        };
+        let outcome = Outcome {
+            path: &path,
+            functions: vec![
+                function(Measured::Slower(ratio(1.2)), Some(bisect)),
+                function(
+                    Measured::NotSlower {
+                        ratio: ratio(1.0),
+                        faster: false,
+                    },
+                    None,
+                ),
+            ],
+            built: 6,
+            disk_bytes: 3 << 20,
+            elapsed: Duration::from_secs(200),
+        };
+        assert_eq!(outcome.exit_code(), FOUND);
+        let markdown = outcome.markdown();
+        for said in [
+            "- **0000000** commit 4 (2026-01-01T00:00:00Z): against its parent, slower, 1.200x \
+             slower [99% CI 1.190x – 1.210x]",
+            "Looked at 4 commits: 1 needed measuring, 2 were decided by their compiled code \
+             alone, 1 skipped.",
+            "| 0000000 | commit 5 | same code as bad | bad |  |",
+            "| 0000000 | commit 4 | skipped: does not build: E0425 | skip |  |",
+            "Built 6 commits in 3.3 min; `target/faster/` holds 3.00 MiB",
+        ] {
+            assert!(markdown.contains(said), "{said}\n{markdown}");
+        }
+        let json = outcome.json();
+        assert_eq!(json["schema"], SCHEMA);
+        assert_eq!(json["functions"][0]["conclusion"], "found");
+        assert_eq!(
+            json["functions"][0]["culprits"][0]["against_parent"]["answer"],
+            "slower"
+        );
+        assert_eq!(json["functions"][0]["measured"], 1);
+        assert_eq!(json["functions"][1]["conclusion"], "not_slower");
+    }
+
+    #[test]
+    fn a_range_not_narrowed_or_nothing_slower_exits_1() {
+        let path = path(9);
+        let range = Bisect {
+            searches: vec![Search {
+                steps: vec![step(4, How::Measured(Measured::Undecided(ratio(1.03))))],
+                end: End::Range {
+                    good: 0,
+                    bad: 8,
+                    why: Stopped::Undecided(4),
+                },
+            }],
+            culprits: vec![],
+            rest: None,
+        };
+        let outcome = |functions| Outcome {
+            path: &path,
+            functions,
+            built: 3,
+            disk_bytes: 0,
+            elapsed: Duration::from_secs(5),
+        };
+        let unsure = outcome(vec![function(Measured::Slower(ratio(1.1)), Some(range))]);
+        assert_eq!(unsure.exit_code(), NOT_FOUND);
+        assert!(
+            unsure.markdown().contains("Not narrowed further"),
+            "{}",
+            unsure.markdown()
+        );
+        assert!(!unsure.json()["functions"][0]["remaining_range"].is_null());
+        let nothing = outcome(vec![function(Measured::Absent, None)]);
+        assert_eq!(nothing.exit_code(), NOT_FOUND);
+        assert!(nothing.markdown().contains("not at both ends"));
     }
 }

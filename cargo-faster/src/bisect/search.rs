@@ -96,9 +96,19 @@ impl Step {
         }
     }
 
-    /// Whether it had to be measured.
+    /// Whether it was measured (not decided by its code, nor skipped).
     pub fn measured(&self) -> bool {
-        matches!(self.how, How::Measured(_))
+        matches!(
+            self.how,
+            How::Measured(
+                Measured::Slower(_) | Measured::NotSlower { .. } | Measured::Undecided(_)
+            )
+        )
+    }
+
+    /// Whether its compiled code decided it.
+    pub fn same_code(&self) -> bool {
+        matches!(self.how, How::SameCodeAsGood | How::SameCodeAsBad)
     }
 }
 

@@ -207,17 +207,21 @@ fn loop_code_of(against: &Against, revision: &Revision, listings: &[Listing]) ->
 }
 
 /// What the compiled code of every function both revisions of `against`
-/// have says, from their listings alone, nothing measured and no input
-/// digested: each function's name and its [`CompiledCode`], `None` where
-/// it could not be read (`cargo faster bisect`, which takes a commit whose
-/// code is that of a known end as that end, unmeasured).
+/// have says, nothing measured: each function's name and its
+/// [`CompiledCode`], `None` where it could not be read (`cargo faster
+/// bisect`, which takes a commit whose code is that of a known end as that
+/// end, unmeasured). Each function is opened and its inputs digested, as a
+/// run does, which is where its child says where its timed loop is.
 pub fn compiled_code_against(
     against: &Against,
 ) -> Result<Vec<(String, Option<CompiledCode>)>, String> {
     let config = Config::default();
-    let base = Started::start(&against.base, &config)?;
-    let current = Started::start(&against.current, &config)?;
-    // The listings are all it needs of the children.
+    let mut base = Started::start(&against.base, &config)?;
+    let mut current = Started::start(&against.current, &config)?;
+    let to_digest = to_digest(&compare::pair_up(&base.listings, &current.listings)?);
+    base.digest(&to_digest[0])?;
+    current.digest(&to_digest[1])?;
+    // The listings are all it needs of the children now.
     drop((base.servers, current.servers));
     let code = [
         loop_code_of(against, &against.base, &base.listings),
