@@ -305,7 +305,7 @@ impl Oracle for Function<'_, '_> {
             .commits
             .measure_all((base, current), effort, Some(self.name))?;
         Ok(match compared {
-            Compared::DoesNotBuild(why) => Measured::Skipped(format!("does not build: {why}")),
+            Compared::DoesNotBuild(why) => Measured::DoesNotBuild(why),
             Compared::Documents(documents) => documents
                 .iter()
                 .find(|document| document.name() == self.name)

@@ -132,7 +132,9 @@ fn every_function(commits: &mut Commits) -> Result<Vec<FunctionBisect>, Failure>
             .iter()
             .map(|document| document.name().to_string())
             .collect(),
-        Compared::DoesNotBuild(why) => return Err(Failure::Run(format!("the bad end {why}"))),
+        Compared::DoesNotBuild(why) => {
+            return Err(Failure::Run(format!("the bad end does not build: {why}")));
+        }
     };
     if names.is_empty() {
         return Err(Failure::Usage(

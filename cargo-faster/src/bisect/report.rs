@@ -74,7 +74,9 @@ impl FunctionBisect {
             },
             (Measured::Undecided(_), None) => Conclusion::Undecided,
             (Measured::Slower(_) | Measured::NotSlower { .. }, None) => Conclusion::NotSlower,
-            (Measured::Skipped(_) | Measured::Absent, None) => Conclusion::NotCompared,
+            (Measured::DoesNotBuild(_) | Measured::Skipped(_) | Measured::Absent, None) => {
+                Conclusion::NotCompared
+            }
         }
     }
 }
@@ -127,7 +129,7 @@ impl Outcome<'_> {
         let total = match &function.total {
             Measured::Slower(ratio) | Measured::NotSlower { ratio, .. } => ratio_text(ratio),
             Measured::Undecided(ratio) => format!("undecided: {}", ratio_text(ratio)),
-            Measured::Skipped(why) => format!("not compared: {why}"),
+            Measured::DoesNotBuild(why) | Measured::Skipped(why) => format!("not compared: {why}"),
             Measured::Absent => "not compared: it is not at both ends (or has another \
                                  signature at one); bisect from a good commit that has it"
                 .to_string(),
@@ -210,9 +212,10 @@ impl Outcome<'_> {
             let (how, ratio) = match &step.how {
                 How::SameCodeAsGood => ("same code as good".to_string(), String::new()),
                 How::SameCodeAsBad => ("same code as bad".to_string(), String::new()),
-                How::Measured(measured @ (Measured::Skipped(_) | Measured::Absent)) => {
-                    (measured_text(measured), String::new())
-                }
+                How::Measured(
+                    measured
+                    @ (Measured::DoesNotBuild(_) | Measured::Skipped(_) | Measured::Absent),
+                ) => (measured_text(measured), String::new()),
                 How::Measured(measured) => ("measured".to_string(), measured_text(measured)),
             };
             let _ = writeln!(
@@ -318,6 +321,7 @@ fn measured_text(measured: &Measured) -> String {
         } => format!("faster, {}", ratio_text(ratio)),
         Measured::NotSlower { ratio, .. } => format!("within the floor, {}", ratio_text(ratio)),
         Measured::Undecided(ratio) => format!("undecided, {}", ratio_text(ratio)),
+        Measured::DoesNotBuild(_) => "skipped: does not build".to_string(),
         Measured::Skipped(why) => format!("skipped: {}", why.lines().next().unwrap_or_default()),
         Measured::Absent => "skipped: the function is not there".to_string(),
     }
@@ -333,6 +337,7 @@ fn measured_json(measured: &Measured) -> Value {
         } => ("faster", Some(ratio)),
         Measured::NotSlower { ratio, .. } => ("within_noise", Some(ratio)),
         Measured::Undecided(ratio) => ("undecided", Some(ratio)),
+        Measured::DoesNotBuild(_) => ("does_not_build", None),
         Measured::Skipped(_) => ("skipped", None),
         Measured::Absent => ("absent", None),
     };
@@ -341,7 +346,7 @@ fn measured_json(measured: &Measured) -> Value {
         value["time_ratio"] = ratio.ratio.into();
         value["ci"] = json!([ratio.interval.0, ratio.interval.1]);
     }
-    if let Measured::Skipped(why) = measured {
+    if let Measured::DoesNotBuild(why) | Measured::Skipped(why) = measured {
         value["why"] = why.as_str().into();
     }
     value
@@ -352,7 +357,9 @@ fn how_word(how: &How) -> &'static str {
     match how {
         How::SameCodeAsGood => "same_code_as_good",
         How::SameCodeAsBad => "same_code_as_bad",
-        How::Measured(Measured::Skipped(_) | Measured::Absent) => "skipped",
+        How::Measured(Measured::DoesNotBuild(_) | Measured::Skipped(_) | Measured::Absent) => {
+            "skipped"
+        }
         How::Measured(Measured::Undecided(_)) => "undecided",
         How::Measured(_) => "measured",
     }
@@ -434,10 +441,7 @@ mod tests {
         let bisect = Bisect {
             searches: vec![Search {
                 steps: vec![
-                    step(
-                        4,
-                        How::Measured(Measured::Skipped("does not build: E0425".into())),
-                    ),
+                    step(4, How::Measured(Measured::DoesNotBuild("E0425".into()))),
                     step(5, How::SameCodeAsBad),
                     step(
                         2,
@@ -480,7 +484,7 @@ mod tests {
             "Looked at 4 commits: 1 needed measuring, 2 were decided by their compiled code \
              alone, 1 skipped.",
             "| 0000000 | commit 5 | same code as bad | bad |  |",
-            "| 0000000 | commit 4 | skipped: does not build: E0425 | skip |  |",
+            "| 0000000 | commit 4 | skipped: does not build | skip |  |",
             "Built 6 commits in 3.3 min; `target/faster/` holds 3.00 MiB",
         ] {
             assert!(markdown.contains(said), "{said}\n{markdown}");

@@ -35,8 +35,10 @@ pub enum Measured {
     },
     /// The interval could not rule a change of the floor's size in or out.
     Undecided(Ratio),
-    /// Not compared: the commit does not build, or the function returns
-    /// something else there or panics; why.
+    /// The commit does not build: cargo's error, as said.
+    DoesNotBuild(String),
+    /// Not compared: the function returns something else there, or
+    /// panics; why.
     Skipped(String),
     /// The function is not at this commit (or not with its signature).
     Absent,
@@ -92,7 +94,9 @@ impl Step {
             How::SameCodeAsBad | How::Measured(Measured::Slower(_)) => Verdict::Bad,
             How::Measured(Measured::NotSlower { .. }) => Verdict::Good,
             How::Measured(Measured::Undecided(_)) => Verdict::Undecided,
-            How::Measured(Measured::Skipped(_) | Measured::Absent) => Verdict::Skip,
+            How::Measured(Measured::DoesNotBuild(_) | Measured::Skipped(_) | Measured::Absent) => {
+                Verdict::Skip
+            }
         }
     }
 
@@ -354,7 +358,7 @@ mod tests {
         ) -> Result<Measured, String> {
             self.measured.push((base, current, effort));
             let Some(time) = self.times[current] else {
-                return Ok(Measured::Skipped("error[E0425]".into()));
+                return Ok(Measured::DoesNotBuild("error[E0425]".into()));
             };
             if self.absent.contains(&current) {
                 return Ok(Measured::Absent);
