@@ -112,6 +112,13 @@ pub fn parse(arguments: &[String]) -> Result<Parsed, String> {
     if harness.partition.is_some() {
         return Err("a bisect takes no --partition: it measures one function at a time".into());
     }
+    if harness.list {
+        return Err(
+            "a bisect lists nothing: `cargo faster --against REV --list` lists the \
+                    tracked functions"
+                .into(),
+        );
+    }
     let given = |end: &Option<String>| end.as_deref().is_some_and(|end| !end.trim().is_empty());
     if !given(&options.good) || !given(&options.bad) {
         return Err(
@@ -167,6 +174,11 @@ mod tests {
             parse(&["v1..main", "--good", "v0"])
                 .unwrap_err()
                 .contains("once")
+        );
+        assert!(
+            parse(&["v1..main", "--list"])
+                .unwrap_err()
+                .contains("--list")
         );
         assert!(
             parse(&["v1..main", "--partition", "hash:1/2"])
