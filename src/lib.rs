@@ -148,6 +148,7 @@ macro_rules! guide_links {
 [hostile]: crate::guide::hostile
 [accuracy]: crate::guide::accuracy
 [revisions]: crate::guide::revisions
+[bisect]: crate::guide::bisect
 [gpu]: crate::guide::gpu
 [layouts]: crate::guide::layouts
 [repository]: crate::guide::repository
@@ -202,6 +203,10 @@ pub mod guide {
     #[doc = guide_links!()]
     #[doc = include_str!("../guide/revisions.md")]
     pub mod revisions {}
+
+    #[doc = guide_links!()]
+    #[doc = include_str!("../guide/bisect.md")]
+    pub mod bisect {}
 
     #[doc = guide_links!()]
     #[doc = include_str!("../guide/gpu.md")]

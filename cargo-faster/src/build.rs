@@ -168,6 +168,46 @@ impl Base<'_> {
         Ok((test_binaries, cached.in_use))
     }
 
+    /// This commit's test binaries alone, the current code not built: from
+    /// the cache when it holds this commit built from the same [`Key`], else
+    /// built now beside the other commits' (apart where the project sets a
+    /// wrapper of its own) and cached; with the hold that keeps other runs
+    /// from pruning them while they are used. For a run whose every
+    /// revision is a commit (`cargo faster bisect`): each built as a base
+    /// is, so any two compare as a base and the current code do.
+    pub fn alone(
+        &self,
+        cargo: &Cargo,
+        directory: &Path,
+    ) -> Result<(Vec<Executable>, InUse), String> {
+        let faster = self.workspace.target.join("faster");
+        let base = faster.join("base");
+        let key = Key {
+            lock_file: copied_lock_file(self.repository, self.commit, &self.workspace.root),
+            ..self.key(cargo, directory, &base)
+        };
+        let project_wrapper = wrapper::project_wrapper(
+            key.environment.get(wrapper::VARIABLE).map(String::as_str),
+            key.config_files.keys().map(PathBuf::as_path),
+        );
+        let wrapper = match project_wrapper {
+            Some(_) => None,
+            None => Some(wrapper::place(&faster, BuildOf::Base)?),
+        };
+        let (shared, apart_target) = (shared_target(self.workspace), base.join(prune::APART));
+        let place = Where {
+            target: if project_wrapper.is_some() {
+                &apart_target
+            } else {
+                &shared
+            },
+            wrapper: wrapper.as_deref(),
+            apart: project_wrapper.as_deref(),
+        };
+        let cached = self.test_binaries(cargo, directory, &key, &place)?;
+        Ok((cached.executables, cached.in_use))
+    }
+
     /// Why the base cannot be built beside `current`, when it cannot: the
     /// path packages inside the workspace's root that are not its members.
     fn named_alike(&self, current: &Built) -> Option<String> {

@@ -9,10 +9,11 @@ use std::collections::BTreeSet;
 use std::path::Path;
 
 /// The library names of the packages, in `repository`, holding a file that
-/// differs between `commit` and the working tree; none where git cannot
-/// tell (the note then says what code generation may have done).
-pub fn edited_crates(repository: &Repository, commit: &str) -> Vec<String> {
-    let Ok(changed) = repository.changed_since(commit) else {
+/// differs between `commit` and the commit `to` (the working tree where
+/// `to` is `None`); none where git cannot tell (the note then says what
+/// code generation may have done).
+pub fn edited_crates(repository: &Repository, commit: &str, to: Option<&str>) -> Vec<String> {
+    let Ok(changed) = repository.changed_between(commit, to) else {
         return Vec::new();
     };
     let crates: BTreeSet<String> = changed

@@ -44,6 +44,42 @@ impl Repository {
         })
     }
 
+    /// The commits from `good` to `bad`, both full hashes, oldest first,
+    /// each the first parent of the next (the path `git bisect` walks on
+    /// a history of merges, by their first parents): an error where `good`
+    /// is not an ancestor of `bad`.
+    pub fn path(&self, good: &str, bad: &str) -> Result<Vec<String>, String> {
+        let ancestor = ["merge-base", "--is-ancestor", good, bad];
+        if good == bad || git(&self.root, &ancestor).is_err() {
+            return Err(format!(
+                "{} is not an ancestor of {}: give a good revision older than the bad one                  (`cargo faster bisect GOOD..BAD`)",
+                name(good, good),
+                name(bad, bad)
+            ));
+        }
+        let range = format!("{good}..{bad}");
+        let listed = git(
+            &self.root,
+            &[
+                "rev-list",
+                "--first-parent",
+                "--ancestry-path",
+                "--reverse",
+                &range,
+            ],
+        )?;
+        let mut path = vec![good.to_string()];
+        path.extend(listed.lines().map(str::to_string));
+        Ok(path)
+    }
+
+    /// `commit`'s subject line and its committer date (ISO 8601).
+    pub fn subject_and_date(&self, commit: &str) -> Result<(String, String), String> {
+        let shown = git(&self.root, &["show", "-s", "--format=%cI%n%s", commit])?;
+        let (date, subject) = shown.split_once('\n').unwrap_or((&shown, ""));
+        Ok((subject.to_string(), date.to_string()))
+    }
+
     /// Whether `commit` tracks a file at `path` (from the repository's top
     /// level, `/`-separated as git names it).
     pub fn tracks(&self, commit: &str, path: &str) -> bool {
@@ -98,11 +134,20 @@ impl Repository {
     }
 
     /// The files (from the top level) that differ between `commit` and the
-    /// working tree: changed, added, removed, and new files git does not
+    /// commit `to`, or the working tree where `to` is `None`: changed,
+    /// added, removed, and (in the working tree) new files git does not
     /// ignore.
-    pub fn changed_since(&self, commit: &str) -> Result<Vec<PathBuf>, String> {
-        let changed = git(&self.root, &["diff", "--name-only", commit])?;
-        let new = git(&self.root, &["ls-files", "--others", "--exclude-standard"])?;
+    pub fn changed_between(&self, commit: &str, to: Option<&str>) -> Result<Vec<PathBuf>, String> {
+        let (changed, new) = match to {
+            Some(to) => (
+                git(&self.root, &["diff", "--name-only", commit, to])?,
+                String::new(),
+            ),
+            None => (
+                git(&self.root, &["diff", "--name-only", commit])?,
+                git(&self.root, &["ls-files", "--others", "--exclude-standard"])?,
+            ),
+        };
         Ok(changed
             .lines()
             .chain(new.lines())

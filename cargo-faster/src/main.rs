@@ -16,7 +16,8 @@
 //! record, its key, the pruning of older ones, and of layouts no run needs
 //! kept), `build_failure` (what
 //! to say when one does not build), `discover` (which binaries serve
-//! tracked functions), `machine_code` (a function's timed loop and what it
+//! tracked functions), `bisect` (`cargo faster bisect`: the first commit
+//! where a function became slower), `machine_code` (a function's timed loop and what it
 //! calls, in a binary), `edited` (the crates whose sources the revisions
 //! differ in), `relink` (test binaries a fault left unable to
 //! be relinked in layouts, linked again), `linked` (`cargo faster test`: cargo's own command,
@@ -25,6 +26,7 @@
 //! keeps, removed). The comparison itself, and every output, is the
 //! runtime's (`faster_runtime::__internal::run_against`).
 
+mod bisect;
 mod build;
 mod build_failure;
 mod cache;
@@ -46,7 +48,7 @@ mod toolchain;
 mod wrapper;
 
 use build::{Base, TestBinaries};
-use cargo::{Cargo, Workspace};
+use cargo::Workspace;
 use faster_runtime::__internal::{
     Against, COULD_NOT_RUN, Revision, run_against, say_when_interrupted,
 };
@@ -72,6 +74,9 @@ fn main() -> ExitCode {
     // Run as `cargo faster ...`, cargo passes the subcommand's name first.
     if arguments.first().map(String::as_str) == Some("faster") {
         arguments.remove(0);
+    }
+    if arguments.first().map(String::as_str) == Some(bisect::SUBCOMMAND) {
+        return ExitCode::from(bisect::run(&arguments[1..]));
     }
     if arguments.first().map(String::as_str) == Some(merge::SUBCOMMAND) {
         return ExitCode::from(merge::run(&arguments[1..]));
@@ -116,13 +121,7 @@ fn run(options: &Options) -> Result<u8, String> {
     let directory = std::env::current_dir()
         .map_err(|error| format!("cannot read the current directory: {error}"))?;
     let (rustc, version) = toolchain::toolchain(&directory)?;
-    let cargo = Cargo {
-        program: std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()),
-        profile: options.profile().to_string(),
-        flags: options.cargo_flags(),
-        manifest_path: options.manifest_path.clone(),
-        linker: toolchain::layout_linker(&version),
-    };
+    let cargo = options.build.cargo(toolchain::layout_linker(&version));
     let workspace = cargo.workspace(&directory)?;
     let repository = git::Repository::of(&directory)?;
     let commit = repository.commit(options.against())?;
@@ -144,7 +143,7 @@ fn run(options: &Options) -> Result<u8, String> {
     }
     .both(&cargo, &directory)?;
 
-    let base = (base_name, edited::edited_crates(&repository, &commit));
+    let base = (base_name, edited::edited_crates(&repository, &commit, None));
     let compared = compare(&binaries, base, options, &version, &workspace, &directory);
     // What the next run does not need goes once this one has measured: the
     // layouts of binaries cargo superseded, and of the bases it did not

@@ -7,8 +7,9 @@
 //! faster's is declared or read twice; the help shows both, faster's
 //! generated from the runtime's description of each.
 
+use crate::cargo::Cargo;
 use clap::builder::StyledStr;
-use clap::{Arg, ArgAction, Command, CommandFactory, Parser};
+use clap::{Arg, ArgAction, Args, Command, CommandFactory, Parser};
 use faster_runtime::__internal::{Beside, Cli, Known, Own};
 use std::path::PathBuf;
 
@@ -49,6 +50,7 @@ function failed, 2 a bad command line, 1 could not build or run.";
     bin_name = "cargo faster",
     override_usage = "cargo faster --against REV [OPTIONS] [FILTER]...\n       \
                       cargo faster test|bench [--partition hash:K/N] [CARGO TEST OR BENCH ARGUMENTS]...\n       \
+                      cargo faster bisect GOOD..BAD [OPTIONS] [FUNCTION]...\n       \
                       cargo faster merge [--undecided fail] [--out DIR] DIR...\n       \
                       cargo faster clean [--manifest-path PATH]",
     about = ABOUT,
@@ -64,6 +66,18 @@ pub struct Options {
     /// changed outputs are expected: report them, and measure
     #[arg(long)]
     pub accept_changes: bool,
+    /// What cargo builds, at every revision.
+    #[command(flatten)]
+    pub build: BuildFlags,
+    /// The filters and flags of faster::main(), which the runtime parses.
+    #[arg(skip)]
+    harness: Cli,
+}
+
+/// The flags that say what cargo builds and how, the same at every
+/// revision a command builds.
+#[derive(Debug, Args)]
+pub struct BuildFlags {
     /// build this package's tests (repeatable), as cargo test -p
     #[arg(short = 'p', long = "package", value_name = "SPEC")]
     packages: Vec<String>,
@@ -88,9 +102,6 @@ pub struct Options {
     /// the workspace's Cargo.toml
     #[arg(long, value_name = "PATH")]
     pub manifest_path: Option<PathBuf>,
-    /// The filters and flags of faster::main(), which the runtime parses.
-    #[arg(skip)]
-    harness: Cli,
 }
 
 impl Options {
@@ -99,6 +110,13 @@ impl Options {
         self.against.as_deref().unwrap_or_default()
     }
 
+    /// The filters, budget, formats: `faster::main()`'s command line.
+    pub fn harness(&self) -> &Cli {
+        &self.harness
+    }
+}
+
+impl BuildFlags {
     /// The flags that select what cargo builds, passed to both builds.
     pub fn cargo_flags(&self) -> Vec<String> {
         let mut flags = Vec::new();
@@ -129,9 +147,16 @@ impl Options {
         }
     }
 
-    /// The filters, budget, formats: `faster::main()`'s command line.
-    pub fn harness(&self) -> &Cli {
-        &self.harness
+    /// How cargo is run for these flags, linking through `linker`
+    /// (see [`crate::toolchain::layout_linker`]).
+    pub fn cargo(&self, linker: Option<(String, PathBuf)>) -> Cargo {
+        Cargo {
+            program: std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()),
+            profile: self.profile().to_string(),
+            flags: self.cargo_flags(),
+            manifest_path: self.manifest_path.clone(),
+            linker,
+        }
     }
 }
 
@@ -147,24 +172,39 @@ pub enum Parsed {
 /// Parses `arguments` (without the program name, nor cargo's `faster`):
 /// a one-line error naming what is wrong.
 pub fn parse(arguments: &[String]) -> Result<Parsed, String> {
-    let own = own_flags();
+    let (mut options, harness) = match parse_beside::<Options>(arguments, "cargo faster")? {
+        Ok(parsed) => parsed,
+        Err(help) => return Ok(Parsed::Help(help)),
+    };
+    options.harness = harness;
+    match options.against.as_deref().map(str::trim) {
+        Some("") => Err("--against needs a revision: a branch, a tag or a commit".into()),
+        None => Err("name the base revision: `cargo faster --against origin/main`".into()),
+        Some(_) => Ok(Parsed::Run(Box::new(options))),
+    }
+}
+
+/// Parses `arguments` of the command `program` (`cargo faster`, `cargo
+/// faster bisect`): its own flags, `T`, by clap, and faster's by the
+/// runtime, with the environment's; or `--help`'s text.
+pub fn parse_beside<T: Parser>(
+    arguments: &[String],
+    program: &str,
+) -> Result<Result<(T, Cli), StyledStr>, String> {
+    let own = own_flags::<T>();
     let beside = Beside {
         own: Own::Flags(&own),
         takes,
     };
     let (harness, own_arguments) = Cli::parse_beside(arguments, beside)?;
     if harness.help {
-        return Ok(Parsed::Help(command().render_help()));
+        return Ok(Err(command::<T>().render_help()));
     }
-    let program = std::iter::once("cargo faster".to_string());
-    let mut options =
-        Options::try_parse_from(program.chain(own_arguments)).map_err(|error| one_line(&error))?;
-    options.harness = harness.with_env(|name| std::env::var(name).ok())?;
-    match options.against.as_deref().map(str::trim) {
-        Some("") => Err("--against needs a revision: a branch, a tag or a commit".into()),
-        None => Err("name the base revision: `cargo faster --against origin/main`".into()),
-        Some(_) => Ok(Parsed::Run(Box::new(options))),
-    }
+    let program = std::iter::once(program.to_string());
+    let options =
+        T::try_parse_from(program.chain(own_arguments)).map_err(|error| one_line(&error))?;
+    let harness = harness.with_env(|name| std::env::var(name).ok())?;
+    Ok(Ok((options, harness)))
 }
 
 /// Whether `cargo faster` takes the flag of faster's `known`: every one but
@@ -176,8 +216,8 @@ fn takes(known: Known) -> bool {
 
 /// `cargo faster`'s own flags, for the runtime's parser to set aside: each
 /// name, and whether it takes a value.
-fn own_flags() -> Vec<(String, bool)> {
-    let mut command = Options::command();
+fn own_flags<T: CommandFactory>() -> Vec<(String, bool)> {
+    let mut command = T::command();
     command.build();
     command
         .get_arguments()
@@ -195,13 +235,13 @@ fn own_flags() -> Vec<(String, bool)> {
 /// `cargo faster`'s command as its help shows it: its own flags, then
 /// faster's filters and the flags of faster's it takes, each from the
 /// runtime's description (the runtime parses them, never clap).
-fn command() -> Command {
+fn command<T: CommandFactory>() -> Command {
     let filters = Arg::new("FILTER")
         .num_args(0..)
         .action(ArgAction::Append)
         .help("compare the functions whose name contains it");
     let faster = Known::all().filter(|known| takes(*known)).map(argument);
-    Options::command().arg(filters).args(faster)
+    T::command().arg(filters).args(faster)
 }
 
 /// The flag of faster's `known` as clap shows it: its names, its value and
@@ -270,10 +310,10 @@ mod tests {
         assert_eq!(options.against(), "origin/main");
         assert!(options.accept_changes);
         assert_eq!(
-            options.cargo_flags(),
+            options.build.cargo_flags(),
             ["-p", "demo", "--features", "simd", "--workspace"]
         );
-        assert_eq!(options.profile(), "bench");
+        assert_eq!(options.build.profile(), "bench");
         let harness = options.harness();
         assert_eq!(harness.filters, ["parse"]);
         assert_eq!(harness.skips, ["slow"]);
@@ -347,7 +387,7 @@ mod tests {
             "a value is required for '--package <SPEC>' but none was supplied (see --help)"
         );
         let demo = parse(&["--against", "main", "-pdemo", "--package=cli"]).unwrap();
-        assert_eq!(demo.cargo_flags(), ["-p", "demo", "-p", "cli"]);
+        assert_eq!(demo.build.cargo_flags(), ["-p", "demo", "-p", "cli"]);
         let bad_value = parse(&["--against", "main", "--layouts", "maybe"]).unwrap_err();
         assert!(
             bad_value.contains("`maybe` is neither on nor off") && !bad_value.contains('\n'),
@@ -359,10 +399,14 @@ mod tests {
             "{bad_format}"
         );
         assert_eq!(parse(&["--help"]).unwrap_err(), "help");
-        assert_eq!(parse(&["--against", "v1"]).unwrap().profile(), "release");
+        assert_eq!(
+            parse(&["--against", "v1"]).unwrap().build.profile(),
+            "release"
+        );
         assert_eq!(
             parse(&["--against", "v1", "--profile", "dev", "--release"])
                 .unwrap()
+                .build
                 .profile(),
             "release"
         );

@@ -27,6 +27,7 @@
 //! holds the fixture repositories of `revisions` and `coverage`, `scratch`
 //! the temporary folders of every mode's fixture.
 
+mod bisect;
 mod coverage;
 mod defaults;
 mod environment_checks;
@@ -98,6 +99,7 @@ fn main() -> ExitCode {
         Mode::StackCheck => return environment_checks::stack_check(&options),
         Mode::Parallel => return parallel::parallel(&options),
         Mode::Revisions => return revisions::revisions(&options),
+        Mode::Bisect => return bisect::bisect(&options),
         Mode::SuiteCost => return suite_cost::suite_cost(&options),
         Mode::Layouts => return layouts::layouts(&options),
         Mode::Looks => return looks::looks(&options),

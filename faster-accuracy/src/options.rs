@@ -149,6 +149,10 @@ struct Modes {
     /// the load (--runs default 20)
     #[arg(long)]
     revisions: bool,
+    /// cargo faster bisect on histories of 32 and 64 commits with a slowdown at a known
+    /// commit (--runs histories per case, default 20)
+    #[arg(long)]
+    bisect: bool,
     /// a crate of comparisons linked through faster-link, built once, then cargo test
     /// --release --runs N times (default 3) with the defaults, FASTER_LAYOUTS=off and
     /// FASTER_PROCESSES=1, interleaved: wall times, passes, the layouts' size on disk
@@ -186,6 +190,8 @@ pub enum Mode {
     Parallel,
     /// `--revisions`.
     Revisions,
+    /// `--bisect`.
+    Bisect,
     /// `--suite-cost`.
     SuiteCost,
     /// `--layouts`.
@@ -224,6 +230,7 @@ impl Options {
             (modes.placement, Mode::Placement),
             (modes.parallel, Mode::Parallel),
             (modes.revisions, Mode::Revisions),
+            (modes.bisect, Mode::Bisect),
             (modes.suite_cost, Mode::SuiteCost),
             (modes.layouts, Mode::Layouts),
             (modes.coverage, Mode::Coverage),

@@ -15,7 +15,9 @@
 //! command line and its pieces rather than restating them:
 //!
 //! - running against a revision and merging shards: [`Against`],
-//!   [`Revision`], [`run_against`], [`Merge`], [`run_merge`],
+//!   [`Revision`], [`run_against`], [`Merge`], [`run_merge`]; the compiled
+//!   code of two revisions' functions, nothing measured, for a bisect:
+//!   [`compiled_code_against`];
 //!   [`COULD_NOT_RUN`] (its exit code), [`say_when_interrupted`];
 //! - the command line: faster's flags, described ([`Known`], a setting's
 //!   [`OptionSpec`] or a [`Flag`]) and parsed ([`Cli`], beside its own:
@@ -82,7 +84,8 @@ pub use crate::harness::cli::flags::{Action, Flag, Format};
 pub use crate::harness::cli::{Beside, Cli, Known, Own, QUICK_MAX_TIME, partition_from_env};
 pub use crate::harness::lock::{Held, lock, lock_shared, try_lock};
 pub use crate::harness::{
-    Against, COULD_NOT_RUN, Merge, Revision, run_against, run_merge, say_when_interrupted,
+    Against, COULD_NOT_RUN, Merge, Revision, compiled_code_against, run_against, run_merge,
+    say_when_interrupted,
 };
 pub use crate::layout::material::{Identity, Material, link_tree};
 pub use crate::layout::{LINKER_VARIABLE, Layouts, Unavailable, made_from, own_dir};

@@ -82,10 +82,7 @@ impl Reading {
             slices: report.processes.len(),
             elapsed_s: report.elapsed.as_secs_f64(),
             slice_speedups: report.processes.iter().map(|slice| slice.speedup).collect(),
-            compiled_code_changed: report
-                .compiled_code
-                .as_ref()
-                .map(|code| code.timed_loop_differs || !code.callees_differing.is_empty()),
+            compiled_code_changed: report.compiled_code.as_ref().map(|code| code.differs()),
         }
     }
 

@@ -54,9 +54,21 @@ pub struct Callee {
 const CALLEES_NAMED: usize = 2;
 
 impl CompiledCode {
+    /// Whether the timed loop or a function it reaches differs in compiled
+    /// code between the revisions.
+    pub fn differs(&self) -> bool {
+        self.timed_loop_differs || !self.callees_differing.is_empty()
+    }
+
+    /// Whether both revisions run the same compiled code: nothing differs
+    /// and all of it was compared (see [`CompiledCode::compared_whole`]).
+    pub fn same(&self) -> bool {
+        !self.differs() && self.compared_whole()
+    }
+
     /// Whether the compiled code differs although the source does not.
     pub fn changed_alone(&self) -> bool {
-        self.source_unchanged && (self.timed_loop_differs || !self.callees_differing.is_empty())
+        self.source_unchanged && self.differs()
     }
 
     /// Whether all the code the timed loop can reach was compared: no call

@@ -25,11 +25,12 @@ use crate::output::run_file::RunFile;
 use crate::output::style::Progress;
 use crate::output::terminal::Harness;
 use crate::output::{Outputs, Summary};
+use crate::report::CompiledCode;
 use crate::report::RUN_FILE;
 use crate::report::run::toolchain_name;
 use crate::revision::child::{Endpoint, Server, ServerCommand, digest_listed};
 use crate::revision::compare::{self, Match};
-use crate::revision::machine_code::{LoopCode, ReadCode};
+use crate::revision::machine_code::{self, LoopCode, ReadCode};
 use crate::revision::protocol::{Listing, Request, Response};
 use crate::stats::verdict::Expect;
 use measuring::Measuring;
@@ -183,17 +184,7 @@ fn code_and_binaries(
     config: &Config,
 ) -> ([LoopCode; 2], [Vec<Binaries>; 2]) {
     let revisions = [&against.base, &against.current];
-    let loop_code = [0, 1].map(|side| {
-        let binaries: Vec<&std::path::Path> = revisions[side]
-            .servers
-            .iter()
-            .map(|command| command.program.as_path())
-            .collect();
-        against
-            .read_code
-            .map(|read| LoopCode::read(&binaries, listings[side], read))
-            .unwrap_or_default()
-    });
+    let loop_code = [0, 1].map(|side| loop_code_of(against, revisions[side], listings[side]));
     let paired = pairing(&loop_code);
     let binaries = revisions.map(|revision| {
         revision
@@ -203,6 +194,58 @@ fn code_and_binaries(
             .collect()
     });
     (loop_code, binaries)
+}
+
+/// Each function's timed loop and what it calls in `revision`'s binaries
+/// as built, which listed `listings`; none where `against` cannot read it.
+fn loop_code_of(against: &Against, revision: &Revision, listings: &[Listing]) -> LoopCode {
+    let binaries: Vec<&std::path::Path> = revision
+        .servers
+        .iter()
+        .map(|command| command.program.as_path())
+        .collect();
+    against
+        .read_code
+        .map(|read| LoopCode::read(&binaries, listings, read))
+        .unwrap_or_default()
+}
+
+/// What the compiled code of every function both revisions of `against`
+/// have says, nothing measured: each function's name and its
+/// [`CompiledCode`], `None` where it could not be read (`cargo faster
+/// bisect`, which takes a commit whose code is that of a known end as that
+/// end, unmeasured). Each function is opened and its inputs digested, as a
+/// run does, which is where its child says where its timed loop is.
+pub fn compiled_code_against(
+    against: &Against,
+) -> Result<Vec<(String, Option<CompiledCode>)>, String> {
+    let config = Config::default();
+    let mut base = Started::start(&against.base, &config)?;
+    let mut current = Started::start(&against.current, &config)?;
+    let to_digest = to_digest(&compare::pair_up(&base.listings, &current.listings)?);
+    base.digest(&to_digest[0])?;
+    current.digest(&to_digest[1])?;
+    // The listings are all it needs of the children now.
+    drop((base.servers, current.servers));
+    let code = [
+        loop_code_of(against, &against.base, &base.listings),
+        loop_code_of(against, &against.current, &current.listings),
+    ];
+    let matches = compare::pair_up(&base.listings, &current.listings)?;
+    Ok(matches
+        .into_iter()
+        .filter_map(|(name, matched)| match matched {
+            Match::Both { base, current } => Some((
+                name.to_string(),
+                machine_code::compiled_code(
+                    (base, current),
+                    (&code[0], &code[1]),
+                    &against.edited_crates,
+                ),
+            )),
+            Match::OnlyBase(_) | Match::OnlyCurrent(_) => None,
+        })
+        .collect())
 }
 
 /// How many of the functions each timed loop reaches (breadth first, the

@@ -23,7 +23,7 @@ use std::time::Duration;
 pub use usage::usage;
 
 /// The parsed command line of `faster::main()`.
-#[derive(Debug, Default, PartialEq)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct Cli {
     /// Substrings (or, with `--exact`, names) that select comparisons.
     pub filters: Vec<String>,
