@@ -5,7 +5,7 @@
 //! (regressions first, undecided ones apart, the smallest change each
 //! comparison could judge), is what `cargo faster merge` writes to post.
 
-use super::{Note, Output, Summary, notices, one_sided, verdict_words};
+use super::{Note, Output, Summary, inputs_changed_words, notices, one_sided, verdict_words};
 use crate::error::OnlyIn;
 use crate::report::units::{Ratio, format_ns, format_percent};
 use crate::report::{Environment, Outcome, Status};
@@ -226,8 +226,10 @@ fn row(outcome: &Outcome) -> String {
                     .and_then(|code| code.short_note())
                     .map_or_else(String::new, |note| format!(" ({note})"))
             };
+            let changed = inputs_changed_words(report)
+                .map_or_else(String::new, |changed| format!("<br>⚠️ {}", cell(&changed)));
             format!(
-                "| {name} | {} | {} | {} | {mark} {verdict}{note} |\n",
+                "| {name} | {} | {} | {} | {mark} {verdict}{note}{changed} |\n",
                 format_ns(report.original_ns),
                 format_ns(report.candidate_ns),
                 Ratio(report.speedup, Some(report.ci))
@@ -397,6 +399,23 @@ mod tests {
             heading("speed", Some(&summary)),
             "\n### faster: `speed` — 2 comparisons, 1 passed, 1 undecided\n\n"
         );
+    }
+
+    #[test]
+    fn inputs_beyond_the_floor_stand_in_the_row_of_the_job_summary_and_the_comment() {
+        use crate::report::fixtures::parse_uri;
+        let outcomes = [Outcome {
+            test: "parse_uri".into(),
+            label: String::new(),
+            source: None,
+            result: Ok(parse_uri()),
+            enforced: true,
+        }];
+        let said = "✅ within the 5% floor<br>⚠️ input 0 reads 1.81x slower, input 1 1.52x slower, \
+                    input 2 1.16x slower, beyond the 5% floor |";
+        assert!(row(&outcomes[0]).contains(said), "{}", row(&outcomes[0]));
+        let comment = sections(&outcomes);
+        assert!(comment.contains(said), "{comment}");
     }
 
     #[test]
