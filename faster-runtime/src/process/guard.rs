@@ -42,9 +42,10 @@ const IGNORED: [i32; 5] = [
 /// program. Must come after the child's group is set (`process_group`,
 /// which the standard library applies before any `pre_exec`).
 pub fn attach(command: &mut Command) {
-    // SAFETY: runs in the child between fork and exec, where it makes only
-    // async-signal-safe system calls (`getpid`, `fork`); the guard it forks
-    // never returns into the standard library's code.
+    // SAFETY: runs in the child between fork and exec, single-threaded,
+    // where it makes only async-signal-safe system calls (`getpid`,
+    // `fork`); the guard it forks never returns into the standard
+    // library's code.
     unsafe {
         command.pre_exec(|| {
             let child = libc::getpid();
@@ -60,6 +61,13 @@ pub fn attach(command: &mut Command) {
 /// The guard's whole life: waits for `parent` to end, then kills its group.
 fn guard(parent: libc::pid_t) -> ! {
     close_every_descriptor();
+    // SAFETY: `getpgrp` only reads; `_exit` ends this forked copy at once.
+    // The group it kills must be its parent's own, never this process's.
+    unsafe {
+        if libc::getpgrp() != parent {
+            libc::_exit(0);
+        }
+    }
     // SAFETY: each call below is a system call on this single-threaded
     // forked process's own state (its mask, dispositions, name, group),
     // async-signal-safe; the set is a local `sigemptyset` initializes.

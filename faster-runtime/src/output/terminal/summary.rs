@@ -12,7 +12,7 @@ use std::fmt::Write as _;
 /// The summary of a run:
 ///
 /// ```text
-/// faster: 3 comparisons: 1 passed, 1 undecided, 1 failed
+/// faster: 3 comparisons: 2 passed (1 undecided), 1 failed
 ///   comparison            best-of runtime   paired speedup  verdict
 ///   has_duplicate_sorted  405 µs → 44.0 µs  8.95x faster    ✓ faster
 ///   mean_v2               9.58 µs → 9.87 µs 1.03x slower    ? undecided (24%)
@@ -148,8 +148,10 @@ fn error_row(name: &str, outcome: &Outcome, error: &Error, style: Style) -> Stri
     lines.join("\n")
 }
 
-/// `3 passed, 1 undecided, 1 failed, 1 new`: the counts that are not zero
-/// (passed always), undecided apart from passed, the failures in red.
+/// `3 passed (1 undecided), 1 failed, 1 new`: the counts that are not zero
+/// (passed always), the undecided ones among the passed, as libtest's
+/// result line after the table counts them (so the two never read apart),
+/// the failures in red.
 fn counts(outcomes: &[Outcome], style: Style) -> String {
     let failed = outcomes.iter().filter(|outcome| !outcome.passed()).count();
     let undecided = outcomes
@@ -160,15 +162,17 @@ fn counts(outcomes: &[Outcome], style: Style) -> String {
         one_sided(outcomes, OnlyIn::Current),
         one_sided(outcomes, OnlyIn::Base),
     );
-    let passed = outcomes.len() - failed - undecided - new - removed;
-    let mut counts = vec![if failed == 0 {
+    let passed = outcomes.len() - failed - new - removed;
+    let mut passed = if failed == 0 {
         style.paint(Tone::Good, &format!("{passed} passed"))
     } else {
         format!("{passed} passed")
-    }];
+    };
     if undecided > 0 {
-        counts.push(style.paint(Tone::Warn, &format!("{undecided} undecided")));
+        let of_which = style.paint(Tone::Warn, &format!("{undecided} undecided"));
+        passed.push_str(&format!(" ({of_which})"));
     }
+    let mut counts = vec![passed];
     if failed > 0 {
         counts.push(style.paint(Tone::Bad, &format!("{failed} failed")));
     }
@@ -342,7 +346,7 @@ mod tests {
         let text = table(&outcomes, Style::PLAIN);
         assert_eq!(
             text,
-            "faster: 3 comparisons: 2 passed, 1 undecided\n  \
+            "faster: 3 comparisons: 3 passed (1 undecided)\n  \
              comparison            best-of runtime    paired speedup  verdict\n  \
              dup::faster_dedup     405 µs → 44.0 µs   8.95x faster    ✓ faster\n  \
              mean::faster_mean_v2  32.8 µs → 29.2 µs  1.03x slower    ? undecided (24%)\n  \
