@@ -270,7 +270,7 @@ impl Base<'_> {
         eprintln!(
             "cargo faster: building the base revision {} in {}",
             self.name,
-            worktree.display()
+            sources.place(&commit_dir.join("src"))
         );
         if let Some(notice) = sources.notice() {
             eprintln!("cargo faster: {notice}");

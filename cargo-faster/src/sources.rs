@@ -62,6 +62,25 @@ pub fn lay_out(
     })
 }
 
+impl Sources {
+    /// Where the base revision is built, laid out in `directory`, for the
+    /// line that says so: the worktree, or, where it sits under `directory`
+    /// at the repository's own place (for dependencies outside it), the
+    /// directory and that place apart, so the line does not read as the
+    /// repository's path repeated after the directory's.
+    pub fn place(&self, directory: &Path) -> String {
+        match self.worktree.strip_prefix(directory) {
+            Ok(under) if !under.as_os_str().is_empty() => format!(
+                "{} (checked out at {} inside it, placed as the repository is around the path \
+                 dependencies outside it)",
+                directory.display(),
+                under.display()
+            ),
+            _ => self.worktree.display().to_string(),
+        }
+    }
+}
+
 fn canonical(path: &Path) -> Result<PathBuf, String> {
     std::fs::canonicalize(path).map_err(|error| format!("{}: {error}", path.display()))
 }
@@ -372,6 +391,25 @@ mod tests {
             relative: relative.into(),
             path: path.into(),
         }
+    }
+
+    #[test]
+    fn the_place_of_a_laid_out_worktree_does_not_repeat_the_repositorys_path() {
+        let sources = |worktree: &str| Sources {
+            worktree: worktree.into(),
+            outside: Vec::new(),
+            shared: Vec::new(),
+        };
+        let directory = Path::new("/cache/base/dca8a00cd540/src");
+        assert_eq!(
+            sources("/cache/base/dca8a00cd540/src").place(directory),
+            "/cache/base/dca8a00cd540/src"
+        );
+        assert_eq!(
+            sources("/cache/base/dca8a00cd540/src/work/repo").place(directory),
+            "/cache/base/dca8a00cd540/src (checked out at work/repo inside it, placed as the \
+             repository is around the path dependencies outside it)"
+        );
     }
 
     #[test]

@@ -466,7 +466,10 @@ fn nothing_a_run_started_outlives_it_however_it_ends() {
     assert!(left.is_empty(), "left {left:?}");
     let killed = killed_relinking.expect("a run was killed relinking");
     let left = staged_by(killed);
-    assert!(left.is_empty(), "left by the run killed relinking: {left:?}");
+    assert!(
+        left.is_empty(),
+        "left by the run killed relinking: {left:?}"
+    );
     assert!(
         folders
             .iter()
