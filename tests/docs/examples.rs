@@ -243,10 +243,16 @@ mod tests {
             reports(output),
             [
                 ("faster: a vs b".to_string(), "slower".to_string()),
-                ("faster: c vs d".to_string(), "within the 5% floor".to_string()),
+                (
+                    "faster: c vs d".to_string(),
+                    "within the 5% floor".to_string()
+                ),
                 ("faster: e vs f".to_string(), "undecided".to_string()),
                 ("faster: g vs h".to_string(), "undecided".to_string()),
-                ("faster: i vs j".to_string(), "within the 5% floor".to_string()),
+                (
+                    "faster: i vs j".to_string(),
+                    "within the 5% floor".to_string()
+                ),
             ]
         );
     }

@@ -450,7 +450,10 @@ mod tests {
             "{comment}"
         );
         let summary = problem(StepSummary::whole_run(path));
-        assert!(summary.starts_with("could not append to GITHUB_STEP_SUMMARY at "), "{summary}");
+        assert!(
+            summary.starts_with("could not append to GITHUB_STEP_SUMMARY at "),
+            "{summary}"
+        );
     }
 
     #[test]

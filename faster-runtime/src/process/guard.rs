@@ -185,8 +185,8 @@ mod tests {
     fn a_guarded_child_that_ends_by_itself_leaves_nothing_and_holds_no_pipe() {
         // The output is read to its end: the guard holds none of its pipe.
         let started = Instant::now();
-        let output = group::output(Command::new("sh").args(["-c", "sleep 60 & echo started"]))
-            .unwrap();
+        let output =
+            group::output(Command::new("sh").args(["-c", "sleep 60 & echo started"])).unwrap();
         assert_eq!(output.stdout, b"started\n");
         // The sleep holds the pipe too, until the guard ends it with the
         // shell's group.

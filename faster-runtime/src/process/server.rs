@@ -296,8 +296,9 @@ mod tests {
         assert_eq!(server.request::<u32, u32>(&0), Ok(1));
         let error = server.request::<u32, u32>(&0).unwrap_err();
         assert!(
-            error.starts_with("the process serving the test did not answer within 5s: it was stopped;")
-                && error.ends_with("its last output:\nsaid for the second"),
+            error.starts_with(
+                "the process serving the test did not answer within 5s: it was stopped;"
+            ) && error.ends_with("its last output:\nsaid for the second"),
             "{error}"
         );
     }

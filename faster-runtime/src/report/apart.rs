@@ -250,7 +250,10 @@ mod tests {
         guard.inputs[1].speedup = 1.0 / 1.97;
         let changed = guard.inputs_changed();
         assert_eq!(changed.len(), 1, "{changed:?}");
-        assert_eq!((changed[0].name.as_str(), changed[0].reads), ("1", Verdict::Slower));
+        assert_eq!(
+            (changed[0].name.as_str(), changed[0].reads),
+            ("1", Verdict::Slower)
+        );
         assert_eq!(changed[0].best_of_ns, [5.73, 10.2]);
         assert!((changed[0].share - 5.73 / 1_005.73).abs() < 1e-12);
         // Said by the verdict itself, or within the floor: nothing.

@@ -6,9 +6,9 @@
 //! Why timings vary, and what helps, the run says once
 //! (`notices::timings_vary`).
 
+use crate::report::units::{Ratio, decimals_apart, format_ns_apart, format_percent, format_speeds};
 use crate::report::{InputChange, Report};
 use crate::stats::verdict::Verdict;
-use crate::report::units::{Ratio, decimals_apart, format_ns_apart, format_percent, format_speeds};
 
 /// The sentences that resolve `report`'s figures that read apart, none
 /// where they agree:

@@ -418,9 +418,15 @@ mod tests {
             load: None,
         };
         let across = closing(&summary(Some("main (1a2b3c4)")), Style::PLAIN, false);
-        assert!(across.ends_with("0 filtered out; measured in 6.22s\n\n"), "{across}");
+        assert!(
+            across.ends_with("0 filtered out; measured in 6.22s\n\n"),
+            "{across}"
+        );
         let alone = closing(&summary(None), Style::PLAIN, false);
-        assert!(alone.ends_with("0 filtered out; finished in 6.22s\n\n"), "{alone}");
+        assert!(
+            alone.ends_with("0 filtered out; finished in 6.22s\n\n"),
+            "{alone}"
+        );
     }
 
     fn outcome(report: Report) -> Outcome {

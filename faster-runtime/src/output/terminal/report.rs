@@ -368,9 +368,7 @@ mod tests {
         // Settled within noise stays a plain ✓.
         let settled = report(1.0, (0.97, 1.03), Verdict::WithinNoise, Expect::NotSlower);
         assert!(
-            settled
-                .to_string()
-                .contains("✓ within the 5% floor\n"),
+            settled.to_string().contains("✓ within the 5% floor\n"),
             "{settled}"
         );
         for report in [undecided_guard(), strict, unsure] {
@@ -407,11 +405,7 @@ mod tests {
         // Between the thresholds it is within noise, as it says; asked
         // only to report, the same interval is undecided.
         let settled = report(1.0, (0.97, 1.03), Verdict::WithinNoise, Expect::NotSlower);
-        assert!(
-            settled
-                .to_string()
-                .contains("✓ within the 5% floor\n")
-        );
+        assert!(settled.to_string().contains("✓ within the 5% floor\n"));
         let reported = report(1.4, (1.04, 1.9), Verdict::WithinNoise, Expect::Report);
         assert!(reported.to_string().contains("? undecided"), "{reported}");
     }
