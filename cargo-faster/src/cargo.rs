@@ -84,7 +84,9 @@ impl Cargo {
     }
 
     /// `cargo metadata --no-deps` of the workspace around `directory`, or
-    /// of `manifest`'s; what cargo says on stderr is shown.
+    /// of `manifest`'s. What cargo says on stderr is in the error, not
+    /// shown: its warnings come again from the build, and a base's
+    /// manifests are read before it is built, which says what is wrong.
     fn metadata(&self, directory: &Path, manifest: Option<&Path>) -> Result<Metadata, String> {
         let mut metadata = MetadataCommand::new();
         metadata
@@ -99,13 +101,14 @@ impl Cargo {
                 .cargo_command()
                 .stdin(Stdio::null())
                 .stdout(Stdio::piped())
-                .stderr(Stdio::inherit()),
+                .stderr(Stdio::piped()),
             Tie::ToThisThread,
         )
         .and_then(group::Owned::wait_with_output)
         .map_err(|error| format!("could not run cargo: {error}"))?;
         if !output.status.success() {
-            return Err("cargo metadata failed (see above)".into());
+            let said = String::from_utf8_lossy(&output.stderr);
+            return Err(format!("cargo metadata failed: {}", said.trim_end()));
         }
         let text = String::from_utf8_lossy(&output.stdout);
         MetadataCommand::parse(text)
@@ -130,12 +133,14 @@ impl Cargo {
     /// reads, by name and directory: its members and, from them, every
     /// path dependency (optional ones too: cargo reads them all), without
     /// asking a registry; and the workspace's root. Paths as cargo gives
-    /// them.
+    /// them. `manifest` is the one to read, if not the one `directory`
+    /// finds.
     pub fn path_packages(
         &self,
         directory: &Path,
+        manifest: Option<&Path>,
     ) -> Result<(Vec<(String, PathBuf)>, PathBuf), String> {
-        let metadata = self.metadata(directory, self.manifest_path.as_deref())?;
+        let metadata = self.metadata(directory, manifest)?;
         let root = metadata.workspace_root.clone().into();
         let mut pending = metadata.packages;
         let mut found: Vec<(String, PathBuf)> = Vec::new();
