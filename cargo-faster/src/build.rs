@@ -310,7 +310,7 @@ impl Base<'_> {
         // links it may read a package nested in one that only it depends on.
         let outside = match cargo.path_packages(&base_directory, base_manifest.as_deref()) {
             Ok((packages, _)) => sources::outside_of(worktree, &packages),
-            // Its manifests do not read as a whole (cargo said why above):
+            // Its manifests do not read as a whole (its build says why):
             // the packages the current build reads outside, as it links them.
             Err(_) => sources
                 .outside

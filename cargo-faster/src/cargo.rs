@@ -3,7 +3,7 @@
 //! and the packages it compiled — both read through `cargo_metadata`.
 
 use crate::executable::Executable;
-use cargo_metadata::{Message, Metadata, MetadataCommand};
+use cargo_metadata::{Message, Metadata, MetadataCommand, Package};
 use faster_runtime::__internal::group::{self, Tie};
 use std::ffi::OsString;
 use std::io::{IsTerminal, Read, Write};
@@ -142,10 +142,16 @@ impl Cargo {
     ) -> Result<(Vec<(String, PathBuf)>, PathBuf), String> {
         let metadata = self.metadata(directory, manifest)?;
         let root = metadata.workspace_root.clone().into();
-        let mut pending = metadata.packages;
+        let mut pending: Vec<(Package, PathBuf)> = metadata
+            .packages
+            .into_iter()
+            .map(|package| {
+                let directory = directory_of(package.manifest_path.as_std_path()).to_path_buf();
+                (package, directory)
+            })
+            .collect();
         let mut found: Vec<(String, PathBuf)> = Vec::new();
-        while let Some(package) = pending.pop() {
-            let directory = directory_of(package.manifest_path.as_std_path()).to_path_buf();
+        while let Some((package, directory)) = pending.pop() {
             if found.iter().any(|(_, seen)| *seen == directory) {
                 continue;
             }
@@ -155,20 +161,30 @@ impl Cargo {
                     continue;
                 };
                 if !found.iter().any(|(_, seen)| seen == path.as_std_path()) {
-                    let manifest = path.join("Cargo.toml").into_std_path_buf();
-                    let metadata = self
-                        .metadata(directory_of(&manifest), Some(&manifest))
-                        .map_err(|error| format!("{error}, reading {}", manifest.display()))?;
-                    pending.extend(
-                        metadata
-                            .packages
-                            .into_iter()
-                            .filter(|package| package.manifest_path == manifest),
-                    );
+                    pending.extend(self.path_package(path.as_std_path())?);
                 }
             }
         }
         Ok((found, root))
+    }
+
+    /// The package at `directory`, a path dependency's as cargo names it,
+    /// with that directory. Its manifest is read where it really is: cargo
+    /// looks for a manifest's workspace in the folders above it, and the
+    /// folders above a link are not those of the folder it leads to (a
+    /// base reaches a package outside the repository through a link in
+    /// the cache, inside the repository's own workspace).
+    fn path_package(&self, directory: &Path) -> Result<Option<(Package, PathBuf)>, String> {
+        let manifest = directory.join("Cargo.toml");
+        let manifest = std::fs::canonicalize(&manifest).unwrap_or(manifest);
+        let metadata = self
+            .metadata(directory_of(&manifest), Some(&manifest))
+            .map_err(|error| format!("{error}, reading {}", manifest.display()))?;
+        let package = metadata
+            .packages
+            .into_iter()
+            .find(|package| package.manifest_path == manifest);
+        Ok(package.map(|package| (package, directory.to_path_buf())))
     }
 
     /// Builds the test binaries of `build`, as `cargo test --no-run` does,
