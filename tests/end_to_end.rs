@@ -245,20 +245,20 @@ fn report_of(label: &str, test: &str, output: &str) -> String {
 
 /// Whether `report` (unwrapped by [`report_of`]) shows what a passing
 /// `expect = not_slower` guard prints, whichever real verdict the machine
-/// gave: `✓ faster`, `✓ within noise`, `✓ not slower` (within noise, but
+/// gave: `✓ faster`, `✓ within the 5% floor`, `✓ not slower` (within noise, but
 /// reaching past the floor on the faster side), or `? undecided: ...`
 /// where the interval could not rule out a slowdown of the floor's size
 /// (undecided passes: the runs strip `FASTER_UNDECIDED`).
 fn a_passing_guard(report: &str) -> bool {
     report.contains("✓ faster (")
-        || report.contains("✓ within noise (")
+        || report.contains("✓ within the ")
         || report.contains("✓ not slower (")
         || report.contains("? undecided: ")
 }
 
 /// Whether `report` (unwrapped by [`report_of`]) shows a verdict line of an
 /// `expect = report` comparison, which never fails on timing: any decided
-/// verdict (`✓ faster`, `✓ within noise`, `✓ slower`) or `? undecided: ...`.
+/// verdict (`✓ faster`, `✓ within the 5% floor`, `✓ slower`) or `? undecided: ...`.
 fn any_verdict(report: &str) -> bool {
     a_passing_guard(report) || report.contains("✓ slower (")
 }

@@ -299,7 +299,8 @@ impl Base<'_> {
         (build_dir, key): (&Path, &Key),
     ) -> Result<Vec<Executable>, String> {
         let started = Instant::now();
-        let (packages, workspace_root) = cargo.path_packages(directory)?;
+        let (packages, workspace_root) =
+            cargo.path_packages(directory, cargo.manifest_path.as_deref())?;
         let sources = sources::lay_out(
             self.repository,
             self.commit,
@@ -310,7 +311,7 @@ impl Base<'_> {
         eprintln!(
             "cargo faster: building the base revision {} in {}",
             self.name,
-            worktree.display()
+            sources.place(&commit_dir.join("src"))
         );
         if let Some(notice) = sources.notice() {
             eprintln!("cargo faster: {notice}");
@@ -344,12 +345,19 @@ impl Base<'_> {
         }
         // Taken before building: a change while it builds is seen next time.
         // Each outside package's own, not its folder's: a fixture crate a
-        // test wrote under it is not what the base is built from.
-        let outside: Vec<PathBuf> = sources
-            .outside
-            .iter()
-            .map(|package| package.path.clone())
-            .collect();
+        // test wrote under it is not what the base is built from. The
+        // base's own path packages, not the current build's: through the
+        // links it may read a package nested in one that only it depends on.
+        let outside = match cargo.path_packages(&base_directory, base_manifest.as_deref()) {
+            Ok((packages, _)) => sources::outside_of(worktree, &packages),
+            // Its manifests do not read as a whole (its build says why):
+            // the packages the current build reads outside, as it links them.
+            Err(_) => sources
+                .outside
+                .iter()
+                .map(|package| package.path.clone())
+                .collect(),
+        };
         let shared = cache::fingerprints(&outside);
         let build_base = || {
             cargo

@@ -10,12 +10,26 @@ use std::path::Path;
 pub fn of_current(error: BuildError, directory: &Path) -> String {
     match error {
         BuildError::NotRun(message) => message,
+        BuildError::Failed(said) if disk_full(&said) => format!(
+            "could not build the current code in {} (cargo's errors are above): {DISK_FULL}",
+            directory.display()
+        ),
         BuildError::Failed(_) => format!(
             "could not build the current code in {} (cargo's errors are above): fix them, and \
              run cargo faster again",
             directory.display()
         ),
     }
+}
+
+/// The fix for a build that ran out of disk, whichever revision it was.
+const DISK_FULL: &str = "the disk is full (`No space left on device`): free space on the disk \
+     of the target directory (`cargo faster clean` removes what cargo faster keeps there: \
+     base builds, layouts, reports), and run cargo faster again";
+
+/// Whether cargo (or what it ran) said the disk is full.
+fn disk_full(said: &str) -> bool {
+    said.contains("No space left on device") || said.contains("os error 28")
 }
 
 /// Why the base revision `name` did not build in `directory`, whose
@@ -38,6 +52,9 @@ pub fn of_base(
 }
 
 fn likely_fix(said: &str, worktree: &Path, cargo: &Cargo) -> String {
+    if disk_full(said) {
+        return DISK_FULL.into();
+    }
     if let Some(manifest) = missing_manifest(said) {
         let place = manifest.parent().unwrap_or(manifest);
         return if let Ok(inside) = place.strip_prefix(worktree) {
@@ -163,6 +180,23 @@ mod tests {
                  against a revision that builds"
             ),
             "{other}"
+        );
+        let full = base(
+            "error: failed to write /w/target/x.rlib: No space left on device (os error 28)",
+            &cargo(&[]),
+        );
+        assert!(full.ends_with(DISK_FULL), "{full}");
+        let current = of_current(
+            BuildError::Failed(
+                "LLVM ERROR: IO failure on output stream: No space left on device".into(),
+            ),
+            Path::new("/w/app"),
+        );
+        assert_eq!(
+            current,
+            format!(
+                "could not build the current code in /w/app (cargo's errors are above): {DISK_FULL}"
+            )
         );
         let not_run = of_base(
             BuildError::NotRun("could not run cargo: gone".into()),

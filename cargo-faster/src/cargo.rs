@@ -3,7 +3,7 @@
 //! and the packages it compiled — both read through `cargo_metadata`.
 
 use crate::executable::Executable;
-use cargo_metadata::{Message, Metadata, MetadataCommand};
+use cargo_metadata::{Message, Metadata, MetadataCommand, Package};
 use faster_runtime::__internal::group::{self, Tie};
 use std::ffi::OsString;
 use std::io::{IsTerminal, Read, Write};
@@ -84,7 +84,9 @@ impl Cargo {
     }
 
     /// `cargo metadata --no-deps` of the workspace around `directory`, or
-    /// of `manifest`'s; what cargo says on stderr is shown.
+    /// of `manifest`'s. What cargo says on stderr is in the error, not
+    /// shown: its warnings come again from the build, and a base's
+    /// manifests are read before it is built, which says what is wrong.
     fn metadata(&self, directory: &Path, manifest: Option<&Path>) -> Result<Metadata, String> {
         let mut metadata = MetadataCommand::new();
         metadata
@@ -99,13 +101,14 @@ impl Cargo {
                 .cargo_command()
                 .stdin(Stdio::null())
                 .stdout(Stdio::piped())
-                .stderr(Stdio::inherit()),
+                .stderr(Stdio::piped()),
             Tie::ToThisThread,
         )
         .and_then(group::Owned::wait_with_output)
         .map_err(|error| format!("could not run cargo: {error}"))?;
         if !output.status.success() {
-            return Err("cargo metadata failed (see above)".into());
+            let said = String::from_utf8_lossy(&output.stderr);
+            return Err(format!("cargo metadata failed: {}", said.trim_end()));
         }
         let text = String::from_utf8_lossy(&output.stdout);
         MetadataCommand::parse(text)
@@ -130,17 +133,25 @@ impl Cargo {
     /// reads, by name and directory: its members and, from them, every
     /// path dependency (optional ones too: cargo reads them all), without
     /// asking a registry; and the workspace's root. Paths as cargo gives
-    /// them.
+    /// them. `manifest` is the one to read, if not the one `directory`
+    /// finds.
     pub fn path_packages(
         &self,
         directory: &Path,
+        manifest: Option<&Path>,
     ) -> Result<(Vec<(String, PathBuf)>, PathBuf), String> {
-        let metadata = self.metadata(directory, self.manifest_path.as_deref())?;
+        let metadata = self.metadata(directory, manifest)?;
         let root = metadata.workspace_root.clone().into();
-        let mut pending = metadata.packages;
+        let mut pending: Vec<(Package, PathBuf)> = metadata
+            .packages
+            .into_iter()
+            .map(|package| {
+                let directory = directory_of(package.manifest_path.as_std_path()).to_path_buf();
+                (package, directory)
+            })
+            .collect();
         let mut found: Vec<(String, PathBuf)> = Vec::new();
-        while let Some(package) = pending.pop() {
-            let directory = directory_of(package.manifest_path.as_std_path()).to_path_buf();
+        while let Some((package, directory)) = pending.pop() {
             if found.iter().any(|(_, seen)| *seen == directory) {
                 continue;
             }
@@ -150,20 +161,30 @@ impl Cargo {
                     continue;
                 };
                 if !found.iter().any(|(_, seen)| seen == path.as_std_path()) {
-                    let manifest = path.join("Cargo.toml").into_std_path_buf();
-                    let metadata = self
-                        .metadata(directory_of(&manifest), Some(&manifest))
-                        .map_err(|error| format!("{error}, reading {}", manifest.display()))?;
-                    pending.extend(
-                        metadata
-                            .packages
-                            .into_iter()
-                            .filter(|package| package.manifest_path == manifest),
-                    );
+                    pending.extend(self.path_package(path.as_std_path())?);
                 }
             }
         }
         Ok((found, root))
+    }
+
+    /// The package at `directory`, a path dependency's as cargo names it,
+    /// with that directory. Its manifest is read where it really is: cargo
+    /// looks for a manifest's workspace in the folders above it, and the
+    /// folders above a link are not those of the folder it leads to (a
+    /// base reaches a package outside the repository through a link in
+    /// the cache, inside the repository's own workspace).
+    fn path_package(&self, directory: &Path) -> Result<Option<(Package, PathBuf)>, String> {
+        let manifest = directory.join("Cargo.toml");
+        let manifest = std::fs::canonicalize(&manifest).unwrap_or(manifest);
+        let metadata = self
+            .metadata(directory_of(&manifest), Some(&manifest))
+            .map_err(|error| format!("{error}, reading {}", manifest.display()))?;
+        let package = metadata
+            .packages
+            .into_iter()
+            .find(|package| package.manifest_path == manifest);
+        Ok(package.map(|package| (package, directory.to_path_buf())))
     }
 
     /// Builds the test binaries of `build`, as `cargo test --no-run` does,

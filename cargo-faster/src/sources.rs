@@ -62,6 +62,25 @@ pub fn lay_out(
     })
 }
 
+impl Sources {
+    /// Where the base revision is built, laid out in `directory`, for the
+    /// line that says so: the worktree, or, where it sits under `directory`
+    /// at the repository's own place (for dependencies outside it), the
+    /// directory and that place apart, so the line does not read as the
+    /// repository's path repeated after the directory's.
+    pub fn place(&self, directory: &Path) -> String {
+        match self.worktree.strip_prefix(directory) {
+            Ok(under) if !under.as_os_str().is_empty() => format!(
+                "{} (checked out at {} inside it, placed as the repository is around the path \
+                 dependencies outside it)",
+                directory.display(),
+                under.display()
+            ),
+            _ => self.worktree.display().to_string(),
+        }
+    }
+}
+
 fn canonical(path: &Path) -> Result<PathBuf, String> {
     std::fs::canonicalize(path).map_err(|error| format!("{}: {error}", path.display()))
 }
@@ -304,6 +323,23 @@ pub fn fingerprint(directory: &Path) -> String {
     format!("{files} files, the newest changed at {newest:?}")
 }
 
+/// The directories of `packages` (a build's path packages, by name and
+/// directory, in the worktree at `worktree`) outside the worktree, where
+/// they really are: a package reached through a link to a directory
+/// outside the repository is named by the directory the link leads to,
+/// which [`fingerprint`] reads and a later run finds again.
+pub fn outside_of(worktree: &Path, packages: &[(String, PathBuf)]) -> Vec<PathBuf> {
+    let worktree = canonical(worktree).unwrap_or_else(|_| worktree.to_path_buf());
+    let mut outside: Vec<PathBuf> = packages
+        .iter()
+        .filter_map(|(_, directory)| canonical(directory).ok())
+        .filter(|directory| !directory.starts_with(&worktree))
+        .collect();
+    outside.sort();
+    outside.dedup();
+    outside
+}
+
 /// The manifests (`Cargo.toml`) of the worktree at `directory`, but under
 /// its `.git` and `target`.
 pub fn manifests_under(directory: &Path) -> Vec<PathBuf> {
@@ -372,6 +408,25 @@ mod tests {
             relative: relative.into(),
             path: path.into(),
         }
+    }
+
+    #[test]
+    fn the_place_of_a_laid_out_worktree_does_not_repeat_the_repositorys_path() {
+        let sources = |worktree: &str| Sources {
+            worktree: worktree.into(),
+            outside: Vec::new(),
+            shared: Vec::new(),
+        };
+        let directory = Path::new("/cache/base/dca8a00cd540/src");
+        assert_eq!(
+            sources("/cache/base/dca8a00cd540/src").place(directory),
+            "/cache/base/dca8a00cd540/src"
+        );
+        assert_eq!(
+            sources("/cache/base/dca8a00cd540/src/work/repo").place(directory),
+            "/cache/base/dca8a00cd540/src (checked out at work/repo inside it, placed as the \
+             repository is around the path dependencies outside it)"
+        );
     }
 
     #[test]
@@ -501,6 +556,66 @@ mod tests {
         std::fs::create_dir_all(package.join("tests/data")).unwrap();
         std::fs::write(package.join("tests/data/input.txt"), "").unwrap();
         assert_ne!(fingerprint(package), before);
+    }
+
+    /// Writes `text` to `path`, changed an hour from now: later than any
+    /// file before it, whatever the clock's grain.
+    fn edit(path: &Path, text: &str) {
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+        let later = SystemTime::now() + std::time::Duration::from_secs(3600);
+        let file = std::fs::File::options().write(true).open(path).unwrap();
+        file.set_modified(later).unwrap();
+    }
+
+    #[test]
+    fn the_base_fingerprints_each_package_it_reads_outside_and_nothing_beside_them() {
+        let temp = tempfile::tempdir().unwrap();
+        let scratch = temp.path();
+        // ../faster, a package with its README (its lib includes it), a
+        // package nested in it that only the base depends on, a test's
+        // fixture crate, and notes beside them all.
+        let faster = scratch.join("faster");
+        edit(&faster.join("Cargo.toml"), "[package]");
+        edit(&faster.join("src/lib.rs"), "");
+        edit(&faster.join("README.md"), "");
+        edit(&faster.join("old/Cargo.toml"), "[package]");
+        edit(&faster.join("old/src/lib.rs"), "");
+        edit(&faster.join("tests/fixtures/crate/Cargo.toml"), "[package]");
+        edit(&scratch.join("notes.md"), "");
+        // The base's worktree, with ../faster linked beside it.
+        let sources = scratch.join("base/src");
+        let worktree = sources.join("repo");
+        std::fs::create_dir_all(&worktree).unwrap();
+        link(&faster, &sources.join("faster")).unwrap();
+        let packages = [
+            ("app".to_string(), worktree.clone()),
+            ("faster".to_string(), worktree.join("../faster")),
+            ("old".to_string(), sources.join("faster/old")),
+        ];
+        let outside = outside_of(&worktree, &packages);
+        let real = |path: &Path| canonical(path).unwrap();
+        assert_eq!(outside, [real(&faster), real(&faster.join("old"))]);
+        let fingerprints = || outside.iter().map(|d| fingerprint(d)).collect::<Vec<_>>();
+        let before = fingerprints();
+        // Outside every package: not what the base is built from.
+        edit(&scratch.join("notes.md"), "more");
+        edit(
+            &faster.join("tests/fixtures/crate/Cargo.lock"),
+            "version = 4",
+        );
+        edit(&faster.join("target/debug/out"), "");
+        edit(&faster.join(".git/index"), "");
+        assert_eq!(fingerprints(), before);
+        // Inside the nested package: its own fingerprint sees it, its
+        // parent's does not.
+        edit(&faster.join("old/src/lib.rs"), "pub fn f() {}");
+        let after = fingerprints();
+        assert_eq!(after[0], before[0]);
+        assert_ne!(after[1], before[1]);
+        // The package's own README.
+        edit(&faster.join("README.md"), "# faster");
+        assert_ne!(fingerprints()[0], after[0]);
     }
 
     #[test]

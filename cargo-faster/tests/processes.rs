@@ -1,11 +1,12 @@
 //! Nothing a run starts outlives it: a real `cargo faster --against` on a
 //! fixture repository, ended by Ctrl-C (SIGINT to its process group),
 //! SIGTERM and SIGKILL while a server is stuck in a tracked function that
-//! never returns (`loop {}` at full CPU, never reading its input), and by
-//! Ctrl-C and SIGTERM while cargo builds. Each time, no process the run
-//! started (each carries a marker in its environment, found under
-//! `/proc`) runs 2 s later, and no file it was writing is left; the next
-//! run removes what a killed run left.
+//! never returns (`loop {}` at full CPU, never reading its input), while
+//! cargo builds (rustc running), and while a layout is relinked (the
+//! linker running). Each time, no process the run started (each carries a
+//! marker in its environment, found under `/proc`: cargo's rustc and a
+//! linker's `collect2` and `ld` included) runs 2 s later, and no file it
+//! was writing is left; the next run removes what a killed run left.
 //!
 //! Timing is not what is tested here (the function says `expect =
 //! report`).
@@ -268,9 +269,10 @@ impl Ending {
 }
 
 /// Ends `run` (marked `marker`) as `ending` says; then it ended by that
-/// signal, no process it started runs `GONE_WITHIN` later, and no file
-/// named after it as a relink's (`.new-PID`) is left.
-fn end_and_check(mut run: Child, marker: &str, ending: Ending, stage: &str) {
+/// signal, no process it started runs `GONE_WITHIN` later, and, where it
+/// could clean up (not SIGKILL), no file named after it as a relink's
+/// (`.new-PID`) is left. Its process id, for what SIGKILL leaves.
+fn end_and_check(mut run: Child, marker: &str, ending: Ending, stage: &str) -> u32 {
     ending.send(&mut run);
     let status = run.wait().unwrap();
     let mut said = String::new();
@@ -301,12 +303,20 @@ fn end_and_check(mut run: Child, marker: &str, ending: Ending, stage: &str) {
         );
         std::thread::sleep(Duration::from_millis(20));
     }
-    let staged = format!(".new-{}", run.id());
-    let left = files_named(&target().join("faster"), &staged);
-    assert!(
-        left.is_empty(),
-        "{ending:?} at {stage}: left {left:?}\n{said}"
-    );
+    if !matches!(ending, Ending::Kill) {
+        let left = staged_by(run.id());
+        assert!(
+            left.is_empty(),
+            "{ending:?} at {stage}: left {left:?}\n{said}"
+        );
+    }
+    run.id()
+}
+
+/// The files a relink by process `run` was writing (`.new-PID`) that are
+/// still there.
+fn staged_by(run: u32) -> Vec<PathBuf> {
+    files_named(&target().join("faster"), &format!(".new-{run}"))
 }
 
 /// Every file under `folder` whose name contains `part`.
@@ -386,7 +396,10 @@ fn nothing_a_run_started_outlives_it_however_it_ends() {
 
     // Building: signalled as soon as cargo runs rustc on the fixture,
     // changed so that it is compiled again each time.
-    for (round, ending) in [Ending::CtrlC, Ending::Term].into_iter().enumerate() {
+    for (round, ending) in [Ending::CtrlC, Ending::Term, Ending::Kill]
+        .into_iter()
+        .enumerate()
+    {
         fixture.write(
             "src/lib.rs",
             &format!(
@@ -404,6 +417,26 @@ fn nothing_a_run_started_outlives_it_however_it_ends() {
             })
         });
         end_and_check(run, &marker, ending, "building");
+    }
+
+    // Relinking: signalled as soon as a linker writes a layout, the
+    // layouts made before removed so that they are made again.
+    let mut killed_relinking = None;
+    for ending in [Ending::CtrlC, Ending::Term, Ending::Kill] {
+        for folder in paired_folders() {
+            std::fs::remove_dir_all(folder).unwrap();
+        }
+        let marker = format!("relinking-{ending:?}");
+        let mut run = fixture.start(&marker, false);
+        poll(Duration::from_secs(300), "linker", &mut run, || {
+            marked(&marker)
+                .into_iter()
+                .find(|process| process.command_line.contains(".new-"))
+        });
+        let id = end_and_check(run, &marker, ending, "relinking");
+        if matches!(ending, Ending::Kill) {
+            killed_relinking = Some(id);
+        }
     }
 
     // What a killed relink left, in its pairing's folder: the next run
@@ -431,6 +464,12 @@ fn nothing_a_run_started_outlives_it_however_it_ends() {
     );
     let left: Vec<&PathBuf> = abandoned.iter().filter(|file| file.exists()).collect();
     assert!(left.is_empty(), "left {left:?}");
+    let killed = killed_relinking.expect("a run was killed relinking");
+    let left = staged_by(killed);
+    assert!(
+        left.is_empty(),
+        "left by the run killed relinking: {left:?}"
+    );
     assert!(
         folders
             .iter()

@@ -124,7 +124,7 @@ fn a_floor_of_100_percent_asks_for_at_least_2x() {
         assert!(
             report
                 .to_string()
-                .contains("✗ within noise (expected faster; noise floor 100%)"),
+                .contains("✗ within the 100% floor (expected faster)"),
             "{report}"
         );
         let report = compare_with(seed, 2_500.0, 1_000.0, &config);

@@ -22,7 +22,7 @@ pub struct Example {
     /// or `None` for library code.
     pub file: Option<String>,
     /// What the docs show it prints: each report's heading (`faster: a vs
-    /// b`) with its verdict (`faster`, `within noise`, `slower`,
+    /// b`) with its verdict (`faster`, `within the 5% floor`, `slower`,
     /// `undecided`).
     pub shown: Vec<(String, String)>,
 }
@@ -108,7 +108,7 @@ fn verdicts_shown(code: &str, output: &Block) -> Vec<(String, String)> {
 /// Each `faster: A vs B` heading in `output`, with the verdict of the
 /// report under it: the words after the first `✓`, `✗` or `? ` (an
 /// undecided pass) that follows, up to ` (` or `:` (`faster`, `within
-/// noise`, `slower`, `undecided`).
+/// the 5% floor`, `slower`, `undecided`).
 pub fn reports(output: &str) -> Vec<(String, String)> {
     let lines: Vec<&str> = output.lines().collect();
     let mut found = Vec::new();
@@ -235,18 +235,24 @@ mod tests {
     #[test]
     fn a_report_gives_its_heading_and_verdict() {
         let output = "faster: a vs b\n  ⏱️ Runtime: 1 µs → 2 µs\n  1.10x slower [99% CI 1.09x – 1.11x]\n    ✗ slower (expected not slower; noise floor 5%)\n\
-                      faster: c vs d\n  1.00x  ✓ within noise (noise floor 5%)\n\
+                      faster: c vs d\n  1.00x  ✓ within the 5% floor\n\
                       faster: e vs f\n  1.03x slower [99% CI 1.15x faster – 1.22x slower]\n    ? undecided: only a change beyond 24% could be judged (noise floor 5%)\n\
                       faster: g vs h\n  1.06x faster  ✗ undecided: only a change beyond 9% could be judged (expected faster; noise floor 5%)\n\
-                      faster: i vs j\n  1.00x  ✓ within noise (noise floor 5%)\n";
+                      faster: i vs j\n  1.00x  ✓ within the 5% floor\n";
         assert_eq!(
             reports(output),
             [
                 ("faster: a vs b".to_string(), "slower".to_string()),
-                ("faster: c vs d".to_string(), "within noise".to_string()),
+                (
+                    "faster: c vs d".to_string(),
+                    "within the 5% floor".to_string()
+                ),
                 ("faster: e vs f".to_string(), "undecided".to_string()),
                 ("faster: g vs h".to_string(), "undecided".to_string()),
-                ("faster: i vs j".to_string(), "within noise".to_string()),
+                (
+                    "faster: i vs j".to_string(),
+                    "within the 5% floor".to_string()
+                ),
             ]
         );
     }

@@ -8,7 +8,7 @@
 //! must show one of these and nothing else:
 //!
 //! - a generated `#[test]` (libtest): one panic, whose message is the
-//!   report, marked `✗ within noise (expected faster; ...` or `✗ undecided:
+//!   report, marked `✗ within the 5% floor (expected faster)` or `✗ undecided:
 //!   ... (expected faster; ...`, and ends `faster: TEST is within noise, but
 //!   was expected to be faster (see FILE:LINE)` (or `is undecided: ...`);
 //! - a test of the docs' own that checks a report (`assert_eq!(report.verdict,
@@ -184,9 +184,9 @@ fn verdict_assertion_failed(section: &str) -> bool {
         && line("right: Faster")
 }
 
-/// Whether `report`'s one `✗` verdict is `within noise` or `undecided: ...`
-/// where `faster` was expected: `✗ within noise (expected faster; noise
-/// floor 5%)`, `✗ undecided: only a change beyond 9% could be judged
+/// Whether `report`'s one `✗` verdict is `within the X floor` or `undecided:
+/// ...` where `faster` was expected: `✗ within the 5% floor (expected
+/// faster)`, `✗ undecided: only a change beyond 9% could be judged
 /// (expected faster; noise floor 5%)`, wrapped or not.
 fn verdict_not_faster(report: &str) -> bool {
     let unwrapped = report.split_whitespace().collect::<Vec<_>>().join(" ");
@@ -195,8 +195,8 @@ fn verdict_not_faster(report: &str) -> bool {
         return false;
     };
     verdict.split_once(" (").is_some_and(|(verdict, why)| {
-        why.starts_with("expected faster; ")
-            && (verdict == "within noise" || verdict.starts_with("undecided: "))
+        why.starts_with("expected faster")
+            && (verdict.starts_with("within the ") || verdict.starts_with("undecided: "))
     })
 }
 
@@ -254,7 +254,7 @@ error: 1 target failed:
         );
         assert_eq!(timing_failures_only(&undecided), Ok(()));
         let within = generated(
-            "    ✗ within noise (expected faster; noise floor 5%)",
+            "    ✗ within the 5% floor (expected faster)",
             "faster: guide_writing_86::faster_buffer_format_u32 is within noise, but was \
              expected to be faster (see src/guide_writing_86.rs:28)",
         );
@@ -277,7 +277,7 @@ error: 1 target failed:
         assert!(timing_failures_only(&mismatch).is_err());
         // A second panic in the same test is something else failing.
         let twice = generated(
-            "    ✗ within noise (expected faster; noise floor 5%)\nthread 'x' panicked at src/a.rs:1:1:",
+            "    ✗ within the 5% floor (expected faster)\nthread 'x' panicked at src/a.rs:1:1:",
             "faster: guide_writing_86::faster_buffer_format_u32 is within noise, but was \
              expected to be faster (see src/guide_writing_86.rs:28)",
         );

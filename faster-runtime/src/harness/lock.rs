@@ -21,6 +21,7 @@
 use std::fs::File;
 use std::io;
 use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
 /// The lock on `<dir>/.lock`, released when dropped (the file first, then
@@ -56,34 +57,58 @@ static THIS_PROCESS: Mutex<()> = Mutex::new(());
 
 /// Waits for and takes the lock on `<dir>/.lock`, saying so where another
 /// process holds it (a run that seems to hang is waiting its turn). Best
-/// effort: where the lock file cannot be created, the comparison runs
-/// without it.
+/// effort: where the lock cannot be taken, the comparison runs without it,
+/// and the process says so once, with the fix.
 pub(crate) fn lock_across_processes(dir: &Path) -> Option<ProcessLock> {
     lock_saying_so(dir, |notice| eprintln!("{notice}"))
 }
 
-/// [`lock_across_processes`], telling `say` when it has to wait.
-fn lock_saying_so(dir: &Path, say: impl FnOnce(String)) -> Option<ProcessLock> {
+/// Whether this process has said it measures without the lock.
+static SAID_UNLOCKED: AtomicBool = AtomicBool::new(false);
+
+/// [`lock_across_processes`], telling `say` when it has to wait, and, the
+/// first time, when it cannot lock.
+fn lock_saying_so(dir: &Path, mut say: impl FnMut(String)) -> Option<ProcessLock> {
     let this_process = THIS_PROCESS.lock().unwrap_or_else(PoisonError::into_inner);
-    std::fs::create_dir_all(dir).ok()?;
+    let path = dir.join(".lock");
+    match take_turn(dir, &path, &mut say) {
+        Ok(file) => Some(ProcessLock {
+            _file: Held::new(file),
+            _this_process: this_process,
+        }),
+        Err(error) => {
+            if !SAID_UNLOCKED.swap(true, Ordering::SeqCst) {
+                say(format!(
+                    "faster: could not lock {} ({error}): comparisons measure without taking \
+                     turns with other processes measuring in this target, which may disturb \
+                     them; make {} writable",
+                    path.display(),
+                    dir.display()
+                ));
+            }
+            None
+        }
+    }
+}
+
+/// Opens (creating) the lock file at `path` in `dir` and waits for its
+/// lock, telling `say` where another process holds it.
+fn take_turn(dir: &Path, path: &Path, say: &mut impl FnMut(String)) -> io::Result<File> {
+    std::fs::create_dir_all(dir)?;
     let file = File::options()
         .create(true)
         .truncate(false)
         .write(true)
-        .open(dir.join(".lock"))
-        .ok()?;
-    if !try_lock(&file).ok()? {
+        .open(path)?;
+    if !try_lock(&file)? {
         say(format!(
             "faster: waiting for another process measuring in {} (another `cargo faster` or \
              test run in this target) to finish",
             dir.display()
         ));
-        lock(&file).ok()?;
+        lock(&file)?;
     }
-    Some(ProcessLock {
-        _file: Held::new(file),
-        _this_process: this_process,
-    })
+    Ok(file)
 }
 
 /// Waits for and takes an exclusive lock on `file`.
@@ -170,6 +195,24 @@ mod imp {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_lock_that_cannot_be_taken_is_said_once_with_the_fix() {
+        let temp = tempfile::tempdir().unwrap();
+        // A file where the folder would be: nothing can be created in it.
+        let dir = temp.path().join("not-a-folder");
+        std::fs::write(&dir, "").unwrap();
+        SAID_UNLOCKED.store(false, Ordering::SeqCst);
+        let mut said = Vec::new();
+        assert!(lock_saying_so(&dir, |notice| said.push(notice)).is_none());
+        assert!(lock_saying_so(&dir, |notice| said.push(notice)).is_none());
+        assert_eq!(said.len(), 1, "{said:?}");
+        assert!(
+            said[0].starts_with("faster: could not lock ")
+                && said[0].ends_with(&format!("make {} writable", dir.display())),
+            "{said:?}"
+        );
+    }
 
     #[test]
     fn a_run_that_waits_for_another_says_so_and_one_that_does_not_is_silent() {

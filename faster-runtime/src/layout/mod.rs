@@ -246,8 +246,9 @@ impl Layouts {
                     .unwrap_or_else(|| tail(&String::from_utf8_lossy(&output.stderr), 4)),
             ));
         }
+        let needed = self.material.identity.size();
         std::fs::rename(&staging, &path)
-            .map_err(|error| Unavailable::RelinkFailed(format!("{}: {error}", path.display())))?;
+            .map_err(|error| write_failed(&folder, needed, &path, error))?;
         // Which file the link made, written once it is in place: a layout
         // changed since (truncated on a full disk, overwritten, damaged in
         // place) is not the one recorded, and is made again rather than run.
@@ -259,7 +260,7 @@ impl Layouts {
         write_atomically(&made_record(&path), |out| {
             serde_json::to_writer(out, &made).map_err(Into::into)
         })
-        .map_err(|error| Unavailable::RelinkFailed(format!("{}: {error}", path.display())))?;
+        .map_err(|error| write_failed(&folder, needed, &path, error))?;
         remember_verified(&path, made.identity);
         Ok(path)
     }
@@ -269,9 +270,8 @@ impl Layouts {
     /// linker is a C compiler that can (else the ordering's pads name
     /// nothing, and each part starts where the one before it ends).
     fn arrange(&self, paired: &Paired, folder: &Path, seed: u32) -> Result<Arranged, Unavailable> {
-        let failed = |error: std::io::Error| {
-            Unavailable::RelinkFailed(format!("{}: {error}", folder.display()))
-        };
+        let needed = self.material.identity.size();
+        let failed = |error: std::io::Error| write_failed(folder, needed, folder, error);
         std::fs::create_dir_all(folder).map_err(failed)?;
         let ordering = folder.join(format!("order-{seed}"));
         std::fs::write(&ordering, paired.ordering(seed)).map_err(failed)?;
@@ -360,6 +360,20 @@ fn no_room(folder: &Path, needed: u64) -> Option<String> {
             crate::engine::replicate::MOST_LAYOUTS,
         )
     })
+}
+
+/// Why writing `what` in `folder` failed: the disk full, where it has less
+/// room than a layout takes (`needed` bytes) — at 0 MB free the file
+/// system's own error says less — else `error`.
+fn write_failed(
+    folder: &Path,
+    needed: u64,
+    what: &Path,
+    error: impl std::fmt::Display,
+) -> Unavailable {
+    Unavailable::RelinkFailed(
+        no_room(folder, needed).unwrap_or_else(|| format!("{}: {error}", what.display())),
+    )
 }
 
 /// The bytes an unprivileged process may still write on the file system
@@ -679,6 +693,12 @@ mod tests {
             None,
             "nothing to ask"
         );
+        // A write that fails there says the same, not the file system's
+        // error; with room, the error.
+        let file = temp.path().join("order-1");
+        let said = |needed| write_failed(temp.path(), needed, &file, "os error 28").to_string();
+        assert!(said(u64::MAX).contains(&full), "{}", said(u64::MAX));
+        assert!(said(1).ends_with("order-1: os error 28"), "{}", said(1));
     }
 
     /// Writes `layout`'s record as its relink does, without noting it

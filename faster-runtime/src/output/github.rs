@@ -5,7 +5,7 @@
 //! (regressions first, undecided ones apart, the smallest change each
 //! comparison could judge), is what `cargo faster merge` writes to post.
 
-use super::{Note, Output, Summary, notices, one_sided, verdict_words};
+use super::{Note, Output, Summary, inputs_changed_words, notices, one_sided, verdict_words};
 use crate::error::OnlyIn;
 use crate::report::units::{Ratio, format_ns, format_percent};
 use crate::report::{Environment, Outcome, Status};
@@ -79,8 +79,15 @@ impl StepSummary {
             append(&self.path, text)
         };
         if let Err(error) = written {
+            // Named by what the file is: a comment's path is `--out`'s,
+            // whether or not the job summary's variable is set.
+            let what = if self.comment {
+                "write the pull-request comment to"
+            } else {
+                "append to GITHUB_STEP_SUMMARY at"
+            };
             notes.push(Note::Problem(format!(
-                "could not append to GITHUB_STEP_SUMMARY ({}): {error}",
+                "could not {what} {}: {error}",
                 self.path.display()
             )));
         }
@@ -157,8 +164,8 @@ impl Output for StepSummary {
     }
 }
 
-/// `### faster: `speed` — 2 comparisons, 1 failed`, `— 3 comparisons, 2
-/// passed, 1 undecided`; across revisions, `### faster: `cargo faster`
+/// `### faster: `speed` — 2 comparisons, 1 failed`, `— 3 comparisons, 3
+/// passed (1 undecided)`; across revisions, `### faster: `cargo faster`
 /// against `main (1a2b3c4)` — …`.
 fn heading(binary: &str, summary: Option<&Summary<'_>>) -> String {
     let against = summary
@@ -167,14 +174,17 @@ fn heading(binary: &str, summary: Option<&Summary<'_>>) -> String {
     let counts = summary.map_or_else(String::new, |summary| {
         let total = summary.outcomes.len();
         let (failed, undecided) = (summary.failed(), summary.undecided());
-        let mut counts = vec![if failed == 0 {
-            format!("{} passed", total - summary.skipped() - undecided)
-        } else {
-            format!("{failed} failed")
-        }];
-        if undecided > 0 {
-            counts.push(format!("{undecided} undecided"));
-        }
+        // The undecided among the passed, as the terminal and libtest count
+        // them.
+        let mut counts = match (failed, undecided) {
+            (0, 0) => vec![format!("{} passed", total - summary.skipped())],
+            (0, _) => vec![format!(
+                "{} passed ({undecided} undecided)",
+                total - summary.skipped()
+            )],
+            (_, 0) => vec![format!("{failed} failed")],
+            _ => vec![format!("{failed} failed, {undecided} undecided")],
+        };
         for (only_in, what) in [(OnlyIn::Current, "new"), (OnlyIn::Base, "removed")] {
             match one_sided(summary.outcomes, only_in) {
                 0 => {}
@@ -226,8 +236,10 @@ fn row(outcome: &Outcome) -> String {
                     .and_then(|code| code.short_note())
                     .map_or_else(String::new, |note| format!(" ({note})"))
             };
+            let changed = inputs_changed_words(report)
+                .map_or_else(String::new, |changed| format!("<br>⚠️ {}", cell(&changed)));
             format!(
-                "| {name} | {} | {} | {} | {mark} {verdict}{note} |\n",
+                "| {name} | {} | {} | {} | {mark} {verdict}{note}{changed} |\n",
                 format_ns(report.original_ns),
                 format_ns(report.candidate_ns),
                 Ratio(report.speedup, Some(report.ci))
@@ -395,7 +407,52 @@ mod tests {
         };
         assert_eq!(
             heading("speed", Some(&summary)),
-            "\n### faster: `speed` — 2 comparisons, 1 passed, 1 undecided\n\n"
+            "\n### faster: `speed` — 2 comparisons, 2 passed (1 undecided)\n\n"
+        );
+    }
+
+    #[test]
+    fn inputs_beyond_the_floor_stand_in_the_row_of_the_job_summary_and_the_comment() {
+        use crate::report::fixtures::parse_uri;
+        let outcomes = [Outcome {
+            test: "parse_uri".into(),
+            label: String::new(),
+            source: None,
+            result: Ok(parse_uri()),
+            enforced: true,
+        }];
+        let said = "✅ within the 5% floor<br>⚠️ input 0 reads 1.81x slower, input 1 1.52x slower, \
+                    input 2 1.16x slower, beyond the 5% floor |";
+        assert!(row(&outcomes[0]).contains(said), "{}", row(&outcomes[0]));
+        let comment = sections(&outcomes);
+        assert!(comment.contains(said), "{comment}");
+    }
+
+    #[test]
+    fn a_file_that_cannot_be_written_is_named_by_what_it_is() {
+        let temp = tempfile::tempdir().unwrap();
+        // A folder where the file would be.
+        let path = temp.path().to_path_buf();
+        let problem = |summary: StepSummary| {
+            let mut notes = Vec::new();
+            summary.append("text", &mut notes);
+            match &notes[..] {
+                [Note::Problem(problem)] => problem.clone(),
+                other => panic!("{other:?}"),
+            }
+        };
+        let comment = problem(StepSummary::comment(path.clone()));
+        assert!(
+            comment.starts_with(&format!(
+                "could not write the pull-request comment to {}: ",
+                path.display()
+            )),
+            "{comment}"
+        );
+        let summary = problem(StepSummary::whole_run(path));
+        assert!(
+            summary.starts_with("could not append to GITHUB_STEP_SUMMARY at "),
+            "{summary}"
         );
     }
 

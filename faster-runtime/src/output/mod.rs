@@ -22,7 +22,7 @@ pub mod style;
 pub mod terminal;
 
 use crate::error::OnlyIn;
-use crate::report::units::format_percent;
+use crate::report::units::{Ratio, format_percent};
 use crate::report::{Environment, Load, Outcome, Report, Status};
 use crate::stats::verdict::{Expect, Verdict};
 use std::path::PathBuf;
@@ -122,18 +122,59 @@ pub fn undecided(report: &Report) -> String {
 /// floor's size but reaches past the floor on the faster side: `1.40x
 /// faster [99% CI 1.04x – 1.90x]` is not what `within noise` says (no
 /// change beyond the floor either way), and `not slower` is what it proved.
+/// A verdict within noise names the floor (`within the 5% floor`): `1.040x
+/// faster [99% CI 1.032x – 1.048x]` did change, by less than the floor.
 /// The JSON document keeps the verdict's own name (`within_noise`).
 pub fn verdict_words(report: &Report) -> String {
     if !report.decided() {
-        return undecided(report);
-    }
-    let [could_be_faster, _] = report.floor().could_be(report.ci);
-    let guard = report.expect == Expect::NotSlower;
-    if guard && report.verdict == Verdict::WithinNoise && could_be_faster {
+        undecided(report)
+    } else if reads_within_floor(report) {
+        format!("within the {} floor", format_percent(report.noise_floor))
+    } else if report.verdict == Verdict::WithinNoise {
         "not slower".into()
     } else {
         report.verdict.to_string()
     }
+}
+
+/// Whether [`verdict_words`] says `within the X floor` (naming the floor
+/// itself): a decided verdict within noise, but a guard's `not slower`.
+pub fn reads_within_floor(report: &Report) -> bool {
+    let [could_be_faster, _] = report.floor().could_be(report.ci);
+    let not_slower = report.expect == Expect::NotSlower && could_be_faster;
+    report.decided() && report.verdict == Verdict::WithinNoise && !not_slower
+}
+
+/// Most inputs a summary's row names as [changed](Report::inputs_changed)
+/// before it counts the rest.
+const CHANGED_NAMED: usize = 3;
+
+/// The inputs of `report` that read beyond the noise floor on a side its
+/// verdict does not say ([`Report::inputs_changed`]), in the words every
+/// summary puts under the comparison's row, `None` where there is none:
+/// `input 0 reads 1.81x slower, input 1 1.52x slower, beyond the 5% floor`.
+pub fn inputs_changed_words(report: &Report) -> Option<String> {
+    let changed = report.inputs_changed();
+    let mut named: Vec<String> = changed
+        .iter()
+        .take(CHANGED_NAMED)
+        .enumerate()
+        .map(|(index, input)| {
+            let reads = if index == 0 { " reads" } else { "" };
+            format!("input {}{reads} {}", input.name, Ratio(input.speedup, None))
+        })
+        .collect();
+    if named.is_empty() {
+        return None;
+    }
+    if changed.len() > CHANGED_NAMED {
+        named.push(format!("{} more", changed.len() - CHANGED_NAMED));
+    }
+    Some(format!(
+        "{}, beyond the {} floor",
+        named.join(", "),
+        format_percent(report.noise_floor)
+    ))
 }
 
 /// What an output recorded about a comparison for the others to show: the

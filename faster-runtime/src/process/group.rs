@@ -6,9 +6,10 @@
 //! Every group started here is listed while it runs, so that an interrupted
 //! process ends them all before it ends itself (`signals`), and on Linux
 //! its leader is killed by the kernel when the thread that started it
-//! ends, however it ends (SIGKILL included): `PR_SET_PDEATHSIG`. That
-//! reaches the leader only; a grandchild (rustc under cargo) is left to
-//! finish its work, or, for a server, to its lifeline (`process::lifeline`).
+//! ends, however it ends (SIGKILL included): `PR_SET_PDEATHSIG`, and its
+//! guard (`process::guard`) then ends the rest of its group (rustc under
+//! cargo). A server outlives the thread that starts it, and ends by its
+//! lifeline instead (`process::lifeline`).
 
 use super::running::{RUNNING, Signal, kill_group};
 use std::io;
@@ -22,8 +23,9 @@ const BUSY_TRIES: u32 = 50;
 /// How a child's life is tied to this process's, besides its group.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Tie {
-    /// Killed by the kernel when the thread that starts it ends (Linux):
-    /// for a child waited for on that thread (cargo, a linker).
+    /// Killed by the kernel when the thread that starts it ends, and what
+    /// it started with it by its guard (Linux): for a child waited for on
+    /// that thread (cargo, a linker).
     ToThisThread,
     /// Left to end by itself when this process does: a server, which may
     /// outlive the thread that starts it (one of libtest's), and ends by
@@ -84,6 +86,7 @@ pub fn spawn(command: &mut Command, tie: Tie) -> io::Result<Owned> {
     #[cfg(target_os = "linux")]
     if tie == Tie::ToThisThread {
         linux::die_with_this_thread(command);
+        super::guard::attach(command);
     }
     #[cfg(not(target_os = "linux"))]
     let _ = tie;

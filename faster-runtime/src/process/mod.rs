@@ -10,6 +10,7 @@
 //! - [`group`]: every child leads a process group of its own, listed while
 //!   it runs and ended with this process however it ends (`signals` on
 //!   SIGINT and SIGTERM; the kernel on Linux, or the child's [`lifeline`]);
+//! - `guard`: on Linux, what such a child started ends with it;
 //! - [`Server`]: the parent's side — start, ask, wait with a time limit,
 //!   stop the child and what it started;
 //! - [`output()`]: a child asked one thing and read to its end, within a time
@@ -28,6 +29,8 @@
 pub mod command;
 pub mod cpu;
 pub mod group;
+#[cfg(target_os = "linux")]
+mod guard;
 pub mod lifeline;
 mod output;
 mod running;

@@ -114,6 +114,11 @@ impl Server {
         let Some(stdin) = &mut self.stdin else {
             return Err(format!("the process serving {} has ended", self.name));
         };
+        // An error quotes what the child said answering this request, not
+        // what it said for an earlier one (another test's function).
+        if let Ok(mut kept) = self.other_output.lock() {
+            kept.clear();
+        }
         if writeln!(stdin, "{}", wire::encode(request))
             .and_then(|()| stdin.flush())
             .is_err()
@@ -133,11 +138,32 @@ impl Server {
             Ok(line) => wire::decode(&line)
                 .expect("the reader passes frames only")
                 .map_err(|why| format!("the process serving {}: {why}", self.name)),
-            Err(RecvTimeoutError::Timeout) => {
-                Err(self.ended(&format!("did not answer within {:?}", self.timeout)))
-            }
+            Err(RecvTimeoutError::Timeout) => Err(self.overran()),
             Err(RecvTimeoutError::Disconnected) => Err(self.ended("ended")),
         }
+    }
+
+    /// Stops the child for not answering in time, and says so with its last
+    /// output (not the SIGKILL it ended by, which was this process's).
+    fn overran(&mut self) -> String {
+        self.stdin = None;
+        self.stop();
+        let _ = self.child.child.wait();
+        let output = self.last_output();
+        format!(
+            "the process serving {} did not answer within {:?}: it was stopped; its last \
+             output:\n{output}",
+            self.name, self.timeout,
+        )
+    }
+
+    /// Its last lines that were not frames, once its readers are done.
+    fn last_output(&mut self) -> String {
+        for reader in self.readers.drain(..) {
+            let _ = reader.join();
+        }
+        let output = self.other_output.lock().map(|lines| lines.join("\n"));
+        output.unwrap_or_default()
     }
 
     /// Stops the child and says why it stopped answering: its exit status
@@ -155,14 +181,11 @@ impl Server {
             .and_then(|status| kept_file_crashed(&self.program, status))
             .map(|hint| format!("\n{hint}"))
             .unwrap_or_default();
-        for reader in self.readers.drain(..) {
-            let _ = reader.join();
-        }
-        let output = self.other_output.lock().map(|lines| lines.join("\n"));
+        let output = self.last_output();
         format!(
-            "the process serving {} {what}: it exited with {status}; its last output:\n{}{hint}",
+            "the process serving {} {what}: it exited with {status}; its last output:\n\
+             {output}{hint}",
             self.name,
-            output.unwrap_or_default()
         )
     }
 
@@ -259,6 +282,26 @@ impl Drop for Server {
 mod tests {
     use super::*;
     use std::os::unix::process::ExitStatusExt;
+
+    #[test]
+    fn an_error_quotes_only_what_the_child_said_since_it_was_asked() {
+        let answer = wire::encode(&1_u32);
+        let script = format!(
+            "read line; echo 'said for the first'; echo '{answer}'; \
+             read line; echo 'said for the second' >&2; sleep 30"
+        );
+        let mut command = Command::new("sh");
+        command.args(["-c", &script]);
+        let mut server = Server::start("the test", command, Duration::from_secs(5)).unwrap();
+        assert_eq!(server.request::<u32, u32>(&0), Ok(1));
+        let error = server.request::<u32, u32>(&0).unwrap_err();
+        assert!(
+            error.starts_with(
+                "the process serving the test did not answer within 5s: it was stopped;"
+            ) && error.ends_with("its last output:\nsaid for the second"),
+            "{error}"
+        );
+    }
 
     #[test]
     fn a_crash_of_a_kept_layout_says_the_cache_may_be_damaged_and_how_to_heal_it() {

@@ -3,7 +3,7 @@
 //! times against the paired speedup (for the whole comparison, or for one
 //! input of several), inputs whose own speedups read otherwise than the
 //! headline, which weighs each input by its time, and inputs that read
-//! slower beyond the noise floor under a verdict that is not `slower`.
+//! beyond the noise floor on a side the verdict does not say.
 
 use super::Report;
 use crate::stats::verdict::Verdict;
@@ -33,15 +33,19 @@ pub struct InputsAgainstHeadline {
     pub heaviest: (String, f64),
 }
 
-/// An input (of several) whose own paired speedup reads slower beyond the
-/// noise floor, under a verdict that is not `slower`: a regression the
-/// headline, which weighs each input by its time, passes over.
+/// An input (of several) whose own paired speedup reads beyond the noise
+/// floor on a side the verdict does not say: slower under a verdict that is
+/// not `slower` (a regression the headline, which weighs each input by its
+/// time, passes over), or faster under one that is not `faster` (a speedup
+/// of the short inputs, news though the headline reads 1.00x).
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
-pub struct SlowerInput {
+pub struct InputChange {
     /// The input's name.
     pub name: String,
-    /// Its paired speedup (under `1 / (1 + noise_floor)`).
+    /// Which side of the floor it reads: `Faster` or `Slower`.
+    pub reads: Verdict,
+    /// Its paired speedup.
     pub speedup: f64,
     /// Its best-of times, `[original, candidate]`.
     pub best_of_ns: [f64; 2],
@@ -88,7 +92,8 @@ impl Report {
     /// and 1.52x faster on two inputs of three under a headline of 1.03x
     /// slower: each round sums its inputs' times, so the headline follows
     /// the input that takes the most time. `None` where no input does.
-    /// (Inputs slower beyond the floor are [`Report::inputs_slower`].)
+    /// (Every input beyond the floor on a side the verdict does not say is
+    /// in [`Report::inputs_changed`].)
     pub fn inputs_against_headline(&self) -> Option<InputsAgainstHeadline> {
         let headline = self.speedup;
         let against: Vec<(String, f64)> = self
@@ -112,22 +117,26 @@ impl Report {
         })
     }
 
-    /// The inputs (of several) whose own paired speedup reads slower beyond
-    /// the noise floor where the verdict is not `slower`, as one input of a
+    /// The inputs (of several) whose own paired speedup reads beyond the
+    /// noise floor on a side the verdict does not say, as one input of a
     /// guard read 1.97x slower (5.73 ns → 10.2 ns) under `1.01x slower ✓
     /// within noise`: the headline weighs each input by its time, so a
-    /// short input's regression hardly moves it. In input order; empty
-    /// where there is none, or the verdict says `slower` itself.
-    pub fn inputs_slower(&self) -> Vec<SlowerInput> {
-        if self.inputs.len() < 2 || self.verdict == Verdict::Slower {
+    /// short input's change hardly moves it. In input order; empty where
+    /// there is none.
+    pub fn inputs_changed(&self) -> Vec<InputChange> {
+        if self.inputs.len() < 2 {
             return Vec::new();
         }
         let total: f64 = self.inputs.iter().map(|input| input.original_ns).sum();
         self.inputs
             .iter()
-            .filter(|input| self.floor().reads(input.speedup) == Verdict::Slower)
-            .map(|input| SlowerInput {
+            .map(|input| (input, self.floor().reads(input.speedup)))
+            .filter(|(_, reads)| {
+                matches!(reads, Verdict::Faster | Verdict::Slower) && *reads != self.verdict
+            })
+            .map(|(input, reads)| InputChange {
                 name: input.name(),
+                reads,
                 speedup: input.speedup,
                 best_of_ns: [input.original_ns, input.candidate_ns],
                 share: input.original_ns / total,
@@ -228,7 +237,7 @@ mod tests {
     }
 
     #[test]
-    fn an_input_slower_beyond_the_floor_is_named_unless_the_verdict_says_slower() {
+    fn an_input_beyond_the_floor_is_named_unless_the_verdict_says_its_side() {
         // The guard: one short input 1.97x slower, 1.01x slower
         // within noise overall.
         let mut guard = report(
@@ -239,16 +248,26 @@ mod tests {
         );
         guard.inputs = vec![input(0, 1_000.0, 1_000.0, 315), input(1, 5.73, 10.2, 315)];
         guard.inputs[1].speedup = 1.0 / 1.97;
-        let slower = guard.inputs_slower();
-        assert_eq!(slower.len(), 1, "{slower:?}");
-        assert_eq!(slower[0].name, "1");
-        assert_eq!(slower[0].best_of_ns, [5.73, 10.2]);
-        assert!((slower[0].share - 5.73 / 1_005.73).abs() < 1e-12);
+        let changed = guard.inputs_changed();
+        assert_eq!(changed.len(), 1, "{changed:?}");
+        assert_eq!(
+            (changed[0].name.as_str(), changed[0].reads),
+            ("1", Verdict::Slower)
+        );
+        assert_eq!(changed[0].best_of_ns, [5.73, 10.2]);
+        assert!((changed[0].share - 5.73 / 1_005.73).abs() < 1e-12);
         // Said by the verdict itself, or within the floor: nothing.
         guard.verdict = Verdict::Slower;
-        assert!(guard.inputs_slower().is_empty());
+        assert!(guard.inputs_changed().is_empty());
         guard.verdict = Verdict::WithinNoise;
         guard.inputs[1].speedup = 1.0 / 1.04;
-        assert!(guard.inputs_slower().is_empty());
+        assert!(guard.inputs_changed().is_empty());
+        // A short input 1.8x faster under a headline of 1.00x is news; under
+        // a verdict of `faster`, it is what the verdict says.
+        guard.inputs[1].speedup = 1.8;
+        let changed = guard.inputs_changed();
+        assert_eq!((changed.len(), changed[0].reads), (1, Verdict::Faster));
+        guard.verdict = Verdict::Faster;
+        assert!(guard.inputs_changed().is_empty());
     }
 }

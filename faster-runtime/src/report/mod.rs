@@ -24,7 +24,7 @@ pub(crate) mod units;
 pub use crate::stats::LinearFit;
 pub use crate::stats::samples::{BatchLimit, Stop};
 pub use crate::stats::verdict::NoiseFloor;
-pub use apart::{BestOfApart, InputsAgainstHeadline, SlowerInput};
+pub use apart::{BestOfApart, InputChange, InputsAgainstHeadline};
 pub use compiled_code::{Callee, CompiledCode};
 pub use document::SCHEMA;
 pub use layouts::MeansApart;
@@ -449,6 +449,30 @@ pub(crate) mod fixtures {
             Verdict::WithinNoise,
             Expect::NotSlower,
         )
+    }
+
+    /// The issue's `parse_uri` across revisions: 1.012x slower within noise
+    /// overall, while its three short inputs read 1.81x, 1.52x and 1.16x
+    /// slower and the long fourth one 1.00x.
+    pub(crate) fn parse_uri() -> Report {
+        let mut report = report(
+            1.0 / 1.012,
+            (0.99, 1.01),
+            Verdict::WithinNoise,
+            Expect::NotSlower,
+        );
+        report.inputs = vec![
+            input(0, 3.50, 6.51, 315),
+            input(1, 4.10, 6.23, 315),
+            input(2, 8.00, 9.28, 315),
+            input(3, 900.0, 900.0, 315),
+        ];
+        report.original_ns = report.inputs.iter().map(|input| input.original_ns).sum();
+        report.candidate_ns = report.inputs.iter().map(|input| input.candidate_ns).sum();
+        for (input, slower) in report.inputs.iter_mut().zip([1.81, 1.52, 1.16, 1.0]) {
+            input.speedup = 1.0 / slower;
+        }
+        report
     }
 
     /// Three inputs, as the quickstart's duplicate finder has.

@@ -9,6 +9,22 @@ use std::fmt;
 /// A duration in nanoseconds in the unit that keeps 3 significant digits
 /// readable: `0.81 ns`, `32.8 µs`, `1.20 s`.
 pub fn format_ns(nanos: f64) -> String {
+    format_ns_with(nanos, 0)
+}
+
+/// Two durations as [`format_ns`] writes them, with up to two more
+/// decimals where they would otherwise read the same: beside a ratio that
+/// says they differ, `28.6 ns → 28.6 ns` reads `28.62 ns → 28.64 ns`.
+/// Durations that are the same to 5 significant digits stay alike.
+pub fn format_ns_apart(one: f64, other: f64) -> [String; 2] {
+    (0..=2)
+        .map(|more| [format_ns_with(one, more), format_ns_with(other, more)])
+        .find(|[one, other]| one != other)
+        .unwrap_or_else(|| [format_ns(one), format_ns(other)])
+}
+
+/// A duration as [`format_ns`] writes it, with `more` decimals.
+fn format_ns_with(nanos: f64, more: usize) -> String {
     let (value, unit) = if nanos < 1e3 {
         (nanos, "ns")
     } else if nanos < 1e6 {
@@ -24,7 +40,7 @@ pub fn format_ns(nanos: f64) -> String {
         1
     } else {
         0
-    };
+    } + more;
     format!("{value:.decimals$} {unit}")
 }
 
@@ -342,5 +358,12 @@ mod tests {
         assert_eq!(decimals_apart(0.990, 0.994), 3);
         assert_eq!(decimals_apart(1.5, 2.0), 2);
         assert_eq!(decimals_apart(1.0001, 1.0002), 4);
+    }
+
+    #[test]
+    fn two_times_beside_a_ratio_read_apart_where_they_differ() {
+        assert_eq!(format_ns_apart(28.62, 28.64), ["28.62 ns", "28.64 ns"]);
+        assert_eq!(format_ns_apart(3.5, 6.51), ["3.50 ns", "6.51 ns"]);
+        assert_eq!(format_ns_apart(28_600.1, 28_600.2), ["28.6 µs", "28.6 µs"]);
     }
 }

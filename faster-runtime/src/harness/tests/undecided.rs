@@ -14,7 +14,7 @@ fn an_undecided_guard_passes_marked_in_every_output() {
     );
     assert!(text.contains("test mean::faster_mean_v2 ... ok"), "{text}");
     assert!(
-        text.contains("faster: 2 comparisons: 1 passed, 1 undecided\n"),
+        text.contains("faster: 2 comparisons: 2 passed (1 undecided)\n"),
         "{text}"
     );
     assert!(text.contains("? undecided (24%)\n"), "{text}");
@@ -27,7 +27,7 @@ fn an_undecided_guard_passes_marked_in_every_output() {
     assert!(
         pretty
             .summary
-            .contains("— 2 comparisons, 1 passed, 1 undecided"),
+            .contains("— 2 comparisons, 2 passed (1 undecided)"),
         "{}",
         pretty.summary
     );

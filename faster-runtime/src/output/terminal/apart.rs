@@ -2,12 +2,13 @@
 //! [`Report::best_of_apart`] and [`Report::inputs_against_headline`]): the
 //! figures side by side in one unit, which one the verdict rests on, and
 //! why they differ; and a line for each input slower beyond the noise
-//! floor under a verdict that does not say so ([`Report::inputs_slower`]).
+//! floor under a verdict that does not say so ([`Report::inputs_changed`]).
 //! Why timings vary, and what helps, the run says once
 //! (`notices::timings_vary`).
 
-use crate::report::Report;
-use crate::report::units::{Ratio, decimals_apart, format_ns, format_percent, format_speeds};
+use crate::report::units::{Ratio, decimals_apart, format_ns_apart, format_percent, format_speeds};
+use crate::report::{InputChange, Report};
+use crate::stats::verdict::Verdict;
 
 /// The sentences that resolve `report`'s figures that read apart, none
 /// where they agree:
@@ -68,24 +69,27 @@ const SLOWER_NAMED: usize = 3;
 /// report shows as warnings:
 ///
 /// ```text
-/// input 1 reads 1.97x slower (5.73 ns → 10.2 ns), beyond the noise floor
-/// (5%): the headline weighs it by its share of the original's time, 0.6%
+/// input 1 reads 1.97x slower (best-of 5.73 ns → 10.2 ns), beyond the 5% floor:
+/// the headline weighs it by its share of the original's time, 0.6%
 /// ```
 pub fn slower_inputs(report: &Report) -> Vec<String> {
-    let slower = report.inputs_slower();
+    let slower: Vec<InputChange> = report
+        .inputs_changed()
+        .into_iter()
+        .filter(|input| input.reads == Verdict::Slower)
+        .collect();
     let floor = format_percent(report.noise_floor);
     let mut lines: Vec<String> = slower
         .iter()
         .take(SLOWER_NAMED)
         .map(|input| {
             let [original, candidate] = input.best_of_ns;
+            let [original, candidate] = format_ns_apart(original, candidate);
             format!(
-                "input {} reads {} ({} → {}), beyond the noise floor ({floor}): the headline \
-                 weighs it by its share of the original's time, {}",
+                "input {} reads {} (best-of {original} → {candidate}), beyond the {floor} floor: \
+                 the headline weighs it by its share of the original's time, {}",
                 input.name,
                 Ratio(input.speedup, None),
-                format_ns(original),
-                format_ns(candidate),
                 share(input.share),
             )
         })
@@ -245,16 +249,16 @@ mod tests {
         assert_eq!(
             slower_inputs(&guard),
             [
-                "input 1 reads 1.97x slower (5.73 ns → 10.2 ns), beyond the noise floor (5%): \
-              the headline weighs it by its share of the original's time, 0.6%"
+                "input 1 reads 1.97x slower (best-of 5.73 ns → 10.2 ns), beyond the 5% floor: \
+                 the headline weighs it by its share of the original's time, 0.6%"
             ]
         );
         let text = guard.to_string();
         assert!(guard.passed(), "{text}");
         assert!(
             text.contains(
-                "\n  ⚠ input 1 reads 1.97x slower (5.73 ns → 10.2 ns), beyond the noise floor \
-                 (5%):\n    the headline weighs it by its share of the original's time, 0.6%\n"
+                "\n  ⚠ input 1 reads 1.97x slower (best-of 5.73 ns → 10.2 ns), beyond the 5% floor:\n    \
+                 the headline weighs it by its share of the original's time, 0.6%\n"
             ),
             "{text}"
         );

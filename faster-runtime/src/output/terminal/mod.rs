@@ -293,9 +293,16 @@ pub fn closing(summary: &Summary<'_>, style: Style, bench: bool) -> String {
     } else {
         style.paint(Tone::Bad, "FAILED")
     };
+    // Across revisions the time is the measuring's: the builds before it
+    // (most of a first run) are not in it, so it does not say `finished`.
+    let took = if summary.against.is_some() {
+        "measured in"
+    } else {
+        "finished in"
+    };
     text.push_str(&format!(
         "test result: {result}. {passed} passed{of_which_undecided}; {} failed; {ignored} ignored; \
-         {measured} measured; {} filtered out; finished in {:.2}s\n\n",
+         {measured} measured; {} filtered out; {took} {:.2}s\n\n",
         failures.len(),
         summary.filtered_out,
         summary.elapsed.as_secs_f64(),
@@ -393,6 +400,34 @@ mod tests {
     use crate::report::fixtures::{report, undecided_guard};
     use crate::report::{Report, Scope, Source};
     use crate::stats::verdict::{Expect, Undecided, Verdict};
+
+    #[test]
+    fn a_run_across_revisions_says_its_time_is_the_measurings() {
+        let outcomes = [outcome(report(
+            1.0,
+            (0.99, 1.01),
+            Verdict::WithinNoise,
+            Expect::NotSlower,
+        ))];
+        let summary = |against| Summary {
+            binary: "cargo faster",
+            against,
+            outcomes: &outcomes,
+            filtered_out: 0,
+            elapsed: std::time::Duration::from_millis(6_220),
+            load: None,
+        };
+        let across = closing(&summary(Some("main (1a2b3c4)")), Style::PLAIN, false);
+        assert!(
+            across.ends_with("0 filtered out; measured in 6.22s\n\n"),
+            "{across}"
+        );
+        let alone = closing(&summary(None), Style::PLAIN, false);
+        assert!(
+            alone.ends_with("0 filtered out; finished in 6.22s\n\n"),
+            "{alone}"
+        );
+    }
 
     fn outcome(report: Report) -> Outcome {
         Outcome {

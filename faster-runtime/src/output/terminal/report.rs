@@ -10,7 +10,7 @@ use super::apart::{apart_notes, slower_inputs};
 use super::inputs;
 use super::scope::{Reason, scope_note};
 use crate::output::style::{Style, Tone, WIDTH, display_width, wrap};
-use crate::output::verdict_words;
+use crate::output::{reads_within_floor, verdict_words};
 use crate::report::units::{Ratio, format_bytes, format_ns, format_percent, format_speeds};
 use crate::report::{CompiledCode, Report};
 use crate::stats::verdict::{Expect, Verdict};
@@ -202,19 +202,24 @@ fn verdict_parts(report: &Report) -> (String, String) {
         (false, _) => '✗',
     };
     let verdict = verdict_words(report);
-    let floor = format_percent(report.noise_floor);
     let why = match report.expect {
-        _ if passed => "",
-        Expect::Faster => "expected faster; ",
+        _ if passed => None,
+        Expect::Faster => Some("expected faster".to_string()),
         // Not slower beyond the floor, yet failed: undecided verdicts fail.
-        Expect::NotSlower if report.verdict != Verdict::Slower => "undecided = fail; ",
-        Expect::NotSlower => "expected not slower; ",
-        Expect::Report => "",
+        Expect::NotSlower if report.verdict != Verdict::Slower => Some("undecided = fail".into()),
+        Expect::NotSlower => Some("expected not slower".into()),
+        Expect::Report => None,
     };
-    (
-        ratio,
-        format!("{mark} {verdict} ({why}noise floor {floor})"),
-    )
+    // Said once: `within the 5% floor` names it already.
+    let floor = (!reads_within_floor(report))
+        .then(|| format!("noise floor {}", format_percent(report.noise_floor)));
+    let said: Vec<String> = why.into_iter().chain(floor).collect();
+    let said = if said.is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", said.join("; "))
+    };
+    (ratio, format!("{mark} {verdict}{said}"))
 }
 
 /// The verdict line without colour, on one line: what a failure says first.
@@ -301,7 +306,7 @@ mod tests {
         )
         .to_string();
         assert!(
-            text.contains("1.000x [99% CI 1.002x slower – 1.003x faster]  ✓ within noise"),
+            text.contains("1.000x [99% CI 1.002x slower – 1.003x faster]  ✓ within the 5% floor"),
             "{text}"
         );
         let text = report(0.97, (0.96, 0.98), Verdict::WithinNoise, Expect::Report).to_string();
@@ -315,7 +320,7 @@ mod tests {
     fn a_long_verdict_moves_to_its_own_line_rather_than_pass_80_columns() {
         let text = report(0.97, (0.96, 0.98), Verdict::WithinNoise, Expect::Faster).to_string();
         assert!(
-            text.contains("  1.031x slower [99% CI 1.020x – 1.042x]\n    ✗ within noise (expected faster; noise floor 5%)\n"),
+            text.contains("  1.031x slower [99% CI 1.020x – 1.042x]\n    ✗ within the 5% floor (expected faster)\n"),
             "{text}"
         );
         for line in text.lines() {
@@ -363,9 +368,7 @@ mod tests {
         // Settled within noise stays a plain ✓.
         let settled = report(1.0, (0.97, 1.03), Verdict::WithinNoise, Expect::NotSlower);
         assert!(
-            settled
-                .to_string()
-                .contains("✓ within noise (noise floor 5%)"),
+            settled.to_string().contains("✓ within the 5% floor\n"),
             "{settled}"
         );
         for report in [undecided_guard(), strict, unsure] {
@@ -402,11 +405,7 @@ mod tests {
         // Between the thresholds it is within noise, as it says; asked
         // only to report, the same interval is undecided.
         let settled = report(1.0, (0.97, 1.03), Verdict::WithinNoise, Expect::NotSlower);
-        assert!(
-            settled
-                .to_string()
-                .contains("✓ within noise (noise floor 5%)")
-        );
+        assert!(settled.to_string().contains("✓ within the 5% floor\n"));
         let reported = report(1.4, (1.04, 1.9), Verdict::WithinNoise, Expect::Report);
         assert!(reported.to_string().contains("? undecided"), "{reported}");
     }

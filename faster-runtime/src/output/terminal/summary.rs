@@ -4,7 +4,7 @@
 use super::columns::Columns;
 use crate::error::{Error, OnlyIn};
 use crate::output::style::{Style, Tone, display_width, wrap};
-use crate::output::{one_sided, verdict_words};
+use crate::output::{inputs_changed_words, one_sided, verdict_words};
 use crate::report::units::{Ratio, format_ns, format_percent};
 use crate::report::{Outcome, Report, Status};
 use std::fmt::Write as _;
@@ -12,10 +12,11 @@ use std::fmt::Write as _;
 /// The summary of a run:
 ///
 /// ```text
-/// faster: 3 comparisons: 1 passed, 1 undecided, 1 failed
+/// faster: 3 comparisons: 2 passed (1 undecided), 1 failed
 ///   comparison            best-of runtime   paired speedup  verdict
 ///   has_duplicate_sorted  405 µs → 44.0 µs  8.95x faster    ✓ faster
 ///   mean_v2               9.58 µs → 9.87 µs 1.03x slower    ? undecided (24%)
+///     ⚠ input 0 reads 1.81x slower, beyond the 5% floor
 ///   sum_unrolled          ✗ error: the candidate returns a different result…
 ///   ? undecided (X%): the interval could not rule out a change of the noise
 ///     floor's size; only a change beyond X% could be judged
@@ -93,6 +94,11 @@ pub fn table(outcomes: &[Outcome], style: Style) -> String {
             }
         };
         let _ = writeln!(out, "{line}");
+        if let Some(changed) = outcome.result.as_ref().ok().and_then(inputs_changed_words) {
+            for line in wrap(&changed, "    ⚠ ", "      ") {
+                let _ = writeln!(out, "{}", style.paint(Tone::Warn, &line));
+            }
+        }
     }
     if outcomes.iter().any(Outcome::undecided) {
         let note = "undecided (X%): the interval could not rule out a change of the noise \
@@ -142,8 +148,10 @@ fn error_row(name: &str, outcome: &Outcome, error: &Error, style: Style) -> Stri
     lines.join("\n")
 }
 
-/// `3 passed, 1 undecided, 1 failed, 1 new`: the counts that are not zero
-/// (passed always), undecided apart from passed, the failures in red.
+/// `3 passed (1 undecided), 1 failed, 1 new`: the counts that are not zero
+/// (passed always), the undecided ones among the passed, as libtest's
+/// result line after the table counts them (so the two never read apart),
+/// the failures in red.
 fn counts(outcomes: &[Outcome], style: Style) -> String {
     let failed = outcomes.iter().filter(|outcome| !outcome.passed()).count();
     let undecided = outcomes
@@ -154,15 +162,17 @@ fn counts(outcomes: &[Outcome], style: Style) -> String {
         one_sided(outcomes, OnlyIn::Current),
         one_sided(outcomes, OnlyIn::Base),
     );
-    let passed = outcomes.len() - failed - undecided - new - removed;
-    let mut counts = vec![if failed == 0 {
+    let passed = outcomes.len() - failed - new - removed;
+    let mut passed = if failed == 0 {
         style.paint(Tone::Good, &format!("{passed} passed"))
     } else {
         format!("{passed} passed")
-    }];
+    };
     if undecided > 0 {
-        counts.push(style.paint(Tone::Warn, &format!("{undecided} undecided")));
+        let of_which = style.paint(Tone::Warn, &format!("{undecided} undecided"));
+        passed.push_str(&format!(" ({of_which})"));
     }
+    let mut counts = vec![passed];
     if failed > 0 {
         counts.push(style.paint(Tone::Bad, &format!("{failed} failed")));
     }
@@ -277,6 +287,40 @@ mod tests {
     }
 
     #[test]
+    fn inputs_beyond_the_floor_either_way_get_a_line_under_their_row() {
+        use crate::report::fixtures::parse_uri;
+        let outcome = |report: Report| Outcome {
+            test: "parse_uri".into(),
+            label: String::new(),
+            source: None,
+            result: Ok(report),
+            enforced: true,
+        };
+        let text = table(&[outcome(parse_uri())], Style::PLAIN);
+        assert!(
+            text.contains(
+                "✓ within the 5% floor\n    ⚠ input 0 reads 1.81x slower, input 1 1.52x slower, \
+                 input 2 1.16x slower,\n      beyond the 5% floor\n"
+            ),
+            "{text}"
+        );
+        // A speedup of the short inputs is news under a headline of 1.00x.
+        let mut faster = parse_uri();
+        faster.inputs[0].speedup = 1.8;
+        for input in &mut faster.inputs[1..] {
+            input.speedup = 1.0;
+        }
+        let text = table(&[outcome(faster)], Style::PLAIN);
+        assert!(
+            text.contains("\n    ⚠ input 0 reads 1.80x faster, beyond the 5% floor\n"),
+            "{text}"
+        );
+        // Inputs within the floor, or on the verdict's side: no line.
+        let text = table(&[outcome(three_inputs())], Style::PLAIN);
+        assert!(!text.contains('⚠'), "{text}");
+    }
+
+    #[test]
     fn a_guard_that_could_be_faster_is_marked_not_slower() {
         let guard = report(1.4, (1.04, 1.9), Verdict::WithinNoise, Expect::NotSlower);
         assert_eq!(verdict_cell(&guard, true), "✓ not slower");
@@ -302,11 +346,11 @@ mod tests {
         let text = table(&outcomes, Style::PLAIN);
         assert_eq!(
             text,
-            "faster: 3 comparisons: 2 passed, 1 undecided\n  \
+            "faster: 3 comparisons: 3 passed (1 undecided)\n  \
              comparison            best-of runtime    paired speedup  verdict\n  \
              dup::faster_dedup     405 µs → 44.0 µs   8.95x faster    ✓ faster\n  \
              mean::faster_mean_v2  32.8 µs → 29.2 µs  1.03x slower    ? undecided (24%)\n  \
-             sum::faster_sum_v2    32.8 µs → 29.2 µs  1.00x           ✓ within noise\n  \
+             sum::faster_sum_v2    32.8 µs → 29.2 µs  1.00x           ✓ within the 5% floor\n  \
              ? undecided (X%): the interval could not rule out a change of the noise\n    \
              floor's size; only a change beyond X% could be judged\n"
         );
