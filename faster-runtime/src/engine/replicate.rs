@@ -36,7 +36,7 @@
 //! in further layouts, up to
 //! [`MOST_LAYOUTS`] or the budget. Starting, asking and stopping the
 //! processes is `crate::process`'s; what a slice is and when to stop is
-//! here, for every driver: a comparison in one binary ([`measure`]), a
+//! here, for every driver: a comparison in one binary ([`measure_slices`]), a
 //! function across revisions (pair by pair, `harness::against`) and the
 //! accuracy suite. The slices combine into one [`Measurement`], keeping
 //! every round of every process, so the counts in every output agree with
@@ -47,7 +47,8 @@ use crate::config::Config;
 use crate::error::Error;
 use crate::report::layouts::log_means_by_slot;
 use crate::report::notice;
-use crate::report::{Measurement, ProcessSummary};
+use crate::report::would_take::project;
+use crate::report::{MOST_LAYOUTS_OF_A_RUN, Measurement, ProcessSummary};
 use crate::stats::samples::{CONFIDENCE, Stop};
 use crate::stats::verdict::NoiseFloor;
 use crate::stats::{self, Interval};
@@ -97,6 +98,8 @@ pub struct Replication {
     /// Slices measured again because another process took their budget
     /// ([`after_failed_slice`]).
     disturbed: usize,
+    /// Whether it measures on the run's time ([`Replication::on_the_runs_time`]).
+    on_the_runs_time: bool,
 }
 
 impl Replication {
@@ -108,13 +111,26 @@ impl Replication {
             summaries: Vec::new(),
             spent: Duration::ZERO,
             disturbed: 0,
+            on_the_runs_time: false,
         }
     }
 
     /// The slot the next slice goes to. A slice measured again after a
-    /// disturbance goes to the same slot.
+    /// disturbance goes to the same slot. On the run's time, new layouts
+    /// first, up to [`MOST_LAYOUTS_OF_A_RUN`]: where the layouts' spread is
+    /// what holds the interval wide, another pass over the same ones does
+    /// not narrow it.
     pub fn next_slot(&self) -> u32 {
-        slot_of(self.slices.len(), self.config.processes)
+        if !self.on_the_runs_time {
+            return slot_of(self.slices.len(), self.config.processes);
+        }
+        let most = self.config.processes.max(MOST_LAYOUTS_OF_A_RUN);
+        let newest = self.summaries.iter().map(|s| s.slot).max().unwrap_or(0);
+        if (newest as usize) < most {
+            newest + 1
+        } else {
+            (self.slices.len() % most) as u32 + 1
+        }
     }
 
     /// The next slice: its slot, configuration and the time its process
@@ -158,15 +174,59 @@ impl Replication {
     /// then as soon as the verdict is settled ([`settled`]), one more slice
     /// like the average would overrun the budget, or [`MOST_SLICES`] were
     /// measured.
+    /// On the run's time, its own budget no longer ends it: the run's does
+    /// ([`RunBudget`](super::budget::RunBudget)).
     pub fn enough(&self) -> bool {
         let count = self.slices.len();
         if count < self.config.processes.max(1) {
             return false;
         }
-        let per_slice = self.spent / count as u32;
+        let over_budget = self.spent + self.per_slice() > self.config.max_time;
         (looks_at(count) && settled(&self.summaries, self.floor()))
-            || self.spent + per_slice > self.config.max_time
+            || (over_budget && !self.on_the_runs_time)
             || count >= self.config.processes.max(MOST_SLICES)
+    }
+
+    /// The wall time a slice took on average so far (zero before the
+    /// first).
+    pub fn per_slice(&self) -> Duration {
+        self.spent / self.slices.len().max(1) as u32
+    }
+
+    /// The wall time spent on the slices so far.
+    pub fn spent(&self) -> Duration {
+        self.spent
+    }
+
+    /// Whether more of the run's time could settle it: its own budget (or
+    /// its layouts) ended it unsettled, and the layouts it would need, as
+    /// projected from its interval so far ([`project`]), are no more than
+    /// [`MOST_LAYOUTS_OF_A_RUN`].
+    pub fn could_use_the_runs_time(&self) -> bool {
+        let count = self.slices.len();
+        if count < self.config.processes.max(2) || count >= MOST_SLICES {
+            return false;
+        }
+        let Some(layouts) = over_layouts(&self.summaries) else {
+            return false;
+        };
+        let floor = self.floor();
+        let measured = layouts.log_means.len();
+        let projected = project(
+            layouts.interval.half_width,
+            measured,
+            self.spent,
+            floor,
+            Some(MOST_LAYOUTS_OF_A_RUN),
+        );
+        !layouts.settle(floor) && projected.is_some_and(|(_, more_time)| more_time.is_some())
+    }
+
+    /// Measures on the run's time from here on: slices in new layouts up to
+    /// [`MOST_LAYOUTS_OF_A_RUN`], until its verdict settles at one of the
+    /// stop rule's looks ([`looks_at`]) or the run's time is spent.
+    pub fn on_the_runs_time(&mut self) {
+        self.on_the_runs_time = true;
     }
 
     /// The slices' figures so far, each under its slot.
@@ -191,24 +251,14 @@ impl Replication {
     }
 }
 
-/// Measures as `config` says: with `measure_here` in this process where
-/// `config.processes` is 1, else in slices `measure_slice` measures, at
-/// least `config.processes` of them and more while the verdict is not
-/// settled and the budget lasts, combined. Before each slice, `prepare`
-/// readies its slot's binary (a layout made once per build, by relinking),
-/// which the budget does not count: a first run would otherwise spend a
-/// comparison's budget on linking, and judge it on fewer layouts than
-/// every run after it.
-pub fn measure(
-    config: &Config,
-    measure_here: impl FnOnce(&Config) -> Result<Measurement, Error>,
+/// Measures slices of `replication` until it has enough
+/// ([`Replication::enough`]): each slot readied by `prepare`, each slice
+/// measured by `measure_slice` and timed here.
+pub fn measure_slices(
+    replication: &mut Replication,
     mut prepare: impl FnMut(u32) -> Result<(), Error>,
     mut measure_slice: impl FnMut(SliceToMeasure) -> Result<Measurement, Error>,
-) -> Result<Measurement, Error> {
-    if config.processes <= 1 {
-        return measure_here(config);
-    }
-    let mut replication = Replication::new(config);
+) -> Result<(), Error> {
     while !replication.enough() {
         let slice = replication.next_slice();
         prepare(slice.slot)?;
@@ -217,7 +267,7 @@ pub fn measure(
         let measured = measure_slice(slice);
         replication.record(slot, measured, started.elapsed())?;
     }
-    Ok(replication.combined())
+    Ok(())
 }
 
 /// The configuration each slice of a replicated comparison is measured
@@ -478,6 +528,28 @@ mod tests {
     use super::*;
     use crate::report::fixtures;
     use crate::stats::verdict::Verdict;
+
+    /// Measures as the runtime's drivers do: with `measure_here` in this process where
+    /// `config.processes` is 1, else in slices `measure_slice` measures, at
+    /// least `config.processes` of them and more while the verdict is not
+    /// settled and the budget lasts, combined. Before each slice, `prepare`
+    /// readies its slot's binary (a layout made once per build, by relinking),
+    /// which the budget does not count: a first run would otherwise spend a
+    /// comparison's budget on linking, and judge it on fewer layouts than
+    /// every run after it.
+    pub fn measure(
+        config: &Config,
+        measure_here: impl FnOnce(&Config) -> Result<Measurement, Error>,
+        prepare: impl FnMut(u32) -> Result<(), Error>,
+        measure_slice: impl FnMut(SliceToMeasure) -> Result<Measurement, Error>,
+    ) -> Result<Measurement, Error> {
+        if config.processes <= 1 {
+            return measure_here(config);
+        }
+        let mut replication = Replication::new(config);
+        measure_slices(&mut replication, prepare, measure_slice)?;
+        Ok(replication.combined())
+    }
 
     fn process(speedup: f64, half_width: f64) -> Measurement {
         let mut measurement = fixtures::measurement(

@@ -20,7 +20,7 @@ pub(crate) mod outcome;
 pub(crate) mod run;
 pub(crate) mod throughput;
 pub(crate) mod units;
-mod would_take;
+pub(crate) mod would_take;
 
 pub use crate::stats::LinearFit;
 pub use crate::stats::samples::{BatchLimit, Stop};
