@@ -168,7 +168,11 @@ mod tests {
         let replication = replications.pop().unwrap().unwrap();
         let slots: Vec<u32> = replication.summaries().iter().map(|s| s.slot).collect();
         assert_eq!(slots.len(), 128, "settled at the look at 128");
-        assert_eq!(slots[64..], (65..=128).collect::<Vec<u32>>()[..], "new layouts");
+        assert_eq!(
+            slots[64..],
+            (65..=128).collect::<Vec<u32>>()[..],
+            "new layouts"
+        );
         let combined = replication.combined();
         assert_eq!(floor.verdict(combined.ci), Verdict::WithinNoise);
         assert!(floor.settles(combined.ci), "{:?}", combined.ci);
@@ -194,7 +198,11 @@ mod tests {
         assert_eq!(slices, 10, "ten slices fit, the eleventh would not");
         assert!(budget.affords(Duration::ZERO), "within the run's budget");
         for replication in replications {
-            assert_eq!(replication.unwrap().summaries().len(), 69, "in turn: five each");
+            assert_eq!(
+                replication.unwrap().summaries().len(),
+                69,
+                "in turn: five each"
+            );
         }
     }
 
@@ -227,7 +235,10 @@ mod tests {
             }
             wide.slice(slice.slot)
         });
-        assert!(matches!(replications[0], Err(Error::Replication { process: 65, .. })));
+        assert!(matches!(
+            replications[0],
+            Err(Error::Replication { process: 65, .. })
+        ));
         assert_eq!(replications[1].as_ref().unwrap().summaries().len(), 128);
     }
 }

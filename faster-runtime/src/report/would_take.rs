@@ -7,10 +7,12 @@
 //! shrinks over `n` layouts as t(n−1)/√n times their spread; the outputs
 //! only lay it out.
 
+use super::units::format_percent;
 use super::{Report, Scope};
-use crate::stats::student_t_quantile;
 use crate::stats::samples::CONFIDENCE;
+use crate::stats::student_t_quantile;
 use crate::stats::verdict::NoiseFloor;
+use std::fmt;
 use std::time::Duration;
 
 /// The most layouts a comparison is measured in on the run's time (where
@@ -24,6 +26,8 @@ pub const MOST_LAYOUTS_OF_A_RUN: usize = 128;
 /// What an undecided comparison would need to decide.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct WouldTake {
+    /// The floor asked for (0.02 = 2%).
+    pub floor: f64,
     /// The smallest change (a fraction, either way) the interval judges
     /// now (see [`NoiseFloor::judged_beyond`]).
     pub judged_now: f64,
@@ -48,9 +52,11 @@ pub enum Over {
     /// any machine; a larger piece of work per call (the code that calls
     /// this function) is moved relatively less.
     Layouts,
-    /// Processes of this build, or rounds in one process: the machine's
-    /// noise, which a quieter machine narrows.
-    Noise,
+    /// Processes of this one build: the machine's noise, which a quieter
+    /// machine narrows.
+    Processes,
+    /// Rounds in one process: the machine's noise likewise.
+    Rounds,
 }
 
 /// The projection of an interval of `half_width` (in log space) over
@@ -126,23 +132,56 @@ impl Report {
         }
         let half_width = (self.ci.1.ln() - self.ci.0.ln()) / 2.0;
         let (over, measured, most) = if self.processes.is_empty() {
-            (Over::Noise, self.rounds, None)
+            (Over::Rounds, self.rounds, None)
         } else {
             let over = match self.scope {
                 Some(Scope::Layouts) => Over::Layouts,
-                _ => Over::Noise,
+                _ => Over::Processes,
             };
             (over, self.slot_means().len(), Some(MOST_LAYOUTS_OF_A_RUN))
         };
-        let (needed, more_time) =
-            project(half_width, measured, self.elapsed, self.floor(), most)?;
+        let (needed, more_time) = project(half_width, measured, self.elapsed, self.floor(), most)?;
         Some(WouldTake {
+            floor: self.noise_floor,
             judged_now: self.judged_beyond(),
             over,
             measured,
             needed,
             more_time,
         })
+    }
+}
+
+/// One sentence every output writes: `to judge 2% it would take about 97
+/// layouts (64 so far), 1.6s more`, or that no budget would, and what would
+/// narrow it.
+impl fmt::Display for WouldTake {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let units = match self.over {
+            Over::Layouts => "layouts",
+            Over::Processes => "processes",
+            Over::Rounds => "rounds",
+        };
+        write!(
+            f,
+            "to judge {} it would take about {} {units} ({} so far)",
+            format_percent(self.floor),
+            self.needed,
+            self.measured,
+        )?;
+        match self.more_time {
+            Some(more) => write!(f, ", {:.1}s more of measuring", more.as_secs_f64()),
+            None => write!(
+                f,
+                ", more than the {MOST_LAYOUTS_OF_A_RUN} a run measures: no budget would; {}",
+                match self.over {
+                    Over::Layouts =>
+                        "a larger piece of work per call (the code that calls this \
+                                      function) would narrow it",
+                    Over::Processes | Over::Rounds => "a quieter machine would narrow it",
+                }
+            ),
+        }
     }
 }
 
@@ -175,7 +214,13 @@ mod tests {
         assert!((more_time.unwrap().as_secs_f64() - expected).abs() < 1e-6);
         // Beyond the cap of a run's layouts, no budget would.
         assert_eq!(
-            project(2.0 * floor.log_threshold(), 64, 3 * SECOND, floor, Some(128)),
+            project(
+                2.0 * floor.log_threshold(),
+                64,
+                3 * SECOND,
+                floor,
+                Some(128)
+            ),
             Some((needed, None))
         );
     }
@@ -186,10 +231,13 @@ mod tests {
         // layouts, a half-width of about 2%; 128 layouts narrow it by √2.
         let floor = NoiseFloor::new(0.02);
         let half_width = 1.2 * floor.log_threshold();
-        let (needed, more_time) = project(half_width, 64, 2700 * SECOND / 1000, floor, Some(128))
-            .expect("a projection");
+        let (needed, more_time) =
+            project(half_width, 64, 2700 * SECOND / 1000, floor, Some(128)).expect("a projection");
         assert!(needed > 64 && needed <= 128, "{needed}");
-        assert!(more_time.is_some_and(|time| time < 3 * SECOND), "{more_time:?}");
+        assert!(
+            more_time.is_some_and(|time| time < 3 * SECOND),
+            "{more_time:?}"
+        );
     }
 
     #[test]
@@ -197,6 +245,33 @@ mod tests {
         let floor = NoiseFloor::new(0.05);
         assert_eq!(project(0.1, 1, SECOND, floor, None), None);
         assert_eq!(project(f64::INFINITY, 8, SECOND, floor, None), None);
+    }
+
+    #[test]
+    fn it_is_said_in_one_sentence_with_the_time_or_what_would_narrow_it() {
+        let take = WouldTake {
+            floor: 0.02,
+            judged_now: 0.04,
+            over: Over::Layouts,
+            measured: 64,
+            needed: 97,
+            more_time: Some(Duration::from_millis(1600)),
+        };
+        assert_eq!(
+            take.to_string(),
+            "to judge 2% it would take about 97 layouts (64 so far), 1.6s more of measuring"
+        );
+        let never = WouldTake {
+            needed: 412,
+            more_time: None,
+            ..take
+        };
+        assert_eq!(
+            never.to_string(),
+            "to judge 2% it would take about 412 layouts (64 so far), more than the 128 a run \
+             measures: no budget would; a larger piece of work per call (the code that calls \
+             this function) would narrow it"
+        );
     }
 
     #[test]
