@@ -175,16 +175,23 @@ impl Replication {
     /// like the average would overrun the budget, or [`MOST_SLICES`] were
     /// measured.
     /// On the run's time, its own budget no longer ends it: the run's does
-    /// ([`RunBudget`](super::budget::RunBudget)).
+    /// ([`RunBudget`](super::budget::RunBudget)), or
+    /// [`MOST_LAYOUTS_OF_A_RUN`] slices, the last look `accuracy --looks`
+    /// counts.
     pub fn enough(&self) -> bool {
         let count = self.slices.len();
         if count < self.config.processes.max(1) {
             return false;
         }
         let over_budget = self.spent + self.per_slice() > self.config.max_time;
+        let most = if self.on_the_runs_time {
+            MOST_LAYOUTS_OF_A_RUN
+        } else {
+            MOST_SLICES
+        };
         (looks_at(count) && settled(&self.summaries, self.floor()))
             || (over_budget && !self.on_the_runs_time)
-            || count >= self.config.processes.max(MOST_SLICES)
+            || count >= self.config.processes.max(most)
     }
 
     /// The wall time a slice took on average so far (zero before the
@@ -198,13 +205,13 @@ impl Replication {
         self.spent
     }
 
-    /// Whether more of the run's time could settle it: its own budget (or
-    /// its layouts) ended it unsettled, and the layouts it would need, as
-    /// projected from its interval so far ([`project`]), are no more than
-    /// [`MOST_LAYOUTS_OF_A_RUN`].
+    /// Whether more of the run's time could settle it: its own budget
+    /// ended it unsettled under [`MOST_LAYOUTS_OF_A_RUN`] slices, and the
+    /// layouts it would need, as projected from its interval so far
+    /// ([`project`]), are no more than that.
     pub fn could_use_the_runs_time(&self) -> bool {
         let count = self.slices.len();
-        if count < self.config.processes.max(2) || count >= MOST_SLICES {
+        if count < self.config.processes.max(2) || count >= MOST_LAYOUTS_OF_A_RUN {
             return false;
         }
         let Some(layouts) = over_layouts(&self.summaries) else {

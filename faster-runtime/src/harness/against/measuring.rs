@@ -6,6 +6,7 @@
 
 use super::{Against, Revision, Started};
 use crate::config::{Config, Settings};
+use crate::engine::budget::RunBudget;
 use crate::engine::probe;
 use crate::engine::replicate::{self, Replication};
 use crate::error::{Error, OnlyIn};
@@ -63,8 +64,11 @@ impl Measuring<'_> {
     /// binaries where they can be relinked: every function at least
     /// `config.processes` times, and again in the next pair while its
     /// verdict is undecided and its budget lasts (its [`Replication`]'s
-    /// rule, a replicated comparison's). Hands each outcome to the outputs
-    /// once it is done.
+    /// rule, a replicated comparison's); then, while the run's budget (the
+    /// sum of theirs) lasts, in further pairs in new layouts, those whose
+    /// own budgets left them unsettled and that more of it could settle
+    /// ([`Replication::could_use_the_runs_time`]). Hands each outcome to
+    /// the outputs once it is done.
     pub(super) fn all(&mut self, selected: &[(&str, Match)]) -> Vec<Outcome> {
         let tests: Vec<&str> = selected.iter().map(|(name, _)| *name).collect();
         self.outputs.begin(&Run {
@@ -79,18 +83,52 @@ impl Measuring<'_> {
                 done: !matches!(matched, Match::Both { .. }),
             })
             .collect();
+        let mut budget = RunBudget::new(
+            selected
+                .iter()
+                .filter_map(|(_, matched)| match matched {
+                    Match::Both { current, .. } => Some(self.config(*current).max_time),
+                    _ => None,
+                })
+                .sum(),
+        );
         let mut pair = 0;
+        while self.pairs(selected, &mut measured, &mut pair, &mut budget)
+            && onto_the_runs_time(&mut measured, &budget)
+        {}
+        selected
+            .iter()
+            .zip(measured)
+            .map(|((name, matched), function)| {
+                let outcome = self.outcome(name, matched, function.slices);
+                self.outputs.comparison(&outcome);
+                outcome
+            })
+            .collect()
+    }
+
+    /// Pairs of children, from pair `pair` on, measuring every function of
+    /// `measured` not done yet, until each is done; each slice's time
+    /// spent of `budget`. Returns whether the children could be started
+    /// each time.
+    fn pairs(
+        &mut self,
+        selected: &[(&str, Match)],
+        measured: &mut [Measured],
+        pair: &mut u32,
+        budget: &mut RunBudget,
+    ) -> bool {
         // Every function still measuring is at the same slice (one a pair,
         // measured again in that pair after a disturbance), so the first's
         // next slot is every one's: pair `k` runs in its replications' slot.
-        while let Some(slot) = next_slot(&measured) {
-            pair += 1;
-            if let Err(error) = self.start_pair(pair, slot) {
-                fail_the_rest(&mut measured, &error);
-                break;
+        while let Some(slot) = next_slot(measured) {
+            *pair += 1;
+            if let Err(error) = self.start_pair(*pair, slot) {
+                fail_the_rest(measured, &error);
+                return false;
             }
             let mut not_started_again = None;
-            for ((name, matched), function) in selected.iter().zip(&mut measured) {
+            for ((name, matched), function) in selected.iter().zip(measured.iter_mut()) {
                 let (Match::Both { base, current }, false) = (matched, function.done) else {
                     continue;
                 };
@@ -106,6 +144,7 @@ impl Measuring<'_> {
                     let before = slices.summaries().len();
                     let started = Instant::now();
                     let measured = self.measure_once(name, *base, *current, &config);
+                    budget.spend(started.elapsed());
                     if let Err(error) = slices.record(slot, measured, started.elapsed()) {
                         break Err(error);
                     }
@@ -115,7 +154,9 @@ impl Measuring<'_> {
                 };
                 let failed = recorded.is_err();
                 match recorded {
-                    Ok(()) => function.done = slices.enough(),
+                    Ok(()) => {
+                        function.done = slices.enough() || !budget.affords(slices.per_slice())
+                    }
                     Err(error) => {
                         function.slices = Err(error);
                         function.done = true;
@@ -126,26 +167,18 @@ impl Measuring<'_> {
                 // error, and the pair is started again, in the same
                 // layouts, for the functions after it.
                 if failed && self.a_child_ended() {
-                    if let Err(error) = self.start_pair(pair, slot) {
+                    if let Err(error) = self.start_pair(*pair, slot) {
                         not_started_again = Some(error);
                         break;
                     }
                 }
             }
             if let Some(error) = not_started_again {
-                fail_the_rest(&mut measured, &error);
-                break;
+                fail_the_rest(measured, &error);
+                return false;
             }
         }
-        selected
-            .iter()
-            .zip(measured)
-            .map(|((name, matched), function)| {
-                let outcome = self.outcome(name, matched, function.slices);
-                self.outputs.comparison(&outcome);
-                outcome
-            })
-            .collect()
+        true
     }
 
     /// Fresh children serving both revisions for pair `pair` (from 1), in
@@ -348,6 +381,24 @@ fn next_slot(measured: &[Measured]) -> Option<u32> {
         .filter(|function| !function.done)
         .find_map(|function| function.slices.as_ref().ok())
         .map(Replication::next_slot)
+}
+
+/// Has the functions of `measured` that more of the run's time could
+/// settle, and that `budget` affords another slice of, measure on it
+/// (`engine::budget`'s rule, pair by pair here). Returns whether any does.
+fn onto_the_runs_time(measured: &mut [Measured], budget: &RunBudget) -> bool {
+    let mut any = false;
+    for function in measured.iter_mut() {
+        let Ok(slices) = &mut function.slices else {
+            continue;
+        };
+        if slices.could_use_the_runs_time() && budget.affords(slices.per_slice()) {
+            slices.on_the_runs_time();
+            function.done = slices.enough();
+            any |= !function.done;
+        }
+    }
+    any
 }
 
 /// Ends every function not done yet with `error`: its children could not
