@@ -26,11 +26,17 @@ pub struct RunBudget {
 
 impl RunBudget {
     /// A run that may spend `total` measuring, none of it spent yet.
-    pub fn new(total: Duration) -> RunBudget {
+    pub const fn new(total: Duration) -> RunBudget {
         RunBudget {
             total,
             spent: Duration::ZERO,
         }
+    }
+
+    /// Adds `time` to what the run may spend: a comparison's own budget, in
+    /// a run whose comparisons come one at a time (libtest's tests).
+    pub fn add(&mut self, time: Duration) {
+        self.total += time;
     }
 
     /// Counts `time` as spent.

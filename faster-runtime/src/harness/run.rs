@@ -18,6 +18,7 @@ use crate::output::files::output_dir;
 use crate::output::{Note, Outputs};
 use crate::registry::Comparison;
 use crate::report::{Measurement, Outcome, Scope, Source};
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 /// The run-wide settings: the environment's, and the command line's over
@@ -49,9 +50,17 @@ impl RunWide {
     }
 }
 
+/// The run's budget in a process whose comparisons come one at a time
+/// (libtest's tests, [`run_comparison`]): each adds its own budget as it
+/// runs, and one its own budget left unsettled may have what those before
+/// it left over (there is no end of the run to wait for).
+static SO_FAR: Mutex<RunBudget> = Mutex::new(RunBudget::new(Duration::ZERO));
+
 /// Runs `comparison` and hands its outcome to `outputs`, taking turns with
-/// other processes on the target directory's lock. Returns the outcome and
-/// what the outputs noted about it.
+/// other processes on the target directory's lock; where its own budget
+/// left it unsettled, on what the comparisons before it in this process
+/// left over ([`SO_FAR`]). Returns the outcome and what the outputs noted
+/// about it.
 pub fn run_comparison(
     comparison: &Comparison,
     run_wide: &RunWide,
@@ -59,7 +68,8 @@ pub fn run_comparison(
 ) -> (Outcome, Vec<Note>) {
     let config = run_wide.config(comparison);
     let enforced = run_wide.enforces(comparison);
-    let turn = own_turn(comparison, &config, enforced, outputs);
+    let turn = own_turn(comparison, &config, enforced, outputs)
+        .and_then(|turn| with_what_is_left(comparison, &config, turn));
     let outcome = outcome(comparison, &config, enforced, turn.map(Turn::whole));
     let notes = outputs.comparison(&outcome);
     (outcome, notes)
@@ -108,6 +118,24 @@ pub fn run_all(
         .into_iter()
         .map(|outcome| outcome.expect("every comparison has its outcome"))
         .collect()
+}
+
+/// `turn` of `comparison`, measured further on what the comparisons
+/// before it in this process left over where more could settle it.
+fn with_what_is_left(comparison: &Comparison, config: &Config, turn: Turn) -> Result<Turn, Error> {
+    let mut budget = SO_FAR
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    budget.add(config.max_time);
+    budget.spend(turn.spent());
+    let Turn::Slices(replication, binaries) = turn else {
+        return Ok(turn);
+    };
+    let held = [(0, binaries)];
+    let mut slices = [Ok(replication)];
+    more_on_the_runs_time(&mut budget, &[comparison], &held, &mut slices);
+    let ([(_, binaries)], [slices]) = (held, slices);
+    slices.map(|replication| Turn::Slices(replication, binaries))
 }
 
 /// What a comparison's own turn measured: the whole measurement and how
@@ -230,10 +258,12 @@ fn more_on_the_runs_time(
     held: &[(usize, Binaries)],
     slices: &mut [Result<Replication, Error>],
 ) {
+    // In the order a comparison's own turn takes them: another thread's
+    // turn holds the lock while it waits for the timing turn.
+    let _lock = lock_across_processes(&output_dir());
     let _turn = compare::timing_turn();
     spend_on_undecided(budget, slices, |at, slice| {
         let (index, binaries) = &held[at];
-        let _lock = lock_across_processes(&output_dir());
         measure_slice(selected[*index], binaries, slice)
     });
 }
