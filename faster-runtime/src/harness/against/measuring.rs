@@ -121,6 +121,9 @@ impl Measuring<'_> {
         // Every function still measuring is at the same slice (one a pair,
         // measured again in that pair after a disturbance), so the first's
         // next slot is every one's: pair `k` runs in its replications' slot.
+        // On the run's time they may not be (each stopped where its own
+        // budget ended it); each records the pair's slot, a new layout of
+        // the first's, as its own.
         while let Some(slot) = next_slot(measured) {
             *pair += 1;
             if let Err(error) = self.start_pair(*pair, slot) {
