@@ -1052,10 +1052,8 @@ fn both_functions_addresses_are_registered() {
 /// Measures a registered comparison again, briefly (unjudged). The runtime serializes
 /// this with the generated tests' measurements.
 fn run_briefly(test_name: &str) -> faster::report::Measurement {
-    let config = Config {
-        max_time: Duration::from_millis(500),
-        ..Config::default()
-    };
+    let mut config = Config::default();
+    config.max_time = Duration::from_millis(500);
     (registered(test_name).run)(&config)
         .unwrap_or_else(|error| panic!("{test_name} did not run: {error}"))
 }
@@ -1156,10 +1154,8 @@ fn mut_arguments_are_compared_after_the_call() {
     // even when the outputs agree: run the registered pair's engine path
     // with a wrong candidate of the same shape.
     let inputs = vec![(vec![3_u32, 1, 2], 10_usize, vec![2_u32])];
-    let config = Config {
-        max_time: Duration::from_millis(20),
-        ..Config::default()
-    };
+    let mut config = Config::default();
+    config.max_time = Duration::from_millis(20);
     type Case = (Vec<u32>, usize, Vec<u32>);
     let naive = |(_, limit, extra): &Case, (mut v,): (Vec<u32>,)| {
         let removed = merge_dedup_naive(&mut v, *limit, extra);

@@ -68,11 +68,9 @@ fn totals() -> Vec<(Consumed, i64, Haystack)> {
 }
 
 fn run(test_name: &str) {
-    let config = Config {
-        max_time: Duration::from_millis(500),
-        processes: 1,
-        ..Config::default()
-    };
+    let mut config = Config::default();
+    config.max_time = Duration::from_millis(500);
+    config.processes = 1;
     let comparison = comparisons()
         .into_iter()
         .find(|comparison| comparison.test_name() == test_name)

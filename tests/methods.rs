@@ -438,11 +438,9 @@ fn a_provided_method_runs_as_each_implementors() {
 
 #[test]
 fn a_borrowed_output_is_compared_as_its_value() {
-    let config = Config {
-        max_time: Duration::from_millis(500),
-        processes: 1,
-        ..Config::default()
-    };
+    let mut config = Config::default();
+    config.max_time = Duration::from_millis(500);
+    config.processes = 1;
     let report = (registered("itoa::faster_buffer_format_i64").run)(&config)
         .unwrap_or_else(|error| panic!("the comparison did not run: {error}"));
     assert!(report.outputs_checked);

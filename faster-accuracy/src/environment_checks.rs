@@ -122,10 +122,9 @@ pub fn replication(options: &Options) -> ExitCode {
             )
             .expect("unit outputs agree");
             single_seconds.push(started.elapsed().as_secs_f64());
-            let mut replication = Replication::new(&Config {
-                processes: settings.processes,
-                ..Config::default()
-            });
+            let mut config = Config::default();
+            config.processes = settings.processes;
+            let mut replication = Replication::new(&config);
             let single_ci = here.ci;
             let slot = replication.next_slot();
             replication
@@ -191,11 +190,9 @@ pub fn stack_check(options: &Options) -> ExitCode {
     for (cell, original, candidate) in CELLS {
         let truth = truth_of(original, candidate);
         for vary_stack in [false, true] {
-            let config = Config {
-                vary_stack,
-                systematic_allowance: 0.0,
-                ..Config::default()
-            };
+            let mut config = Config::default();
+            config.vary_stack = vary_stack;
+            config.plan_mut().systematic_allowance = 0.0;
             let (mut covered, mut errors, mut widths) = (0, Vec::new(), Vec::new());
             for _ in 0..settings.runs {
                 let report = compare_fns(

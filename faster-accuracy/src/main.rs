@@ -263,8 +263,8 @@ fn print_header(options: &options::Matrix, settings: &runner::Settings, llc: Opt
         "engine: Config::default() (noise floor {}%, budget {:?}, target ±{}%, at least {} rounds); timer reading {:.1} ns",
         100.0 * settings.config.noise_floor,
         settings.config.max_time,
-        100.0 * settings.config.target_precision,
-        settings.config.min_rounds,
+        100.0 * settings.config.plan().target_precision,
+        settings.config.plan().min_rounds,
         faster::time::calibrate(&faster::time::WallClock).reading_cost_ns,
     );
     println!(

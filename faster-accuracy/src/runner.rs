@@ -262,11 +262,9 @@ fn measure_cell<I, F: FnMut(&I)>(
         let fixed = (settings.fixed && cell.identical()).then(|| {
             // The same length as the stopping run, but never stopping early:
             // no target precision is reachable, so the budget ends it.
-            let fixed_config = Config {
-                target_precision: 1e-12,
-                max_time: report.elapsed,
-                ..config.clone()
-            };
+            let mut fixed_config = config.clone();
+            fixed_config.max_time = report.elapsed;
+            fixed_config.plan_mut().target_precision = 1e-12;
             let report = compare_fns(&cell.key(), inputs, make(0), make(1), &fixed_config)
                 .expect("unit outputs always agree");
             engine_run(&report, &fixed_config)

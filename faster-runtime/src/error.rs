@@ -2,6 +2,7 @@
 //! user code that become such errors.
 
 use crate::indexes::format_inputs;
+use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::time::Duration;
 
@@ -9,7 +10,12 @@ use std::time::Duration;
 ///
 /// A wrong candidate is an error, not a verdict: timing a function that
 /// returns the wrong answer proves nothing.
-#[derive(Debug, Clone, PartialEq)]
+///
+/// It crosses from a child process as it is (serialized), so a mismatch or
+/// a panic in a process of a replicated comparison, or in a revision's
+/// server, reads as the same error as in this one.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum Error {
     /// The input set was empty, so there is nothing to check or time.
@@ -98,7 +104,8 @@ pub enum Error {
 }
 
 /// Which revision alone has a tracked function (`cargo faster --against`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum OnlyIn {
     /// The base revision: the function is gone from the current code.
     Base,
@@ -107,7 +114,8 @@ pub enum OnlyIn {
 }
 
 /// Which piece of user code was running.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Phase {
     /// The `inputs` function.
     Inputs,

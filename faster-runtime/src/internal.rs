@@ -53,6 +53,9 @@
 //! - replication, as the harness plans and combines slices:
 //!   [`Replication`], [`measure_fns`], [`interval_over_layouts`],
 //!   [`looks_at`], [`settled`], [`slot_of`], [`child_timeout`];
+//! - the engine's knobs a `Config` carries, which it sets where it
+//!   measures the engine itself: [`Plan`] (with `Config::plan` and
+//!   `Config::plan_mut`);
 //! - the noise probe: [`noise_probe_config`], [`measure_noise`];
 //! - the measuring loop's placements: [`CACHE_LINE`],
 //!   [`LAYOUTS_TO_STRATIFY`];
@@ -97,6 +100,7 @@ pub use crate::revision::machine_code::{FunctionCode, from_entry};
 pub use crate::report::document::Document;
 
 // The accuracy suite.
+pub use crate::config::Plan;
 pub use crate::engine::compare::measure_fns;
 pub use crate::engine::offsets::{CACHE_LINE, LAYOUTS_TO_STRATIFY};
 pub use crate::engine::probe::{config as noise_probe_config, measure as measure_noise};

@@ -179,13 +179,11 @@ impl Counts {
 /// The engine on one run: its paired estimate of original / candidate time.
 fn engine(scenario: Scenario, seed: u64) -> f64 {
     let world = World::new(seed, scenario.sigma, scenario.run_ns());
-    let config = Config {
-        max_time: Duration::from_nanos(scenario.run_ns() as u64),
-        // The run's length is fixed, as bench_diff's execution count is.
-        target_precision: 1e-9,
-        max_warm_up: WARM_UP,
-        ..Config::default()
-    };
+    let mut config = Config::default();
+    config.max_time = Duration::from_nanos(scenario.run_ns() as u64);
+    // The run's length is fixed, as bench_diff's execution count is.
+    config.plan_mut().target_precision = 1e-9;
+    config.plan_mut().max_warm_up = WARM_UP;
     let report = compare_fns_with_clock(
         &world.clock,
         "scenario",

@@ -14,10 +14,8 @@ fn as_child(name: &str) -> bool {
 #[test]
 fn child_measures() {
     if as_child("measures") {
-        let config = Config {
-            max_time: Duration::from_millis(100),
-            ..Config::default()
-        };
+        let mut config = Config::default();
+        config.max_time = Duration::from_millis(100);
         say(&Measured::of(&measure_fns(
             "child",
             &[200_u64],

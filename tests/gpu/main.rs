@@ -99,10 +99,9 @@ fn gpu() -> Result<&'static Gpu, Failed> {
 /// would pass or fail with the machine's load: how accurate verdicts and
 /// figures are is `examples/gpu_accuracy.rs`'s to show.
 fn quick() -> Config {
-    Config {
-        max_time: Duration::from_secs(1),
-        ..Config::default()
-    }
+    let mut config = Config::default();
+    config.max_time = Duration::from_secs(1);
+    config
 }
 
 /// 4 096 chains of 1 000 steps against 500 double steps: about a
@@ -202,10 +201,8 @@ fn commands_wgpu_rejects_are_reported() -> Result<(), Failed> {
 fn a_budget_shorter_than_one_round_is_an_error() -> Result<(), Failed> {
     let gpu = gpu()?;
     let cases = busy_cases(gpu);
-    let config = Config {
-        max_time: Duration::from_micros(10),
-        ..Config::default()
-    };
+    let mut config = Config::default();
+    config.max_time = Duration::from_micros(10);
     let error = compare_kernels(
         gpu,
         "busy",

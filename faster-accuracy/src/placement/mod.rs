@@ -79,10 +79,11 @@ impl Mode {
     fn config(self) -> Config {
         match self {
             Mode::Judged => Config::default(),
-            Mode::Spread => Config {
-                placement_threshold: Duration::MAX,
-                ..Config::default()
-            },
+            Mode::Spread => {
+                let mut config = Config::default();
+                config.plan_mut().placement_threshold = Duration::MAX;
+                config
+            }
         }
     }
 

@@ -36,23 +36,17 @@ impl Described for OptionSpec {
     }
 }
 
-/// The table of settings (`settings! { given { ... } internal { ... } }`):
-/// under `given`, each entry a field of [`Config`](super::Config) that a
-/// source can give, with its type, default and parser, in the order of the
-/// table of options, which declares everything else about it (a setting
-/// missing from either, or out of order, stops the build); under
-/// `internal`, the fields of `Config` no source sets, with their defaults.
+/// The table of settings (`settings! { ... }`): each entry a field of
+/// [`Config`](super::Config) that a source can give, with its type, default
+/// and parser, in the order of the table of options, which declares
+/// everything else about it (a setting missing from either, or out of
+/// order, stops the build). Beside them `Config` carries the engine's
+/// [`Plan`]($crate::config::Plan), which no source sets.
 macro_rules! settings {
-    (
-        given {$(
-            $(#[$meta:meta])*
-            $name:ident: $type:ty = $default:expr, parsed by $parse:expr;
-        )*}
-        internal {$(
-            $(#[$internal_meta:meta])*
-            $internal:ident: $internal_type:ty = $internal_default:expr;
-        )*}
-    ) => {
+    ($(
+        $(#[$meta:meta])*
+        $name:ident: $type:ty = $default:expr, parsed by $parse:expr;
+    )*) => {
         /// How one comparison is measured and judged.
         ///
         /// `Default` gives the documented defaults and never reads the
@@ -67,17 +61,25 @@ macro_rules! settings {
         /// assert_eq!(config.noise_floor, 0.05);
         /// assert_eq!(config.max_time, std::time::Duration::from_secs(3));
         /// ```
+        ///
+        /// More settings may come in any release, so a `Config` is made
+        /// from [`Config::default`] (or [`Config::from_env`]) and changed
+        /// field by field or by [`Config::with`], never written out whole.
         #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+        #[non_exhaustive]
         pub struct Config {
             $( $(#[$meta])* pub $name: $type, )*
-            $( $(#[$internal_meta])* pub $internal: $internal_type, )*
+            /// The engine's knobs, which no source sets: crossing to a
+            /// server with the settings, they measure a slice there as here.
+            #[serde(default)]
+            pub(crate) plan: $crate::config::Plan,
         }
 
         impl Default for Config {
             fn default() -> Self {
                 Config {
                     $( $name: $default, )*
-                    $( $internal: $internal_default, )*
+                    plan: $crate::config::Plan::default(),
                 }
             }
         }

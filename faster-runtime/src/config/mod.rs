@@ -8,11 +8,13 @@
 
 #[macro_use]
 mod declare;
+mod plan;
 mod settings;
 mod values;
 
 pub use crate::options::MAX_PROCESSES;
 pub use declare::Described;
+pub use plan::Plan;
 pub(crate) use settings::resolve;
 pub use values::{AsText, by_name, parse_processes};
 
@@ -23,106 +25,53 @@ use crate::options::{
 use std::time::Duration;
 
 settings! {
-    given {
-        /// What the comparison must show to pass.
-        #[serde(with = "by_name")]
-        expect: Expect = Expect::Faster, parsed by Expect::parse;
-        /// The smallest relative difference that counts (0.05 = 5%; 1.0: the
-        /// candidate must be at least 2x faster). Any finite fraction above 0.
-        noise_floor: f64 = 0.05, parsed by parse_fraction;
-        /// The time budget for measuring this pair, warm-up included.
-        max_time: Duration = Duration::from_secs(3), parsed by parse_duration;
-        /// Measure a registered comparison in at least this many slices, each
-        /// in another process (a server kept for the run), each process in a
-        /// layout of the binary of its own where [`layouts`](Config::layouts)
-        /// can be varied, and judge the spread between them; more follow while
-        /// the verdict is undecided and the budget lasts. 1 measures in this
-        /// process only. (A
-        /// [`compare_fns`](crate::compare_fns) call always measures in its own
-        /// process: its closures cannot be run again elsewhere.)
-        processes: usize = 4, parsed by parse_processes;
-        /// Run each process in a layout of the binary of its own (the same code
-        /// linked in another order), where the binary was linked through
-        /// `faster-link`, so the verdict is about the code and not about one
-        /// link's luck. `FASTER_LAYOUTS=off` (`--layouts off`) turns it off.
-        layouts: bool = true, parsed by parse_switch;
-        /// What a verdict that did not decide the expectation does to the run
-        /// (see [`Verdict::decides`](crate::Verdict::decides)): passes, shown as
-        /// undecided (the default), or fails. `FASTER_UNDECIDED=fail`
-        /// (`--undecided fail`) asks for failure.
-        #[serde(default, with = "by_name")]
-        if_undecided: Undecided = Undecided::Pass, parsed by Undecided::parse;
-        /// The timing source.
-        #[serde(with = "by_name")]
-        timer: TimerKind = TimerKind::Wall, parsed by TimerKind::parse;
-        /// Run each round's measuring loop at one of eight stack offsets, so an
-        /// alignment of its stack that happens to favour one function is
-        /// averaged out rather than baked into the estimate. The binary stays
-        /// as linked: [`layouts`](Config::layouts) is what relinks it. Off by
-        /// default (measured in the guide's "Trusting the environment",
-        /// `guide/environment.md`). Named `FASTER_RANDOMIZE_LAYOUT` before,
-        /// which is now an error naming this variable.
-        vary_stack: bool = false, parsed by parse_switch;
-        /// Turn a verdict into `within noise` when the noise floor is too close
-        /// to what this machine resolves right now (the noise probe's estimate).
-        strict: bool = false, parsed by parse_switch;
-        /// Enforce the timing verdict in a build with `debug_assertions` too,
-        /// where unoptimized code is timed and the verdict is otherwise only
-        /// reported.
-        enforce_in_debug: bool = false, parsed by parse_switch;
-    }
-    internal {
-        /// Measure at least this many rounds before stopping on convergence.
-        min_rounds: usize = 5;
-        /// Measure exactly this many cycles of rounds (every batch size in both
-        /// orders, in every placement of the measuring loop) and stop, instead
-        /// of stopping on convergence: how each slice of a replicated
-        /// comparison is measured, whose precision comes from the interval over
-        /// the slices rather than from inside one. `None` (the default):
-        /// until convergence.
-        #[serde(default)]
-        cycles: Option<usize> = None;
-        /// Whether the rounds take their orders swapped: the original second
-        /// wherever it would be first. Slices of a replicated comparison in
-        /// one binary take turns (see `engine::replicate::slice_config`), so a
-        /// cost that falls on whichever side a round of the cycle times first
-        /// falls on each side as often; across revisions they do not.
-        #[serde(default)]
-        swap_orders: bool = false;
-        /// Stop once the 99% interval of the speedup is this narrow: its
-        /// half-width relative to the estimate (0.01 = ±1%).
-        target_precision: f64 = 0.01;
-        /// The longest warm-up; it ends earlier once per-call times settle.
-        max_warm_up: Duration = Duration::from_millis(50);
-        /// A half-width added in quadrature to every interval (0.005 = ±0.5%),
-        /// for what no measurement inside one process can see: where code and
-        /// data landed in memory, how long the timed batches were. Measured by
-        /// the accuracy suite, whose reference measurements of the same pair
-        /// differ from the engine's by up to about that much at every scale,
-        /// while the statistical part alone shrinks to ±0.01%. More rounds do not
-        /// shrink it; `processes = N` measures that variation directly.
-        systematic_allowance: f64 = 0.005;
-        /// Where the shorter function's call (summed over inputs) is under this
-        /// time, the rounds take turns in several placements of the measuring
-        /// loop, and the interval covers what another placement would measure;
-        /// at and above it, one loop, as for every longer call. At a few
-        /// nanoseconds a ratio belongs to the loop as much as to the functions:
-        /// measured on this project's 2-core VM (`accuracy --placement
-        /// --spread`, every run in all eight placements), the placements of a
-        /// ≈ 1.3 ns call read about 20% apart (median of 60 runs), those of
-        /// 4 to 100 ns calls 0.1–0.3%, no more than the statistical noise of
-        /// one placement's own figure. Zero turns placements off.
-        placement_threshold: Duration = PLACEMENT_THRESHOLD;
-    }
+    /// What the comparison must show to pass.
+    #[serde(with = "by_name")]
+    expect: Expect = Expect::Faster, parsed by Expect::parse;
+    /// The smallest relative difference that counts (0.05 = 5%; 1.0: the
+    /// candidate must be at least 2x faster). Any finite fraction above 0.
+    noise_floor: f64 = 0.05, parsed by parse_fraction;
+    /// The time budget for measuring this pair, warm-up included.
+    max_time: Duration = Duration::from_secs(3), parsed by parse_duration;
+    /// Measure a registered comparison in at least this many slices, each
+    /// in another process (a server kept for the run), each process in a
+    /// layout of the binary of its own where [`layouts`](Config::layouts)
+    /// can be varied, and judge the spread between them; more follow while
+    /// the verdict is undecided and the budget lasts. 1 measures in this
+    /// process only. (A
+    /// [`compare_fns`](crate::compare_fns) call always measures in its own
+    /// process: its closures cannot be run again elsewhere.)
+    processes: usize = 4, parsed by parse_processes;
+    /// Run each process in a layout of the binary of its own (the same code
+    /// linked in another order), where the binary was linked through
+    /// `faster-link`, so the verdict is about the code and not about one
+    /// link's luck. `FASTER_LAYOUTS=off` (`--layouts off`) turns it off.
+    layouts: bool = true, parsed by parse_switch;
+    /// What a verdict that did not decide the expectation does to the run
+    /// (see [`Verdict::decides`](crate::Verdict::decides)): passes, shown as
+    /// undecided (the default), or fails. `FASTER_UNDECIDED=fail`
+    /// (`--undecided fail`) asks for failure.
+    #[serde(default, with = "by_name")]
+    if_undecided: Undecided = Undecided::Pass, parsed by Undecided::parse;
+    /// The timing source.
+    #[serde(with = "by_name")]
+    timer: TimerKind = TimerKind::Wall, parsed by TimerKind::parse;
+    /// Run each round's measuring loop at one of eight stack offsets, so an
+    /// alignment of its stack that happens to favour one function is
+    /// averaged out rather than baked into the estimate. The binary stays
+    /// as linked: [`layouts`](Config::layouts) is what relinks it. Off by
+    /// default (measured in the guide's "Trusting the environment",
+    /// `guide/environment.md`). Named `FASTER_RANDOMIZE_LAYOUT` before,
+    /// which is now an error naming this variable.
+    vary_stack: bool = false, parsed by parse_switch;
+    /// Turn a verdict into `within noise` when the noise floor is too close
+    /// to what this machine resolves right now (the noise probe's estimate).
+    strict: bool = false, parsed by parse_switch;
+    /// Enforce the timing verdict in a build with `debug_assertions` too,
+    /// where unoptimized code is timed and the verdict is otherwise only
+    /// reported.
+    enforce_in_debug: bool = false, parsed by parse_switch;
 }
-
-/// The default [`Config::placement_threshold`]: twice the shortest call at
-/// which the placements measured here agreed (≈ 4–5 ns), three times the
-/// ≈ 3 ns call whose ratio issue 15 saw a placement move, and five times
-/// under the 50 ns from which nothing may change (see the guide's
-/// "Nanosecond functions: where the measuring loop lands",
-/// `guide/measuring.md`).
-pub const PLACEMENT_THRESHOLD: Duration = Duration::from_nanos(10);
 
 /// The noise floor on CI runners, whose neighbours are noisier than a desk's.
 pub const CI_NOISE_FLOOR: f64 = 0.10;
@@ -147,28 +96,27 @@ impl Config {
         if self.max_time.is_zero() {
             return invalid("max_time must be more than zero".into());
         }
-        if !(self.target_precision > 0.0 && self.target_precision.is_finite()) {
-            return invalid(format!(
-                "target_precision is {}, but must be a positive fraction",
-                self.target_precision
-            ));
-        }
-        if !(self.systematic_allowance >= 0.0 && self.systematic_allowance < 1.0) {
-            return invalid(format!(
-                "systematic_allowance is {}, but must be a fraction from 0 to 1",
-                self.systematic_allowance
-            ));
-        }
         if !(1..=MAX_PROCESSES).contains(&self.processes) {
             return invalid(format!(
                 "processes is {}, but must be from 1 to {MAX_PROCESSES}",
                 self.processes
             ));
         }
-        if self.min_rounds < 2 {
-            return invalid("min_rounds must be at least 2 (one round of each order)".into());
-        }
-        Ok(())
+        self.plan.validate()
+    }
+
+    /// The engine's knobs this configuration carries (see [`Plan`]): for
+    /// this workspace's accuracy suite and tests.
+    #[doc(hidden)]
+    pub fn plan(&self) -> &Plan {
+        &self.plan
+    }
+
+    /// The engine's knobs this configuration carries, to change (see
+    /// [`Plan`]): for this workspace's accuracy suite and tests.
+    #[doc(hidden)]
+    pub fn plan_mut(&mut self) -> &mut Plan {
+        &mut self.plan
     }
 }
 

@@ -151,7 +151,7 @@ mod tests {
         assert!(config.strict && !config.enforce_in_debug && !config.vary_stack);
         assert_eq!(config.max_time, secs(2));
         assert_eq!((config.processes, config.expect), (5, Expect::NotSlower));
-        assert_eq!(config.min_rounds, Config::default().min_rounds);
+        assert_eq!(config.plan.min_rounds, Config::default().plan.min_rounds);
         // A variable overrides the CI floor; an attribute overrides both.
         let floor = from(&[("CI", "1"), ("FASTER_NOISE_FLOOR", "0.02")]).unwrap();
         assert_eq!(

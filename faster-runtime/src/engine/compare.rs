@@ -37,7 +37,8 @@ use std::time::{Duration, Instant};
 ///     n * (n.saturating_sub(1)) / 2
 /// }
 ///
-/// let config = Config { max_time: Duration::from_millis(200), ..Config::default() };
+/// let mut config = Config::default();
+/// config.max_time = Duration::from_millis(200);
 /// let report = compare_fns("formula vs loop", &[1_000, 5_000], sum_loop, sum_formula, &config)?;
 /// println!("{report}");
 /// assert!(report.speedup > 1.0);
@@ -270,7 +271,7 @@ pub(crate) fn measurement_of(
     started: Instant,
     config: &Config,
 ) -> Measurement {
-    let estimate = Estimate::from_samples(samples, config.systematic_allowance);
+    let estimate = Estimate::from_samples(samples, config.plan.systematic_allowance);
     Measurement {
         name: label.to_string(),
         speedup: estimate.speedup,
@@ -290,7 +291,7 @@ pub(crate) fn measurement_of(
         load: None,
         processes: Vec::new(),
         placement: Placement {
-            threshold_ns: config.placement_threshold.as_nanos() as f64,
+            threshold_ns: config.plan.placement_threshold.as_nanos() as f64,
             shorter_call_ns: samples.shorter_call_ns,
             count: samples.placements,
             speedups: estimate.placement_speedups.clone(),

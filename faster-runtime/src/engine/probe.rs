@@ -5,7 +5,7 @@
 
 use super::compare::compare_by_ref;
 use crate::check::Eq;
-use crate::config::Config;
+use crate::config::{Config, Plan};
 pub use crate::judge::NoiseProbe;
 use std::cell::Cell;
 use std::hint::black_box;
@@ -23,9 +23,12 @@ pub const PROBE_TIME: Duration = Duration::from_millis(60);
 pub fn config() -> Config {
     Config {
         max_time: PROBE_TIME,
-        target_precision: 1e-9,
-        max_warm_up: Duration::from_millis(10),
-        systematic_allowance: 0.0,
+        plan: Plan {
+            target_precision: 1e-9,
+            max_warm_up: Duration::from_millis(10),
+            systematic_allowance: 0.0,
+            ..Plan::default()
+        },
         ..Config::default()
     }
 }

@@ -43,7 +43,7 @@
 //! the data; judging it is `crate::judge`'s.
 
 use super::offsets;
-use crate::config::Config;
+use crate::config::{Config, Plan};
 use crate::error::Error;
 use crate::report::layouts::log_means_by_slot;
 use crate::report::notice;
@@ -285,15 +285,18 @@ pub fn measure_slices(
 /// rather than a convergence of its own: the interval comes from the spread
 /// of the slices' centres, so a short slice in one more layout buys more
 /// than a long one in the same. Odd slices (`slice` counts from 0) swap
-/// their rounds' orders ([`Config::swap_orders`]).
+/// their rounds' orders ([`Plan::swap_orders`]).
 pub fn slice_config(config: &Config, slice: usize) -> Config {
     let least = config.processes.max(1) as u32;
     Config {
         processes: 1,
         max_time: config.max_time / least,
-        max_warm_up: config.max_warm_up / least,
-        cycles: Some(SLICE_CYCLES),
-        swap_orders: slice % 2 == 1,
+        plan: Plan {
+            max_warm_up: config.plan.max_warm_up / least,
+            cycles: Some(SLICE_CYCLES),
+            swap_orders: slice % 2 == 1,
+            ..config.plan
+        },
         ..config.clone()
     }
 }
@@ -666,7 +669,7 @@ mod tests {
                 assert_eq!(slice.slot, slot_of(started, config.processes));
                 assert_eq!(slice.config, slice_config(config, started));
                 assert_eq!(
-                    slice.config.swap_orders,
+                    slice.config.plan.swap_orders,
                     started % 2 == 1,
                     "slices take turns"
                 );

@@ -93,7 +93,7 @@ pub fn sample<C: Clock, S: Subject>(
     scale_to_settled_times(&mut pace, min_sample_ns);
     let ladders = ladders(&mut pace);
     let shorter_call_ns = shorter_call_ns(&pace);
-    let placements = if shorter_call_ns < config.placement_threshold.as_nanos() as f64 {
+    let placements = if shorter_call_ns < config.plan.placement_threshold.as_nanos() as f64 {
         subject.placements().max(1)
     } else {
         1
@@ -198,7 +198,7 @@ fn measure_rounds<S: Subject, C: Clock>(
     config: &Config,
 ) -> Result<(Vec<Round>, Stop), Error> {
     let mut rounds: Vec<Round> = Vec::new();
-    let mut next_check = config.min_rounds;
+    let mut next_check = config.plan.min_rounds;
     loop {
         if slice_rounds.is_some_and(|count| rounds.len() >= count) {
             return Ok((rounds, Stop::Converged));
@@ -230,7 +230,7 @@ fn measure_rounds<S: Subject, C: Clock>(
             subject.begin_round(round, placement);
             let over = || budget.elapsed_ns() > limit_ns;
             let sizes = ladder_sizes(&pace.batch_sizes, ladders, round);
-            let order = original_first(round, config.swap_orders);
+            let order = original_first(round, config.plan.swap_orders);
             match measure_round(subject, sizes, (order, placement), &over)? {
                 Some(measured) => {
                     pace.observe(&measured);
@@ -246,11 +246,12 @@ fn measure_rounds<S: Subject, C: Clock>(
     }
 }
 
-/// A slice's count of measured rounds, where `config.cycles` fixes it:
+/// A slice's count of measured rounds, where `config.plan.cycles` fixes it:
 /// whole cycles, each placement of the loop in turn (an even count, as
 /// rounds come in pairs).
 fn slice_rounds(config: &Config, ladders: &[&[u64]], placements: usize) -> Option<usize> {
     config
+        .plan
         .cycles
         .map(|cycles| cycles.max(placements) * samples::cycle_length(ladders))
 }
@@ -366,7 +367,7 @@ fn converged(
         rounds,
         samples::cycle_length(ladders),
         placements,
-        config.systematic_allowance,
+        config.plan.systematic_allowance,
     ) else {
         return false;
     };
@@ -377,8 +378,8 @@ fn converged(
     let decided =
         NoiseFloor::new(config.noise_floor).verdict(reported.exp_bounds()) != Verdict::WithinNoise;
     interval.blocks >= MIN_BLOCKS
-        && (interval.half_width <= config.target_precision
-            || (decided && interval.half_width <= 2.0 * config.target_precision))
+        && (interval.half_width <= config.plan.target_precision
+            || (decided && interval.half_width <= 2.0 * config.plan.target_precision))
 }
 
 /// The fewest batch-means blocks a convergence stop may rest on (32 rounds
@@ -396,6 +397,7 @@ fn next_checkpoint(rounds: usize) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::config::Plan;
     use crate::time::{SimClock, calibrate};
     use std::time::Duration;
 
@@ -432,8 +434,11 @@ mod tests {
                 last_side: None,
             };
             let config = Config {
-                cycles: Some(cycles),
-                max_warm_up,
+                plan: Plan {
+                    cycles: Some(cycles),
+                    max_warm_up,
+                    ..Plan::default()
+                },
                 ..Config::default()
             };
             let samples = sample(&clock, calibrate(&clock), &mut subject, &config).unwrap();
@@ -483,8 +488,11 @@ mod tests {
                 place: None,
             };
             let config = Config {
-                cycles: Some(2),
-                swap_orders,
+                plan: Plan {
+                    cycles: Some(2),
+                    swap_orders,
+                    ..Plan::default()
+                },
                 ..Config::default()
             };
             let samples = sample(&clock, calibrate(&clock), &mut subject, &config).unwrap();
@@ -647,7 +655,10 @@ mod tests {
             assert_eq!(round.original_first, [true, false, false, true][index % 4]);
         }
         let swapped = Config {
-            swap_orders: true,
+            plan: Plan {
+                swap_orders: true,
+                ..Plan::default()
+            },
             ..Config::default()
         };
         for (index, round) in run([1_000.0, 800.0], &swapped).rounds.iter().enumerate() {
@@ -661,7 +672,10 @@ mod tests {
         // "reached" (zero width), so ask for a budget too short instead.
         let config = Config {
             max_time: Duration::from_millis(20),
-            min_rounds: 1_000_000,
+            plan: Plan {
+                min_rounds: 1_000_000,
+                ..Plan::default()
+            },
             ..Config::default()
         };
         let samples = run([100_000.0, 100_000.0], &config);
@@ -905,7 +919,10 @@ mod tests {
     #[test]
     fn calls_at_the_threshold_and_above_keep_the_one_loop() {
         let config = Config {
-            placement_threshold: Duration::from_nanos(1),
+            plan: Plan {
+                placement_threshold: Duration::from_nanos(1),
+                ..Plan::default()
+            },
             ..Config::default()
         };
         let (samples, subject) = run_placed(&config);

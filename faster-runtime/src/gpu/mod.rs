@@ -59,7 +59,7 @@ pub use timing::{GPU_TIMESTAMPS, WALL_AROUND_SUBMIT, time_pass};
 pub use wgpu;
 
 use crate::check::{Approx, Eq, OutputCheck, Skip};
-use crate::config::Config;
+use crate::config::{Config, Plan};
 use crate::engine::compare::{Device, Timed};
 use crate::error::{Error, Phase, guarded};
 use crate::judge::{self, Context};
@@ -237,7 +237,10 @@ where
         candidate,
     };
     let config = Config {
-        max_warm_up: config.max_warm_up.max(WARM_UP_LIMIT),
+        plan: Plan {
+            max_warm_up: config.plan.max_warm_up.max(WARM_UP_LIMIT),
+            ..config.plan
+        },
         ..config.clone()
     };
     let mut measurement = timed.measure(&WallClock, &mut subject, &config)?;

@@ -18,8 +18,8 @@ use std::time::Duration;
 pub enum Measured {
     /// The measurement.
     Measurement(Box<Slice>),
-    /// Its error's text (a mismatch, a panic, an unknown comparison).
-    Failed(String),
+    /// Its error (a mismatch, a panic, an unknown comparison), as it is.
+    Failed(Error),
     /// One round of the functions takes this many nanoseconds, more than the
     /// child's budget; the parent says it again of the whole comparison's.
     BudgetTooShort {
@@ -36,16 +36,18 @@ impl Measured {
             Err(Error::BudgetTooShort { round, .. }) => Measured::BudgetTooShort {
                 round_ns: round.as_nanos() as u64,
             },
-            Err(error) => Measured::Failed(error.to_string()),
+            Err(error) => Measured::Failed(error.clone()),
         }
     }
 
-    /// The result again, in the parent: process `process` (from 1) of the
-    /// comparison measured it, within `budget`.
-    pub fn into_result(self, process: usize, budget: Duration) -> Result<Measurement, Error> {
+    /// The result again, in the parent, within `budget`: the child's error
+    /// is the comparison's (a mismatch in process 3 is the mismatch, not
+    /// a failure of process 3, which [`Error::Replication`] says of a
+    /// process that could not measure at all).
+    pub fn into_result(self, budget: Duration) -> Result<Measurement, Error> {
         match self {
             Measured::Measurement(slice) => Ok(slice.into_measurement()),
-            Measured::Failed(message) => Err(Error::Replication { process, message }),
+            Measured::Failed(error) => Err(error),
             Measured::BudgetTooShort { round_ns } => Err(Error::BudgetTooShort {
                 round: Duration::from_nanos(round_ns),
                 max_time: budget,
@@ -72,7 +74,7 @@ pub fn run_once(
     child
         .receive::<Measured>()
         .map_err(failed)?
-        .into_result(process, budget)
+        .into_result(budget)
 }
 
 #[cfg(test)]
@@ -94,7 +96,7 @@ mod tests {
         }];
         let line = wire::encode(&Measured::of(&Ok(measurement.clone())));
         let read = wire::decode::<Measured>(&line).unwrap().unwrap();
-        let read = read.into_result(1, Duration::from_secs(1)).unwrap();
+        let read = read.into_result(Duration::from_secs(1)).unwrap();
         assert_eq!(read, measurement);
 
         let short = Measured::of(&Err(Error::BudgetTooShort {
@@ -102,13 +104,20 @@ mod tests {
             max_time: Duration::from_millis(50),
             processes: 1,
         }));
-        let error = short.into_result(2, Duration::from_millis(50)).unwrap_err();
+        let error = short.into_result(Duration::from_millis(50)).unwrap_err();
         assert!(
             matches!(error, Error::BudgetTooShort { round, .. } if round == Duration::from_millis(600)),
             "{error:?}"
         );
-        let failed = Measured::of(&Err(Error::NoInputs)).into_result(3, Duration::ZERO);
-        assert!(matches!(failed, Err(Error::Replication { process: 3, .. })));
+        let mismatch = Error::Mismatch {
+            input: 2,
+            input_debug: Some("\"a,b\"".into()),
+            original: "[1, 1]".into(),
+            candidate: "[1]".into(),
+        };
+        let line = wire::encode(&Measured::of(&Err(mismatch.clone())));
+        let failed = wire::decode::<Measured>(&line).unwrap().unwrap();
+        assert_eq!(failed.into_result(Duration::ZERO), Err(mismatch));
     }
 
     #[test]
@@ -118,13 +127,13 @@ mod tests {
         let line = wire::encode(&Measured::of(&Ok(measurement.clone())));
         assert!(line.contains("\"offsets\":[16,48]"), "{line}");
         let read = wire::decode::<Measured>(&line).unwrap().unwrap();
-        let read = read.into_result(1, Duration::from_secs(1)).unwrap();
+        let read = read.into_result(Duration::from_secs(1)).unwrap();
         assert_eq!(read.offsets, Some([16, 48]));
 
         measurement.offsets = None;
         let line = wire::encode(&Measured::of(&Ok(measurement)));
         assert!(!line.contains("offsets"), "{line}");
         let read = wire::decode::<Measured>(&line).unwrap().unwrap();
-        assert_eq!(read.into_result(1, Duration::ZERO).unwrap().offsets, None);
+        assert_eq!(read.into_result(Duration::ZERO).unwrap().offsets, None);
     }
 }

@@ -43,10 +43,16 @@ impl RunWide {
     }
 
     /// Whether a verdict of `comparison` that misses its expectation fails
-    /// the run: not in a build with `debug_assertions`, unless enforced there
-    /// too.
+    /// the run (see [`RunWide::enforces_in`]).
     pub fn enforces(&self, comparison: &Comparison) -> bool {
-        !comparison.debug_build || self.config(comparison).enforce_in_debug
+        self.enforces_in(comparison.debug_build, comparison.settings)
+    }
+
+    /// Whether a missed expectation of code built with `debug_build`, under
+    /// an attribute's settings `attribute`, fails the run: not in a build
+    /// with `debug_assertions`, unless enforced there too.
+    pub fn enforces_in(&self, debug_build: bool, attribute: Settings) -> bool {
+        !debug_build || self.config_with(attribute).enforce_in_debug
     }
 }
 

@@ -84,7 +84,7 @@ impl Servers {
             config: config.clone(),
         };
         match server.request::<_, Measured>(&request) {
-            Ok(measured) => measured.into_result(slot as usize, config.max_time),
+            Ok(measured) => measured.into_result(config.max_time),
             Err(message) => {
                 // Stopped already; dropped here, so the next comparison
                 // starts a fresh one.
@@ -115,9 +115,9 @@ pub fn serve(registered: &[&Comparison]) -> io::Result<()> {
                         process: 0,
                         message: format!("this binary registers no comparison named `{test}`"),
                     })?;
-                config.validate()?;
                 // Taken here, in the layout that measured the slice.
                 let offsets = comparison.offsets();
+                // The engine checks the settings, as for every comparison.
                 (comparison.run)(&config).map(|measurement| Measurement {
                     offsets,
                     ..measurement

@@ -43,7 +43,7 @@ pub fn review(report: &mut Report, config: &Config) {
 }
 
 fn budget_too_short(report: &Report, config: &Config, found: &mut Vec<String>) {
-    if report.stop == Stop::Budget && report.rounds < config.min_rounds {
+    if report.stop == Stop::Budget && report.rounds < config.plan.min_rounds {
         found.push(format!(
             "only {} rounds fit in max_time = {:?}: the interval is wide; raise max_time",
             report.rounds, config.max_time,

@@ -21,8 +21,10 @@ use serde::de::DeserializeOwned;
 /// function's inputs and answers `digested` (they were `probe` and
 /// `probed`). 5: a comparison's server answers with its slice's
 /// measurement (`measurement`: no verdict, each process under its slot),
-/// no longer with a report document (`report`).
-pub const VERSION: u32 = 5;
+/// no longer with a report document (`report`). 6: the settings a server
+/// is configured with carry the engine's knobs under `plan`; a failure
+/// (`failed`) carries the error as it is, not its words.
+pub const VERSION: u32 = 6;
 
 /// Starts every frame, up to the version.
 const PREFIX: &str = "faster-frame/";

@@ -244,7 +244,7 @@ impl Load {
 #[non_exhaustive]
 pub struct Placement {
     /// Under this per-call time the rounds take turns in several placements
-    /// ([`Config::placement_threshold`](crate::Config)).
+    /// (the engine's `Plan::placement_threshold`).
     pub threshold_ns: f64,
     /// The shorter function's per-call time summed over inputs, as the
     /// warm-up measured it: what was set against the threshold.

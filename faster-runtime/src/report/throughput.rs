@@ -24,7 +24,8 @@ impl Report {
     /// }
     ///
     /// let inputs = vec![vec![1.0; 1_000], vec![1.0; 4_000]];
-    /// let config = Config { max_time: Duration::from_millis(100), ..Config::default() };
+    /// let mut config = Config::default();
+    /// config.max_time = Duration::from_millis(100);
     /// let report = compare_fns("dot", &inputs, dot_naive, dot_chunked, &config)?
     ///     .with_flops(&inputs.iter().map(|v| 2 * v.len() as u64).collect::<Vec<_>>());
     /// let (original, candidate) = report.flop_rates().unwrap();

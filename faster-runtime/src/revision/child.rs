@@ -10,6 +10,7 @@
 
 use super::protocol::{FunctionListing, Listing, Request, Response};
 use crate::config::Config;
+use crate::error::Error;
 use crate::process::{self, Role, command};
 use std::path::PathBuf;
 use std::process::Command;
@@ -182,13 +183,13 @@ fn digest_one(server: &mut Server, function: &mut FunctionListing) -> bool {
             true
         }
         Ok(other) => {
-            function.error = Some(format!(
+            function.error = Some(Error::Revision(format!(
                 "its child answered the request for its inputs' digests with {other:?}"
-            ));
+            )));
             true
         }
         Err((why, doing)) => {
-            function.error = Some(stopped_answering(&name, doing, &why));
+            function.error = Some(Error::Revision(stopped_answering(&name, doing, &why)));
             !server.has_ended()
         }
     }
@@ -333,7 +334,7 @@ mod tests {
         )
         .unwrap();
         let hangs = function(&listings[0], HANGS.name);
-        let error = hangs.error.as_deref().expect("`hangs` failed");
+        let error = hangs.error.as_ref().expect("`hangs` failed").to_string();
         assert!(
             error.starts_with(
                 "`faster_runtime::revision::child::hangs` stopped answering while its outputs \

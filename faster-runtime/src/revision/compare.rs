@@ -521,9 +521,11 @@ mod tests {
             match self.fail_after {
                 Some((after, fails)) if self.log.borrow().len() > after => {
                     return match fails {
-                        Fails::Panics => Ok(Response::Failed(
-                            "the function panicked on input 0: boom".into(),
-                        )),
+                        Fails::Panics => Ok(Response::Failed(Error::Panicked {
+                            during: crate::error::Phase::Function,
+                            input: Some(0),
+                            message: "boom".into(),
+                        })),
                         Fails::StopsAnswering => Err(format!(
                             "the process serving the {} revision did not answer within 2s",
                             self.revision

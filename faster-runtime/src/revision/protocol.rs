@@ -8,17 +8,17 @@
 //! each with one [`Response`] on its stdout:
 //!
 //! ```text
-//! → faster-frame/5 {"op":"configure","config":{"noise_floor":0.05,...,"timer":"monotonic",...}}
-//! ← faster-frame/5 "configured"
-//! → faster-frame/5 {"op":"list"}
-//! ← faster-frame/5 {"listing":{"timer":"monotonic clock",...,"functions":[...]}}
-//! → faster-frame/5 {"op":"open","function":"demo::parse"}
-//! ← faster-frame/5 {"opened":3}
-//! → faster-frame/5 {"op":"digest","function":"demo::parse"}
-//! ← faster-frame/5 {"digested":{"inputs":[...],"timed_loop":-4096}}
-//! → faster-frame/5 {"op":"time","function":"demo::parse","input":0,"batch":4096}
-//! ← faster-frame/5 {"nanos":81234.0}
-//! → faster-frame/5 {"op":"quit"}
+//! → faster-frame/6 {"op":"configure","config":{"noise_floor":0.05,...,"timer":"monotonic",...}}
+//! ← faster-frame/6 "configured"
+//! → faster-frame/6 {"op":"list"}
+//! ← faster-frame/6 {"listing":{"timer":"monotonic clock",...,"functions":[...]}}
+//! → faster-frame/6 {"op":"open","function":"demo::parse"}
+//! ← faster-frame/6 {"opened":3}
+//! → faster-frame/6 {"op":"digest","function":"demo::parse"}
+//! ← faster-frame/6 {"digested":{"inputs":[...],"timed_loop":-4096}}
+//! → faster-frame/6 {"op":"time","function":"demo::parse","input":0,"batch":4096}
+//! ← faster-frame/6 {"nanos":81234.0}
+//! → faster-frame/6 {"op":"quit"}
 //! ```
 //!
 //! Its version is the frames' ([`wire::VERSION`](crate::process::wire::VERSION)),
@@ -46,6 +46,7 @@
 
 use crate::config::{Config, Settings};
 use crate::engine::tracked::DigestedInput;
+use crate::error::Error;
 use crate::time::Calibration;
 use serde::{Deserialize, Serialize};
 
@@ -100,9 +101,10 @@ pub enum Response {
     Digested(Digested),
     /// The answer to [`Request::Time`]: the batch's nanoseconds.
     Nanos(f64),
-    /// The request could not be served: user code panicked, an unknown
-    /// function or input, an unreadable request.
-    Failed(String),
+    /// The request could not be served: user code panicked (the error as
+    /// it is), an unknown function or input, an unreadable request
+    /// ([`Error::Revision`]).
+    Failed(Error),
 }
 
 /// A child's tracked functions and the timer it measures with.
@@ -184,7 +186,7 @@ pub struct FunctionListing {
     /// Why it cannot be served (its inputs function or a call panicked,
     /// no inputs, it did not answer), once digesting its inputs failed.
     #[serde(default)]
-    pub error: Option<String>,
+    pub error: Option<Error>,
     /// The digest of its own source (`Tracked::source_digest`).
     pub source_digest: u64,
     /// Where its timed loop is in the child's executable, as an offset
@@ -307,7 +309,7 @@ mod tests {
             Response::Opened(3),
             digested,
             Response::Nanos(81_234.5),
-            Response::Failed("x".into()),
+            Response::Failed(Error::NoInputs),
             Response::Configured,
         ] {
             let line = wire::encode(&response);

@@ -47,11 +47,11 @@ pub fn serve(
             }
             Ok(request) => match &timing {
                 Some(timing) => answer(request, timing, &mut functions),
-                None => Response::Failed(format!(
+                None => Response::Failed(Error::Revision(format!(
                     "asked {request:?} before its configuration, which comes first"
-                )),
+                ))),
             },
-            Err(why) => Response::Failed(format!("an unreadable request: {why}")),
+            Err(why) => Response::Failed(Error::Revision(format!("an unreadable request: {why}"))),
         })
     })
 }
@@ -103,9 +103,11 @@ fn answer(request: Request, timing: &Timing, functions: &mut [Function<'_>]) -> 
         } => match named(functions, &function).map(Function::digest) {
             Ok(Ok((opened, _))) => match opened.time_batch(&timing.timer, input, batch) {
                 Ok(nanos) => Response::Nanos(nanos),
-                Err(error) => Response::Failed(error.to_string()),
+                Err(error) => Response::Failed(error),
             },
-            Ok(Err(error)) => Response::Failed(format!("`{function}` cannot be served: {error}")),
+            Ok(Err(error)) => Response::Failed(Error::Revision(format!(
+                "`{function}` cannot be served: {error}"
+            ))),
             Err(missing) => missing,
         },
         Request::Configure { .. } | Request::Quit => unreachable!("`serve` answers it"),
@@ -121,7 +123,11 @@ fn named<'f, 't>(
     functions
         .iter_mut()
         .find(|function| function.tracked.name == name)
-        .ok_or_else(|| Response::Failed(format!("no tracked function is named `{name}`")))
+        .ok_or_else(|| {
+            Response::Failed(Error::Revision(format!(
+                "no tracked function is named `{name}`"
+            )))
+        })
 }
 
 /// `tracked` as the listing gives it: what its registration says, before
@@ -157,20 +163,18 @@ enum State {
     Digested(Box<dyn Served>, Digested),
     /// Opening it or digesting its inputs failed, for this reason: it is
     /// not served.
-    Failed(String),
+    Failed(Error),
 }
 
 impl Function<'_> {
     /// The function with its inputs collected, collecting them if they are
     /// not yet; the error of its inputs function (or of an earlier call).
-    fn open(&mut self) -> Result<&mut Box<dyn Served>, String> {
+    fn open(&mut self) -> Result<&mut Box<dyn Served>, Error> {
         if matches!(self.state, State::Closed) {
             self.state = match (self.tracked.open)() {
-                Ok(served) if served.input_count() == 0 => {
-                    State::Failed(Error::NoInputs.to_string())
-                }
+                Ok(served) if served.input_count() == 0 => State::Failed(Error::NoInputs),
                 Ok(served) => State::Opened(served),
-                Err(error) => State::Failed(error.to_string()),
+                Err(error) => State::Failed(error),
             };
         }
         match &mut self.state {
@@ -183,7 +187,7 @@ impl Function<'_> {
     /// The function with its inputs digested, opening it and digesting
     /// them if that was not done yet; the error of its inputs function or
     /// of a call.
-    fn digest(&mut self) -> Result<(&mut Box<dyn Served>, &Digested), String> {
+    fn digest(&mut self) -> Result<(&mut Box<dyn Served>, &Digested), Error> {
         self.open()?;
         if let State::Opened(_) = self.state {
             let State::Opened(mut served) = std::mem::replace(&mut self.state, State::Closed)
@@ -195,7 +199,7 @@ impl Function<'_> {
                     let timed_loop = machine_code::from_entry(served.timed_loop());
                     State::Digested(served, Digested { inputs, timed_loop })
                 }
-                Err(error) => State::Failed(error.to_string()),
+                Err(error) => State::Failed(error),
             };
         }
         match &mut self.state {
@@ -308,8 +312,8 @@ mod tests {
             panic!("{responses:?}");
         };
         assert!(
-            early.starts_with("asked List before its configuration"),
-            "{early}"
+            matches!(early, Error::Revision(why) if why.starts_with("asked List before its configuration")),
+            "{early:?}"
         );
         // Thread CPU time, or the monotonic clock where it is not available,
         // saying why: never the default the child would take by itself.
@@ -376,10 +380,10 @@ mod tests {
                 r#"{"op":"digest","function":"demo::missing"}"#,
             ],
         );
-        let failures: Vec<&str> = responses
+        let failures: Vec<String> = responses
             .iter()
             .filter_map(|response| match response {
-                Response::Failed(message) => Some(message.as_str()),
+                Response::Failed(error) => Some(error.to_string()),
                 _ => None,
             })
             .collect();
@@ -390,10 +394,18 @@ mod tests {
             call_failed,
             cannot_be_served,
             missing,
-        ] = failures[..]
+        ] = &failures[..]
         else {
             panic!("{responses:?}");
         };
+        // A panic crosses as the error it is, not as its words.
+        assert!(
+            responses.iter().any(|response| matches!(
+                response,
+                Response::Failed(Error::Panicked { input: Some(1), .. })
+            )),
+            "{responses:?}"
+        );
         assert!(inputs_failed.contains("no inputs today"), "{inputs_failed}");
         assert_eq!(still_failed, inputs_failed);
         assert!(
@@ -465,10 +477,10 @@ mod tests {
         assert_eq!(inputs[1].output_digest, Some(10));
         assert_eq!(inputs[1].output_shown, "10");
         assert!(matches!(responses[1], Response::Nanos(nanos) if nanos > 0.0));
-        let failures: Vec<&str> = responses[2..]
+        let failures: Vec<String> = responses[2..]
             .iter()
             .map(|response| match response {
-                Response::Failed(message) => message.as_str(),
+                Response::Failed(error) => error.to_string(),
                 other => panic!("{other:?}"),
             })
             .collect();

@@ -72,11 +72,12 @@ pub(super) fn warm_up<S: Subject, C: Clock>(
     budget: &Budget<'_, C>,
     config: &Config,
 ) -> Result<Vec<Round>, Error> {
-    let min_warm_up_ns = (config.max_warm_up.as_nanos() as f64 / 5.0).min(budget.total_ns / 20.0);
+    let min_warm_up_ns =
+        (config.plan.max_warm_up.as_nanos() as f64 / 5.0).min(budget.total_ns / 20.0);
     let max_warm_up_ns = warm_up_share_ns(config, budget);
     let mut warm_up: Vec<Round> = Vec::new();
     while budget.fits(pace.round_ns(&pace.batch_sizes), max_warm_up_ns) {
-        let original_first = (warm_up.len() % 2 == 0) != config.swap_orders;
+        let original_first = (warm_up.len() % 2 == 0) != config.plan.swap_orders;
         let over = || budget.elapsed_ns() > max_warm_up_ns;
         let sizes = pace.batch_sizes.clone();
         let Some(round) = measure_round(subject, sizes, (original_first, 0), &over)? else {
@@ -91,10 +92,10 @@ pub(super) fn warm_up<S: Subject, C: Clock>(
     Ok(warm_up)
 }
 
-/// The longest the warm-up may take: `config.max_warm_up`, at most a fifth
+/// The longest the warm-up may take: `config.plan.max_warm_up`, at most a fifth
 /// of the budget.
 fn warm_up_share_ns<C: Clock>(config: &Config, budget: &Budget<'_, C>) -> f64 {
-    (config.max_warm_up.as_nanos() as f64).min(budget.total_ns / 5.0)
+    (config.plan.max_warm_up.as_nanos() as f64).min(budget.total_ns / 5.0)
 }
 
 /// The first measured round must follow a round like itself, as every
@@ -139,13 +140,13 @@ pub(super) fn settle<S: Subject, C: Clock>(
         // Across revisions this order held 1.00 in 99.3% at 2% (`rle` 20
         // of 20); the slice's last round's, in 97.3% (`rle`, reading
         // 1.015x, 16 of 20).
-        !original_first(0, config.swap_orders)
+        !original_first(0, config.plan.swap_orders)
     } else {
         // Where the count is open, the order the cycle of orders puts
         // before round 0: round 0's.
         original_first(
             slice_rounds.map_or(0, |count| count - 1),
-            config.swap_orders,
+            config.plan.swap_orders,
         )
     };
     let like_it = warm_up_end.is_some_and(|round| {

@@ -5,7 +5,7 @@
 //! reports combined into its outcome.
 
 use super::{Against, Revision, Started};
-use crate::config::{Config, Settings};
+use crate::config::{Config, Plan, Settings};
 use crate::engine::budget::RunBudget;
 use crate::engine::probe;
 use crate::engine::replicate::{self, Replication};
@@ -251,14 +251,18 @@ impl Measuring<'_> {
             &base_listings[base.server],
             &current_listings[current.server],
         );
+        let slice = replicate::slice_config(config, 0);
         let config = Config {
-            cycles: Some(PAIR_CYCLES),
-            // Not swapped by slice, unlike in one binary: here every batch
-            // follows an untimed call of its own side, and slices taking
-            // turns read the run-length encoder 1.007x, 16 of 20 intervals
-            // holding 1.00 at 2% (the order unswapped: 1.000x, 20 of 20).
-            swap_orders: false,
-            ..replicate::slice_config(config, 0)
+            plan: Plan {
+                cycles: Some(PAIR_CYCLES),
+                // Not swapped by slice, unlike in one binary: here every batch
+                // follows an untimed call of its own side, and slices taking
+                // turns read the run-length encoder 1.007x, 16 of 20 intervals
+                // holding 1.00 at 2% (the order unswapped: 1.000x, 20 of 20).
+                swap_orders: false,
+                ..slice.plan
+            },
+            ..slice
         };
         let calibration = worse(
             base_listing.calibration.into(),
@@ -368,9 +372,9 @@ impl Measuring<'_> {
     /// unless enforced there too.
     fn enforced(&self, matched: &Match) -> bool {
         match matched {
-            Match::Both { current, .. } => {
-                !current.function.debug_build || self.config(*current).enforce_in_debug
-            }
+            Match::Both { current, .. } => self
+                .run_wide
+                .enforces_in(current.function.debug_build, current.function.settings),
             Match::OnlyBase(_) | Match::OnlyCurrent(_) => true,
         }
     }

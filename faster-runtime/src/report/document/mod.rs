@@ -18,6 +18,7 @@ use super::{
     InputReport, Load, Measurement, Notice, Over, Placement, ProcessSummary, Report, WouldTake,
 };
 use crate::config::by_name;
+use crate::error::{Error, OnlyIn};
 use crate::stats::LinearFit;
 use crate::stats::samples::{BatchLimit, CONFIDENCE, Stop};
 use crate::stats::verdict::{Expect, Undecided, Verdict};
@@ -42,6 +43,10 @@ pub struct Document {
     #[serde(with = "by_name")]
     status: Status,
     error: Option<String>,
+    /// Which revision alone has the function, where that is why there is
+    /// no result: what a reader needs of such an error besides its words.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    only_in: Option<OnlyIn>,
     result: Option<ResultDoc>,
     environment: Environment,
 }
@@ -269,6 +274,10 @@ impl Document {
             Ok(report) => (Some(ResultDoc::of(report)), None),
             Err(error) => (None, Some(error.to_string())),
         };
+        let only_in = match &outcome.result {
+            Err(Error::OneSided { only_in }) => Some(*only_in),
+            _ => None,
+        };
         Document {
             schema: SCHEMA.into(),
             name: outcome.test.clone(),
@@ -277,6 +286,7 @@ impl Document {
             time: utc_now(),
             status: outcome.status(),
             error,
+            only_in,
             result,
             environment: Environment::current().clone(),
         }

@@ -4,7 +4,7 @@
 //! machine.
 
 use super::Document;
-use crate::error::{Error, OnlyIn};
+use crate::error::Error;
 use crate::report::environment::Environment;
 use crate::report::outcome::{Outcome, Source, Status};
 
@@ -33,9 +33,9 @@ impl Document {
     /// its report, or its error as written (a function in one revision
     /// only, as such).
     pub fn to_outcome(&self) -> Outcome {
-        let result = match (self.status, &self.error) {
-            (Status::Skipped, Some(message)) => Err(one_sided(message)),
-            _ => self.clone().into_report().map_err(Error::Read),
+        let result = match self.only_in {
+            Some(only_in) => Err(Error::OneSided { only_in }),
+            None => self.clone().into_report().map_err(Error::Read),
         };
         let source = self.source.as_ref().map(|source| Source {
             path: self.name.clone(),
@@ -54,21 +54,10 @@ impl Document {
     }
 }
 
-/// The one-sided error whose words `message` are; another error, as
-/// written, where they are not.
-fn one_sided(message: &str) -> Error {
-    for only_in in [OnlyIn::Current, OnlyIn::Base] {
-        let error = Error::OneSided { only_in };
-        if error.to_string() == message {
-            return error;
-        }
-    }
-    Error::Read(message.to_string())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::error::OnlyIn;
     use crate::report::fixtures::{three_inputs, undecided_guard};
 
     fn round_trip(outcome: &Outcome) -> Outcome {
