@@ -1,5 +1,6 @@
 //! The run's budget ([`RunBudget`]): the time a whole run may spend
-//! measuring (by default the sum of its comparisons' own budgets), and the
+//! measuring (`max_run_time`, by default the sum of its comparisons' own
+//! budgets), and the
 //! one rule that spends what its comparisons left over on those whose
 //! verdicts their own budgets left unsettled ([`spend_on_undecided`]),
 //! for every driver (a run in one binary, a run across revisions).
@@ -33,10 +34,21 @@ impl RunBudget {
         }
     }
 
-    /// Adds `time` to what the run may spend: a comparison's own budget, in
-    /// a run whose comparisons come one at a time (libtest's tests).
-    pub fn add(&mut self, time: Duration) {
-        self.total += time;
+    /// The budget of a run whose comparisons' own budgets are `own`: the
+    /// run's `max_run_time` where set, else their sum.
+    pub fn for_run(
+        max_run_time: Option<Duration>,
+        own: impl IntoIterator<Item = Duration>,
+    ) -> RunBudget {
+        RunBudget::new(max_run_time.unwrap_or_else(|| own.into_iter().sum()))
+    }
+
+    /// Counts in a comparison whose own budget is `own`, in a run whose
+    /// comparisons come one at a time (libtest's tests): the run's
+    /// `max_run_time` where set, else the sum of its comparisons' own so
+    /// far.
+    pub fn add(&mut self, max_run_time: Option<Duration>, own: Duration) {
+        self.total = max_run_time.unwrap_or(self.total + own);
     }
 
     /// Counts `time` as spent.
@@ -210,6 +222,44 @@ mod tests {
                 "in turn: five each"
             );
         }
+    }
+
+    #[test]
+    fn a_runs_budget_set_bounds_it_instead_of_the_sum_of_its_comparisons() {
+        let wide = Simulated::new(0.121, 7);
+        let mut replications = vec![Ok(own_turn(&wide)), Ok(own_turn(&Simulated::new(0.121, 8)))];
+        let spent: Duration = replications
+            .iter()
+            .map(|r| r.as_ref().unwrap().spent())
+            .sum();
+        let own = [config().max_time, config().max_time];
+        assert_eq!(
+            RunBudget::for_run(None, own),
+            RunBudget::new(2 * config().max_time)
+        );
+        // Room for 6 slices beyond the comparisons' own turns, where the
+        // sum of their budgets would have room for none.
+        let mut budget = RunBudget::for_run(Some(spent + 6 * SLICE + SLICE / 2), own);
+        budget.spend(spent);
+        let mut slices = 0;
+        spend_on_undecided(&mut budget, &mut replications, |_, slice| {
+            slices += 1;
+            wide.slice(slice.slot)
+        });
+        assert_eq!(slices, 6, "the run's budget set, not the sum");
+        assert!(budget.affords(Duration::ZERO), "within the run's budget");
+    }
+
+    #[test]
+    fn comparisons_one_at_a_time_add_their_budgets_unless_the_run_sets_one() {
+        let mut summed = RunBudget::new(Duration::ZERO);
+        summed.add(None, SLICE);
+        summed.add(None, SLICE);
+        assert_eq!(summed, RunBudget::new(2 * SLICE));
+        let mut set = RunBudget::new(Duration::ZERO);
+        set.add(Some(5 * SLICE), SLICE);
+        set.add(Some(5 * SLICE), SLICE);
+        assert_eq!(set, RunBudget::new(5 * SLICE));
     }
 
     #[test]

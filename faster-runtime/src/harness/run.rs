@@ -58,8 +58,9 @@ impl RunWide {
 
 /// The run's budget in a process whose comparisons come one at a time
 /// (libtest's tests, [`run_comparison`]): each adds its own budget as it
-/// runs, and one its own budget left unsettled may have what those before
-/// it left over (there is no end of the run to wait for).
+/// runs (where `max_run_time` sets none), and one its own budget left
+/// unsettled may have what those before it left over (there is no end of
+/// the run to wait for).
 static SO_FAR: Mutex<RunBudget> = Mutex::new(RunBudget::new(Duration::ZERO));
 
 /// Runs `comparison` and hands its outcome to `outputs`, taking turns with
@@ -82,7 +83,8 @@ pub fn run_comparison(
 }
 
 /// Runs every comparison of `selected` in turn, each on its own budget,
-/// then spends what the run's budget (the sum of theirs) has left on those
+/// then spends what the run's budget (`max_run_time`, by default the sum
+/// of theirs) has left on those
 /// more of it could settle ([`spend_on_undecided`]), and hands each
 /// outcome to `outputs` once it is final: those done on their own turn at
 /// once, the others after. Returns the outcomes in `selected`'s order.
@@ -92,7 +94,10 @@ pub fn run_all(
     outputs: &mut Outputs<'_>,
 ) -> Vec<Outcome> {
     let configs: Vec<Config> = selected.iter().map(|c| run_wide.config(c)).collect();
-    let mut budget = RunBudget::new(configs.iter().map(|config| config.max_time).sum());
+    let mut budget = RunBudget::for_run(
+        run_wide.config_with(Settings::NONE).max_run_time,
+        configs.iter().map(|config| config.max_time),
+    );
     let mut outcomes: Vec<Option<Outcome>> = selected.iter().map(|_| None).collect();
     let mut held = Vec::new();
     let mut slices = Vec::new();
@@ -132,7 +137,7 @@ fn with_what_is_left(comparison: &Comparison, config: &Config, turn: Turn) -> Re
     let mut budget = SO_FAR
         .lock()
         .unwrap_or_else(|poisoned| poisoned.into_inner());
-    budget.add(config.max_time);
+    budget.add(config.max_run_time, config.max_time);
     budget.spend(turn.spent());
     let Turn::Slices(replication, binaries) = turn else {
         return Ok(turn);

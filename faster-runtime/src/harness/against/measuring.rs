@@ -83,14 +83,12 @@ impl Measuring<'_> {
                 done: !matches!(matched, Match::Both { .. }),
             })
             .collect();
-        let mut budget = RunBudget::new(
-            selected
-                .iter()
-                .filter_map(|(_, matched)| match matched {
-                    Match::Both { current, .. } => Some(self.config(*current).max_time),
-                    _ => None,
-                })
-                .sum(),
+        let mut budget = RunBudget::for_run(
+            self.run_wide.config_with(Settings::NONE).max_run_time,
+            selected.iter().filter_map(|(_, matched)| match matched {
+                Match::Both { current, .. } => Some(self.config(*current).max_time),
+                _ => None,
+            }),
         );
         let mut pair = 0;
         while self.pairs(selected, &mut measured, &mut pair, &mut budget)
