@@ -108,27 +108,30 @@ pub fn spend_on_undecided(
     helped
 }
 
+/// Comparisons on a simulated clock, for the tests of every driver of the
+/// run's budget: identical code whose layouts read apart.
 #[cfg(test)]
-mod tests {
+pub(crate) mod simulated {
     use super::*;
     use crate::config::Config;
     use crate::report::fixtures;
-    use crate::stats::verdict::{NoiseFloor, Verdict};
     use rand::rngs::StdRng;
     use rand::{Rng, SeedableRng};
 
-    const SLICE: Duration = Duration::from_millis(40);
+    /// How long every simulated slice takes.
+    pub(crate) const SLICE: Duration = Duration::from_millis(40);
 
     /// A comparison at a 2% floor of identical code whose layouts read
     /// up to `spread` either way (seeded by `seed`), in pairs that cancel
     /// (so every even count of layouts averages exactly 1.00x), each slice
     /// taking [`SLICE`] of a simulated clock.
-    struct Simulated {
+    pub(crate) struct Simulated {
         layouts: Vec<f64>,
     }
 
     impl Simulated {
-        fn new(spread: f64, seed: u64) -> Simulated {
+        /// Its layouts, drawn from `seed`.
+        pub(crate) fn new(spread: f64, seed: u64) -> Simulated {
             let mut random = StdRng::seed_from_u64(seed);
             let layouts = (0..512)
                 .flat_map(|_| {
@@ -139,14 +142,16 @@ mod tests {
             Simulated { layouts }
         }
 
-        fn slice(&self, slot: u32) -> (Result<Measurement, Error>, Duration) {
+        /// The slice measured in layout `slot`, and its time.
+        pub(crate) fn slice(&self, slot: u32) -> (Result<Measurement, Error>, Duration) {
             let speedup = self.layouts[slot as usize - 1].exp();
             let measured = fixtures::measurement(speedup, (speedup / 1.01, speedup * 1.01));
             (Ok(measured), SLICE)
         }
     }
 
-    fn config() -> Config {
+    /// A 2% floor, and a budget of 64 slices.
+    pub(crate) fn config() -> Config {
         Config {
             noise_floor: 0.02,
             max_time: 64 * SLICE,
@@ -155,7 +160,7 @@ mod tests {
     }
 
     /// `simulated`'s comparison on its own budget.
-    fn own_turn(simulated: &Simulated) -> Replication {
+    pub(crate) fn own_turn(simulated: &Simulated) -> Replication {
         let mut replication = Replication::new(&config());
         while !replication.enough() {
             let slot = replication.next_slot();
@@ -164,6 +169,13 @@ mod tests {
         }
         replication
     }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::simulated::{SLICE, Simulated, config, own_turn};
+    use super::*;
+    use crate::stats::verdict::{NoiseFloor, Verdict};
 
     #[test]
     fn time_left_over_settles_a_verdict_its_own_budget_left_undecided() {

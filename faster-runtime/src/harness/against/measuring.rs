@@ -155,9 +155,7 @@ impl Measuring<'_> {
                 };
                 let failed = recorded.is_err();
                 match recorded {
-                    Ok(()) => {
-                        function.done = slices.enough() || !budget.affords(slices.per_slice())
-                    }
+                    Ok(()) => function.done = done_after_a_slice(slices, budget),
                     Err(error) => {
                         function.slices = Err(error);
                         function.done = true;
@@ -388,6 +386,12 @@ fn next_slot(measured: &[Measured]) -> Option<u32> {
         .map(Replication::next_slot)
 }
 
+/// Whether a function whose slices so far are `slices` is done: it has
+/// enough, or `budget` affords no slice more like its average.
+fn done_after_a_slice(slices: &Replication, budget: &RunBudget) -> bool {
+    slices.enough() || !budget.affords(slices.per_slice())
+}
+
 /// Has the functions of `measured` that more of the run's time could
 /// settle, and that `budget` affords another slice of, measure on it
 /// (`engine::budget`'s rule, pair by pair here). Returns whether any does.
@@ -476,6 +480,83 @@ fn both_revisions(base: Scope, current: Scope) -> Scope {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::budget::simulated::{SLICE, Simulated, own_turn};
+    use std::time::Duration;
+
+    /// `measured` through pairs, as [`Measuring::all`] takes them, each
+    /// function's slice in `simulated`'s layout of the pair's slot, until
+    /// neither a pair nor the run's time has more to do. Returns the slots
+    /// of the pairs.
+    fn through_pairs(
+        measured: &mut [Measured],
+        simulated: &[Simulated],
+        budget: &mut RunBudget,
+    ) -> Vec<u32> {
+        let mut pairs = Vec::new();
+        loop {
+            while let Some(slot) = next_slot(measured) {
+                pairs.push(slot);
+                for (function, simulated) in measured.iter_mut().zip(simulated) {
+                    let (Ok(slices), false) = (&mut function.slices, function.done) else {
+                        continue;
+                    };
+                    let (measurement, took) = simulated.slice(slot);
+                    budget.spend(took);
+                    slices.record(slot, measurement, took).unwrap();
+                    function.done = done_after_a_slice(slices, budget);
+                }
+            }
+            if !onto_the_runs_time(measured, budget) {
+                return pairs;
+            }
+        }
+    }
+
+    #[test]
+    fn the_runs_time_goes_in_new_pairs_to_the_functions_it_could_settle() {
+        // Identical code read 12% apart (too far for 64 layouts at 2%, not
+        // for 128), and 60% apart (too far for any), after their own turns.
+        let simulated = [Simulated::new(0.121, 7), Simulated::new(0.6, 3)];
+        let mut measured: Vec<Measured> = simulated
+            .iter()
+            .map(|simulated| Measured {
+                slices: Ok(own_turn(simulated)),
+                done: true,
+            })
+            .collect();
+        let own = measured.iter().map(|f| f.slices.as_ref().unwrap().spent());
+        let spent: Duration = own.sum();
+        let mut none_left = RunBudget::new(spent);
+        none_left.spend(spent);
+        assert!(!onto_the_runs_time(&mut measured, &none_left));
+        assert!(measured.iter().all(|function| function.done));
+
+        let mut budget = RunBudget::new(spent + 40 * SLICE + SLICE / 2);
+        budget.spend(spent);
+        let pairs = through_pairs(&mut measured, &simulated, &mut budget);
+        assert_eq!(
+            pairs,
+            (65..=104).collect::<Vec<u32>>(),
+            "new layouts, one a pair"
+        );
+        let [wide, hopeless] = [0, 1].map(|at| measured[at].slices.as_ref().unwrap());
+        assert_eq!(
+            wide.summaries().len(),
+            104,
+            "until the run's time was spent"
+        );
+        assert_eq!(hopeless.summaries().len(), 64, "no budget would settle it");
+        assert!(budget.affords(Duration::ZERO), "within the run's budget");
+
+        let mut budget = RunBudget::new(Duration::from_secs(3600));
+        let mut measured = vec![Measured {
+            slices: Ok(own_turn(&simulated[0])),
+            done: true,
+        }];
+        through_pairs(&mut measured, &simulated[..1], &mut budget);
+        let settled = measured[0].slices.as_ref().unwrap();
+        assert_eq!(settled.summaries().len(), 128, "settled at the look at 128");
+    }
 
     #[test]
     fn about_half_the_pairs_start_the_base_first() {
