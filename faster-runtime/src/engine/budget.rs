@@ -1,9 +1,9 @@
 //! The run's budget ([`RunBudget`]): the time a whole run may spend
 //! measuring (`max_run_time`, by default the sum of its comparisons' own
-//! budgets), and the
-//! one rule that spends what its comparisons left over on those whose
-//! verdicts their own budgets left unsettled ([`spend_on_undecided`]),
-//! for every driver (a run in one binary, a run across revisions).
+//! budgets), and the one rule that spends what its comparisons left over
+//! on those whose verdicts their own budgets left unsettled
+//! ([`spend_on_undecided`]), for every driver (a run in one binary, a run
+//! across revisions).
 //!
 //! Each comparison first has its turn on its own budget; a comparison that
 //! settles early leaves time over, and one whose layouts read too far apart
