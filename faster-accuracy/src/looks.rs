@@ -11,6 +11,13 @@
 //! accuracy --looks [--runs N]
 //! ```
 //!
+//! Each cell stops on one of three budgets: 64 or 256 slices over a
+//! comparison's 64 layouts, or 128 over 128 layouts, as a run's time left
+//! over measures a comparison its own budget left unsettled at 64 slices
+//! (`engine::budget`; extending every such comparison, where the engine
+//! extends only those its projection says 128 layouts could settle, so the
+//! figures count every look the engine could take).
+//!
 //! Each simulated comparison draws, for each layout (slot), an effect from
 //! a distribution of a given spread, and for each slice a noise of its
 //! own; slices go to the slots in turn as the engine sends them, so past 64
@@ -21,8 +28,8 @@
 //! seeded generator per cell.
 
 use faster::Verdict;
-use faster::report::{NoiseFloor, ProcessSummary};
-use faster_runtime::__internal::{interval_over_layouts, looks_at, settled, slot_of};
+use faster::report::{MOST_LAYOUTS_OF_A_RUN, NoiseFloor, ProcessSummary};
+use faster_runtime::__internal::{interval_over_layouts, looks_at, settled};
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 use rand_distr::{Distribution, Exp, Normal, StudentT};
@@ -33,8 +40,12 @@ use crate::options::Options;
 /// The least count of slices, as `processes = 4` asks.
 const LEAST: usize = 4;
 
-/// The most slices a simulated comparison measures (its budget).
-const MOST_SLICES: [usize; 2] = [64, 256];
+/// The most slices a simulated comparison measures (its budget), and over
+/// how many layouts: its own budget over a comparison's 64 (again and
+/// again past them), or the run's time over new layouts up to
+/// `MOST_LAYOUTS_OF_A_RUN` (`engine::budget`: 64 slices on its own budget,
+/// then one more look, at 128, in 64 new layouts).
+const BUDGETS: [(usize, usize); 3] = [(64, 64), (256, 64), (128, MOST_LAYOUTS_OF_A_RUN)];
 
 /// How each layout's effect is drawn, with standard deviation `spread`.
 #[derive(Debug, Clone, Copy)]
@@ -112,21 +123,21 @@ pub fn looks(options: &Options) -> ExitCode {
     );
     println!();
     println!(
-        "| layouts' spread | shape | floor | most slices | interval holds the truth | decided | \
-         median slices |"
+        "| layouts' spread | shape | floor | most slices | layouts | interval holds the truth | \
+         decided | median slices |"
     );
-    println!("| --: | --- | --: | --: | --: | --: | --: |");
+    println!("| --: | --- | --: | --: | --: | --: | --: | --: |");
     let mut seed = 0;
     for spread in [0.005, 0.01, 0.02, 0.04] {
         for shape in Shape::ALL {
             for floor in [0.02, 0.05] {
-                for most in MOST_SLICES {
+                for (most, layouts) in BUDGETS {
                     seed += 1;
-                    let tally = cell(shape, spread, floor, most, runs, seed);
+                    let tally = cell(shape, spread, floor, (most, layouts), runs, seed);
                     let mut slices = tally.slices.clone();
                     slices.sort_unstable();
                     println!(
-                        "| {:.1}% | {} | {:.0}% | {most} | {:.1}% | {:.1}% | {} |",
+                        "| {:.1}% | {} | {:.0}% | {most} | {layouts} | {:.1}% | {:.1}% | {} |",
                         100.0 * spread,
                         shape.name(),
                         100.0 * floor,
@@ -141,16 +152,28 @@ pub fn looks(options: &Options) -> ExitCode {
     ExitCode::SUCCESS
 }
 
-/// `runs` simulated comparisons of one cell, from `seed`.
-fn cell(shape: Shape, spread: f64, floor: f64, most: usize, runs: usize, seed: u64) -> Tally {
+/// `runs` simulated comparisons of one cell, from `seed`: at most `most`
+/// slices over `layouts` layouts, each slice in the next layout, in turn.
+fn cell(
+    shape: Shape,
+    spread: f64,
+    floor: f64,
+    (most, layouts): (usize, usize),
+    runs: usize,
+    seed: u64,
+) -> Tally {
     let mut random = StdRng::seed_from_u64(seed);
     let noise = Normal::new(0.0, spread / 4.0).expect("a normal");
     let mut tally = Tally::default();
     for _ in 0..runs {
-        let slots: Vec<f64> = (0..64).map(|_| shape.draw(spread, &mut random)).collect();
+        let slots: Vec<f64> = (0..layouts)
+            .map(|_| shape.draw(spread, &mut random))
+            .collect();
         let mut processes: Vec<ProcessSummary> = Vec::new();
         loop {
-            let slot = slot_of(processes.len(), LEAST);
+            // As the engine sends them (`slot_of`, and on the run's time
+            // `Replication::next_slot`): every layout in turn.
+            let slot = (processes.len() % layouts) as u32 + 1;
             let log_speedup = slots[slot as usize - 1] + noise.sample(&mut random);
             processes.push(ProcessSummary::new(
                 log_speedup.exp(),

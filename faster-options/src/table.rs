@@ -265,6 +265,16 @@ pub const OPTIONS: &[OptionSpec] = &[
         usage: "budget per comparison, e.g. 500ms, 3s",
     },
     OptionSpec {
+        name: "max_run_time",
+        kind: Kind::Duration,
+        field: Field::Setting,
+        variable: Some("FASTER_MAX_RUN_TIME"),
+        flag: Some("--max-run-time"),
+        usage: "budget of the whole run: each comparison's own first, the rest to verdicts still \
+                undecided, e.g. 30s (auto: the sum of the comparisons' budgets)",
+        ..DEFAULT
+    },
+    OptionSpec {
         name: "processes",
         kind: Kind::Count { max: MAX_PROCESSES },
         field: Field::Setting,

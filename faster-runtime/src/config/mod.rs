@@ -20,7 +20,8 @@ pub use values::{AsText, by_name, parse_processes};
 
 use crate::error::Error;
 use crate::options::{
-    Expect, TimerKind, Undecided, parse_duration, parse_fraction, parse_switch, usable_fraction,
+    Expect, TimerKind, Undecided, parse_duration, parse_fraction, parse_run_time, parse_switch,
+    usable_fraction,
 };
 use std::time::Duration;
 
@@ -33,6 +34,14 @@ settings! {
     noise_floor: f64 = 0.05, parsed by parse_fraction;
     /// The time budget for measuring this pair, warm-up included.
     max_time: Duration = Duration::from_secs(3), parsed by parse_duration;
+    /// The time the whole run may spend measuring: each comparison has its
+    /// turn on its own [`max_time`](Config::max_time) first, and what the
+    /// run has left goes to the verdicts still undecided. `None` (`auto`,
+    /// the default) is the sum of its comparisons' own budgets. A run-wide
+    /// setting: no attribute takes it, so every comparison of a run reads
+    /// the same (`FASTER_MAX_RUN_TIME`, `--max-run-time`).
+    #[serde(default)]
+    max_run_time: Option<Duration> = None, parsed by parse_run_time;
     /// Measure a registered comparison in at least this many slices, each
     /// in another process (a server kept for the run), each process in a
     /// layout of the binary of its own where [`layouts`](Config::layouts)

@@ -302,6 +302,21 @@ mod tests {
     }
 
     #[test]
+    fn the_runs_budget_is_unset_by_default_and_read_from_its_variable() {
+        assert_eq!(Config::default().max_run_time, None);
+        let set = from(&[("FASTER_MAX_RUN_TIME", "1m")]).unwrap();
+        let config = Config::default().with(&set);
+        assert_eq!(config.max_run_time, Some(Duration::from_secs(60)));
+        let error = from(&[("FASTER_MAX_RUN_TIME", "60")])
+            .unwrap_err()
+            .to_string();
+        assert!(
+            error.contains("FASTER_MAX_RUN_TIME") && error.contains("`auto`"),
+            "{error}"
+        );
+    }
+
+    #[test]
     fn every_setting_with_a_variable_is_read_from_it() {
         let defaults = Config::default().settings();
         for setting in SETTINGS {

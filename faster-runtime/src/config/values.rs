@@ -4,7 +4,8 @@
 //! name.
 
 use crate::options::{
-    Expect, Keyword, MAX_PROCESSES, TimerKind, Undecided, duration_text, parse_count, switch_text,
+    Expect, Keyword, MAX_PROCESSES, RUN_TIME_AUTO, TimerKind, Undecided, duration_text,
+    parse_count, switch_text,
 };
 use std::time::Duration;
 
@@ -36,6 +37,16 @@ impl AsText for bool {
 impl AsText for Duration {
     fn as_text(&self) -> String {
         duration_text(*self)
+    }
+}
+
+/// A run's budget as `auto` where it is the sum of its comparisons'.
+impl AsText for Option<Duration> {
+    fn as_text(&self) -> String {
+        match self {
+            Some(duration) => duration.as_text(),
+            None => RUN_TIME_AUTO.to_string(),
+        }
     }
 }
 

@@ -1,4 +1,5 @@
-//! The measurement engine: how the two functions are called and timed
+//! The measurement engine: the run's budget spent on undecided verdicts
+//! (`budget`); how the two functions are called and timed
 //! (`routine`), tuned, warmed up and sampled in alternating rounds until the
 //! estimate converges (`sampler`), one comparison end to end (`compare`),
 //! what disturbed it (`guard`), the machine's noise (`probe`), replication
@@ -6,6 +7,7 @@
 //! layouts put the code at different offsets of a cache line (`offsets`), and one tracked function as a process
 //! serving a comparison across revisions holds it (`tracked`).
 
+pub mod budget;
 pub mod compare;
 pub mod guard;
 pub mod offsets;

@@ -36,21 +36,24 @@
 //! in further layouts, up to
 //! [`MOST_LAYOUTS`] or the budget. Starting, asking and stopping the
 //! processes is `crate::process`'s; what a slice is and when to stop is
-//! here, for every driver: a comparison in one binary ([`measure`]), a
+//! here, for every driver: a comparison in one binary ([`measure_slices`]), a
 //! function across revisions (pair by pair, `harness::against`) and the
 //! accuracy suite. The slices combine into one [`Measurement`], keeping
 //! every round of every process, so the counts in every output agree with
 //! the data; judging it is `crate::judge`'s.
 
+mod combine;
+
 use super::offsets;
 use crate::config::{Config, Plan};
 use crate::error::Error;
 use crate::report::layouts::log_means_by_slot;
-use crate::report::notice;
-use crate::report::{Measurement, ProcessSummary};
-use crate::stats::samples::{CONFIDENCE, Stop};
+use crate::report::would_take::project;
+use crate::report::{MOST_LAYOUTS_OF_A_RUN, Measurement, ProcessSummary};
+use crate::stats::samples::CONFIDENCE;
 use crate::stats::verdict::NoiseFloor;
 use crate::stats::{self, Interval};
+use combine::combine_slices;
 use std::time::{Duration, Instant};
 
 /// The most slots (processes and layouts) a comparison's slices go to
@@ -97,6 +100,8 @@ pub struct Replication {
     /// Slices measured again because another process took their budget
     /// ([`after_failed_slice`]).
     disturbed: usize,
+    /// Whether it measures on the run's time ([`Replication::on_the_runs_time`]).
+    on_the_runs_time: bool,
 }
 
 impl Replication {
@@ -108,13 +113,26 @@ impl Replication {
             summaries: Vec::new(),
             spent: Duration::ZERO,
             disturbed: 0,
+            on_the_runs_time: false,
         }
     }
 
     /// The slot the next slice goes to. A slice measured again after a
-    /// disturbance goes to the same slot.
+    /// disturbance goes to the same slot. On the run's time, new layouts
+    /// first, up to [`MOST_LAYOUTS_OF_A_RUN`]: where the layouts' spread is
+    /// what holds the interval wide, another pass over the same ones does
+    /// not narrow it.
     pub fn next_slot(&self) -> u32 {
-        slot_of(self.slices.len(), self.config.processes)
+        if !self.on_the_runs_time {
+            return slot_of(self.slices.len(), self.config.processes);
+        }
+        let most = self.config.processes.max(MOST_LAYOUTS_OF_A_RUN);
+        let newest = self.summaries.iter().map(|s| s.slot).max().unwrap_or(0);
+        if (newest as usize) < most {
+            newest + 1
+        } else {
+            (self.slices.len() % most) as u32 + 1
+        }
     }
 
     /// The next slice: its slot, configuration and the time its process
@@ -158,15 +176,66 @@ impl Replication {
     /// then as soon as the verdict is settled ([`settled`]), one more slice
     /// like the average would overrun the budget, or [`MOST_SLICES`] were
     /// measured.
+    /// On the run's time, its own budget no longer ends it: the run's does
+    /// ([`RunBudget`](super::budget::RunBudget)), or
+    /// [`MOST_LAYOUTS_OF_A_RUN`] slices, the last look `accuracy --looks`
+    /// counts.
     pub fn enough(&self) -> bool {
         let count = self.slices.len();
         if count < self.config.processes.max(1) {
             return false;
         }
-        let per_slice = self.spent / count as u32;
+        let over_budget = self.spent + self.per_slice() > self.config.max_time;
+        let most = if self.on_the_runs_time {
+            MOST_LAYOUTS_OF_A_RUN
+        } else {
+            MOST_SLICES
+        };
         (looks_at(count) && settled(&self.summaries, self.floor()))
-            || self.spent + per_slice > self.config.max_time
-            || count >= self.config.processes.max(MOST_SLICES)
+            || (over_budget && !self.on_the_runs_time)
+            || count >= self.config.processes.max(most)
+    }
+
+    /// The wall time a slice took on average so far (zero before the
+    /// first).
+    pub fn per_slice(&self) -> Duration {
+        self.spent / self.slices.len().max(1) as u32
+    }
+
+    /// The wall time spent on the slices so far.
+    pub fn spent(&self) -> Duration {
+        self.spent
+    }
+
+    /// Whether more of the run's time could settle it: its own budget
+    /// ended it unsettled under [`MOST_LAYOUTS_OF_A_RUN`] slices, and the
+    /// layouts it would need, as projected from its interval so far
+    /// ([`project`]), are no more than that.
+    pub fn could_use_the_runs_time(&self) -> bool {
+        let count = self.slices.len();
+        if count < self.config.processes.max(2) || count >= MOST_LAYOUTS_OF_A_RUN {
+            return false;
+        }
+        let Some(layouts) = over_layouts(&self.summaries) else {
+            return false;
+        };
+        let floor = self.floor();
+        let measured = layouts.log_means.len();
+        let projected = project(
+            layouts.interval.half_width,
+            measured,
+            self.spent,
+            floor,
+            Some(MOST_LAYOUTS_OF_A_RUN),
+        );
+        !layouts.settle(floor) && projected.is_some_and(|(_, more_time)| more_time.is_some())
+    }
+
+    /// Measures on the run's time from here on: slices in new layouts up to
+    /// [`MOST_LAYOUTS_OF_A_RUN`], until its verdict settles at one of the
+    /// stop rule's looks ([`looks_at`]) or the run's time is spent.
+    pub fn on_the_runs_time(&mut self) {
+        self.on_the_runs_time = true;
     }
 
     /// The slices' figures so far, each under its slot.
@@ -191,24 +260,14 @@ impl Replication {
     }
 }
 
-/// Measures as `config` says: with `measure_here` in this process where
-/// `config.processes` is 1, else in slices `measure_slice` measures, at
-/// least `config.processes` of them and more while the verdict is not
-/// settled and the budget lasts, combined. Before each slice, `prepare`
-/// readies its slot's binary (a layout made once per build, by relinking),
-/// which the budget does not count: a first run would otherwise spend a
-/// comparison's budget on linking, and judge it on fewer layouts than
-/// every run after it.
-pub fn measure(
-    config: &Config,
-    measure_here: impl FnOnce(&Config) -> Result<Measurement, Error>,
+/// Measures slices of `replication` until it has enough
+/// ([`Replication::enough`]): each slot readied by `prepare`, each slice
+/// measured by `measure_slice` and timed here.
+pub fn measure_slices(
+    replication: &mut Replication,
     mut prepare: impl FnMut(u32) -> Result<(), Error>,
     mut measure_slice: impl FnMut(SliceToMeasure) -> Result<Measurement, Error>,
-) -> Result<Measurement, Error> {
-    if config.processes <= 1 {
-        return measure_here(config);
-    }
-    let mut replication = Replication::new(config);
+) -> Result<(), Error> {
     while !replication.enough() {
         let slice = replication.next_slice();
         prepare(slice.slot)?;
@@ -217,7 +276,7 @@ pub fn measure(
         let measured = measure_slice(slice);
         replication.record(slot, measured, started.elapsed())?;
     }
-    Ok(replication.combined())
+    Ok(())
 }
 
 /// The configuration each slice of a replicated comparison is measured
@@ -329,76 +388,6 @@ pub fn interval_over_layouts(processes: &[ProcessSummary]) -> Option<Interval> {
     over_layouts(processes).map(|layouts| layouts.interval)
 }
 
-/// The measurements of a comparison's slices (at least one), in the order
-/// they were measured, each summarised in `summaries` under its slot, as
-/// one measurement: the first slice's is its frame (heading, timer,
-/// placement), every slice's rounds are appended in order, the speedup and
-/// interval are over the slices' own estimates
-/// ([`stats::across_processes`]); each input's per-call times are the
-/// fastest any slice measured, the headline times their sums (as in one
-/// process) and the best-of figure their ratio; observations a later slice
-/// made (other load, a timer that fell back) are kept where the earlier
-/// ones did not make the same. It stopped converged where the slices
-/// settled at `floor`, else on its budget (or the most slices).
-fn combine_slices(
-    slices: Vec<Measurement>,
-    summaries: Vec<ProcessSummary>,
-    floor: NoiseFloor,
-) -> Measurement {
-    let mut slices = slices.into_iter();
-    let mut combined = slices.next().expect("a comparison measured in no slice");
-    let later: Vec<Measurement> = slices.collect();
-    let all: Vec<&Measurement> = std::iter::once(&combined).chain(&later).collect();
-    let geometric_mean = |values: &mut dyn Iterator<Item = f64>| {
-        stats::mean(&values.map(f64::ln).collect::<Vec<_>>()).exp()
-    };
-    let uncorrected_speedup = geometric_mean(&mut all.iter().map(|m| m.uncorrected_speedup));
-    let input_speedups: Vec<f64> = (0..combined.inputs.len())
-        .map(|input| {
-            geometric_mean(
-                &mut all
-                    .iter()
-                    .filter_map(|slice| slice.inputs.get(input).map(|i| i.speedup)),
-            )
-        })
-        .collect();
-    let elapsed = all.iter().map(|slice| slice.elapsed).sum();
-    let layouts = over_layouts(&summaries);
-    let (speedup, ci) = match &layouts {
-        Some(layouts) => (layouts.interval.center.exp(), layouts.interval.exp_bounds()),
-        None => (
-            geometric_mean(&mut summaries.iter().map(|p| p.speedup)),
-            (0.0, f64::INFINITY),
-        ),
-    };
-
-    for slice in later {
-        append(&mut combined, slice);
-    }
-    for (input, speedup) in combined.inputs.iter_mut().zip(input_speedups) {
-        input.speedup = speedup;
-    }
-    combined.original_ns = combined.inputs.iter().map(|input| input.original_ns).sum();
-    combined.candidate_ns = combined.inputs.iter().map(|input| input.candidate_ns).sum();
-    combined.speedup = speedup;
-    combined.ci = ci;
-    combined.elapsed = elapsed;
-    // Slices measure fixed cycles, never a precision of their own: the
-    // comparison converged where its slices settled, else its budget (or
-    // the most slices) ended it.
-    combined.stop = if layouts.is_some_and(|layouts| layouts.settle(floor)) {
-        Stop::Converged
-    } else {
-        Stop::Budget
-    };
-    combined.uncorrected_speedup = uncorrected_speedup;
-    combined.best_speedup = combined.original_ns / combined.candidate_ns;
-    combined.processes = summaries;
-    // The first slice's, where each slice's is its process's.
-    combined.offsets = None;
-    combined
-}
-
 /// A comparison's slices over its layouts: the interval over the slices'
 /// centres, Student's t over the spread of
 /// their slots' means (each slot's slices averaged, where there was
@@ -454,33 +443,34 @@ fn over_layouts(processes: &[ProcessSummary]) -> Option<OverLayouts> {
     })
 }
 
-/// A later slice's rounds, best times and observations added to `parent`'s
-/// (the combined measurement so far; its stop is [`combine_slices`]' to
-/// say).
-fn append(parent: &mut Measurement, child: Measurement) {
-    parent.rounds += child.rounds;
-    parent.warm_up_rounds += child.warm_up_rounds;
-    parent.round_log_ratios.extend(child.round_log_ratios);
-    parent
-        .round_original_first
-        .extend(child.round_original_first);
-    parent.load = match (parent.load, child.load) {
-        (Some(ours), Some(theirs)) => Some(ours.max(theirs)),
-        (ours, theirs) => ours.or(theirs),
-    };
-    for (input, theirs) in parent.inputs.iter_mut().zip(child.inputs) {
-        input.original_ns = input.original_ns.min(theirs.original_ns);
-        input.candidate_ns = input.candidate_ns.min(theirs.candidate_ns);
-        input.round_ns.extend(theirs.round_ns);
-    }
-    notice::gather(&mut parent.notices, child.notices);
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::report::fixtures;
+    use crate::stats::samples::Stop;
     use crate::stats::verdict::Verdict;
+
+    /// Measures as the runtime's drivers do: with `measure_here` in this process where
+    /// `config.processes` is 1, else in slices `measure_slice` measures, at
+    /// least `config.processes` of them and more while the verdict is not
+    /// settled and the budget lasts, combined. Before each slice, `prepare`
+    /// readies its slot's binary (a layout made once per build, by relinking),
+    /// which the budget does not count: a first run would otherwise spend a
+    /// comparison's budget on linking, and judge it on fewer layouts than
+    /// every run after it.
+    pub fn measure(
+        config: &Config,
+        measure_here: impl FnOnce(&Config) -> Result<Measurement, Error>,
+        prepare: impl FnMut(u32) -> Result<(), Error>,
+        measure_slice: impl FnMut(SliceToMeasure) -> Result<Measurement, Error>,
+    ) -> Result<Measurement, Error> {
+        if config.processes <= 1 {
+            return measure_here(config);
+        }
+        let mut replication = Replication::new(config);
+        measure_slices(&mut replication, prepare, measure_slice)?;
+        Ok(replication.combined())
+    }
 
     fn process(speedup: f64, half_width: f64) -> Measurement {
         let mut measurement = fixtures::measurement(

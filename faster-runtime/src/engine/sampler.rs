@@ -37,7 +37,8 @@ pub trait Subject {
     /// How many placements of its measuring loop the subject can time in:
     /// copies of the loop at different places in memory, whose spread the
     /// interval takes in where calls are short (see
-    /// [`Config::placement_threshold`]). One by default.
+    /// [`Plan::placement_threshold`](crate::config::Plan::placement_threshold)).
+    /// One by default.
     fn placements(&self) -> usize {
         1
     }

@@ -184,10 +184,7 @@ fn run_all(
             .iter()
             .any(|comparison| !run_wide.enforces(comparison)),
     });
-    let outcomes: Vec<_> = selected
-        .iter()
-        .map(|comparison| run_comparison(comparison, run_wide, &mut outputs).0)
-        .collect();
+    let outcomes = run::run_all(&selected, run_wide, &mut outputs);
     let summary = Summary {
         binary: &binary,
         against: None,

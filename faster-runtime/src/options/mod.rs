@@ -17,4 +17,6 @@ pub use faster_options::{
 pub use settings::setting;
 #[cfg(test)]
 pub use settings::settings;
-pub use text::{ValueName, duration_text, parse_switch, switch_text};
+pub use text::{
+    RUN_TIME_AUTO, ValueName, duration_text, parse_run_time, parse_switch, switch_text,
+};

@@ -1,7 +1,7 @@
 //! A setting's value as the variables, the flags and the usage write it:
 //! a switch read from `on` or `off` (the attribute writes `true` or
-//! `false`, which its macro reads), a switch or a duration written back as
-//! the text it is read from, and what a kind of value looks like in a line
+//! `false`, which its macro reads), a run's budget read as a duration or
+//! `auto`, a switch or a duration written back as the text it is read from, and what a kind of value looks like in a line
 //! of usage.
 
 use faster_options::Kind;
@@ -20,6 +20,21 @@ pub fn duration_text(duration: Duration) -> String {
         Some((per_unit, unit)) => format!("{}{unit}", nanos / per_unit),
         None => format!("{nanos}ns"),
     }
+}
+
+/// What [`parse_run_time`] reads as a run's budget left to its
+/// comparisons': the sum of their own.
+pub const RUN_TIME_AUTO: &str = "auto";
+
+/// Reads a run's budget: a duration, or `auto` (`None`: the sum of its
+/// comparisons' own budgets).
+pub fn parse_run_time(text: &str) -> Result<Option<Duration>, String> {
+    if text.trim() == RUN_TIME_AUTO {
+        return Ok(None);
+    }
+    faster_options::parse_duration(text)
+        .map(Some)
+        .map_err(|reason| format!("{reason}, or `{RUN_TIME_AUTO}`"))
 }
 
 /// Reads a switch, the one way every switch is read: `on`, `1`, `true` or

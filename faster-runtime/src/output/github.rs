@@ -227,6 +227,9 @@ fn row(outcome: &Outcome) -> String {
                 Status::Failed | Status::Error | Status::Skipped => "❌",
             };
             let verdict = verdict_words(report);
+            let would_take = report
+                .would_take()
+                .map_or_else(String::new, |would_take| format!("; {would_take}"));
             let note = if status == Status::NotEnforced {
                 " (debug build: not enforced)".to_string()
             } else {
@@ -239,7 +242,8 @@ fn row(outcome: &Outcome) -> String {
             let changed = inputs_changed_words(report)
                 .map_or_else(String::new, |changed| format!("<br>⚠️ {}", cell(&changed)));
             format!(
-                "| {name} | {} | {} | {} | {mark} {verdict}{note}{changed} |\n",
+                "| {name} | {} | {} | {} | {mark} {verdict}{would_take}{note}{changed} |
+",
                 format_ns(report.original_ns),
                 format_ns(report.candidate_ns),
                 Ratio(report.speedup, Some(report.ci))
@@ -388,13 +392,14 @@ mod tests {
         assert_eq!(
             row(&outcome(undecided_guard())),
             "| `mean::faster_mean_v2` | 32.8 µs | 29.2 µs | 1.03x slower [1.15x faster – 1.22x slower] | ❔ \
-             undecided: only a change beyond 24% could be judged |\n"
+             undecided: only a change beyond 24% could be judged; to judge 5% it would take about \
+             3621 rounds (315 so far), 1.3s more of measuring |\n"
         );
         let mut strict = undecided_guard();
         strict.if_undecided = Undecided::Fail;
         assert!(
             row(&outcome(strict))
-                .ends_with("| ❌ undecided: only a change beyond 24% could be judged |\n")
+                .contains("| ❌ undecided: only a change beyond 24% could be judged; to judge 5%")
         );
         let outcomes = [outcome(undecided_guard()), outcome(three_inputs())];
         let summary = Summary {

@@ -20,6 +20,7 @@ pub(crate) mod outcome;
 pub(crate) mod run;
 pub(crate) mod throughput;
 pub(crate) mod units;
+pub(crate) mod would_take;
 
 pub use crate::stats::LinearFit;
 pub use crate::stats::samples::{BatchLimit, Stop};
@@ -31,6 +32,7 @@ pub use layouts::MeansApart;
 pub use measurement::Measurement;
 pub use notice::Notice;
 pub use units::{format_ns, format_rate};
+pub use would_take::{MOST_LAYOUTS_OF_A_RUN, Over, WouldTake};
 
 pub(crate) use document::Document;
 pub(crate) use environment::Environment;

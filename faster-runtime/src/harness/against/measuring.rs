@@ -6,6 +6,7 @@
 
 use super::{Against, Revision, Started};
 use crate::config::{Config, Plan, Settings};
+use crate::engine::budget::RunBudget;
 use crate::engine::probe;
 use crate::engine::replicate::{self, Replication};
 use crate::error::{Error, OnlyIn};
@@ -63,8 +64,11 @@ impl Measuring<'_> {
     /// binaries where they can be relinked: every function at least
     /// `config.processes` times, and again in the next pair while its
     /// verdict is undecided and its budget lasts (its [`Replication`]'s
-    /// rule, a replicated comparison's). Hands each outcome to the outputs
-    /// once it is done.
+    /// rule, a replicated comparison's); then, while the run's budget (the
+    /// sum of theirs) lasts, in further pairs in new layouts, those whose
+    /// own budgets left them unsettled and that more of it could settle
+    /// ([`Replication::could_use_the_runs_time`]). Hands each outcome to
+    /// the outputs once it is done.
     pub(super) fn all(&mut self, selected: &[(&str, Match)]) -> Vec<Outcome> {
         let tests: Vec<&str> = selected.iter().map(|(name, _)| *name).collect();
         self.outputs.begin(&Run {
@@ -79,18 +83,53 @@ impl Measuring<'_> {
                 done: !matches!(matched, Match::Both { .. }),
             })
             .collect();
+        let mut budget = RunBudget::for_run(
+            self.run_wide.config_with(Settings::NONE).max_run_time,
+            selected.iter().filter_map(|(_, matched)| match matched {
+                Match::Both { current, .. } => Some(self.config(*current).max_time),
+                _ => None,
+            }),
+        );
         let mut pair = 0;
+        while self.pairs(selected, &mut measured, &mut pair, &mut budget)
+            && onto_the_runs_time(&mut measured, &budget)
+        {}
+        selected
+            .iter()
+            .zip(measured)
+            .map(|((name, matched), function)| {
+                let outcome = self.outcome(name, matched, function.slices);
+                self.outputs.comparison(&outcome);
+                outcome
+            })
+            .collect()
+    }
+
+    /// Pairs of children, from pair `pair` on, measuring every function of
+    /// `measured` not done yet, until each is done; each slice's time
+    /// spent of `budget`. Returns whether the children could be started
+    /// each time.
+    fn pairs(
+        &mut self,
+        selected: &[(&str, Match)],
+        measured: &mut [Measured],
+        pair: &mut u32,
+        budget: &mut RunBudget,
+    ) -> bool {
         // Every function still measuring is at the same slice (one a pair,
         // measured again in that pair after a disturbance), so the first's
         // next slot is every one's: pair `k` runs in its replications' slot.
-        while let Some(slot) = next_slot(&measured) {
-            pair += 1;
-            if let Err(error) = self.start_pair(pair, slot) {
-                fail_the_rest(&mut measured, &error);
-                break;
+        // On the run's time they may not be (each stopped where its own
+        // budget ended it); each records the pair's slot, a new layout of
+        // the first's, as its own.
+        while let Some(slot) = next_slot(measured) {
+            *pair += 1;
+            if let Err(error) = self.start_pair(*pair, slot) {
+                fail_the_rest(measured, &error);
+                return false;
             }
             let mut not_started_again = None;
-            for ((name, matched), function) in selected.iter().zip(&mut measured) {
+            for ((name, matched), function) in selected.iter().zip(measured.iter_mut()) {
                 let (Match::Both { base, current }, false) = (matched, function.done) else {
                     continue;
                 };
@@ -106,6 +145,7 @@ impl Measuring<'_> {
                     let before = slices.summaries().len();
                     let started = Instant::now();
                     let measured = self.measure_once(name, *base, *current, &config);
+                    budget.spend(started.elapsed());
                     if let Err(error) = slices.record(slot, measured, started.elapsed()) {
                         break Err(error);
                     }
@@ -115,7 +155,7 @@ impl Measuring<'_> {
                 };
                 let failed = recorded.is_err();
                 match recorded {
-                    Ok(()) => function.done = slices.enough(),
+                    Ok(()) => function.done = done_after_a_slice(slices, budget),
                     Err(error) => {
                         function.slices = Err(error);
                         function.done = true;
@@ -126,26 +166,18 @@ impl Measuring<'_> {
                 // error, and the pair is started again, in the same
                 // layouts, for the functions after it.
                 if failed && self.a_child_ended() {
-                    if let Err(error) = self.start_pair(pair, slot) {
+                    if let Err(error) = self.start_pair(*pair, slot) {
                         not_started_again = Some(error);
                         break;
                     }
                 }
             }
             if let Some(error) = not_started_again {
-                fail_the_rest(&mut measured, &error);
-                break;
+                fail_the_rest(measured, &error);
+                return false;
             }
         }
-        selected
-            .iter()
-            .zip(measured)
-            .map(|((name, matched), function)| {
-                let outcome = self.outcome(name, matched, function.slices);
-                self.outputs.comparison(&outcome);
-                outcome
-            })
-            .collect()
+        true
     }
 
     /// Fresh children serving both revisions for pair `pair` (from 1), in
@@ -355,6 +387,30 @@ fn next_slot(measured: &[Measured]) -> Option<u32> {
         .map(Replication::next_slot)
 }
 
+/// Whether a function whose slices so far are `slices` is done: it has
+/// enough, or `budget` affords no slice more like its average.
+fn done_after_a_slice(slices: &Replication, budget: &RunBudget) -> bool {
+    slices.enough() || !budget.affords(slices.per_slice())
+}
+
+/// Has the functions of `measured` that more of the run's time could
+/// settle, and that `budget` affords another slice of, measure on it
+/// (`engine::budget`'s rule, pair by pair here). Returns whether any does.
+fn onto_the_runs_time(measured: &mut [Measured], budget: &RunBudget) -> bool {
+    let mut any = false;
+    for function in measured.iter_mut() {
+        let Ok(slices) = &mut function.slices else {
+            continue;
+        };
+        if slices.could_use_the_runs_time() && budget.affords(slices.per_slice()) {
+            slices.on_the_runs_time();
+            function.done = slices.enough();
+            any |= !function.done;
+        }
+    }
+    any
+}
+
 /// Ends every function not done yet with `error`: its children could not
 /// be started.
 fn fail_the_rest(measured: &mut [Measured], error: &str) {
@@ -425,6 +481,83 @@ fn both_revisions(base: Scope, current: Scope) -> Scope {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::budget::simulated::{SLICE, Simulated, own_turn};
+    use std::time::Duration;
+
+    /// `measured` through pairs, as [`Measuring::all`] takes them, each
+    /// function's slice in `simulated`'s layout of the pair's slot, until
+    /// neither a pair nor the run's time has more to do. Returns the slots
+    /// of the pairs.
+    fn through_pairs(
+        measured: &mut [Measured],
+        simulated: &[Simulated],
+        budget: &mut RunBudget,
+    ) -> Vec<u32> {
+        let mut pairs = Vec::new();
+        loop {
+            while let Some(slot) = next_slot(measured) {
+                pairs.push(slot);
+                for (function, simulated) in measured.iter_mut().zip(simulated) {
+                    let (Ok(slices), false) = (&mut function.slices, function.done) else {
+                        continue;
+                    };
+                    let (measurement, took) = simulated.slice(slot);
+                    budget.spend(took);
+                    slices.record(slot, measurement, took).unwrap();
+                    function.done = done_after_a_slice(slices, budget);
+                }
+            }
+            if !onto_the_runs_time(measured, budget) {
+                return pairs;
+            }
+        }
+    }
+
+    #[test]
+    fn the_runs_time_goes_in_new_pairs_to_the_functions_it_could_settle() {
+        // Identical code read 12% apart (too far for 64 layouts at 2%, not
+        // for 128), and 60% apart (too far for any), after their own turns.
+        let simulated = [Simulated::new(0.121, 7), Simulated::new(0.6, 3)];
+        let mut measured: Vec<Measured> = simulated
+            .iter()
+            .map(|simulated| Measured {
+                slices: Ok(own_turn(simulated)),
+                done: true,
+            })
+            .collect();
+        let own = measured.iter().map(|f| f.slices.as_ref().unwrap().spent());
+        let spent: Duration = own.sum();
+        let mut none_left = RunBudget::new(spent);
+        none_left.spend(spent);
+        assert!(!onto_the_runs_time(&mut measured, &none_left));
+        assert!(measured.iter().all(|function| function.done));
+
+        let mut budget = RunBudget::new(spent + 40 * SLICE + SLICE / 2);
+        budget.spend(spent);
+        let pairs = through_pairs(&mut measured, &simulated, &mut budget);
+        assert_eq!(
+            pairs,
+            (65..=104).collect::<Vec<u32>>(),
+            "new layouts, one a pair"
+        );
+        let [wide, hopeless] = [0, 1].map(|at| measured[at].slices.as_ref().unwrap());
+        assert_eq!(
+            wide.summaries().len(),
+            104,
+            "until the run's time was spent"
+        );
+        assert_eq!(hopeless.summaries().len(), 64, "no budget would settle it");
+        assert!(budget.affords(Duration::ZERO), "within the run's budget");
+
+        let mut budget = RunBudget::new(Duration::from_secs(3600));
+        let mut measured = vec![Measured {
+            slices: Ok(own_turn(&simulated[0])),
+            done: true,
+        }];
+        through_pairs(&mut measured, &simulated[..1], &mut budget);
+        let settled = measured[0].slices.as_ref().unwrap();
+        assert_eq!(settled.summaries().len(), 128, "settled at the look at 128");
+    }
 
     #[test]
     fn about_half_the_pairs_start_the_base_first() {

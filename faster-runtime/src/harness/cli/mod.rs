@@ -207,6 +207,19 @@ mod tests {
     }
 
     #[test]
+    fn the_runs_budget_is_a_duration_or_auto() {
+        let set = parse(&["--max-run-time", "30s"]).unwrap();
+        assert_eq!(
+            set.settings.max_run_time,
+            Some(Some(Duration::from_secs(30)))
+        );
+        let auto = parse(&["--max-run-time=auto"]).unwrap();
+        assert_eq!(auto.settings.max_run_time, Some(None));
+        let error = parse(&["--max-run-time", "soon"]).unwrap_err();
+        assert!(error.contains("or `auto`"), "{error}");
+    }
+
+    #[test]
     fn quick_gives_way_to_an_explicit_budget() {
         assert_eq!(
             parse(&["--quick"]).unwrap().settings.max_time,

@@ -122,6 +122,11 @@ pub(super) fn render_in_run(report: &Report, style: Style, reason: Reason) -> St
             let _ = writeln!(out, "{line}");
         }
     }
+    if let Some(would_take) = report.would_take() {
+        for line in wrap(&would_take.to_string(), "  ↳ ", "    ") {
+            let _ = writeln!(out, "{line}");
+        }
+    }
     for warning in &report.warnings {
         for line in wrap(warning, "  ⚠ ", "    ") {
             let _ = writeln!(out, "{}", style.paint(Tone::Warn, &line));

@@ -14,7 +14,9 @@ mod values;
 use super::environment::{Environment, utc_now};
 use super::outcome::{Outcome, Status};
 use super::throughput::overall_rates;
-use super::{InputReport, Load, Measurement, Notice, Placement, ProcessSummary, Report};
+use super::{
+    InputReport, Load, Measurement, Notice, Over, Placement, ProcessSummary, Report, WouldTake,
+};
 use crate::config::by_name;
 use crate::error::{Error, OnlyIn};
 use crate::stats::LinearFit;
@@ -73,6 +75,10 @@ struct ResultDoc {
     /// interval. Written for readers, not read back.
     #[serde(default)]
     judged_beyond: Option<f64>,
+    /// Derived from the interval, its layouts and time; `null` where
+    /// decided. Written for readers, not read back.
+    #[serde(default)]
+    would_take: Option<WouldTakeDoc>,
     #[serde(default, with = "by_name")]
     if_undecided: Undecided,
     /// See [`Report::downgraded`]; absent from documents written before it.
@@ -326,6 +332,36 @@ impl Document {
     }
 }
 
+/// What an undecided comparison would take to decide ([`WouldTake`]).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct WouldTakeDoc {
+    judged_now: f64,
+    over: String,
+    measured: usize,
+    needed: usize,
+    /// `null` where no budget would.
+    more_seconds: Option<f64>,
+    said: String,
+}
+
+impl WouldTakeDoc {
+    fn of(would_take: WouldTake) -> WouldTakeDoc {
+        WouldTakeDoc {
+            judged_now: would_take.judged_now,
+            over: match would_take.over {
+                Over::Layouts => "layouts",
+                Over::Processes => "processes",
+                Over::Rounds => "rounds",
+            }
+            .into(),
+            measured: would_take.measured,
+            needed: would_take.needed,
+            more_seconds: would_take.more_time.map(|time| time.as_secs_f64()),
+            said: would_take.to_string(),
+        }
+    }
+}
+
 impl ResultDoc {
     fn of(report: &Report) -> ResultDoc {
         ResultDoc {
@@ -334,6 +370,7 @@ impl ResultDoc {
             passed: report.passed(),
             decided: report.decided(),
             judged_beyond: Some(report.judged_beyond()).filter(|judged| judged.is_finite()),
+            would_take: report.would_take().map(WouldTakeDoc::of),
             if_undecided: report.if_undecided,
             downgraded: report.downgraded,
             noise_floor: report.noise_floor,

@@ -1,0 +1,283 @@
+//! What it would take to decide an undecided comparison ([`WouldTake`]):
+//! the smallest change its interval judges now, how many layouts (or
+//! rounds, measured in one process) and how much more measuring time an
+//! interval narrow enough for the floor asked for would need, or that no
+//! budget would at [`MOST_LAYOUTS_OF_A_RUN`]. Projected by one pure
+//! function ([`project`]) from the interval's half-width so far, which
+//! shrinks over `n` layouts as t(n−1)/√n times their spread; the outputs
+//! only lay it out.
+
+use super::units::format_percent;
+use super::{Report, Scope};
+use crate::stats::samples::CONFIDENCE;
+use crate::stats::student_t_quantile;
+use crate::stats::verdict::NoiseFloor;
+use std::fmt;
+use std::time::Duration;
+
+/// The most layouts a comparison is measured in on the run's time (where
+/// its own budget ended it undecided and others left time over): twice a
+/// comparison's own cap (`engine::replicate::MOST_LAYOUTS`), one more look
+/// of the stop rule (at 128 slices), whose error rate `accuracy --looks`
+/// measures. Each layout is a binary on disk and a server for the run, so
+/// the cap is also what a run may hold.
+pub const MOST_LAYOUTS_OF_A_RUN: usize = 128;
+
+/// What an undecided comparison would need to decide.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct WouldTake {
+    /// The floor asked for (0.02 = 2%).
+    pub floor: f64,
+    /// The smallest change (a fraction, either way) the interval judges
+    /// now (see [`NoiseFloor::judged_beyond`]).
+    pub judged_now: f64,
+    /// What the interval is over: layouts, or rounds in one process.
+    pub over: Over,
+    /// How many of them were measured.
+    pub measured: usize,
+    /// How many an interval whose half-width is the floor's would need:
+    /// one that judges identical code within noise, and a change of twice
+    /// the floor as one.
+    pub needed: usize,
+    /// The further measuring time that would take, at the time per layout
+    /// (or round) so far; `None` where it needs more layouts than
+    /// [`MOST_LAYOUTS_OF_A_RUN`]: no budget would decide it.
+    pub more_time: Option<Duration>,
+}
+
+/// What an interval is over, and so what narrows it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Over {
+    /// Layouts of the binary: where the linker puts the code moves it, on
+    /// any machine; a larger piece of work per call (the code that calls
+    /// this function) is moved relatively less.
+    Layouts,
+    /// Processes of this one build: the machine's noise, which a quieter
+    /// machine narrows.
+    Processes,
+    /// Rounds in one process: the machine's noise likewise.
+    Rounds,
+}
+
+/// The projection of an interval of `half_width` (in log space) over
+/// `measured` units (layouts, or rounds in one process) that took `spent`
+/// of measuring, to the floor `floor`: how many units an interval of the
+/// floor's half-width needs and how much more time, `None` in
+/// [`WouldTake::more_time`] beyond `most` units (where there is a cap).
+/// `None` where nothing can be projected: fewer than two units, or a
+/// half-width that is not finite.
+pub fn project(
+    half_width: f64,
+    measured: usize,
+    spent: Duration,
+    floor: NoiseFloor,
+    most: Option<usize>,
+) -> Option<(usize, Option<Duration>)> {
+    if measured < 2 || !half_width.is_finite() {
+        return None;
+    }
+    // The spread behind the half-width: half_width = t(n−1)·s/√n.
+    let spread = half_width * (measured as f64).sqrt() / t_quantile(measured);
+    let target = floor.log_threshold();
+    let narrow_enough = |units: usize| t_quantile(units) * spread / (units as f64).sqrt() <= target;
+    let needed = least_units(measured, narrow_enough);
+    let per_unit = spent.as_secs_f64() / measured as f64;
+    let more = needed.saturating_sub(measured) as f64 * per_unit;
+    let within_cap = most.is_none_or(|most| needed <= most);
+    let more_time = (within_cap && more.is_finite()).then(|| Duration::from_secs_f64(more));
+    Some((needed, more_time))
+}
+
+/// Student's t quantile of a two-sided [`CONFIDENCE`] interval over
+/// `units` (at least two).
+fn t_quantile(units: usize) -> f64 {
+    student_t_quantile(1.0 - (1.0 - CONFIDENCE) / 2.0, (units - 1) as f64)
+        .expect("two or more units give a finite quantile")
+}
+
+/// The least count of units from `measured` on that is `narrow_enough`
+/// (which narrows as the count grows), by doubling then bisecting; capped
+/// where even a billion would not be.
+fn least_units(measured: usize, narrow_enough: impl Fn(usize) -> bool) -> usize {
+    const NEVER: usize = 1 << 30;
+    if narrow_enough(measured) {
+        return measured;
+    }
+    let mut high = measured * 2;
+    while !narrow_enough(high) {
+        if high >= NEVER {
+            return NEVER;
+        }
+        high *= 2;
+    }
+    let mut low = high / 2;
+    while high - low > 1 {
+        let middle = low + (high - low) / 2;
+        if narrow_enough(middle) {
+            high = middle;
+        } else {
+            low = middle;
+        }
+    }
+    high
+}
+
+impl Report {
+    /// What it would take to decide this report, where it is undecided:
+    /// from its interval's half-width over its layouts (its processes), or
+    /// over its rounds where it was measured in one process.
+    pub fn would_take(&self) -> Option<WouldTake> {
+        if self.decided() {
+            return None;
+        }
+        let half_width = (self.ci.1.ln() - self.ci.0.ln()) / 2.0;
+        let (over, measured, most) = if self.processes.is_empty() {
+            (Over::Rounds, self.rounds, None)
+        } else {
+            let over = match self.scope {
+                Some(Scope::Layouts) => Over::Layouts,
+                _ => Over::Processes,
+            };
+            (over, self.slot_means().len(), Some(MOST_LAYOUTS_OF_A_RUN))
+        };
+        let (needed, more_time) = project(half_width, measured, self.elapsed, self.floor(), most)?;
+        Some(WouldTake {
+            floor: self.noise_floor,
+            judged_now: self.judged_beyond(),
+            over,
+            measured,
+            needed,
+            more_time,
+        })
+    }
+}
+
+/// One sentence every output writes: `to judge 2% it would take about 97
+/// layouts (64 so far), 1.6s more`, or that no budget would, and what would
+/// narrow it.
+impl fmt::Display for WouldTake {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let units = match self.over {
+            Over::Layouts => "layouts",
+            Over::Processes => "processes",
+            Over::Rounds => "rounds",
+        };
+        write!(
+            f,
+            "to judge {} it would take about {} {units} ({} so far)",
+            format_percent(self.floor),
+            self.needed,
+            self.measured,
+        )?;
+        match self.more_time {
+            Some(more) => write!(f, ", {:.1}s more of measuring", more.as_secs_f64()),
+            None => write!(
+                f,
+                ", more than the {MOST_LAYOUTS_OF_A_RUN} a run measures: no budget would; {}",
+                match self.over {
+                    Over::Layouts =>
+                        "a larger piece of work per call (the code that calls this \
+                                      function) would narrow it",
+                    Over::Processes | Over::Rounds => "a quieter machine would narrow it",
+                }
+            ),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SECOND: Duration = Duration::from_secs(1);
+
+    #[test]
+    fn an_interval_already_as_narrow_as_the_floor_needs_nothing_more() {
+        let floor = NoiseFloor::new(0.05);
+        let narrow = floor.log_threshold() * 0.9;
+        assert_eq!(
+            project(narrow, 16, SECOND, floor, Some(128)),
+            Some((16, Some(Duration::ZERO)))
+        );
+    }
+
+    #[test]
+    fn twice_the_floor_over_sixty_four_layouts_needs_about_four_times_as_many() {
+        // The interval's half-width goes as t(n−1)/√n: halving it takes
+        // a little under four times the layouts (t shrinks too).
+        let floor = NoiseFloor::new(0.02);
+        let (needed, more_time) =
+            project(2.0 * floor.log_threshold(), 64, 3 * SECOND, floor, None).unwrap();
+        assert!((240..=256).contains(&needed), "{needed}");
+        let per_layout = 3.0 / 64.0;
+        let expected = (needed - 64) as f64 * per_layout;
+        assert!((more_time.unwrap().as_secs_f64() - expected).abs() < 1e-6);
+        // Beyond the cap of a run's layouts, no budget would.
+        assert_eq!(
+            project(
+                2.0 * floor.log_threshold(),
+                64,
+                3 * SECOND,
+                floor,
+                Some(128)
+            ),
+            Some((needed, None))
+        );
+    }
+
+    #[test]
+    fn a_slightly_wide_interval_fits_within_the_runs_layouts() {
+        // The issue's CSV parse at 2%: judged beyond about 4% over 64
+        // layouts, a half-width of about 2%; 128 layouts narrow it by √2.
+        let floor = NoiseFloor::new(0.02);
+        let half_width = 1.2 * floor.log_threshold();
+        let (needed, more_time) =
+            project(half_width, 64, 2700 * SECOND / 1000, floor, Some(128)).expect("a projection");
+        assert!(needed > 64 && needed <= 128, "{needed}");
+        assert!(
+            more_time.is_some_and(|time| time < 3 * SECOND),
+            "{more_time:?}"
+        );
+    }
+
+    #[test]
+    fn nothing_is_projected_from_one_unit_or_an_endless_interval() {
+        let floor = NoiseFloor::new(0.05);
+        assert_eq!(project(0.1, 1, SECOND, floor, None), None);
+        assert_eq!(project(f64::INFINITY, 8, SECOND, floor, None), None);
+    }
+
+    #[test]
+    fn it_is_said_in_one_sentence_with_the_time_or_what_would_narrow_it() {
+        let take = WouldTake {
+            floor: 0.02,
+            judged_now: 0.04,
+            over: Over::Layouts,
+            measured: 64,
+            needed: 97,
+            more_time: Some(Duration::from_millis(1600)),
+        };
+        assert_eq!(
+            take.to_string(),
+            "to judge 2% it would take about 97 layouts (64 so far), 1.6s more of measuring"
+        );
+        let never = WouldTake {
+            needed: 412,
+            more_time: None,
+            ..take
+        };
+        assert_eq!(
+            never.to_string(),
+            "to judge 2% it would take about 412 layouts (64 so far), more than the 128 a run \
+             measures: no budget would; a larger piece of work per call (the code that calls \
+             this function) would narrow it"
+        );
+    }
+
+    #[test]
+    fn the_least_count_is_found_exactly() {
+        assert_eq!(least_units(4, |units| units >= 37), 37);
+        assert_eq!(least_units(4, |units| units >= 4), 4);
+        assert_eq!(least_units(4, |_| false), 1 << 30);
+    }
+}
