@@ -266,7 +266,7 @@ fn slice_rounds(config: &Config, ladders: &[&[u64]], placements: usize) -> Optio
 /// fields of a CSV line, 300 ns) read 1.02x to 1.03x faster in every build,
 /// with the candidate as either of the two.
 ///
-/// `swapped` swaps every round's order (see [`Config::swap_orders`]): what
+/// `swapped` swaps every round's order (see [`Plan::swap_orders`](crate::config::Plan::swap_orders)): what
 /// a round's place in the cycle costs its first batch is not the same at
 /// every place, and the slices of a comparison take turns at it. Two
 /// identical copies of that CSV parse read rounds 1.018x where the

@@ -135,7 +135,7 @@ impl<K> KernelOptions<K> {
 }
 
 /// How long a GPU comparison's warm-up may last at the least
-/// ([`Config::max_warm_up`] is raised to it): GPUs raise their clocks under
+/// ([`Plan::max_warm_up`](crate::config::Plan::max_warm_up) is raised to it): GPUs raise their clocks under
 /// load, and lavapipe compiles a shader when it first runs (its first pass
 /// took 3.6 times the settled time here). As on the CPU, the warm-up stops
 /// once the per-sample times settle, after at least a fifth of this, and

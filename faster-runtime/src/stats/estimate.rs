@@ -50,7 +50,7 @@ pub struct InputEstimate {
 
 impl Estimate {
     /// Computes every figure from the samples; the interval is widened by
-    /// `systematic` (see [`Config::systematic_allowance`](crate::Config)).
+    /// `systematic` (see [`Plan::systematic_allowance`](crate::config::Plan::systematic_allowance)).
     pub fn from_samples(samples: &Samples, systematic: f64) -> Estimate {
         let overheads = samples.overheads();
         let per_input: Vec<InputEstimate> = (0..samples.inputs())
