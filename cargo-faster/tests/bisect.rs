@@ -219,7 +219,7 @@ fn the_commit_that_made_it_slower_is_named_the_broken_one_skipped_the_same_code_
             .as_str()
             .unwrap()
             .starts_with("same_code")),
-        "{document:#}"
+        "{document:#}\n{stderr}"
     );
     assert!(stdout.contains("c6: fifty passes"), "{stdout}");
     let markdown = std::fs::read_to_string(target().join("faster/bisect/bisect.md")).unwrap();

@@ -145,7 +145,7 @@ pub fn compiled_code(
 /// pointer the code calling them handed over (a formatting trait's
 /// vtable, a panic hook), which is that code's to take — read where it
 /// was taken.
-const STANDARD_LIBRARY: [&str; 9] = [
+const STANDARD_LIBRARY: [&str; 11] = [
     "std",
     "core",
     "alloc",
@@ -154,6 +154,11 @@ const STANDARD_LIBRARY: [&str; 9] = [
     "panic_abort",
     "compiler_builtins",
     "unwind",
+    // libtest, which every test binary links (its panic hook's closures
+    // are reached through the hook the harness installs), and its
+    // command-line parser.
+    "test",
+    "getopts",
     // The symbols the standard library exports to the compiler
     // (`__rustc::__rust_start_panic`).
     "__rustc",
@@ -469,6 +474,12 @@ mod tests {
                     function_code("timed_loop", 100, 1),
                     with_calls("demo::simd::matcher", matcher_digest, 0),
                     with_calls("core::fmt::write", 5, 2),
+                    // libtest's panic hook, as the bisect's fixture reached it.
+                    with_calls(
+                        "test::test_main_with_exit_callback::<test::test_main::{closure#0}>::{closure#0}",
+                        8,
+                        1,
+                    ),
                     with_calls("memcpy", 6, 1),
                     with_calls("other::visit", 7, 1),
                 ],
@@ -489,8 +500,8 @@ mod tests {
                 source_changed: true,
             }]
         );
-        // The standard library's and C's are the same code handed the
-        // same pointers; `other`'s may be handed anything.
+        // The standard library's (libtest's too) and C's are the same code
+        // handed the same pointers; `other`'s may be handed anything.
         assert_eq!(code.not_followed, vec!["other::visit".to_string()]);
         let code = compiled_code(
             (located(&listing), located(&listing)),
