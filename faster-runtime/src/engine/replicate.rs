@@ -225,7 +225,7 @@ impl Replication {
             layouts.interval.half_width,
             measured,
             self.spent,
-            floor,
+            floor.settling_half_width(layouts.interval.exp_bounds()),
             Some(MOST_LAYOUTS_OF_A_RUN),
         );
         !layouts.settle(floor) && projected.is_some_and(|(_, more_time)| more_time.is_some())

@@ -11,7 +11,6 @@ use super::units::format_percent;
 use super::{Report, Scope};
 use crate::stats::samples::CONFIDENCE;
 use crate::stats::student_t_quantile;
-use crate::stats::verdict::NoiseFloor;
 use std::fmt;
 use std::time::Duration;
 
@@ -29,15 +28,15 @@ pub struct WouldTake {
     /// The floor asked for (0.02 = 2%).
     pub floor: f64,
     /// The smallest change (a fraction, either way) the interval judges
-    /// now (see [`NoiseFloor::judged_beyond`]).
+    /// now (see [`NoiseFloor::judged_beyond`](crate::stats::verdict::NoiseFloor::judged_beyond)).
     pub judged_now: f64,
     /// What the interval is over: layouts, or rounds in one process.
     pub over: Over,
     /// How many of them were measured.
     pub measured: usize,
-    /// How many an interval whose half-width is the floor's would need:
-    /// one that judges identical code within noise, and a change of twice
-    /// the floor as one.
+    /// How many an interval narrow enough to settle where it is centred
+    /// would need ([`NoiseFloor::settling_half_width`](crate::stats::verdict::NoiseFloor::settling_half_width)): for identical code,
+    /// one whose half-width is the floor's.
     pub needed: usize,
     /// The further measuring time that would take, at the time per layout
     /// (or round) so far; `None` where it needs more layouts than
@@ -61,16 +60,16 @@ pub enum Over {
 
 /// The projection of an interval of `half_width` (in log space) over
 /// `measured` units (layouts, or rounds in one process) that took `spent`
-/// of measuring, to the floor `floor`: how many units an interval of the
-/// floor's half-width needs and how much more time, `None` in
-/// [`WouldTake::more_time`] beyond `most` units (where there is a cap).
-/// `None` where nothing can be projected: fewer than two units, or a
-/// half-width that is not finite.
+/// of measuring, to the half-width `target` that would settle it (see
+/// [`NoiseFloor::settling_half_width`](crate::stats::verdict::NoiseFloor::settling_half_width)): how many units that needs and how
+/// much more time, `None` in [`WouldTake::more_time`] beyond `most` units
+/// (where there is a cap). `None` where nothing can be projected: fewer
+/// than two units, or a half-width that is not finite.
 pub fn project(
     half_width: f64,
     measured: usize,
     spent: Duration,
-    floor: NoiseFloor,
+    target: f64,
     most: Option<usize>,
 ) -> Option<(usize, Option<Duration>)> {
     if measured < 2 || !half_width.is_finite() {
@@ -78,7 +77,6 @@ pub fn project(
     }
     // The spread behind the half-width: half_width = t(n−1)·s/√n.
     let spread = half_width * (measured as f64).sqrt() / t_quantile(measured);
-    let target = floor.log_threshold();
     let narrow_enough = |units: usize| t_quantile(units) * spread / (units as f64).sqrt() <= target;
     let needed = least_units(measured, narrow_enough);
     let per_unit = spent.as_secs_f64() / measured as f64;
@@ -140,7 +138,8 @@ impl Report {
             };
             (over, self.slot_means().len(), Some(MOST_LAYOUTS_OF_A_RUN))
         };
-        let (needed, more_time) = project(half_width, measured, self.elapsed, self.floor(), most)?;
+        let target = self.floor().settling_half_width(self.ci);
+        let (needed, more_time) = project(half_width, measured, self.elapsed, target, most)?;
         Some(WouldTake {
             floor: self.noise_floor,
             judged_now: self.judged_beyond(),
@@ -188,6 +187,7 @@ impl fmt::Display for WouldTake {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::stats::verdict::NoiseFloor;
 
     const SECOND: Duration = Duration::from_secs(1);
 
@@ -196,7 +196,7 @@ mod tests {
         let floor = NoiseFloor::new(0.05);
         let narrow = floor.log_threshold() * 0.9;
         assert_eq!(
-            project(narrow, 16, SECOND, floor, Some(128)),
+            project(narrow, 16, SECOND, floor.log_threshold(), Some(128)),
             Some((16, Some(Duration::ZERO)))
         );
     }
@@ -206,8 +206,14 @@ mod tests {
         // The interval's half-width goes as t(n−1)/√n: halving it takes
         // a little under four times the layouts (t shrinks too).
         let floor = NoiseFloor::new(0.02);
-        let (needed, more_time) =
-            project(2.0 * floor.log_threshold(), 64, 3 * SECOND, floor, None).unwrap();
+        let (needed, more_time) = project(
+            2.0 * floor.log_threshold(),
+            64,
+            3 * SECOND,
+            floor.log_threshold(),
+            None,
+        )
+        .unwrap();
         assert!((240..=256).contains(&needed), "{needed}");
         let per_layout = 3.0 / 64.0;
         let expected = (needed - 64) as f64 * per_layout;
@@ -218,7 +224,7 @@ mod tests {
                 2.0 * floor.log_threshold(),
                 64,
                 3 * SECOND,
-                floor,
+                floor.log_threshold(),
                 Some(128)
             ),
             Some((needed, None))
@@ -231,8 +237,14 @@ mod tests {
         // layouts, a half-width of about 2%; 128 layouts narrow it by √2.
         let floor = NoiseFloor::new(0.02);
         let half_width = 1.2 * floor.log_threshold();
-        let (needed, more_time) =
-            project(half_width, 64, 2700 * SECOND / 1000, floor, Some(128)).expect("a projection");
+        let (needed, more_time) = project(
+            half_width,
+            64,
+            2700 * SECOND / 1000,
+            floor.log_threshold(),
+            Some(128),
+        )
+        .expect("a projection");
         assert!(needed > 64 && needed <= 128, "{needed}");
         assert!(
             more_time.is_some_and(|time| time < 3 * SECOND),
@@ -241,10 +253,35 @@ mod tests {
     }
 
     #[test]
+    fn an_estimate_near_a_threshold_needs_an_interval_narrower_than_the_floor() {
+        // A candidate 1.04x faster at a 5% floor, 1.00x to 1.09x over 64
+        // processes (a half-width of the floor's size, so identical code
+        // as wide would be settled): to settle, the interval must stop
+        // short of 1.05, about a fifth as wide: no run's 128 would do.
+        let floor = NoiseFloor::new(0.05);
+        let interval = (1.04 / 1.045, 1.04 * 1.045);
+        let half_width = 1.045_f64.ln();
+        let target = floor.settling_half_width(interval);
+        assert!((target - (1.05_f64 / 1.04).ln()).abs() < 1e-12, "{target}");
+        let (needed, more_time) = project(half_width, 64, SECOND, target, Some(128)).unwrap();
+        assert!(needed > 128, "{needed}");
+        assert_eq!(more_time, None);
+        // Centred on 1.00, the same width needs nothing more.
+        let centred = floor.settling_half_width((1.0 / 1.045, 1.045));
+        assert_eq!(
+            project(half_width, 64, SECOND, centred, Some(128)),
+            Some((64, Some(Duration::ZERO)))
+        );
+    }
+
+    #[test]
     fn nothing_is_projected_from_one_unit_or_an_endless_interval() {
         let floor = NoiseFloor::new(0.05);
-        assert_eq!(project(0.1, 1, SECOND, floor, None), None);
-        assert_eq!(project(f64::INFINITY, 8, SECOND, floor, None), None);
+        assert_eq!(project(0.1, 1, SECOND, floor.log_threshold(), None), None);
+        assert_eq!(
+            project(f64::INFINITY, 8, SECOND, floor.log_threshold(), None),
+            None
+        );
     }
 
     #[test]

@@ -94,6 +94,17 @@ impl NoiseFloor {
         !straddles(self.faster_from()) && !straddles(self.slower_from())
     }
 
+    /// The widest half-width (in log space) an interval centred where
+    /// `(low, high)` is could have and settle: its centre's distance to
+    /// the nearer threshold. At 1.00 that is the floor's own
+    /// [`NoiseFloor::log_threshold`]; an estimate near a threshold needs an
+    /// interval narrower than the floor, and one on it no interval settles.
+    pub fn settling_half_width(self, (low, high): (f64, f64)) -> f64 {
+        let centre = (low.ln() + high.ln()) / 2.0;
+        let [faster, slower] = [self.faster_from(), self.slower_from()].map(f64::ln);
+        (centre - faster).abs().min((centre - slower).abs())
+    }
+
     /// Whether `(low, high)` could hold a speedup of the floor's size:
     /// `[faster, slower]`, each where the interval reaches past that
     /// threshold.
