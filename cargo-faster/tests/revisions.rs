@@ -254,15 +254,27 @@ fn paired_folders(base_commit: &str) -> [PathBuf; 2] {
     [base, current]
 }
 
-/// The defined symbols of `binary`, by name, with their addresses.
-fn addresses(binary: &Path) -> std::collections::HashMap<String, u64> {
+/// The defined symbols of `binary`, by name, with the addresses of every
+/// copy of each.
+fn addresses(binary: &Path) -> std::collections::HashMap<String, Vec<u64>> {
     use object::{Object, ObjectSymbol};
     let data = std::fs::read(binary).unwrap();
     let file = object::File::parse(&*data).unwrap();
-    file.symbols()
-        .filter(|symbol| symbol.is_definition())
-        .filter_map(|symbol| Some((symbol.name().ok()?.to_string(), symbol.address())))
-        .collect()
+    let mut addresses = std::collections::HashMap::<String, Vec<u64>>::new();
+    for symbol in file.symbols().filter(|symbol| symbol.is_definition()) {
+        if let Ok(name) = symbol.name() {
+            addresses
+                .entry(name.to_string())
+                .or_default()
+                .push(symbol.address());
+        }
+    }
+    // A local symbol can have copies of one name (a generic instantiated
+    // in two codegen units), listed in any order: all of them, sorted.
+    for copies in addresses.values_mut() {
+        copies.sort_unstable();
+    }
+    addresses
 }
 
 /// Layout `k` of both revisions placed the code both run the same (the
