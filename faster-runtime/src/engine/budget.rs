@@ -177,6 +177,18 @@ mod tests {
     use super::*;
     use crate::stats::verdict::{NoiseFloor, Verdict};
 
+    /// Two comparisons of the same wide spread (seeds 7 and 8) after their
+    /// own turns, the first's simulation, and the time their turns spent.
+    fn two_wide_after_their_turns() -> (Simulated, Vec<Result<Replication, Error>>, Duration) {
+        let wide = Simulated::new(0.121, 7);
+        let replications = vec![Ok(own_turn(&wide)), Ok(own_turn(&Simulated::new(0.121, 8)))];
+        let spent = replications
+            .iter()
+            .map(|r: &Result<Replication, Error>| r.as_ref().unwrap().spent())
+            .sum();
+        (wide, replications, spent)
+    }
+
     #[test]
     fn time_left_over_settles_a_verdict_its_own_budget_left_undecided() {
         // Identical code whose layouts read up to 12% either way: too far
@@ -211,12 +223,7 @@ mod tests {
 
     #[test]
     fn a_run_never_spends_more_than_its_budget() {
-        let wide = Simulated::new(0.121, 7);
-        let mut replications = vec![Ok(own_turn(&wide)), Ok(own_turn(&Simulated::new(0.121, 8)))];
-        let spent: Duration = replications
-            .iter()
-            .map(|r| r.as_ref().unwrap().spent())
-            .sum();
+        let (wide, mut replications, spent) = two_wide_after_their_turns();
         let total = spent + 10 * SLICE + SLICE / 2;
         let mut budget = RunBudget::new(total);
         budget.spend(spent);
@@ -238,12 +245,7 @@ mod tests {
 
     #[test]
     fn a_runs_budget_set_bounds_it_instead_of_the_sum_of_its_comparisons() {
-        let wide = Simulated::new(0.121, 7);
-        let mut replications = vec![Ok(own_turn(&wide)), Ok(own_turn(&Simulated::new(0.121, 8)))];
-        let spent: Duration = replications
-            .iter()
-            .map(|r| r.as_ref().unwrap().spent())
-            .sum();
+        let (wide, mut replications, spent) = two_wide_after_their_turns();
         let own = [config().max_time, config().max_time];
         assert_eq!(
             RunBudget::for_run(None, own),
