@@ -114,11 +114,6 @@ impl Server {
         let Some(stdin) = &mut self.stdin else {
             return Err(format!("the process serving {} has ended", self.name));
         };
-        // An error quotes what the child said answering this request, not
-        // what it said for an earlier one (another test's function).
-        if let Ok(mut kept) = self.other_output.lock() {
-            kept.clear();
-        }
         if writeln!(stdin, "{}", wire::encode(request))
             .and_then(|()| stdin.flush())
             .is_err()
@@ -135,9 +130,20 @@ impl Server {
             return Err(format!("the process serving {} has ended", self.name));
         }
         match self.frames.recv_timeout(self.timeout) {
-            Ok(line) => wire::decode(&line)
-                .expect("the reader passes frames only")
-                .map_err(|why| format!("the process serving {}: {why}", self.name)),
+            Ok(line) => {
+                // An error quotes what the child said since its last answer,
+                // not what it said for an earlier request (another test's
+                // function). Cleared here, not when a request is sent: the
+                // child's first words (libtest's `running 0 tests` from a
+                // child that serves nothing) may already be in before its
+                // first request goes out.
+                if let Ok(mut kept) = self.other_output.lock() {
+                    kept.clear();
+                }
+                wire::decode(&line)
+                    .expect("the reader passes frames only")
+                    .map_err(|why| format!("the process serving {}: {why}", self.name))
+            }
             Err(RecvTimeoutError::Timeout) => Err(self.overran()),
             Err(RecvTimeoutError::Disconnected) => Err(self.ended("ended")),
         }
