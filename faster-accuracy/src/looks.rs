@@ -29,7 +29,7 @@
 
 use faster::Verdict;
 use faster::report::{MOST_LAYOUTS_OF_A_RUN, NoiseFloor, ProcessSummary};
-use faster_runtime::__internal::{interval_over_layouts, looks_at, settled};
+use faster_runtime::__internal::{Plan, interval_over_layouts, looks_at, settled};
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 use rand_distr::{Distribution, Exp, Normal, StudentT};
@@ -162,6 +162,9 @@ fn cell(
     runs: usize,
     seed: u64,
 ) -> Tally {
+    // The engine's interval, widened by its systematic allowance as a
+    // comparison's is.
+    let allowance = Plan::default().systematic_allowance;
     let mut random = StdRng::seed_from_u64(seed);
     let noise = Normal::new(0.0, spread / 4.0).expect("a normal");
     let mut tally = Tally::default();
@@ -182,15 +185,16 @@ fn cell(
                 slot,
             ));
             let count = processes.len();
-            let stop =
-                count >= LEAST && looks_at(count) && settled(&processes, NoiseFloor::new(floor));
+            let stop = count >= LEAST
+                && looks_at(count)
+                && settled(&processes, NoiseFloor::new(floor), allowance);
             if stop || count >= most {
                 break;
             }
         }
         // The truth: the mean over every layout the code could be linked
         // in, 0 in log space by construction of each shape.
-        let interval = interval_over_layouts(&processes).expect("at least four slices");
+        let interval = interval_over_layouts(&processes, allowance).expect("at least four slices");
         let bounds = interval.exp_bounds();
         tally.comparisons += 1;
         tally.held += usize::from(interval.low() <= 0.0 && 0.0 <= interval.high());

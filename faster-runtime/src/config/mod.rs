@@ -8,7 +8,7 @@
 
 #[macro_use]
 mod declare;
-mod plan;
+pub(crate) mod plan;
 mod settings;
 mod values;
 

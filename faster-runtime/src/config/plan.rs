@@ -64,6 +64,9 @@ pub struct Plan {
 /// `guide/measuring.md`).
 const PLACEMENT_THRESHOLD: Duration = Duration::from_nanos(10);
 
+/// The default [`Plan::systematic_allowance`]: 0.5%.
+pub(crate) const SYSTEMATIC_ALLOWANCE: f64 = 0.005;
+
 impl Default for Plan {
     fn default() -> Plan {
         Plan {
@@ -72,7 +75,7 @@ impl Default for Plan {
             swap_orders: false,
             target_precision: 0.01,
             max_warm_up: Duration::from_millis(50),
-            systematic_allowance: 0.005,
+            systematic_allowance: SYSTEMATIC_ALLOWANCE,
             placement_threshold: PLACEMENT_THRESHOLD,
         }
     }

@@ -197,7 +197,11 @@ mod tests {
         let mut replications = vec![Ok(own_turn(&wide))];
         let first = replications[0].as_ref().unwrap();
         let floor = NoiseFloor::new(0.02);
-        assert!(!super::super::replicate::settled(first.summaries(), floor));
+        assert!(!super::super::replicate::settled(
+            first.summaries(),
+            floor,
+            crate::config::plan::SYSTEMATIC_ALLOWANCE
+        ));
         assert!(first.could_use_the_runs_time());
         // Three comparisons' budgets, one of them spent by another that
         // settled early.

@@ -276,6 +276,7 @@ pub(crate) fn measurement_of(
         name: label.to_string(),
         speedup: estimate.speedup,
         ci: estimate.ci,
+        systematic: config.plan.systematic_allowance,
         best_speedup: estimate.best_speedup,
         uncorrected_speedup: estimate.uncorrected_speedup,
         original_ns: estimate.original_ns,

@@ -101,6 +101,7 @@ fn placed_by_slot(processes: &[ProcessSummary], log_means: &[f64]) -> Option<Vec
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::config::plan::SYSTEMATIC_ALLOWANCE as ALLOWANCE;
     use crate::engine::replicate;
     use crate::report::layouts::log_means_by_slot;
     use crate::stats::verdict::{NoiseFloor, Verdict};
@@ -217,12 +218,12 @@ mod tests {
             .map(|((slot, speedup), original)| placed_slice(slot, speedup, [original, 48]))
             .collect();
         assert!(one_side_at_one_offset(&at_one));
-        assert!(!replicate::settled(&at_one, floor));
+        assert!(!replicate::settled(&at_one, floor, ALLOWANCE));
         // The same readings with the candidate seen at two offsets settle.
         let mut at_two = at_one.clone();
         at_two[3].offsets = Some([0, 16]);
         assert!(!one_side_at_one_offset(&at_two));
-        assert!(replicate::settled(&at_two, floor));
+        assert!(replicate::settled(&at_two, floor, ALLOWANCE));
         // Without offsets the rule cannot apply.
         let unreported: Vec<ProcessSummary> = at_one
             .iter()
@@ -232,14 +233,14 @@ mod tests {
             })
             .collect();
         assert!(!one_side_at_one_offset(&unreported));
-        assert!(replicate::settled(&unreported, floor));
+        assert!(replicate::settled(&unreported, floor, ALLOWANCE));
         // Neither side moved: one binary, no layouts, one offset each.
         let one_binary: Vec<ProcessSummary> = (1..)
             .zip(readings)
             .map(|(slot, speedup)| placed_slice(slot, speedup, [16, 48]))
             .collect();
         assert!(!one_side_at_one_offset(&one_binary));
-        assert!(replicate::settled(&one_binary, floor));
+        assert!(replicate::settled(&one_binary, floor, ALLOWANCE));
     }
 
     #[test]
@@ -247,8 +248,8 @@ mod tests {
         let floor = NoiseFloor::new(0.02);
         let with = slices(5, 32, 1.05, SENSITIVE, true);
         let without = slices(5, 32, 1.05, SENSITIVE, false);
-        assert!(replicate::settled(&with, floor));
-        assert!(!replicate::settled(&without, floor));
+        assert!(replicate::settled(&with, floor, ALLOWANCE));
+        assert!(!replicate::settled(&without, floor, ALLOWANCE));
         let (chosen, _) = intervals(&with);
         assert_eq!(floor.verdict(chosen.exp_bounds()), Verdict::Faster);
     }

@@ -393,7 +393,7 @@ mod tests {
             row(&outcome(undecided_guard())),
             "| `mean::faster_mean_v2` | 32.8 µs | 29.2 µs | 1.03x slower [1.15x faster – 1.22x slower] | ❔ \
              undecided: only a change beyond 24% could be judged; to judge 5% it would take about \
-             25485 rounds (315 so far), 9.6s more of measuring |\n"
+             27496 rounds (315 so far), 10.4s more of measuring |\n"
         );
         let mut strict = undecided_guard();
         strict.if_undecided = Undecided::Fail;

@@ -24,6 +24,12 @@ pub struct Measurement {
     pub speedup: f64,
     /// The 99% interval of `speedup`.
     pub ci: (f64, f64),
+    /// The part of `ci`'s half-width, in log space, allowed for what
+    /// neither more rounds nor more layouts narrow (the plan's systematic
+    /// allowance), added in quadrature; 0 where none was. What more
+    /// measuring could narrow is the rest
+    /// ([`Report::would_take`](super::Report::would_take) projects only that).
+    pub systematic: f64,
     /// Σ min(original) / Σ min(candidate).
     pub best_speedup: f64,
     /// The paired estimate before the per-sample overhead was cleared.
@@ -84,6 +90,7 @@ impl Report {
             name,
             speedup,
             ci,
+            systematic,
             best_speedup,
             uncorrected_speedup,
             original_ns,
@@ -111,6 +118,7 @@ impl Report {
             downgraded: false,
             speedup,
             ci,
+            systematic,
             best_speedup,
             uncorrected_speedup,
             original_ns,
@@ -147,6 +155,7 @@ impl Report {
             name: self.name.clone(),
             speedup: self.speedup,
             ci: self.ci,
+            systematic: self.systematic,
             best_speedup: self.best_speedup,
             uncorrected_speedup: self.uncorrected_speedup,
             original_ns: self.original_ns,

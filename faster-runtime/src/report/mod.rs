@@ -68,6 +68,10 @@ pub struct Report {
     pub speedup: f64,
     /// The 99% interval of `speedup`.
     pub ci: (f64, f64),
+    /// The part of `ci`'s half-width, in log space, allowed for what
+    /// neither more rounds nor more layouts narrow, added in quadrature
+    /// (see [`Measurement::systematic`]).
+    pub systematic: f64,
     /// Σ min(original) / Σ min(candidate): the "best of N" figure.
     pub best_speedup: f64,
     /// The paired estimate from plain per-call times (batch time / batch
@@ -369,6 +373,7 @@ pub(crate) mod fixtures {
             downgraded: false,
             speedup,
             ci,
+            systematic: 0.005,
             best_speedup: speedup,
             uncorrected_speedup: speedup,
             original_ns: 32_812.0,

@@ -3,9 +3,10 @@
 //! rounds, measured in one process) and how much more measuring time an
 //! interval narrow enough for the floor asked for would need, or that no
 //! budget would at [`MOST_LAYOUTS_OF_A_RUN`]. Projected by one pure
-//! function ([`project`]) from the interval's half-width so far, which
-//! shrinks over `n` layouts as t(n−1)/√n times their spread; the outputs
-//! only lay it out.
+//! function ([`project`]) from the interval's half-width so far, whose
+//! statistical part shrinks over `n` layouts as t(n−1)/√n times their
+//! spread and whose systematic allowance does not; the outputs only lay it
+//! out.
 
 use super::units::format_percent;
 use super::{Report, Scope};
@@ -58,15 +59,19 @@ pub enum Over {
     Rounds,
 }
 
-/// The projection of an interval of `half_width` (in log space) over
-/// `measured` units (layouts, or rounds in one process) that took `spent`
-/// of measuring, to the half-width `target` that would settle it (see
+/// The projection of an interval of `half_width` (in log space, of which
+/// `systematic` was added in quadrature for what more measuring does not
+/// narrow) over `measured` units (layouts, or rounds in one process) that
+/// took `spent` of measuring, to the half-width `target` that would settle
+/// it (see
 /// [`NoiseFloor::settling_half_width`](crate::stats::verdict::NoiseFloor::settling_half_width)): how many units that needs and how
 /// much more time, `None` in [`WouldTake::more_time`] beyond `most` units
-/// (where there is a cap). `None` where nothing can be projected: fewer
-/// than two units, or a half-width that is not finite.
+/// (where there is a cap) or where the allowance alone is wider than
+/// `target`. `None` where nothing can be projected: fewer than two units,
+/// or a half-width that is not finite.
 pub fn project(
     half_width: f64,
+    systematic: f64,
     measured: usize,
     spent: Duration,
     target: f64,
@@ -75,13 +80,18 @@ pub fn project(
     if measured < 2 || !half_width.is_finite() {
         return None;
     }
-    // The spread behind the half-width: half_width = t(n−1)·s/√n.
-    let spread = half_width * (measured as f64).sqrt() / t_quantile(measured);
-    let narrow_enough = |units: usize| t_quantile(units) * spread / (units as f64).sqrt() <= target;
+    // The spread behind the statistical part: √(half_width² − systematic²)
+    // = t(n−1)·s/√n.
+    let statistical = (half_width.powi(2) - systematic.powi(2)).max(0.0).sqrt();
+    let spread = statistical * (measured as f64).sqrt() / t_quantile(measured);
+    let narrow_enough = |units: usize| {
+        let statistical = t_quantile(units) * spread / (units as f64).sqrt();
+        statistical.hypot(systematic) <= target
+    };
     let needed = least_units(measured, narrow_enough);
     let per_unit = spent.as_secs_f64() / measured as f64;
     let more = needed.saturating_sub(measured) as f64 * per_unit;
-    let within_cap = most.is_none_or(|most| needed <= most);
+    let within_cap = most.is_none_or(|most| needed <= most) && narrow_enough(needed);
     let more_time = (within_cap && more.is_finite()).then(|| Duration::from_secs_f64(more));
     Some((needed, more_time))
 }
@@ -139,7 +149,14 @@ impl Report {
             (over, self.slot_means().len(), Some(MOST_LAYOUTS_OF_A_RUN))
         };
         let target = self.floor().settling_half_width(self.ci);
-        let (needed, more_time) = project(half_width, measured, self.elapsed, target, most)?;
+        let (needed, more_time) = project(
+            half_width,
+            self.systematic,
+            measured,
+            self.elapsed,
+            target,
+            most,
+        )?;
         Some(WouldTake {
             floor: self.noise_floor,
             judged_now: self.judged_beyond(),
@@ -196,7 +213,7 @@ mod tests {
         let floor = NoiseFloor::new(0.05);
         let narrow = floor.log_threshold() * 0.9;
         assert_eq!(
-            project(narrow, 16, SECOND, floor.log_threshold(), Some(128)),
+            project(narrow, 0.0, 16, SECOND, floor.log_threshold(), Some(128)),
             Some((16, Some(Duration::ZERO)))
         );
     }
@@ -208,6 +225,7 @@ mod tests {
         let floor = NoiseFloor::new(0.02);
         let (needed, more_time) = project(
             2.0 * floor.log_threshold(),
+            0.0,
             64,
             3 * SECOND,
             floor.log_threshold(),
@@ -222,6 +240,7 @@ mod tests {
         assert_eq!(
             project(
                 2.0 * floor.log_threshold(),
+                0.0,
                 64,
                 3 * SECOND,
                 floor.log_threshold(),
@@ -239,6 +258,7 @@ mod tests {
         let half_width = 1.2 * floor.log_threshold();
         let (needed, more_time) = project(
             half_width,
+            0.0,
             64,
             2700 * SECOND / 1000,
             floor.log_threshold(),
@@ -263,13 +283,13 @@ mod tests {
         let half_width = 1.045_f64.ln();
         let target = floor.settling_half_width(interval);
         assert!((target - (1.05_f64 / 1.04).ln()).abs() < 1e-12, "{target}");
-        let (needed, more_time) = project(half_width, 64, SECOND, target, Some(128)).unwrap();
+        let (needed, more_time) = project(half_width, 0.0, 64, SECOND, target, Some(128)).unwrap();
         assert!(needed > 128, "{needed}");
         assert_eq!(more_time, None);
         // Centred on 1.00, the same width needs nothing more.
         let centred = floor.settling_half_width((1.0 / 1.045, 1.045));
         assert_eq!(
-            project(half_width, 64, SECOND, centred, Some(128)),
+            project(half_width, 0.0, 64, SECOND, centred, Some(128)),
             Some((64, Some(Duration::ZERO)))
         );
     }
@@ -277,9 +297,12 @@ mod tests {
     #[test]
     fn nothing_is_projected_from_one_unit_or_an_endless_interval() {
         let floor = NoiseFloor::new(0.05);
-        assert_eq!(project(0.1, 1, SECOND, floor.log_threshold(), None), None);
         assert_eq!(
-            project(f64::INFINITY, 8, SECOND, floor.log_threshold(), None),
+            project(0.1, 0.0, 1, SECOND, floor.log_threshold(), None),
+            None
+        );
+        assert_eq!(
+            project(f64::INFINITY, 0.0, 8, SECOND, floor.log_threshold(), None),
             None
         );
     }
@@ -316,5 +339,25 @@ mod tests {
         assert_eq!(least_units(4, |units| units >= 37), 37);
         assert_eq!(least_units(4, |units| units >= 4), 4);
         assert_eq!(least_units(4, |_| false), 1 << 30);
+    }
+
+    #[test]
+    fn the_systematic_allowance_is_not_projected_away() {
+        // Over 16 layouts, an interval of 1.2% of which 0.5% is the
+        // allowance: its statistical part (about 1.09%) narrows with more
+        // layouts, the allowance does not, so a target of 0.8% needs more
+        // than the 1.2%→0.8% of a plain interval would, and a target under
+        // the allowance needs what no budget gives.
+        let (half_width, systematic) = (0.012, 0.005);
+        let (needed, _) = project(half_width, systematic, 16, SECOND, 0.008, None).unwrap();
+        let (plain, _) = project(half_width, 0.0, 16, SECOND, 0.008, None).unwrap();
+        assert!(needed > plain, "{needed} vs {plain}");
+        let statistical = (0.008_f64.powi(2) - systematic.powi(2)).sqrt();
+        let spread = (half_width.powi(2) - systematic.powi(2)).sqrt() * 4.0 / t_quantile(16);
+        assert!(t_quantile(needed) * spread / (needed as f64).sqrt() <= statistical);
+        assert_eq!(
+            project(half_width, systematic, 16, SECOND, 0.004, None).map(|(_, time)| time),
+            Some(None)
+        );
     }
 }

@@ -19,11 +19,13 @@ use crate::stats::verdict::NoiseFloor;
 /// process) and the best-of figure their ratio; observations a later slice
 /// made (other load, a timer that fell back) are kept where the earlier
 /// ones did not make the same. It stopped converged where the slices
-/// settled at `floor`, else on its budget (or the most slices).
+/// settled at `floor`, else on its budget (or the most slices). The
+/// interval is widened by `systematic` (see `super::over_layouts`).
 pub(super) fn combine_slices(
     slices: Vec<Measurement>,
     summaries: Vec<ProcessSummary>,
     floor: NoiseFloor,
+    systematic: f64,
 ) -> Measurement {
     let mut slices = slices.into_iter();
     let mut combined = slices.next().expect("a comparison measured in no slice");
@@ -43,7 +45,7 @@ pub(super) fn combine_slices(
         })
         .collect();
     let elapsed = all.iter().map(|slice| slice.elapsed).sum();
-    let layouts = over_layouts(&summaries);
+    let layouts = over_layouts(&summaries, systematic);
     let (speedup, ci) = match &layouts {
         Some(layouts) => (layouts.interval.center.exp(), layouts.interval.exp_bounds()),
         None => (
@@ -62,6 +64,7 @@ pub(super) fn combine_slices(
     combined.candidate_ns = combined.inputs.iter().map(|input| input.candidate_ns).sum();
     combined.speedup = speedup;
     combined.ci = ci;
+    combined.systematic = if layouts.is_some() { systematic } else { 0.0 };
     combined.elapsed = elapsed;
     // Slices measure fixed cycles, never a precision of their own: the
     // comparison converged where its slices settled, else its budget (or

@@ -138,7 +138,7 @@ fn a_regression_in_one_shard_fails_the_merge_and_comes_first() {
     let undecided = comment.find("#### Undecided (1)").unwrap();
     assert!(regressions < passed && passed < undecided, "{comment}");
     assert!(
-        comment.contains("9.6s more of measuring | 24% |"),
+        comment.contains("10.4s more of measuring | 24% |"),
         "{comment}"
     );
 }

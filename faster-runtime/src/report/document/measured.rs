@@ -21,6 +21,10 @@ pub(super) struct MeasuredDoc {
     #[serde(deserialize_with = "nullable::number")]
     speedup: f64,
     ci: IntervalDoc,
+    /// Absent from documents written before it: then none is known, and
+    /// the whole of `ci` reads as what more measuring could narrow.
+    #[serde(default)]
+    systematic: f64,
     #[serde(deserialize_with = "nullable::number")]
     best_speedup: f64,
     #[serde(deserialize_with = "nullable::number")]
@@ -193,6 +197,7 @@ impl MeasuredDoc {
         MeasuredDoc {
             speedup: measurement.speedup,
             ci: IntervalDoc::of(measurement.ci),
+            systematic: measurement.systematic,
             best_speedup: measurement.best_speedup,
             uncorrected_speedup: measurement.uncorrected_speedup,
             original_ns: measurement.original_ns,
@@ -250,6 +255,7 @@ impl MeasuredDoc {
             name: label,
             speedup: self.speedup,
             ci: self.ci.bounds(),
+            systematic: self.systematic,
             best_speedup: self.best_speedup,
             uncorrected_speedup: self.uncorrected_speedup,
             original_ns: self.original_ns,
