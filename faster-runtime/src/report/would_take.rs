@@ -43,6 +43,10 @@ pub struct WouldTake {
     /// (or round) so far; `None` where it needs more layouts than
     /// [`MOST_LAYOUTS_OF_A_RUN`]: no budget would decide it.
     pub more_time: Option<Duration>,
+    /// The half-width (a fraction) an interval centred where this one is
+    /// would need to settle: the floor's own for an estimate at 1.00,
+    /// narrower as the estimate nears a threshold.
+    pub settles_within: f64,
 }
 
 /// What an interval is over, and so what narrows it.
@@ -96,6 +100,10 @@ pub fn project(
     Some((needed, more_time))
 }
 
+/// A count of units no measuring reaches: where even a billion would not
+/// narrow the interval enough (its systematic allowance alone is wider).
+const NEVER: usize = 1 << 30;
+
 /// Student's t quantile of a two-sided [`CONFIDENCE`] interval over
 /// `units` (at least two).
 fn t_quantile(units: usize) -> f64 {
@@ -107,7 +115,6 @@ fn t_quantile(units: usize) -> f64 {
 /// (which narrows as the count grows), by doubling then bisecting; capped
 /// where even a billion would not be.
 fn least_units(measured: usize, narrow_enough: impl Fn(usize) -> bool) -> usize {
-    const NEVER: usize = 1 << 30;
     if narrow_enough(measured) {
         return measured;
     }
@@ -164,6 +171,7 @@ impl Report {
             measured,
             needed,
             more_time,
+            settles_within: target.exp() - 1.0,
         })
     }
 }
@@ -178,26 +186,44 @@ impl fmt::Display for WouldTake {
             Over::Processes => "processes",
             Over::Rounds => "rounds",
         };
-        write!(
-            f,
-            "to judge {} it would take about {} {units} ({} so far)",
-            format_percent(self.floor),
-            self.needed,
-            self.measured,
-        )?;
-        match self.more_time {
-            Some(more) => write!(f, ", {:.1}s more of measuring", more.as_secs_f64()),
-            None => write!(
+        let floor = format_percent(self.floor);
+        if self.needed >= NEVER {
+            write!(
                 f,
-                ", more than the {MOST_LAYOUTS_OF_A_RUN} a run measures: no budget would; {}",
-                match self.over {
-                    Over::Layouts =>
-                        "a larger piece of work per call (the code that calls this \
-                                      function) would narrow it",
-                    Over::Processes | Over::Rounds => "a quieter machine would narrow it",
-                }
-            ),
+                "to judge {floor} no count of {units} would do ({} so far)",
+                self.measured
+            )?;
+        } else {
+            write!(
+                f,
+                "to judge {floor} it would take about {} {units} ({} so far)",
+                self.needed, self.measured,
+            )?;
         }
+        if let Some(more) = self.more_time {
+            return write!(f, ", {:.1}s more of measuring", more.as_secs_f64());
+        }
+        if self.needed < NEVER {
+            write!(f, ", more than the {MOST_LAYOUTS_OF_A_RUN} a run measures")?;
+        }
+        // An estimate near a threshold needs an interval much narrower than
+        // the floor: what would decide it is another floor, not more work.
+        if self.settles_within < self.floor / 2.0 {
+            return write!(
+                f,
+                ": no budget would; the estimate sits near the {floor} threshold, where only \
+                 an interval within ±{} would settle it; a floor further from it would decide",
+                format_percent(self.settles_within),
+            );
+        }
+        let narrower = match self.over {
+            Over::Layouts => {
+                "a larger piece of work per call (the code that calls this function) would \
+                 narrow it"
+            }
+            Over::Processes | Over::Rounds => "a quieter machine would narrow it",
+        };
+        write!(f, ": no budget would; {narrower}")
     }
 }
 
@@ -316,6 +342,7 @@ mod tests {
             measured: 64,
             needed: 97,
             more_time: Some(Duration::from_millis(1600)),
+            settles_within: 0.02,
         };
         assert_eq!(
             take.to_string(),
@@ -331,6 +358,26 @@ mod tests {
             "to judge 2% it would take about 412 layouts (64 so far), more than the 128 a run \
              measures: no budget would; a larger piece of work per call (the code that calls \
              this function) would narrow it"
+        );
+        let near = WouldTake {
+            needed: 3_000,
+            settles_within: 0.004,
+            ..never
+        };
+        assert_eq!(
+            near.to_string(),
+            "to judge 2% it would take about 3000 layouts (64 so far), more than the 128 a run \
+             measures: no budget would; the estimate sits near the 2% threshold, where only an \
+             interval within ±0.4% would settle it; a floor further from it would decide"
+        );
+        let beyond = WouldTake {
+            needed: NEVER,
+            ..never
+        };
+        assert_eq!(
+            beyond.to_string(),
+            "to judge 2% no count of layouts would do (64 so far): no budget would; a larger \
+             piece of work per call (the code that calls this function) would narrow it"
         );
     }
 
