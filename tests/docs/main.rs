@@ -12,11 +12,13 @@
 //! failure (a mismatched output, a panic, an error, a compile error) still
 //! fails this test, and a verdict the docs show may read `undecided`. The
 //! docs' links must lead somewhere, in both renderings of the guide
-//! (GitHub's Markdown files, rustdoc's `faster::guide`), and every install
-//! line must name our package.
+//! (GitHub's Markdown files, rustdoc's `faster::guide`), every install
+//! line must name our package, and the guide's script that replays a
+//! history with a tracking wrapper must do what the guide says (`history`).
 
 mod examples;
 mod failures;
+mod history;
 mod markdown;
 mod settings;
 // Each test binary uses part of the shared support.

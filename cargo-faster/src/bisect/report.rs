@@ -127,7 +127,11 @@ impl Outcome<'_> {
         let (good, bad) = (&self.path[0], &self.path[self.path.len() - 1]);
         let mut text = format!("### `{}`\n\n", function.name);
         let total = match &function.total {
-            Measured::Slower(ratio) | Measured::NotSlower { ratio, .. } => ratio_text(ratio),
+            Measured::Slower(ratio) => ratio_text(ratio),
+            // Its ratio alone would read as a regression too small to see.
+            not_slower @ Measured::NotSlower { .. } => {
+                format!("{}; nothing to bisect", measured_text(not_slower))
+            }
             Measured::Undecided(ratio) => format!("undecided: {}", ratio_text(ratio)),
             Measured::DoesNotBuild(why) | Measured::Skipped(why) => format!("not compared: {why}"),
             Measured::Absent => "not compared: it is not at both ends (or has another \
@@ -174,7 +178,7 @@ impl Outcome<'_> {
             count(|step| step.verdict() == Verdict::Skip),
             minutes(function.elapsed)
         );
-        text.push_str(&self.table(&steps));
+        text.push_str(&self.tables(bisect));
         text
     }
 
@@ -202,8 +206,38 @@ impl Outcome<'_> {
         text
     }
 
+    /// The commits looked at: one table, or one per search where there
+    /// were several, each headed by the good end it compared with (a
+    /// commit bad against the first can be good against the commit found).
+    fn tables(&self, bisect: &Bisect) -> String {
+        let searched: Vec<&[Step]> = bisect
+            .searches
+            .iter()
+            .map(|search| search.steps.as_slice())
+            .filter(|steps| !steps.is_empty())
+            .collect();
+        let [_, _, ..] = searched[..] else {
+            return self.table(searched.first().copied().unwrap_or(&[]));
+        };
+        let headed = |steps: &[Step]| {
+            let good = steps[0].good;
+            let which = if good == 0 {
+                "the good end"
+            } else {
+                "the commit found"
+            };
+            let good = self.path[good].short();
+            format!("Against {good} ({which}):\n\n{}", self.table(steps))
+        };
+        searched
+            .into_iter()
+            .map(headed)
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
     /// The table of the commits looked at.
-    fn table(&self, steps: &[&Step]) -> String {
+    fn table(&self, steps: &[Step]) -> String {
         let mut text =
             "| commit | subject | decided by | answer | against good |\n| --- | --- | --- | --- | --- |\n"
                 .to_string();
@@ -486,9 +520,14 @@ mod tests {
             "| 0000000 | commit 5 | same code as bad | bad |  |",
             "| 0000000 | commit 4 | skipped: does not build | skip |  |",
             "Built 6 commits in 3.3 min; `target/faster/` holds 3.00 MiB",
+            "within the floor, 1.000x slower [99% CI 0.990x – 1.010x]; nothing to bisect.",
         ] {
             assert!(markdown.contains(said), "{said}\n{markdown}");
         }
+        assert!(
+            !markdown.contains("(the good end):"),
+            "one search, one table"
+        );
         let json = outcome.json();
         assert_eq!(json["schema"], SCHEMA);
         assert_eq!(json["functions"][0]["conclusion"], "found");
@@ -498,6 +537,73 @@ mod tests {
         );
         assert_eq!(json["functions"][0]["measured"], 1);
         assert_eq!(json["functions"][1]["conclusion"], "not_slower");
+    }
+
+    #[test]
+    fn a_regression_of_two_steps_has_a_table_per_search_headed_by_its_good_end() {
+        let path = path(9);
+        let within = Measured::NotSlower {
+            ratio: ratio(1.0),
+            faster: false,
+        };
+        let from_found = |commit, how| Step {
+            commit,
+            good: 3,
+            how,
+        };
+        let bisect = Bisect {
+            searches: vec![
+                Search {
+                    steps: vec![
+                        step(4, How::Measured(Measured::Slower(ratio(1.25)))),
+                        step(2, How::Measured(within.clone())),
+                        step(3, How::SameCodeAsBad),
+                    ],
+                    end: End::Found(3),
+                },
+                Search {
+                    steps: vec![
+                        from_found(4, How::SameCodeAsGood),
+                        from_found(6, How::SameCodeAsBad),
+                        from_found(5, How::SameCodeAsBad),
+                    ],
+                    end: End::Found(5),
+                },
+            ],
+            culprits: vec![
+                Culprit {
+                    commit: 3,
+                    against_parent: Measured::Slower(ratio(1.25)),
+                },
+                Culprit {
+                    commit: 5,
+                    against_parent: Measured::Slower(ratio(1.1)),
+                },
+            ],
+            rest: Some(within),
+        };
+        let outcome = Outcome {
+            path: &path,
+            functions: vec![function(Measured::Slower(ratio(1.4)), Some(bisect))],
+            built: 6,
+            disk_bytes: 0,
+            elapsed: Duration::from_secs(60),
+        };
+        let markdown = outcome.markdown();
+        let at = |said: &str| {
+            markdown
+                .find(said)
+                .unwrap_or_else(|| panic!("{said}\n{markdown}"))
+        };
+        // Commit 4, bad against the good end, good against commit 3.
+        let order = [
+            at("Against 0000000 (the good end):"),
+            at("| commit 4 | measured | bad | slower, 1.250x slower"),
+            at("Against 0000000 (the commit found):"),
+            at("| commit 4 | same code as good | good |"),
+        ];
+        assert!(order.is_sorted(), "{markdown}");
+        at("A regression of 2 steps");
     }
 
     #[test]
