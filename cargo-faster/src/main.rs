@@ -47,7 +47,7 @@ mod test_run;
 mod toolchain;
 mod wrapper;
 
-use build::{Base, TestBinaries};
+use build::{Builds, TestBinaries};
 use cargo::Workspace;
 use faster_runtime::__internal::{
     Against, COULD_NOT_RUN, Revision, run_against, say_when_interrupted,
@@ -133,26 +133,24 @@ fn run(options: &Options) -> Result<u8, String> {
     // everything it links when the linker changes. Held until the
     // comparison is over: no other run prunes the base's binaries while
     // they run.
-    let (binaries, in_use) = Base {
+    let builds = Builds {
         repository: &repository,
-        commit: &commit,
-        name: &base_name,
         workspace: &workspace,
         rustc: &rustc,
         version: &version,
-    }
-    .both(&cargo, &directory)?;
+    };
+    let (binaries, in_use) = builds.base(&commit, &base_name).both(&cargo, &directory)?;
 
     let base = (base_name, edited::edited_crates(&repository, &commit, None));
     let compared = compare(&binaries, base, options, &version, &workspace, &directory);
     // What the next run does not need goes once this one has measured: the
     // layouts of binaries cargo superseded, and of the bases it did not
     // measure (their material kept).
-    let removed = build::remove_unneeded_layouts(&workspace, &repository, in_use.folder());
+    let removed = build::kept::remove_unneeded_layouts(&workspace, &repository, in_use.folder());
     if binaries.built || binaries.kept.removed > 0 || removed.any() {
         eprintln!(
             "cargo faster: {}",
-            build::what_is_kept(&workspace, &binaries.kept, removed)
+            build::kept::what_is_kept(&workspace, &binaries.kept, removed)
         );
     }
     compared
