@@ -794,6 +794,13 @@ fn a_run_where_every_function_is_new_says_it_compared_nothing_and_passes() {
             "{format}: {}",
             ran.stdout
         );
+        // The time on that line is the measuring's; the whole run's, the
+        // builds included, is said apart.
+        assert!(
+            ran.stdout.contains("cargo faster: the whole run took "),
+            "{format}: {}",
+            ran.stdout
+        );
         let said = if format == "pretty" {
             "faster: all_new::kept vs HEAD~1 (".to_string()
         } else {

@@ -155,6 +155,8 @@ impl<'a> Commits<'a> {
             read_code: Some(machine_code::timed_code),
             edited_crates,
             toolchain: Some(self.setup.builds.version.to_string()),
+            // A step of the bisect, whose report says how long it all took.
+            began: None,
         })
     }
 
