@@ -22,16 +22,21 @@
 //! are kept, the least recently used beyond them removed (see
 //! [`cache::prune`]), and the layouts made for those a run did not measure
 //! removed at its end, their material kept (see [`cache::idle_layouts`]).
+//! [`kept`] says what stays once a run has measured; `lock_file` gives a
+//! base whose commit tracks no `Cargo.lock` the current one.
+
+pub mod kept;
+mod lock_file;
 
 use crate::build_failure;
 use crate::cache::prune::{self, InUse, Pruned};
-use crate::cache::{self, Key, Lookup, idle_layouts, key, stale_layouts};
+use crate::cache::{self, Key, Lookup, key};
 use crate::cargo::{Build, Built, Cargo, Workspace};
 use crate::executable::Executable;
 use crate::git::Repository;
 use crate::wrapper::{self, BuildOf};
 use crate::{manifests, relink, sources};
-use faster_runtime::__internal::format_bytes;
+use lock_file::{copied_lock_file, share_lock_file};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -48,7 +53,7 @@ pub struct TestBinaries {
     /// The base revision's, cached.
     pub base: Vec<Executable>,
     /// What pruning left of the base commits, to say with the size of what
-    /// `<target>/faster/` keeps ([`what_is_kept`]) once the comparison has
+    /// `<target>/faster/` keeps ([`kept::what_is_kept`]) once the comparison has
     /// made its layouts.
     pub kept: Pruned,
     /// Whether the base was built now (not found in the cache).
@@ -64,22 +69,37 @@ struct Cached {
     pruned: Pruned,
 }
 
-/// The base revision to build: which commit, named how, from which
-/// repository, for which workspace.
-pub struct Base<'a> {
+/// What builds every revision of a run, whichever its commit: the
+/// repository, the current workspace and the compiler.
+#[derive(Clone, Copy)]
+pub struct Builds<'a> {
     /// The repository.
     pub repository: &'a Repository,
-    /// The commit.
-    pub commit: &'a str,
-    /// How messages name it.
-    pub name: &'a str,
     /// The current workspace.
     pub workspace: &'a Workspace,
-    /// The compiler that builds it, and the current code (see
+    /// The compiler that builds every revision, the current code too (see
     /// [`crate::toolchain::toolchain`]).
     pub rustc: &'a Path,
     /// The compiler's `rustc -vV`, which the cache's [`Key`] holds.
     pub version: &'a str,
+}
+
+impl<'a> Builds<'a> {
+    /// The base revision `commit`, which messages call `name`.
+    pub fn base(self, commit: &'a str, name: &'a str) -> Base<'a> {
+        Base {
+            builds: self,
+            commit,
+            name,
+        }
+    }
+}
+
+/// The base revision to build: which commit, named how, built by what.
+pub struct Base<'a> {
+    builds: Builds<'a>,
+    commit: &'a str,
+    name: &'a str,
 }
 
 /// Where the base is built, through which wrapper, and why not beside the
@@ -99,7 +119,7 @@ impl Base<'_> {
     /// that keeps other runs from pruning the base's while they are used.
     /// Older base commits beyond a few are pruned (see [`prune`]).
     pub fn both(&self, cargo: &Cargo, directory: &Path) -> Result<(TestBinaries, InUse), String> {
-        let faster = self.workspace.target.join("faster");
+        let faster = self.builds.workspace.target.join("faster");
         let base = faster.join("base");
         let key = self.key(cargo, directory, &base);
         let project_wrapper = wrapper::project_wrapper(
@@ -113,7 +133,7 @@ impl Base<'_> {
                 wrapper::place(&faster, BuildOf::Base)?,
             )),
         };
-        let shared = shared_target(self.workspace);
+        let shared = shared_target(self.builds.workspace);
         // The same compiler by the same path for every build here (as
         // `cargo faster test` sets it too): a build script that reruns when
         // `RUSTC` changes (`rerun-if-env-changed`) would otherwise run again
@@ -122,7 +142,7 @@ impl Base<'_> {
             directory,
             manifest: cargo.manifest_path.as_deref(),
             target: &shared,
-            rustc: Some(self.rustc),
+            rustc: Some(self.builds.rustc),
             wrapper: wrappers.as_ref().map(|(current, _)| current.as_path()),
         };
         let build_current = || {
@@ -134,7 +154,11 @@ impl Base<'_> {
         // Read once the current code is built: cargo writes a `Cargo.lock`
         // where there was none, and that is the one the base gets.
         let key = Key {
-            lock_file: copied_lock_file(self.repository, self.commit, &self.workspace.root),
+            lock_file: copied_lock_file(
+                self.builds.repository,
+                self.commit,
+                &self.builds.workspace.root,
+            ),
             ..key
         };
         let apart = project_wrapper.or_else(|| self.named_alike(&current));
@@ -180,10 +204,14 @@ impl Base<'_> {
         cargo: &Cargo,
         directory: &Path,
     ) -> Result<(Vec<Executable>, InUse), String> {
-        let faster = self.workspace.target.join("faster");
+        let faster = self.builds.workspace.target.join("faster");
         let base = faster.join("base");
         let key = Key {
-            lock_file: copied_lock_file(self.repository, self.commit, &self.workspace.root),
+            lock_file: copied_lock_file(
+                self.builds.repository,
+                self.commit,
+                &self.builds.workspace.root,
+            ),
             ..self.key(cargo, directory, &base)
         };
         let project_wrapper = wrapper::project_wrapper(
@@ -194,7 +222,10 @@ impl Base<'_> {
             Some(_) => None,
             None => Some(wrapper::place(&faster, BuildOf::Base)?),
         };
-        let (shared, apart_target) = (shared_target(self.workspace), base.join(prune::APART));
+        let (shared, apart_target) = (
+            shared_target(self.builds.workspace),
+            base.join(prune::APART),
+        );
         let place = Where {
             target: if project_wrapper.is_some() {
                 &apart_target
@@ -211,9 +242,11 @@ impl Base<'_> {
     /// Why the base cannot be built beside `current`, when it cannot: the
     /// path packages inside the workspace's root that are not its members.
     fn named_alike(&self, current: &Built) -> Option<String> {
-        let named = self.workspace.named_alike_elsewhere(current);
+        let named = self.builds.workspace.named_alike_elsewhere(current);
         let first = named.first()?;
-        let shown = first.strip_prefix(&self.workspace.root).unwrap_or(first);
+        let shown = first
+            .strip_prefix(&self.builds.workspace.root)
+            .unwrap_or(first);
         Some(format!(
             "{} is a path package inside the workspace but not a member of it{}, which cargo \
              would name alike in both revisions",
@@ -236,11 +269,11 @@ impl Base<'_> {
         key: &Key,
         place: &Where,
     ) -> Result<Cached, String> {
-        let base = self.workspace.target.join("faster").join("base");
+        let base = self.builds.workspace.target.join("faster").join("base");
         let commit_dir = base.join(&self.commit[..12.min(self.commit.len())]);
         let build_dir = commit_dir.join(&cargo.profile);
         let in_use = InUse::take(&commit_dir)?;
-        match cache::cached(&build_dir, key, &self.workspace.root) {
+        match cache::cached(&build_dir, key, &self.builds.workspace.root) {
             Lookup::Built(cached) => {
                 eprintln!(
                     "cargo faster: the base revision {} is built already ({})",
@@ -276,7 +309,7 @@ impl Base<'_> {
     fn key(&self, cargo: &Cargo, directory: &Path, base: &Path) -> Key {
         Key {
             commit: self.commit.to_string(),
-            rustc: self.version.to_string(),
+            rustc: self.builds.version.to_string(),
             profile: cargo.profile.clone(),
             flags: cargo.flags.clone(),
             manifest_path: cargo.manifest_path.clone(),
@@ -302,7 +335,7 @@ impl Base<'_> {
         let (packages, workspace_root) =
             cargo.path_packages(directory, cargo.manifest_path.as_deref())?;
         let sources = sources::lay_out(
-            self.repository,
+            self.builds.repository,
             self.commit,
             &commit_dir.join("src"),
             (&packages, &workspace_root),
@@ -325,8 +358,8 @@ impl Base<'_> {
         let inside = |path: &Path| -> Result<PathBuf, String> {
             let path = std::fs::canonicalize(path)
                 .map_err(|error| format!("{}: {error}", path.display()))?;
-            let root = std::fs::canonicalize(&self.repository.root)
-                .map_err(|error| format!("{}: {error}", self.repository.root.display()))?;
+            let root = std::fs::canonicalize(&self.builds.repository.root)
+                .map_err(|error| format!("{}: {error}", self.builds.repository.root.display()))?;
             let relative = path.strip_prefix(&root).map_err(|_| {
                 format!(
                     "{} is outside the repository {}",
@@ -341,7 +374,10 @@ impl Base<'_> {
         let base_directory = inside(directory)?;
         let base_manifest = cargo.manifest_path.as_deref().map(inside).transpose()?;
         if key.lock_file.is_some() {
-            share_lock_file(&self.workspace.root, &inside(&self.workspace.root)?)?;
+            share_lock_file(
+                &self.builds.workspace.root,
+                &inside(&self.builds.workspace.root)?,
+            )?;
         }
         // Taken before building: a change while it builds is seen next time.
         // Each outside package's own, not its folder's: a fixture crate a
@@ -365,7 +401,7 @@ impl Base<'_> {
                     directory: &base_directory,
                     manifest: base_manifest.as_deref(),
                     target: place.target,
-                    rustc: Some(self.rustc),
+                    rustc: Some(self.builds.rustc),
                     wrapper: place.wrapper,
                 })
                 .map_err(|error| {
@@ -389,7 +425,7 @@ impl Base<'_> {
     /// Prunes the base commits under `base` beyond the few kept, never
     /// `commit_dir`'s, saying which could not be removed.
     fn prune(&self, base: &Path, commit_dir: &Path) -> Pruned {
-        let pruned = prune::prune(base, commit_dir, self.repository, prune::KEPT);
+        let pruned = prune::prune(base, commit_dir, self.builds.repository, prune::KEPT);
         for failure in &pruned.failures {
             eprintln!("cargo faster: {failure}");
         }
@@ -410,240 +446,4 @@ fn relinked_where_damaged<E>(
         return build();
     }
     Ok(built)
-}
-
-/// The layouts the end of a run removed.
-#[derive(Debug, Clone, Copy, Default, PartialEq)]
-pub struct LayoutsRemoved {
-    /// Those of test binaries cargo has superseded, which no run will use
-    /// again (see [`stale_layouts`]).
-    pub stale: stale_layouts::Removed,
-    /// Those made for the base revisions the run did not measure, which a
-    /// run measuring one again relinks (see [`idle_layouts`]).
-    pub idle: idle_layouts::Removed,
-}
-
-impl LayoutsRemoved {
-    /// Whether any were.
-    pub fn any(&self) -> bool {
-        self.stale.folders > 0 || self.idle.revisions > 0
-    }
-}
-
-/// Removes from `<target>/faster/` of `workspace` the layouts no run will
-/// use again (see [`stale_layouts`]), and those made for the base
-/// revisions of `repository` but `measured`'s (see [`idle_layouts`]).
-pub fn remove_unneeded_layouts(
-    workspace: &Workspace,
-    repository: &Repository,
-    measured: &Path,
-) -> LayoutsRemoved {
-    let base = workspace.target.join("faster").join("base");
-    LayoutsRemoved {
-        stale: stale_layouts::prune(&shared_target(workspace)),
-        idle: idle_layouts::prune(&base, measured, repository),
-    }
-}
-
-/// One line saying what `<target>/faster/` of `workspace` keeps, with what
-/// `pruned` left and the size of each part on disk, the layouts made from
-/// the test binaries included, what `removed` says went, and how to remove
-/// it all.
-pub fn what_is_kept(workspace: &Workspace, pruned: &Pruned, removed: LayoutsRemoved) -> String {
-    let faster = workspace.target.join("faster");
-    let shown = faster.strip_prefix(&workspace.root).unwrap_or(&faster);
-    let sizes = prune::disk_usage(&[&shared_target(workspace), &faster.join("base")]);
-    let mut line = pruned.summary(shown, (sizes[1], sizes[0]));
-    line.push_str(&layouts_removed(removed));
-    line.push_str("; `cargo faster clean` removes it all");
-    line
-}
-
-/// What `removed` says, as the part of [`what_is_kept`]'s line after what
-/// is kept: "; removed the layouts of 4 older test binaries (380 MiB) and
-/// those of 2 base revisions not measured now (190 MiB; relinked if
-/// measured again)", or nothing.
-fn layouts_removed(LayoutsRemoved { stale, idle }: LayoutsRemoved) -> String {
-    let counted = |count: usize, one: &str, many: &str| {
-        format!("{count} {}", if count == 1 { one } else { many })
-    };
-    let mut parts = Vec::new();
-    if stale.folders > 0 {
-        parts.push(format!(
-            "the layouts of {} ({})",
-            counted(stale.folders, "older test binary", "older test binaries"),
-            format_bytes(stale.bytes)
-        ));
-    }
-    if idle.revisions > 0 {
-        parts.push(format!(
-            "{} of {} not measured now ({}; relinked if measured again)",
-            if parts.is_empty() {
-                "the layouts"
-            } else {
-                "those"
-            },
-            counted(idle.revisions, "base revision", "base revisions"),
-            format_bytes(idle.bytes)
-        ));
-    }
-    if parts.is_empty() {
-        return String::new();
-    }
-    format!("; removed {}", parts.join(" and "))
-}
-
-/// A hash of the current workspace's `Cargo.lock` (at `workspace`, its
-/// root) where `commit` of `repository` tracks none there: the base is
-/// built with a copy of it ([`share_lock_file`]), so its key records which.
-/// `None` where the commit tracks its own, or there is none to copy.
-fn copied_lock_file(repository: &Repository, commit: &str, workspace: &Path) -> Option<String> {
-    let canonical = |path: &Path| std::fs::canonicalize(path).ok();
-    let inside = canonical(workspace)?
-        .strip_prefix(canonical(&repository.root)?)
-        .ok()?
-        .join("Cargo.lock");
-    // git names paths with `/` on every system.
-    let tracked: Vec<String> = inside
-        .components()
-        .map(|part| part.as_os_str().to_string_lossy().into_owned())
-        .collect();
-    if repository.tracks(commit, &tracked.join("/")) {
-        return None;
-    }
-    let contents = std::fs::read(workspace.join("Cargo.lock")).ok()?;
-    Some(key::content_hash(&contents))
-}
-
-/// Gives a base revision whose commit tracks no `Cargo.lock` the current
-/// workspace's, so both builds use the same versions of their
-/// dependencies; `current` and `base` are the workspace's root in each.
-/// One copied for an earlier build is replaced: the current one may have
-/// changed since (`cargo update`), which is why the base is rebuilt.
-fn share_lock_file(current: &Path, base: &Path) -> Result<(), String> {
-    if !base.is_dir() {
-        // The workspace is not where the base commit has it: cargo's own
-        // error on building there says so better than a failed copy.
-        return Ok(());
-    }
-    let (current, base) = (current.join("Cargo.lock"), base.join("Cargo.lock"));
-    std::fs::copy(&current, &base).map(drop).map_err(|error| {
-        format!(
-            "could not copy {} to {}: {error}",
-            current.display(),
-            base.display()
-        )
-    })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use std::process::Command;
-
-    fn git(directory: &Path, arguments: &[&str]) -> String {
-        let output = Command::new("git")
-            .arg("-C")
-            .arg(directory)
-            .args([
-                "-c",
-                "user.name=t",
-                "-c",
-                "user.email=t@t",
-                "-c",
-                "commit.gpgsign=false",
-            ])
-            .args(arguments)
-            .output()
-            .unwrap();
-        assert!(output.status.success(), "git {arguments:?}: {output:?}");
-        String::from_utf8(output.stdout).unwrap().trim().to_string()
-    }
-
-    #[test]
-    fn a_base_that_tracks_no_lock_file_is_keyed_by_the_copy_it_gets() {
-        let temp = tempfile::tempdir().unwrap();
-        let root = temp.path().join("repo");
-        let workspace = root.join("rust");
-        std::fs::create_dir_all(&workspace).unwrap();
-        git(&root, &["init", "-q"]);
-        std::fs::write(workspace.join("Cargo.toml"), "[workspace]\n").unwrap();
-        git(&root, &["add", "."]);
-        git(&root, &["commit", "-q", "-m", "no lock file"]);
-        let untracked = git(&root, &["rev-parse", "HEAD"]);
-        let repository = Repository { root: root.clone() };
-        let lock = workspace.join("Cargo.lock");
-
-        assert_eq!(
-            copied_lock_file(&repository, &untracked, &workspace),
-            None,
-            "none to copy"
-        );
-        std::fs::write(&lock, "version = 4\n# itoa 1.0.14\n").unwrap();
-        let before = copied_lock_file(&repository, &untracked, &workspace);
-        assert!(before.is_some());
-        // `cargo update`: the same commit is keyed otherwise.
-        std::fs::write(&lock, "version = 4\n# itoa 1.0.15\n").unwrap();
-        let after = copied_lock_file(&repository, &untracked, &workspace);
-        assert!(after.is_some());
-        assert_ne!(after, before);
-
-        // A commit that tracks its own is fixed by it, whatever the current one.
-        git(&root, &["add", "."]);
-        git(&root, &["commit", "-q", "-m", "lock file"]);
-        let tracked = git(&root, &["rev-parse", "HEAD"]);
-        assert_eq!(copied_lock_file(&repository, &tracked, &workspace), None);
-        assert_eq!(after, copied_lock_file(&repository, &untracked, &workspace));
-
-        // The copy an earlier build got is replaced by the current one.
-        let base = temp.path().join("base");
-        std::fs::create_dir_all(&base).unwrap();
-        std::fs::write(base.join("Cargo.lock"), "version = 4\n# itoa 1.0.14\n").unwrap();
-        share_lock_file(&workspace, &base).unwrap();
-        assert_eq!(
-            share_lock_file(&workspace, &temp.path().join("moved")),
-            Ok(())
-        );
-        assert_eq!(
-            std::fs::read(base.join("Cargo.lock")).unwrap(),
-            std::fs::read(&lock).unwrap()
-        );
-    }
-
-    #[test]
-    fn the_line_says_which_layouts_went_and_that_a_base_s_come_back() {
-        let stale = stale_layouts::Removed {
-            folders: 4,
-            bytes: 380 << 20,
-        };
-        let idle = idle_layouts::Removed {
-            revisions: 2,
-            bytes: 190 << 20,
-        };
-        let said = |stale, idle| layouts_removed(LayoutsRemoved { stale, idle });
-        assert_eq!(
-            said(stale, idle),
-            "; removed the layouts of 4 older test binaries (380 MiB) and those of 2 base \
-             revisions not measured now (190 MiB; relinked if measured again)"
-        );
-        let one = idle_layouts::Removed {
-            revisions: 1,
-            bytes: 95 << 20,
-        };
-        assert_eq!(
-            said(Default::default(), one),
-            "; removed the layouts of 1 base revision not measured now (95.0 MiB; relinked if \
-             measured again)"
-        );
-        let stale = stale_layouts::Removed {
-            folders: 1,
-            bytes: 95 << 20,
-        };
-        assert_eq!(
-            said(stale, Default::default()),
-            "; removed the layouts of 1 older test binary (95.0 MiB)"
-        );
-        assert_eq!(said(Default::default(), Default::default()), "");
-        assert!(!LayoutsRemoved::default().any());
-    }
 }

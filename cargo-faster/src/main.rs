@@ -47,7 +47,7 @@ mod test_run;
 mod toolchain;
 mod wrapper;
 
-use build::{Base, TestBinaries};
+use build::{Builds, TestBinaries};
 use cargo::Workspace;
 use faster_runtime::__internal::{
     Against, COULD_NOT_RUN, Revision, run_against, say_when_interrupted,
@@ -55,6 +55,7 @@ use faster_runtime::__internal::{
 use options::{Options, Parsed};
 use std::path::Path;
 use std::process::ExitCode;
+use std::time::Instant;
 
 /// What an interrupted run says (Ctrl-C, SIGTERM): what it leaves behind
 /// (`guide/revisions.md`, "Interrupted, killed, or run twice at once").
@@ -118,6 +119,7 @@ fn exit_code(run: Result<u8, String>) -> ExitCode {
 /// Builds both revisions and compares them; the exit code, or why it could
 /// not.
 fn run(options: &Options) -> Result<u8, String> {
+    let began = Instant::now();
     let directory = std::env::current_dir()
         .map_err(|error| format!("cannot read the current directory: {error}"))?;
     let (rustc, version) = toolchain::toolchain(&directory)?;
@@ -133,37 +135,38 @@ fn run(options: &Options) -> Result<u8, String> {
     // everything it links when the linker changes. Held until the
     // comparison is over: no other run prunes the base's binaries while
     // they run.
-    let (binaries, in_use) = Base {
+    let builds = Builds {
         repository: &repository,
-        commit: &commit,
-        name: &base_name,
         workspace: &workspace,
         rustc: &rustc,
         version: &version,
-    }
-    .both(&cargo, &directory)?;
+    };
+    let (binaries, in_use) = builds.base(&commit, &base_name).both(&cargo, &directory)?;
 
     let base = (base_name, edited::edited_crates(&repository, &commit, None));
-    let compared = compare(&binaries, base, options, &version, &workspace, &directory);
+    let compared = compare(
+        &binaries, base, began, options, &version, &workspace, &directory,
+    );
     // What the next run does not need goes once this one has measured: the
     // layouts of binaries cargo superseded, and of the bases it did not
     // measure (their material kept).
-    let removed = build::remove_unneeded_layouts(&workspace, &repository, in_use.folder());
+    let removed = build::kept::remove_unneeded_layouts(&workspace, &repository, in_use.folder());
     if binaries.built || binaries.kept.removed > 0 || removed.any() {
         eprintln!(
             "cargo faster: {}",
-            build::what_is_kept(&workspace, &binaries.kept, removed)
+            build::kept::what_is_kept(&workspace, &binaries.kept, removed)
         );
     }
     compared
 }
 
 /// Compares the tracked functions `binaries` serve against the base
-/// revision (its name, and the crates edited since); the exit code, or why
-/// it could not.
+/// revision (its name, and the crates edited since), in the run that
+/// `began` then; the exit code, or why it could not.
 fn compare(
     binaries: &TestBinaries,
     (base_name, edited_crates): (String, Vec<String>),
+    began: Instant,
     options: &Options,
     version: &str,
     workspace: &Workspace,
@@ -183,6 +186,7 @@ fn compare(
         read_code: Some(machine_code::timed_code),
         edited_crates,
         toolchain: Some(version.to_string()),
+        began: Some(began),
     };
     if against.current.servers.is_empty() && against.base.servers.is_empty() {
         return Err(nothing_tracked(directory));

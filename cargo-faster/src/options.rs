@@ -160,18 +160,33 @@ impl BuildFlags {
     }
 }
 
-/// What parsing the command line came to.
+/// What parsing a command line came to: its options `T` (`cargo
+/// faster`'s, `cargo faster bisect`'s), or help.
 #[derive(Debug)]
-pub enum Parsed {
+pub enum Parsed<T> {
     /// Options to run with.
-    Run(Box<Options>),
+    Run(Box<T>),
     /// `--help`'s text, to print and exit 0.
     Help(StyledStr),
 }
 
+/// The options `parse` makes of `words`, where they are options to run
+/// with: the tests' way to read a command line, help an error `"help"`.
+#[cfg(test)]
+pub fn parse_words<T>(
+    parse: fn(&[String]) -> Result<Parsed<T>, String>,
+    words: &[&str],
+) -> Result<T, String> {
+    let arguments: Vec<String> = words.iter().map(|word| word.to_string()).collect();
+    match parse(&arguments)? {
+        Parsed::Run(options) => Ok(*options),
+        Parsed::Help(_) => Err("help".into()),
+    }
+}
+
 /// Parses `arguments` (without the program name, nor cargo's `faster`):
 /// a one-line error naming what is wrong.
-pub fn parse(arguments: &[String]) -> Result<Parsed, String> {
+pub fn parse(arguments: &[String]) -> Result<Parsed<Options>, String> {
     let (mut options, harness) = match parse_beside::<Options>(arguments, "cargo faster")? {
         Ok(parsed) => parsed,
         Err(help) => return Ok(Parsed::Help(help)),
@@ -276,12 +291,8 @@ mod tests {
     use faster_runtime::Undecided;
     use std::time::Duration;
 
-    fn parse(arguments: &[&str]) -> Result<Options, String> {
-        let arguments: Vec<String> = arguments.iter().map(|a| a.to_string()).collect();
-        match super::parse(&arguments)? {
-            Parsed::Run(options) => Ok(*options),
-            Parsed::Help(_) => Err("help".into()),
-        }
+    fn parse(words: &[&str]) -> Result<Options, String> {
+        parse_words(super::parse, words)
     }
 
     #[test]

@@ -10,20 +10,10 @@
 //! A fiftyfold slowdown is decided however loaded the machine: the test
 //! asserts what the search did, not a figure.
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+mod common;
 
-const MANIFEST: &str = r#"[package]
-name = "bisect-fixture"
-version = "0.0.0"
-edition = "2024"
-publish = false
-
-[dependencies]
-faster-test = { path = "FASTER", default-features = false }
-
-[workspace]
-"#;
+use common::Fixture;
+use std::path::PathBuf;
 
 /// The library once `grows` is in; `ROUNDS` is how many times it goes over
 /// its input, and `NOTE` a comment that changes no code.
@@ -47,33 +37,13 @@ fn library(rounds: u32, note: &str) -> String {
         .replace("NOTE", note)
 }
 
-struct Fixture {
-    _scratch: tempfile::TempDir,
-    root: PathBuf,
-}
-
 impl Fixture {
     /// The history: c0 without `grows`; c1 adds it; c2 and c3 change a
     /// comment; c4 does not build; c5 builds again, as c1; c6 makes it
     /// fifty times slower; c7 and c8 change a comment.
     fn new() -> Fixture {
-        let scratch = tempfile::Builder::new()
-            .prefix("cargo-faster-fixture-bisect-")
-            .tempdir()
-            .unwrap();
-        let root = scratch.path().join("repository");
-        std::fs::create_dir_all(root.join("src")).unwrap();
-        let fixture = Fixture {
-            _scratch: scratch,
-            root,
-        };
-        fixture.write(".gitignore", "/target\n/Cargo.lock\n");
-        fixture.git(&["init", "--quiet", "--initial-branch=main"]);
-        let faster = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
-        fixture.write(
-            "Cargo.toml",
-            &MANIFEST.replace("FASTER", &faster.to_string_lossy()),
-        );
+        let fixture = Fixture::repository("cargo-faster-fixture-bisect-");
+        fixture.write("Cargo.toml", &common::manifest("bisect-fixture"));
         fixture.write("src/lib.rs", "pub fn nothing_tracked_yet() {}\n");
         fixture.commit("c0: no tracked function yet");
         let commits = [
@@ -96,35 +66,6 @@ impl Fixture {
         fixture
     }
 
-    fn write(&self, path: &str, text: &str) {
-        std::fs::write(self.root.join(path), text).unwrap();
-    }
-
-    fn git(&self, arguments: &[&str]) -> String {
-        let output = Command::new("git")
-            .arg("-C")
-            .arg(&self.root)
-            .args([
-                "-c",
-                "user.name=fixture",
-                "-c",
-                "user.email=fixture@example.com",
-            ])
-            .args(["-c", "commit.gpgsign=false"])
-            .args(arguments)
-            .env("GIT_AUTHOR_DATE", "2026-01-01T00:00:00Z")
-            .env("GIT_COMMITTER_DATE", "2026-01-01T00:00:00Z")
-            .output()
-            .unwrap();
-        assert!(output.status.success(), "git {arguments:?}");
-        String::from_utf8(output.stdout).unwrap().trim().to_string()
-    }
-
-    fn commit(&self, message: &str) {
-        self.git(&["add", "--all"]);
-        self.git(&["commit", "--quiet", "--message", message]);
-    }
-
     /// The commit whose subject starts with `prefix`.
     fn commit_of(&self, prefix: &str) -> String {
         let log = self.git(&["log", "--format=%H %s"]);
@@ -137,22 +78,8 @@ impl Fixture {
 
     /// `cargo faster bisect ARGUMENTS`: its exit code, stdout and stderr.
     fn bisect(&self, arguments: &[&str]) -> (Option<i32>, String, String) {
-        let mut command = Command::new(env!("CARGO_BIN_EXE_cargo-faster"));
-        command
-            .args(["faster", "bisect"])
-            .args(arguments)
-            .current_dir(&self.root)
-            .env("CARGO", env!("CARGO"))
-            .env("CARGO_TARGET_DIR", target())
-            .env("CARGO_NET_OFFLINE", "true")
-            .env("CARGO_TERM_COLOR", "never")
-            .env_remove("GITHUB_STEP_SUMMARY");
-        for (name, _) in std::env::vars_os() {
-            if name.to_string_lossy().starts_with("FASTER_") {
-                command.env_remove(&name);
-            }
-        }
-        let output = command.output().unwrap();
+        let arguments = [&["bisect"], arguments].concat();
+        let output = self.command(&arguments, &target()).output().unwrap();
         let text = |bytes: Vec<u8>| String::from_utf8_lossy(&bytes).into_owned();
         (
             output.status.code(),
@@ -168,19 +95,10 @@ impl Fixture {
     }
 }
 
-/// The target directory the revision tests build their fixtures in (under
-/// the one cargo builds this in): only the first of them builds `faster`.
+/// The target directory the revision tests build their fixtures in: only
+/// the first of them builds `faster` for it.
 fn target() -> PathBuf {
-    let workspace_target = || {
-        Path::new(env!("CARGO_MANIFEST_DIR"))
-            .parent()
-            .unwrap()
-            .join("target")
-    };
-    std::env::var_os("CARGO_TARGET_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(workspace_target)
-        .join("revisions-fixture")
+    common::target("revisions-fixture")
 }
 
 #[test]

@@ -9,20 +9,11 @@
 //! Timing is not what is tested here (every comparison says `expect =
 //! report`): the accuracy suite measures it (`accuracy --layouts`).
 
-use std::path::{Path, PathBuf};
+mod common;
+
+use common::Fixture;
+use std::path::Path;
 use std::process::Command;
-
-const MANIFEST: &str = r#"[package]
-name = "fixture"
-version = "0.0.0"
-edition = "2024"
-publish = false
-
-[dev-dependencies]
-faster-test = { path = "FASTER", default-features = false }
-
-[workspace]
-"#;
 
 const LIBRARY: &str = r#"
 pub fn parse_sum(text: &str) -> u64 {
@@ -40,40 +31,25 @@ fn lines() -> Vec<String> {
 }
 "#;
 
-/// The fixture crate in a temporary directory, removed when dropped.
-struct Fixture {
-    root: tempfile::TempDir,
-}
-
 impl Fixture {
+    /// The fixture crate, with faster as a dev-dependency (as the README's
+    /// set-up says).
     fn new() -> Fixture {
-        let root = tempfile::Builder::new()
-            .prefix("faster-layouts-")
-            .tempdir()
-            .unwrap();
-        std::fs::create_dir_all(root.path().join("src")).unwrap();
-        let faster = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
-        std::fs::write(
-            root.path().join("Cargo.toml"),
-            MANIFEST.replace("FASTER", &faster.to_string_lossy()),
-        )
-        .unwrap();
-        std::fs::write(root.path().join("src/lib.rs"), LIBRARY).unwrap();
-        Fixture { root }
+        let fixture = Fixture::scratch("faster-layouts-");
+        let manifest = common::manifest("fixture").replace("[dependencies]", "[dev-dependencies]");
+        fixture.write("Cargo.toml", &manifest);
+        fixture.write("src/lib.rs", LIBRARY);
+        fixture
     }
 
     /// `cargo faster ARGUMENTS` in the fixture: its exit status and
-    /// output.
+    /// output. The fixture's target directory is kept between runs, so only
+    /// the first one builds `faster` for it (`cargo faster test` builds
+    /// under its `faster/build/`).
     fn cargo_faster(&self, arguments: &[&str]) -> (bool, String) {
-        let output = Command::new(env!("CARGO_BIN_EXE_cargo-faster"))
-            .arg("faster")
-            .args(arguments)
-            .current_dir(&self.root)
-            .env("CARGO", env!("CARGO"))
-            .env("CARGO_TARGET_DIR", target())
-            .env("CARGO_NET_OFFLINE", "true")
-            .env("CARGO_TERM_COLOR", "never")
-            .env("FASTER_OUTPUT_DIR", self.root.path().join("reports"))
+        let output = self
+            .command(arguments, &common::target("layouts-fixture"))
+            .env("FASTER_OUTPUT_DIR", self.root.join("reports"))
             .output()
             .unwrap();
         let text = format!(
@@ -85,21 +61,10 @@ impl Fixture {
     }
 }
 
-/// The fixture's target directory: kept between runs, so only the first
-/// one builds `faster` for it (`cargo faster test` builds under its
-/// `faster/build/`).
-fn target() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .unwrap()
-        .join("target/layouts-fixture")
-}
-
 /// The report file of the fixture's one comparison.
 fn report(fixture: &Fixture) -> serde_json::Value {
     let path = fixture
         .root
-        .path()
         .join("reports/src/fixture.faster_parse_sum_again.json");
     let text = std::fs::read_to_string(&path)
         .unwrap_or_else(|error| panic!("{}: {error}", path.display()));
@@ -158,7 +123,7 @@ fn each_process_runs_in_a_layout_of_its_own_and_a_copy_says_it_has_none() {
         .lines()
         .filter(|line| line.trim_start().starts_with("Running unittests"))
         .find_map(|line| line.rsplit_once('(')?.1.strip_suffix(')'))
-        .map(|path| fixture.root.path().join(path))
+        .map(|path| fixture.root.join(path))
         .unwrap_or_else(|| panic!("no test binary named in {output}"));
     let mut folder = binary.clone().into_os_string();
     folder.push(".layouts");
@@ -178,12 +143,12 @@ fn each_process_runs_in_a_layout_of_its_own_and_a_copy_says_it_has_none() {
 
     // A copy of the binary is none that faster-link linked: its verdict
     // holds for that build only, and it says so.
-    let copy = fixture.root.path().join("copied-test-binary");
+    let copy = fixture.root.join("copied-test-binary");
     std::fs::copy(&binary, &copy).unwrap();
     let copied = Command::new(&copy)
         .args(["faster_parse_sum_again", "--exact", "--nocapture"])
         .current_dir(&fixture.root)
-        .env("FASTER_OUTPUT_DIR", fixture.root.path().join("reports"))
+        .env("FASTER_OUTPUT_DIR", fixture.root.join("reports"))
         .output()
         .unwrap();
     let text = String::from_utf8_lossy(&copied.stdout).replace('\n', " ");

@@ -12,22 +12,13 @@
 //! report`).
 #![cfg(target_os = "linux")]
 
+mod common;
+
+use common::Fixture;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
-
-const MANIFEST: &str = r#"[package]
-name = "processes_fixture"
-version = "0.0.0"
-edition = "2024"
-publish = false
-
-[dependencies]
-faster-test = { path = "FASTER", default-features = false }
-
-[workspace]
-"#;
 
 /// The base commit's library: `spins` never returns where `FIXTURE_SPIN`
 /// is set (in every process the run starts, its servers among them).
@@ -55,86 +46,30 @@ const MARKER: &str = "FASTER_PROCESSES_TEST_RUN";
 /// How long a signalled run's processes have to be gone.
 const GONE_WITHIN: Duration = Duration::from_secs(2);
 
-/// A fixture repository in a scratch directory, removed when dropped.
-struct Fixture {
-    _scratch: tempfile::TempDir,
-    root: PathBuf,
-}
-
 impl Fixture {
     /// The repository with two commits, `spins` computing alike in other
     /// words in the second, checked out.
     fn new() -> Fixture {
-        let scratch = tempfile::Builder::new()
-            .prefix("cargo-faster-processes-")
-            .tempdir()
-            .unwrap();
-        let root = scratch.path().join("repository");
-        std::fs::create_dir_all(root.join("src")).unwrap();
-        let fixture = Fixture {
-            _scratch: scratch,
-            root,
-        };
-        let faster = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
-        fixture.write(".gitignore", "/target\n/Cargo.lock\n");
-        fixture.write(
-            "Cargo.toml",
-            &MANIFEST.replace("FASTER", &faster.to_string_lossy()),
-        );
+        let fixture = Fixture::repository("cargo-faster-processes-");
+        fixture.write("Cargo.toml", &common::manifest("processes_fixture"));
         fixture.write("src/lib.rs", BASE);
-        fixture.git(&["init", "--quiet", "--initial-branch=main"]);
         fixture.commit("base");
         fixture.write("src/lib.rs", &BASE.replace("n * 3", "n + n + n"));
         fixture.commit("head");
         fixture
     }
 
-    fn write(&self, path: &str, text: &str) {
-        std::fs::write(self.root.join(path), text).unwrap();
-    }
-
-    fn git(&self, arguments: &[&str]) {
-        let status = Command::new("git")
-            .arg("-C")
-            .arg(&self.root)
-            .args(["-c", "user.name=fixture", "-c", "user.email=f@example.com"])
-            .args(["-c", "commit.gpgsign=false"])
-            .args(arguments)
-            .env("GIT_AUTHOR_DATE", "2026-01-01T00:00:00Z")
-            .env("GIT_COMMITTER_DATE", "2026-01-01T00:00:00Z")
-            .status()
-            .unwrap();
-        assert!(status.success(), "git {arguments:?}");
-    }
-
-    fn commit(&self, message: &str) {
-        self.git(&["add", "--all"]);
-        self.git(&["commit", "--quiet", "--message", message]);
-    }
-
     /// `cargo faster --against HEAD~1` started in the fixture, in a process
     /// group of its own (as a shell starts a job), its processes marked
     /// with `marker`; `spin` sets `FIXTURE_SPIN`.
     fn start(&self, marker: &str, spin: bool) -> Child {
-        let mut command = Command::new(env!("CARGO_BIN_EXE_cargo-faster"));
+        let mut command = self.command(&["--against", "HEAD~1"], &target());
         command
-            .args(["faster", "--against", "HEAD~1"])
-            .current_dir(&self.root)
-            .env("CARGO", env!("CARGO"))
-            .env("CARGO_TARGET_DIR", target())
-            .env("CARGO_NET_OFFLINE", "true")
-            .env("CARGO_TERM_COLOR", "never")
-            .env_remove("GITHUB_STEP_SUMMARY")
             .env(MARKER, marker)
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::piped())
             .process_group(0);
-        for (name, _) in std::env::vars_os() {
-            if name.to_string_lossy().starts_with("FASTER_") && name != MARKER {
-                command.env_remove(&name);
-            }
-        }
         if spin {
             command.env("FIXTURE_SPIN", "1");
         }
@@ -145,10 +80,7 @@ impl Fixture {
 /// The target directory the revision tests build their fixtures in: only
 /// the first of them builds `faster` for it.
 fn target() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .unwrap()
-        .join("target/revisions-fixture")
+    common::target("revisions-fixture")
 }
 
 /// A process of a run: its id and command line.

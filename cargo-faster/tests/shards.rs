@@ -10,20 +10,10 @@
 //! and no verdict is assumed decided); each function gets 1 s, as in
 //! `revisions.rs`, for the same reason.
 
+mod common;
+
+use common::Fixture;
 use std::path::{Path, PathBuf};
-use std::process::Command;
-
-const MANIFEST: &str = r#"[package]
-name = "fixture"
-version = "0.0.0"
-edition = "2024"
-publish = false
-
-[dependencies]
-faster-test = { path = "FASTER", default-features = false }
-
-[workspace]
-"#;
 
 /// Five tracked functions; the head commit changes a comment only.
 fn library(note: &str) -> String {
@@ -39,73 +29,22 @@ fn library(note: &str) -> String {
     text + "#[cfg(test)]\nfn numbers() -> Vec<u64> {\n    vec![100, 1_000]\n}\n"
 }
 
-/// A fixture repository in a scratch directory, removed when dropped.
-struct Fixture {
-    scratch: tempfile::TempDir,
-    root: PathBuf,
-}
-
 impl Fixture {
+    /// The repository with its two commits, the head one checked out.
     fn new(tag: &str) -> Fixture {
-        let scratch = tempfile::Builder::new()
-            .prefix(&format!("cargo-faster-shards-{tag}-"))
-            .tempdir()
-            .unwrap();
-        let root = scratch.path().join("repository");
-        std::fs::create_dir_all(root.join("src")).unwrap();
-        let fixture = Fixture { scratch, root };
-        let faster = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
-        fixture.write(
-            "Cargo.toml",
-            &MANIFEST.replace("FASTER", &faster.to_string_lossy()),
-        );
-        fixture.write(".gitignore", "/target\n/Cargo.lock\n");
-        fixture.git(&["init", "--quiet", "--initial-branch=main"]);
+        let fixture = Fixture::repository(&format!("cargo-faster-shards-{tag}-"));
+        fixture.write("Cargo.toml", &common::manifest("fixture"));
         for note in ["base", "head"] {
             fixture.write("src/lib.rs", &library(note));
-            fixture.git(&["add", "--all"]);
-            fixture.git(&["commit", "--quiet", "--message", note]);
+            fixture.commit(note);
         }
         fixture
-    }
-
-    fn write(&self, path: &str, text: &str) {
-        std::fs::write(self.root.join(path), text).unwrap();
-    }
-
-    fn git(&self, arguments: &[&str]) {
-        let status = Command::new("git")
-            .arg("-C")
-            .arg(&self.root)
-            .args(["-c", "user.name=fixture", "-c", "user.email=f@example.com"])
-            .args(["-c", "commit.gpgsign=false"])
-            .args(arguments)
-            .env("GIT_AUTHOR_DATE", "2026-01-01T00:00:00Z")
-            .env("GIT_COMMITTER_DATE", "2026-01-01T00:00:00Z")
-            .status()
-            .unwrap();
-        assert!(status.success(), "git {arguments:?}");
     }
 
     /// `cargo faster ARGUMENTS` in the fixture, building in `target`: its
     /// exit code and stderr.
     fn cargo_faster(&self, arguments: &[&str], target: &Path) -> (Option<i32>, String) {
-        let mut command = Command::new(env!("CARGO_BIN_EXE_cargo-faster"));
-        command
-            .arg("faster")
-            .args(arguments)
-            .current_dir(&self.root)
-            .env("CARGO", env!("CARGO"))
-            .env("CARGO_TARGET_DIR", target)
-            .env("CARGO_NET_OFFLINE", "true")
-            .env("CARGO_TERM_COLOR", "never")
-            .env_remove("GITHUB_STEP_SUMMARY");
-        for (name, _) in std::env::vars_os() {
-            if name.to_string_lossy().starts_with("FASTER_") {
-                command.env_remove(&name);
-            }
-        }
-        let output = command.output().unwrap();
+        let output = self.command(arguments, target).output().unwrap();
         let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
         (output.status.code(), stderr)
     }
@@ -114,11 +53,7 @@ impl Fixture {
 /// A target directory of the workspace's for this test: kept between runs
 /// (each shard's its own, as each CI machine has its own).
 fn target(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .unwrap()
-        .join("target/shards-fixture")
-        .join(name)
+    common::target("shards-fixture").join(name)
 }
 
 /// The names of the functions a run document holds, sorted.

@@ -7,11 +7,11 @@
 //! document and judged by the runtime's rule for a regression guard.
 
 use super::search::{Measured, Oracle, Ratio};
-use crate::build::Base;
+use crate::build::Builds;
 use crate::cache::prune::InUse;
-use crate::cargo::{Cargo, Workspace};
+use crate::cargo::Cargo;
 use crate::executable::Executable;
-use crate::git::{self, Repository};
+use crate::git;
 use crate::{discover, edited, machine_code};
 use faster_runtime::__internal::{
     Against, COULD_NOT_RUN, Cli, Document, Format, MAX_PROCESSES, RUN_FILE, Revision, RunDocument,
@@ -42,16 +42,11 @@ impl Commit {
 
 /// What every build and comparison of a bisect shares.
 pub struct Setup<'a> {
-    /// The repository.
-    pub repository: &'a Repository,
-    /// The current workspace, whose target directory holds every build.
-    pub workspace: &'a Workspace,
+    /// What builds every commit: the current workspace's target directory
+    /// holds them all.
+    pub builds: Builds<'a>,
     /// How cargo runs.
     pub cargo: &'a Cargo,
-    /// The compiler, and its `rustc -vV`.
-    pub rustc: &'a Path,
-    /// `rustc -vV`.
-    pub version: &'a str,
     /// Where cargo runs for the current code.
     pub directory: &'a Path,
     /// A changed output is expected.
@@ -125,15 +120,9 @@ impl<'a> Commits<'a> {
             let commit = &self.path[index].hash;
             let name = self.path[index].short();
             let setup = &self.setup;
-            let base = Base {
-                repository: setup.repository,
-                commit,
-                name: &name,
-                workspace: setup.workspace,
-                rustc: setup.rustc,
-                version: setup.version,
-            };
-            let built = base
+            let built = setup
+                .builds
+                .base(commit, &name)
                 .alone(setup.cargo, setup.directory)
                 .map(|(built, hold)| {
                     self.holds.push(hold);
@@ -152,7 +141,7 @@ impl<'a> Commits<'a> {
             Ok(Revision { name, servers })
         };
         let edited_crates = edited::edited_crates(
-            self.setup.repository,
+            self.setup.builds.repository,
             &self.path[base].hash,
             Some(&self.path[current].hash),
         );
@@ -165,13 +154,15 @@ impl<'a> Commits<'a> {
             output: self.output(),
             read_code: Some(machine_code::timed_code),
             edited_crates,
-            toolchain: Some(self.setup.version.to_string()),
+            toolchain: Some(self.setup.builds.version.to_string()),
+            // A step of the bisect, whose report says how long it all took.
+            began: None,
         })
     }
 
     /// `<target>/faster`, where every run of `cargo faster` takes turns.
     fn output(&self) -> PathBuf {
-        self.setup.workspace.target.join("faster")
+        self.setup.builds.workspace.target.join("faster")
     }
 
     /// Measures `current` against `base` (both built) with `effort`,

@@ -11,12 +11,14 @@ mod options;
 mod report;
 mod search;
 
+use crate::build::Builds;
 use crate::cache::prune;
 use crate::git::Repository;
+use crate::options::Parsed;
 use crate::{USAGE_ERROR, toolchain};
 use commits::{Commit, Commits, Compared, Function, Setup};
 use faster_runtime::__internal::write_atomically;
-use options::{Options, Parsed};
+use options::Options;
 use report::{FunctionBisect, Outcome};
 use search::Measured;
 use std::path::Path;
@@ -78,12 +80,15 @@ fn bisect(options: &Options) -> Result<u8, Failure> {
     let workspace = cargo.workspace(&directory)?;
     let repository = Repository::of(&directory).map_err(Failure::Usage)?;
     let path = path(&repository, options.good(), options.bad())?;
-    let setup = Setup {
+    let builds = Builds {
         repository: &repository,
         workspace: &workspace,
-        cargo: &cargo,
         rustc: &rustc,
         version: &version,
+    };
+    let setup = Setup {
+        builds,
+        cargo: &cargo,
         directory: &directory,
         accept_changes: options.accept_changes,
         harness: options.harness(),

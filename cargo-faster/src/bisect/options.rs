@@ -4,9 +4,8 @@
 //! flag of `cargo faster --against` that applies (`--noise-floor`,
 //! `--max-time`, ...), parsed as it parses them (see [`crate::options`]).
 
-use crate::options::{BuildFlags, parse_beside};
+use crate::options::{BuildFlags, Parsed, parse_beside};
 use clap::Parser;
-use clap::builder::StyledStr;
 use faster_runtime::__internal::Cli;
 
 /// What `cargo faster bisect --help` says before the flags.
@@ -79,18 +78,9 @@ impl Options {
     }
 }
 
-/// What parsing the command line came to.
-#[derive(Debug)]
-pub enum Parsed {
-    /// Options to run with.
-    Run(Box<Options>),
-    /// `--help`'s text, to print and exit 0.
-    Help(StyledStr),
-}
-
 /// Parses `arguments` (after `bisect`): a one-line error naming what is
 /// wrong and what to write.
-pub fn parse(arguments: &[String]) -> Result<Parsed, String> {
+pub fn parse(arguments: &[String]) -> Result<Parsed<Options>, String> {
     let (mut options, mut harness) =
         match parse_beside::<Options>(arguments, "cargo faster bisect")? {
             Ok(parsed) => parsed,
@@ -136,12 +126,8 @@ mod tests {
     use super::*;
     use std::time::Duration;
 
-    fn parse(arguments: &[&str]) -> Result<Options, String> {
-        let arguments: Vec<String> = arguments.iter().map(|a| a.to_string()).collect();
-        match super::parse(&arguments)? {
-            Parsed::Run(options) => Ok(*options),
-            Parsed::Help(_) => Err("help".into()),
-        }
+    fn parse(words: &[&str]) -> Result<Options, String> {
+        crate::options::parse_words(super::parse, words)
     }
 
     #[test]

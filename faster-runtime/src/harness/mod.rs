@@ -191,6 +191,7 @@ fn run_all(
         outcomes: &outcomes,
         filtered_out: registered.len() - selected.len(),
         elapsed: started.elapsed(),
+        whole_run: None,
         load: guard::load_between(&at_start, &guard::snapshot()),
     };
     outputs.end(&summary);

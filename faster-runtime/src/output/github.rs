@@ -408,6 +408,7 @@ mod tests {
             outcomes: &outcomes,
             filtered_out: 0,
             elapsed: std::time::Duration::ZERO,
+            whole_run: None,
             load: None,
         };
         assert_eq!(

@@ -59,8 +59,13 @@ pub struct Summary<'a> {
     pub outcomes: &'a [Outcome],
     /// Registered comparisons the command line did not select.
     pub filtered_out: usize,
-    /// Wall time of the whole run.
+    /// Wall time of the whole run; across revisions, of the measuring
+    /// (see `whole_run`).
     pub elapsed: Duration,
+    /// Across revisions: the wall time of the whole `cargo faster` run,
+    /// building both revisions and relinking their layouts included, where
+    /// the caller said when it began.
+    pub whole_run: Option<Duration>,
     /// The machine's other load from the run's start to its end, where that
     /// can be told: the notices fall back on it when the comparisons were
     /// each too short to tell their own.

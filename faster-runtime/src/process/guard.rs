@@ -137,6 +137,25 @@ mod tests {
             .collect()
     }
 
+    /// The guard of process `id`: its child named `faster-guard`, looked
+    /// for over up to 60 s. The guard names itself once it first runs,
+    /// which on a loaded machine can be after its parent has started its
+    /// program and spoken.
+    fn guard_of(id: u32) -> Option<u32> {
+        let named = |child: &u32| {
+            std::fs::read_to_string(format!("/proc/{child}/comm"))
+                .is_ok_and(|name| name.trim() == "faster-guard")
+        };
+        let deadline = Instant::now() + Duration::from_secs(60);
+        loop {
+            let guard = children_of(id).into_iter().find(named);
+            if guard.is_some() || Instant::now() > deadline {
+                return guard;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+
     #[test]
     fn what_a_child_started_ends_when_the_child_is_killed_with_this_thread() {
         // A shell (the child) starts `sleep` (its grandchild here) and says
@@ -154,14 +173,7 @@ mod tests {
             BufReader::new(owned.child.stdout.take().unwrap())
                 .read_line(&mut line)
                 .unwrap();
-            let shell = owned.child.id();
-            let guard = children_of(shell)
-                .into_iter()
-                .find(|child| {
-                    std::fs::read_to_string(format!("/proc/{child}/comm"))
-                        .is_ok_and(|name| name.trim() == "faster-guard")
-                })
-                .expect("the shell's guard is its child");
+            let guard = guard_of(owned.child.id()).expect("the shell's guard is its child");
             sender
                 .send((line.trim().parse::<u32>().unwrap(), guard))
                 .unwrap();

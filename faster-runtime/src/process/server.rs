@@ -30,6 +30,9 @@ pub struct Server {
     frames: Receiver<String>,
     /// The last lines it wrote that were not frames, for errors.
     other_output: Arc<Mutex<Vec<String>>>,
+    /// Whether it has been sent a request: what it said before the first
+    /// (starting up) is the first's to quote.
+    asked: bool,
     readers: Vec<JoinHandle<()>>,
     /// How long one answer may take.
     timeout: Duration,
@@ -93,6 +96,7 @@ impl Server {
             child: owned,
             frames,
             other_output,
+            asked: false,
             readers: vec![stdout_reader, stderr_reader],
             timeout,
         })
@@ -114,6 +118,16 @@ impl Server {
         let Some(stdin) = &mut self.stdin else {
             return Err(format!("the process serving {} has ended", self.name));
         };
+        // An error quotes what the child said answering this request, not
+        // what it said for an earlier one (another test's function). Before
+        // the first there was none: what it said starting up (a panic, a
+        // test runner's lines) stays, however soon its readers read it.
+        if self.asked {
+            if let Ok(mut kept) = self.other_output.lock() {
+                kept.clear();
+            }
+        }
+        self.asked = true;
         if writeln!(stdin, "{}", wire::encode(request))
             .and_then(|()| stdin.flush())
             .is_err()
@@ -130,20 +144,9 @@ impl Server {
             return Err(format!("the process serving {} has ended", self.name));
         }
         match self.frames.recv_timeout(self.timeout) {
-            Ok(line) => {
-                // An error quotes what the child said since its last answer,
-                // not what it said for an earlier request (another test's
-                // function). Cleared here, not when a request is sent: the
-                // child's first words (libtest's `running 0 tests` from a
-                // child that serves nothing) may already be in before its
-                // first request goes out.
-                if let Ok(mut kept) = self.other_output.lock() {
-                    kept.clear();
-                }
-                wire::decode(&line)
-                    .expect("the reader passes frames only")
-                    .map_err(|why| format!("the process serving {}: {why}", self.name))
-            }
+            Ok(line) => wire::decode(&line)
+                .expect("the reader passes frames only")
+                .map_err(|why| format!("the process serving {}: {why}", self.name)),
             Err(RecvTimeoutError::Timeout) => Err(self.overran()),
             Err(RecvTimeoutError::Disconnected) => Err(self.ended("ended")),
         }
@@ -305,6 +308,30 @@ mod tests {
             error.starts_with(
                 "the process serving the test did not answer within 5s: it was stopped;"
             ) && error.ends_with("its last output:\nsaid for the second"),
+            "{error}"
+        );
+    }
+
+    #[test]
+    fn an_error_at_the_first_request_quotes_what_the_child_said_starting_up() {
+        let mut command = Command::new("sh");
+        command.args(["-c", "echo 'said starting up' >&2; read line; exit 3"]);
+        let mut server = Server::start("the test", command, Duration::from_secs(60)).unwrap();
+        // Asked only once its reader has kept the line, as a loaded machine
+        // orders it (a child that ran ahead of its parent).
+        let said = || server.other_output.lock().unwrap().len() == 1;
+        let deadline = std::time::Instant::now() + Duration::from_secs(60);
+        while !said() {
+            assert!(
+                std::time::Instant::now() < deadline,
+                "the child said nothing"
+            );
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        let error = server.request::<u32, u32>(&0).unwrap_err();
+        assert!(
+            error.starts_with("the process serving the test ended: it exited with exit status: 3")
+                && error.ends_with("its last output:\nsaid starting up"),
             "{error}"
         );
     }

@@ -70,6 +70,9 @@ pub struct Against {
     /// The toolchain that built both revisions (`rustc -vV`), which the
     /// run's document records.
     pub toolchain: Option<String>,
+    /// When the whole run began, before either revision was built, where
+    /// this comparison is one: its summary then says how long it all took.
+    pub began: Option<Instant>,
 }
 
 /// The exit code of a run that could not compare: a child did not start or
@@ -166,6 +169,7 @@ pub fn run_against(against: &Against, cli: &Cli) -> u8 {
         outcomes: &outcomes,
         filtered_out: total - selected.len(),
         elapsed: started.elapsed(),
+        whole_run: against.began.map(|began| began.elapsed()),
         // The two revisions' servers work all through the run, and are not
         // another's load; each comparison says its own.
         load: None,

@@ -100,6 +100,7 @@ fn merge_into(merge: &Merge, stdout: Box<dyn Write + '_>) -> u8 {
         outcomes: &outcomes,
         filtered_out: merged.filtered_out,
         elapsed: Duration::try_from_secs_f64(merged.elapsed_s).unwrap_or_default(),
+        whole_run: None,
         load: None,
     };
     outputs.end(&summary);

@@ -302,11 +302,19 @@ pub fn closing(summary: &Summary<'_>, style: Style, bench: bool) -> String {
     };
     text.push_str(&format!(
         "test result: {result}. {passed} passed{of_which_undecided}; {} failed; {ignored} ignored; \
-         {measured} measured; {} filtered out; {took} {:.2}s\n\n",
+         {measured} measured; {} filtered out; {took} {:.2}s\n",
         failures.len(),
         summary.filtered_out,
         summary.elapsed.as_secs_f64(),
     ));
+    if let Some(whole_run) = summary.whole_run {
+        text.push_str(&format!(
+            "{}: the whole run took {:.2}s, building both revisions included\n",
+            summary.binary,
+            whole_run.as_secs_f64()
+        ));
+    }
+    text.push('\n');
     text
 }
 
@@ -402,27 +410,39 @@ mod tests {
     use crate::stats::verdict::{Expect, Undecided, Verdict};
 
     #[test]
-    fn a_run_across_revisions_says_its_time_is_the_measurings() {
+    fn a_run_across_revisions_says_its_time_is_the_measurings_and_the_whole_runs_apart() {
         let outcomes = [outcome(report(
             1.0,
             (0.99, 1.01),
             Verdict::WithinNoise,
             Expect::NotSlower,
         ))];
-        let summary = |against| Summary {
+        let summary = |against, whole_run| Summary {
             binary: "cargo faster",
             against,
             outcomes: &outcomes,
             filtered_out: 0,
             elapsed: std::time::Duration::from_millis(6_220),
+            whole_run,
             load: None,
         };
-        let across = closing(&summary(Some("main (1a2b3c4)")), Style::PLAIN, false);
+        let main = Some("main (1a2b3c4)");
+        let across = closing(&summary(main, None), Style::PLAIN, false);
         assert!(
             across.ends_with("0 filtered out; measured in 6.22s\n\n"),
             "{across}"
         );
-        let alone = closing(&summary(None), Style::PLAIN, false);
+        // The builds before the measuring, on a line of their own.
+        let whole_run = Some(std::time::Duration::from_millis(41_300));
+        let built_too = closing(&summary(main, whole_run), Style::PLAIN, false);
+        assert!(
+            built_too.ends_with(
+                "0 filtered out; measured in 6.22s\ncargo faster: the whole run took 41.30s, \
+                 building both revisions included\n\n"
+            ),
+            "{built_too}"
+        );
+        let alone = closing(&summary(None, None), Style::PLAIN, false);
         assert!(
             alone.ends_with("0 filtered out; finished in 6.22s\n\n"),
             "{alone}"
@@ -485,6 +505,7 @@ mod tests {
                 outcomes: &outcomes,
                 filtered_out: 0,
                 elapsed: Duration::from_secs(8),
+                whole_run: None,
                 load: Some(busy),
             };
             terminal.end(&summary, &mut Vec::new());
@@ -548,6 +569,7 @@ mod tests {
                     outcomes: &outcomes,
                     filtered_out: 0,
                     elapsed: Duration::from_secs(3),
+                    whole_run: None,
                     load: None,
                 };
                 terminal.end(&summary, &mut Vec::new());
