@@ -18,7 +18,7 @@ for build in $(seq 1 "$builds"); do
     rm -rf "$scratch/target"
     echo "== build $build, load $(cut -d' ' -f1 /proc/loadavg), $(date -u +%H:%M:%S) UTC"
     start=$(date +%s)
-    (cd "$scratch/crate" && CARGO_TARGET_DIR="$scratch/target" cargo test --release 2>&1) \
+    (cd "$scratch/crate" && CARGO_TARGET_DIR="$scratch/target" cargo test --release -- --nocapture 2>&1) \
         > "$scratch/build-$build.log" || { cat "$scratch/build-$build.log"; exit 1; }
     end=$(date +%s)
     grep -E "parse_b|undecided|within|faster|slower|would|finished in|test result" \
