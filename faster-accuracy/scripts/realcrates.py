@@ -13,7 +13,7 @@ commit's is left in the working tree. Then `cargo faster --against <parent'>
 --format json` runs REPEATS times per floor, one run at a time, each run's
 JSON lines, exit code, wall time and load average kept under RESULTS.
 
-    realcrates.py run --repo CRATE=GIT_DIR... [--crate NAME]... [--floor F]...
+    realcrates.py run --repo CRATE=GIT_DIR... [--crate NAME]... [--commit C]... [--floor F]...
     realcrates.py table [--results DIR]
 
 `run` needs the crates' git repositories (any clone with their history:
