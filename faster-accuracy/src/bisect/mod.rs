@@ -64,6 +64,20 @@ impl Case {
         }
     }
 
+    /// How many histories of it a run of `runs` bisects: one of several
+    /// steps (the issue asks for one such history).
+    fn histories(&self, runs: usize) -> usize {
+        if self.steps > 1 { 1 } else { runs }
+    }
+
+    /// The flags that set its floor, where it is not the default.
+    fn flags(&self) -> Vec<&'static str> {
+        self.floor
+            .iter()
+            .flat_map(|floor| ["--noise-floor", floor])
+            .collect()
+    }
+
     /// The most revisions a search of one step may build: log2(N) + 3.
     fn bound(&self) -> f64 {
         (self.length as f64).log2() + 3.0
@@ -130,13 +144,15 @@ fn run(runs: usize, keep: bool) -> Result<bool, String> {
         "fixture: {}; {runs} histories per case, the several-step case once",
         histories.repository.root.display()
     );
-    let mut rows = Vec::new();
-    let mut met = true;
-    for (number, case) in CASES.iter().enumerate() {
-        let count = if case.steps > 1 { 1 } else { runs };
-        println!("\n{}:", case.title());
-        let mut tally = Tally::default();
-        for run in 0..count {
+    // Round by round, every case in each, so that a run cut short has
+    // measured each case about as often.
+    let mut tallies: Vec<Tally> = CASES.iter().map(|_| Tally::default()).collect();
+    for run in 0..runs {
+        println!("\nround {}:", run + 1);
+        for ((number, case), tally) in CASES.iter().enumerate().zip(&mut tallies) {
+            if run >= case.histories(runs) {
+                continue;
+            }
             let name = format!("case{number}-history{run}");
             let seed = (number * 1000 + run) as u64;
             let history = histories.history(&name, (case.length, case.step, case.steps), seed)?;
@@ -144,11 +160,18 @@ fn run(runs: usize, keep: bool) -> Result<bool, String> {
                 measure_steps(&cargo_faster, &histories, &history, case)?;
             }
             let bisected = bisect_one(&cargo_faster, &histories, &history, case)?;
-            println!("  {}", tally.add(&history, &bisected));
+            println!("  {}: {}", case.title(), tally.add(&history, &bisected));
         }
-        rows.push(tally.row(case, count));
-        met &= tally.met(case, count);
     }
+    let rows: Vec<String> = CASES
+        .iter()
+        .zip(&tallies)
+        .map(|(case, tally)| tally.row(case, case.histories(runs)))
+        .collect();
+    let met = CASES
+        .iter()
+        .zip(&tallies)
+        .all(|(case, tally)| tally.met(case, case.histories(runs)));
     println!(
         "\n| commits | step | floor | histories | right | wrong named | ranges | builds (median, \
          most; bound) | wall per bisect (median) |\n| --- | --- | --- | --- | --- | --- | --- | --- \
@@ -175,14 +198,16 @@ fn measure_steps(
     let repository = &histories.repository;
     for &at in &history.steps {
         repository.git(&["checkout", "--quiet", &history.commits[at]])?;
-        let ran = repository.cargo_faster(cargo_faster, &history.commits[at - 1], &[])?;
+        let flags = [&["--accept-changes"], &case.flags()[..]].concat();
+        let ran = repository.cargo_faster(cargo_faster, &history.commits[at - 1], &flags)?;
         let (_, report) = &ran.functions[0];
         let report = report.as_ref().map_err(|why| format!("step {at}: {why}"))?;
         // `speedup` is parent time / step time: below 1 where it slowed.
         let slower = |speedup: f64| (1.0 / speedup - 1.0) * 100.0;
         println!(
-            "  step at commit {at}: injected {:.0}% slower, measured {:.1}% slower (99% interval \
+            "  {}: step at commit {at}: injected {:.0}% slower, measured {:.1}% slower (99% interval \
              {:.1}% to {:.1}%; {}) by cargo faster --against its parent",
+            case.title(),
             case.step * 100.0,
             slower(report.speedup),
             slower(report.ci.1),
@@ -222,9 +247,7 @@ fn bisect_one(
         .env("CARGO_TARGET_DIR", &repository.target)
         .env("CARGO_NET_OFFLINE", "true")
         .stdout(std::process::Stdio::null());
-    if let Some(floor) = case.floor {
-        command.args(["--noise-floor", floor]);
-    }
+    command.args(case.flags());
     let output = command
         .output()
         .map_err(|error| format!("could not run {}: {error}", cargo_faster.display()))?;
