@@ -157,7 +157,7 @@ fn run(runs: usize, keep: bool) -> Result<bool, String> {
             let seed = (number * 1000 + run) as u64;
             let history = histories.history(&name, (case.length, case.step, case.steps), seed)?;
             if run == 0 {
-                measure_steps(&cargo_faster, &histories, &history, case)?;
+                tally.measured = measure_steps(&cargo_faster, &histories, &history, case)?;
             }
             let bisected = bisect_one(&cargo_faster, &histories, &history, case)?;
             println!("  {}: {}", case.title(), tally.add(&history, &bisected));
@@ -173,7 +173,7 @@ fn run(runs: usize, keep: bool) -> Result<bool, String> {
         .zip(&tallies)
         .all(|(case, tally)| tally.met(case, case.histories(runs)));
     println!(
-        "\n| commits | step | floor | histories | right | wrong named | ranges | builds (median, \
+        "\n| commits | step (measured) | floor | histories | right | wrong named | ranges | builds (median, \
          most; bound) | wall per bisect (median) |\n| --- | --- | --- | --- | --- | --- | --- | --- \
          | --- |"
     );
@@ -188,14 +188,16 @@ fn run(runs: usize, keep: bool) -> Result<bool, String> {
 
 /// Measures each step of `history` with one `cargo faster --against` of
 /// its commit against its parent, and prints the size measured beside the
-/// one injected: how the injected size is known to be the real one.
+/// one injected: how the injected size is known to be the real one. Each
+/// step's size measured, in percent slower.
 fn measure_steps(
     cargo_faster: &Path,
     histories: &Histories,
     history: &History,
     case: &Case,
-) -> Result<(), String> {
+) -> Result<Vec<f64>, String> {
     let repository = &histories.repository;
+    let mut measured = Vec::new();
     for &at in &history.steps {
         repository.git(&["checkout", "--quiet", &history.commits[at]])?;
         let flags = [&["--accept-changes"], &case.flags()[..]].concat();
@@ -214,9 +216,10 @@ fn measure_steps(
             slower(report.ci.0),
             report.verdict,
         );
+        measured.push(slower(report.speedup));
     }
     repository.git(&["checkout", "--quiet", &history.branch])?;
-    Ok(())
+    Ok(measured)
 }
 
 /// What one bisect said.
@@ -287,6 +290,8 @@ struct Tally {
     ranges: usize,
     built: Vec<f64>,
     walls: Vec<f64>,
+    /// Each step of its first history, measured alone: percent slower.
+    measured: Vec<f64>,
 }
 
 impl Tally {
@@ -335,9 +340,10 @@ impl Tally {
     /// The case's row of the closing table.
     fn row(&self, case: &Case, count: usize) -> String {
         format!(
-            "| {} | {} | {} | {count} | {} | {} | {} | {:.0}, {:.0}; {:.0} | {:.0} s |",
+            "| {} | {} ({}) | {} | {count} | {} | {} | {} | {:.0}, {:.0}; {:.0} | {:.0} s |",
             case.length,
             case.step_text(),
+            self.measured_text(),
             case.floor.unwrap_or("default"),
             self.right,
             self.wrong,
@@ -356,6 +362,16 @@ impl Tally {
         let within = case.steps > 1 || self.most_built() <= case.bound();
         let needed = (count * 19).div_ceil(20);
         self.right >= needed && self.wrong == 0 && within
+    }
+
+    /// Its steps as measured, e.g. `10.4%`, or `3.2%, 2.9%`.
+    fn measured_text(&self) -> String {
+        let each: Vec<String> = self
+            .measured
+            .iter()
+            .map(|percent| format!("{percent:.1}%"))
+            .collect();
+        each.join(", ")
     }
 
     /// The most revisions one bisect built.
