@@ -50,7 +50,7 @@ mod wrapper;
 use build::{Builds, TestBinaries};
 use cargo::Workspace;
 use faster_runtime::__internal::{
-    Against, COULD_NOT_RUN, Revision, run_against, say_when_interrupted,
+    AGAINST_REPORTS, Against, COULD_NOT_RUN, Revision, run_against, say_when_interrupted,
 };
 use options::{Options, Parsed};
 use std::path::Path;
@@ -183,6 +183,8 @@ fn compare(
         },
         accept_changes: options.accept_changes,
         output: workspace.target.join("faster"),
+        reports: AGAINST_REPORTS,
+        effort: 1,
         read_code: Some(machine_code::timed_code),
         edited_crates,
         toolchain: Some(version.to_string()),

@@ -81,9 +81,10 @@ impl TestRun<'_> {
 
 /// The folders of `output` the test binaries write their reports to: one
 /// per test target, and the same under `debug/`; not the folders of
-/// `cargo faster --against` (`against/`) and its builds.
+/// `cargo faster --against` (`against/`), of a bisect (`bisect/`) and
+/// their builds.
 fn report_folders(output: &Path) -> Vec<PathBuf> {
-    const NOT_REPORTS: [&str; 4] = ["against", "build", "base", "merged"];
+    const NOT_REPORTS: [&str; 5] = ["against", "bisect", "build", "base", "merged"];
     let folders = |dir: &Path| -> Vec<PathBuf> {
         std::fs::read_dir(dir)
             .into_iter()

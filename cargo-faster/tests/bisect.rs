@@ -140,6 +140,9 @@ fn the_commit_that_made_it_slower_is_named_the_broken_one_skipped_the_same_code_
         "{document:#}\n{stderr}"
     );
     assert!(stdout.contains("c6: fifty passes"), "{stdout}");
+    // The steps' reports are the bisect's own: the last guard's stay.
+    let steps_run = target().join("faster/bisect/steps/+run.json");
+    assert!(steps_run.is_file(), "no {}", steps_run.display());
     let markdown = std::fs::read_to_string(target().join("faster/bisect/bisect.md")).unwrap();
     assert!(
         markdown.contains("| commit | subject | decided by |"),

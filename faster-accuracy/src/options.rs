@@ -149,8 +149,8 @@ struct Modes {
     /// the load (--runs default 20)
     #[arg(long)]
     revisions: bool,
-    /// cargo faster bisect on histories of 32 and 64 commits with a slowdown at a known
-    /// commit (--runs histories per case, default 20)
+    /// cargo faster bisect on histories of 32 and 64 commits of the hex crate's encode with
+    /// a slowdown at a known commit (--runs histories per case, default 20)
     #[arg(long)]
     bisect: bool,
     /// a crate of comparisons linked through faster-link, built once, then cargo test

@@ -18,7 +18,8 @@
 //!   [`Revision`], [`run_against`], [`Merge`], [`run_merge`]; the compiled
 //!   code of two revisions' functions, nothing measured, for a bisect:
 //!   [`compiled_code_against`];
-//!   [`COULD_NOT_RUN`] (its exit code), [`say_when_interrupted`];
+//!   [`COULD_NOT_RUN`] (its exit code), [`AGAINST_REPORTS`] (its reports'
+//!   folder), [`say_when_interrupted`];
 //! - the command line: faster's flags, described ([`Known`], a setting's
 //!   [`OptionSpec`] or a [`Flag`]) and parsed ([`Cli`], beside its own:
 //!   [`Beside`], [`Own`]) by the runtime alone, so the two cannot drift;
@@ -84,8 +85,8 @@ pub use crate::harness::cli::flags::{Action, Flag, Format};
 pub use crate::harness::cli::{Beside, Cli, Known, Own, QUICK_MAX_TIME, partition_from_env};
 pub use crate::harness::lock::{Held, lock, lock_shared, try_lock};
 pub use crate::harness::{
-    Against, COULD_NOT_RUN, Merge, Revision, compiled_code_against, run_against, run_merge,
-    say_when_interrupted,
+    AGAINST_REPORTS, Against, COULD_NOT_RUN, Merge, Revision, compiled_code_against, run_against,
+    run_merge, say_when_interrupted,
 };
 pub use crate::layout::material::{Identity, Material, link_tree};
 pub use crate::layout::{LINKER_VARIABLE, Layouts, Unavailable, made_from, own_dir};

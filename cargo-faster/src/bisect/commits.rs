@@ -14,13 +14,18 @@ use crate::executable::Executable;
 use crate::git;
 use crate::{discover, edited, machine_code};
 use faster_runtime::__internal::{
-    Against, COULD_NOT_RUN, Cli, Document, Format, MAX_PROCESSES, RUN_FILE, Revision, RunDocument,
+    Against, COULD_NOT_RUN, Cli, Document, Format, RUN_FILE, Revision, RunDocument,
     compiled_code_against, run_against,
 };
 use faster_runtime::report::CompiledCode;
-use faster_runtime::{Config, Error, Expect, Report, Verdict};
+use faster_runtime::{Error, Expect, Report, Verdict};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+
+/// The folder of `<target>/faster` a bisect's steps write their reports
+/// to: their own, so a bisect leaves the last `cargo faster --against`'s
+/// reports (`against/`) as they were.
+const STEPS: &str = "bisect/steps";
 
 /// One commit of the path.
 #[derive(Debug, Clone)]
@@ -152,6 +157,8 @@ impl<'a> Commits<'a> {
             current,
             accept_changes: self.setup.accept_changes,
             output: self.output(),
+            reports: STEPS,
+            effort: 1,
             read_code: Some(machine_code::timed_code),
             edited_crates,
             toolchain: Some(self.setup.builds.version.to_string()),
@@ -175,15 +182,18 @@ impl<'a> Commits<'a> {
         effort: u32,
         only: Option<&str>,
     ) -> Result<Vec<Document>, String> {
-        let against = self.against(base, current)?;
-        let cli = step_cli(self.setup.harness, only, effort);
+        let against = Against {
+            effort,
+            ..self.against(base, current)?
+        };
+        let cli = step_cli(self.setup.harness, only);
         if run_against(&against, &cli) == COULD_NOT_RUN {
             return Err(format!(
                 "comparing {} with {} could not run",
                 against.current.name, against.base.name
             ));
         }
-        let file = self.output().join("against").join(RUN_FILE);
+        let file = self.output().join(STEPS).join(RUN_FILE);
         Ok(RunDocument::read(&file)?.comparisons)
     }
 
@@ -225,9 +235,8 @@ pub enum Compared<'d> {
 
 /// faster's command line for one step: `only` that function, exactly,
 /// where one is named; its comparisons' lines tersely unless a format was
-/// chosen; with `effort` above 1, that many times the budget and the
-/// processes (within their bound).
-fn step_cli(harness: &Cli, only: Option<&str>, effort: u32) -> Cli {
+/// chosen.
+fn step_cli(harness: &Cli, only: Option<&str>) -> Cli {
     let mut cli = harness.clone();
     if let Some(name) = only {
         cli.filters = vec![name.to_string()];
@@ -236,13 +245,6 @@ fn step_cli(harness: &Cli, only: Option<&str>, effort: u32) -> Cli {
     }
     cli.junit = None;
     cli.format = Some(cli.format.unwrap_or(Format::Terse));
-    if effort > 1 {
-        let defaults = Config::default();
-        let max_time = cli.settings.max_time.unwrap_or(defaults.max_time);
-        let processes = cli.settings.processes.unwrap_or(defaults.processes);
-        cli.settings.max_time = Some(max_time * effort);
-        cli.settings.processes = Some((processes * effort as usize).min(MAX_PROCESSES));
-    }
     cli
 }
 

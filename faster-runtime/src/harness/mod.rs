@@ -29,7 +29,9 @@ use crate::process::{self, Role};
 use crate::registry::{self, Comparison, Tracked, comparisons};
 use crate::report::Environment;
 use crate::revision::serve;
-pub use against::{Against, COULD_NOT_RUN, Revision, compiled_code_against, run_against};
+pub use against::{
+    AGAINST_REPORTS, Against, COULD_NOT_RUN, Revision, compiled_code_against, run_against,
+};
 use cli::{Cli, Format, usage};
 pub use interrupted::say_when_interrupted;
 pub use measured::{Measured, run_once};

@@ -13,6 +13,7 @@ use crate::error::{Error, OnlyIn};
 use crate::harness::run::RunWide;
 use crate::judge::{self, Context};
 use crate::layout::Binaries;
+use crate::options::MAX_PROCESSES;
 use crate::output::{Outputs, Run};
 use crate::report::notice;
 use crate::report::{Environment, Measurement, Notice, Outcome, Scope, Source};
@@ -352,7 +353,12 @@ impl Measuring<'_> {
     /// The configuration of the function `current`: the run's settings
     /// under its attribute's.
     fn config(&self, current: Located) -> Config {
-        self.run_wide.config_with(current.function.settings)
+        self.config_with(current.function.settings)
+    }
+
+    /// The run's settings under `attribute`'s, at the run's effort.
+    fn config_with(&self, attribute: Settings) -> Config {
+        at_effort(self.run_wide.config_with(attribute), self.against.effort)
     }
 
     /// The configuration `matched` is measured with: its current code's
@@ -361,7 +367,7 @@ impl Measuring<'_> {
     fn config_of(&self, matched: &Match) -> Config {
         match matched {
             Match::Both { current, .. } => self.config(*current),
-            Match::OnlyBase(_) | Match::OnlyCurrent(_) => self.run_wide.config_with(Settings::NONE),
+            Match::OnlyBase(_) | Match::OnlyCurrent(_) => self.config_with(Settings::NONE),
         }
     }
 
@@ -374,6 +380,17 @@ impl Measuring<'_> {
                 .enforces_in(current.function.debug_build, current.function.settings),
             Match::OnlyBase(_) | Match::OnlyCurrent(_) => true,
         }
+    }
+}
+
+/// `config` with `effort` times its budget and processes, within their
+/// bound: applied after the attribute's settings, so that a bisect's
+/// second look gives a function that sets its own `max_time` more too.
+fn at_effort(config: Config, effort: u32) -> Config {
+    Config {
+        max_time: config.max_time * effort,
+        processes: (config.processes * effort as usize).min(MAX_PROCESSES),
+        ..config
     }
 }
 
@@ -511,6 +528,28 @@ mod tests {
                 return pairs;
             }
         }
+    }
+
+    #[test]
+    fn effort_multiplies_the_attribute_s_own_budget_and_processes_within_their_bound() {
+        let attribute = Settings {
+            max_time: Some(Duration::from_secs(1)),
+            processes: Some(60),
+            ..Settings::NONE
+        };
+        let config = RunWide::default().config_with(attribute);
+        assert_eq!(at_effort(config.clone(), 1), config);
+        let twice = at_effort(config.clone(), 2);
+        assert_eq!(twice.max_time, Duration::from_secs(2));
+        assert_eq!(twice.processes, MAX_PROCESSES);
+        assert_eq!(
+            Config {
+                max_time: config.max_time,
+                processes: config.processes,
+                ..twice
+            },
+            config
+        );
     }
 
     #[test]

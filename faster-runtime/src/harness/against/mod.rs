@@ -56,9 +56,17 @@ pub struct Against {
     pub current: Revision,
     /// A changed output is expected: reported, not failed.
     pub accept_changes: bool,
-    /// `<target>/faster`: report files go to its `against/` folder, and
+    /// `<target>/faster`: report files go to its folder `reports`, and
     /// runs take turns on its lock.
     pub output: PathBuf,
+    /// The folder of `output` the report files and the run's document go
+    /// to: [`AGAINST_REPORTS`], or a bisect's steps' own, so that a bisect
+    /// leaves the last guard's reports be.
+    pub reports: &'static str,
+    /// How many times its budget and processes (within their bound) each
+    /// function is measured with, its attribute's own included: 1, or more
+    /// for a bisect's second look at an undecided commit.
+    pub effort: u32,
     /// Reads the code at given places in a binary and what it calls, where
     /// the caller can read its format: then a function whose compiled code
     /// changed while its source did not is said so.
@@ -78,6 +86,10 @@ pub struct Against {
 /// The exit code of a run that could not compare: a child did not start or
 /// spoke another version of faster, two functions share a name.
 pub const COULD_NOT_RUN: u8 = 1;
+
+/// The folder of `<target>/faster` that `cargo faster --against` writes its
+/// reports to.
+pub const AGAINST_REPORTS: &str = "against";
 
 /// A comparison across revisions is a regression guard unless told
 /// otherwise: it fails only when the current code is slower.
@@ -290,12 +302,12 @@ fn outputs_of<'a>(cli: &Cli, against: &Against) -> Outputs<'a> {
             stdout: Box::new(std::io::stdout()),
             style: cli.color.for_stdout(),
             progress: Progress::on_stderr(),
-            files: ReportFiles::new(against.output.clone(), "against"),
+            files: ReportFiles::new(against.output.clone(), against.reports),
             step_summary: step_summary_path(),
         },
     );
     outputs.add(RunFile::new(
-        against.output.join("against").join(RUN_FILE),
+        against.output.join(against.reports).join(RUN_FILE),
         "against",
         cli.partition,
         against.toolchain.as_deref().and_then(toolchain_name),
