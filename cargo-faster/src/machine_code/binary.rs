@@ -120,6 +120,24 @@ impl<'data> Binary<'data> {
         Some((start..start + size, name))
     }
 
+    /// The address a relocation puts at `place`, where one does.
+    pub fn pointer_at(&self, place: u64) -> Option<u64> {
+        let index = self
+            .pointers
+            .binary_search_by_key(&place, |&(at, _)| at)
+            .ok()?;
+        Some(self.pointers[index].1)
+    }
+
+    /// The data symbol starting first after `address`: its extent.
+    pub fn next_data_symbol(&self, address: u64) -> Option<std::ops::Range<u64>> {
+        let next = self
+            .objects
+            .partition_point(|&(start, ..)| start <= address);
+        let &(start, size, _) = self.objects.get(next)?;
+        Some(start..start + size)
+    }
+
     /// Whether `address` is in a global offset table: what code loads there
     /// is where the link put something, not data of its own.
     pub fn in_offset_table(&self, address: u64) -> bool {

@@ -14,6 +14,11 @@ use std::ops::Range;
 /// nearer: past this, where the object ends is not known.
 const MOST_UNNAMED: u64 = 4096;
 
+/// How far before a data symbol an address the code indexes from is taken
+/// to be that symbol's, its index's constant part folded into the address
+/// (`lea r11, [rip + TABLE - 0x2c]` for `TABLE[i - 0x2c]`).
+const FOLDED_OFFSET: u64 = 256;
+
 /// One object of data a function reads.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Object<'data> {
@@ -28,8 +33,9 @@ pub struct Object<'data> {
 
 /// The object the code reads at `address`: its symbol's where one holds
 /// it; else the `bytes` an instruction reads there, or, for an address the
-/// code indexes from (`bytes` unknown), up to the next symbol or the end
-/// of its section.
+/// code indexes from (`bytes` unknown), through the data symbol starting
+/// just after it (an index's constant part folded in), else up to the next
+/// symbol or the end of its section.
 pub fn object_at<'data>(binary: &Binary<'data>, address: u64, bytes: Option<u64>) -> Object<'data> {
     if let Some((range, symbol)) = binary.data_symbol_holding(address) {
         return Object {
@@ -38,11 +44,19 @@ pub fn object_at<'data>(binary: &Binary<'data>, address: u64, bytes: Option<u64>
             whole: true,
         };
     }
+    let folded = || {
+        binary
+            .next_data_symbol(address)
+            .filter(|next| next.start - address <= FOLDED_OFFSET)
+            .map(|next| next.end)
+    };
     let end = match bytes {
         Some(bytes) => address.saturating_add(bytes),
-        None => binary
-            .next_symbol(address)
-            .min(binary.section_end(address).unwrap_or(u64::MAX)),
+        None => folded().unwrap_or_else(|| {
+            binary
+                .next_symbol(address)
+                .min(binary.section_end(address).unwrap_or(u64::MAX))
+        }),
     };
     let most = address.saturating_add(MOST_UNNAMED);
     Object {

@@ -136,7 +136,11 @@ impl Reading<'_, '_> {
                 } else if !self.thread_pointers.addresses(instruction) {
                     instruction.memory_displacement64().hash(&mut self.digest);
                 }
-                if let Some(at) = self.data_bases.read_through(instruction) {
+                // A `lea` reads nothing; a jump table's entries are
+                // distances to code, which another link makes other: its
+                // targets are compared as the function's own branches are.
+                let reads = !matches!(instruction.mnemonic(), Mnemonic::Lea | Mnemonic::Movsxd);
+                if let Some(at) = self.data_bases.read_through(instruction).filter(|_| reads) {
                     self.reaches.push(Reach::Reads { at, bytes: None });
                 }
             }
@@ -326,9 +330,10 @@ fn slot(register: Register) -> Option<usize> {
 }
 
 /// The registers that hold the address of data the function took
-/// relative to an instruction (a `lea` of a static table), until written
-/// or (those a callee may overwrite) called over: a memory operand based
-/// or indexed on one reads that data.
+/// relative to an instruction (a `lea` of a static table, or its address
+/// loaded from a global offset table), until written or (those a callee
+/// may overwrite) called over: a memory operand based or indexed on one
+/// reads that data.
 #[derive(Default)]
 struct DataBases([Option<u64>; 16]);
 
@@ -341,8 +346,17 @@ impl DataBases {
     }
 
     /// After `instruction`: the register it writes holds the data address
-    /// it takes, or none.
+    /// it takes, or none; a jump table's base (read by `movsxd`) is none
+    /// after it, being no data the function reads (the register holds
+    /// other values where the jump lands).
     fn follow(&mut self, instruction: &Instruction, binary: &Binary) {
+        if instruction.mnemonic() == Mnemonic::Movsxd && instruction.op_count() == 2 {
+            for register in [instruction.memory_base(), instruction.memory_index()] {
+                if let Some(slot) = slot(register) {
+                    self.0[slot] = None;
+                }
+            }
+        }
         if matches!(
             instruction.flow_control(),
             FlowControl::Call | FlowControl::IndirectCall
@@ -361,11 +375,17 @@ impl DataBases {
         let Some(written) = slot(instruction.op0_register()) else {
             return;
         };
-        let data = (instruction.mnemonic() == Mnemonic::Lea
-            && instruction.is_ip_rel_memory_operand())
-        .then(|| instruction.ip_rel_memory_address())
-        .filter(|&address| binary.function_holding(address).is_none());
-        self.0[written] = data;
+        let address = instruction
+            .is_ip_rel_memory_operand()
+            .then(|| instruction.ip_rel_memory_address());
+        let data = match instruction.mnemonic() {
+            Mnemonic::Lea => address,
+            Mnemonic::Mov => address
+                .filter(|&slot| binary.in_offset_table(slot))
+                .and_then(|slot| binary.pointer_at(slot)),
+            _ => None,
+        };
+        self.0[written] = data.filter(|&address| binary.function_holding(address).is_none());
     }
 }
 
