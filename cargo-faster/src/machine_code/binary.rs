@@ -23,13 +23,16 @@ const UNNAMED_OBJECT: u64 = 64;
 pub struct Binary<'data> {
     /// Function symbols: start, size and name, sorted by start.
     pub functions: Vec<(u64, u64, &'data str)>,
-    /// Data symbols: start and size, sorted by start.
-    objects: Vec<(u64, u64)>,
+    /// Data symbols: start, size and name, sorted by start.
+    objects: Vec<(u64, u64, &'data str)>,
     /// Sections holding code or data: address and contents.
     sections: Vec<(u64, &'data [u8])>,
     /// Code addresses the data holds: where, and what they point to,
     /// sorted by where.
     pointers: Vec<(u64, u64)>,
+    /// The global offset tables: the addresses the link fills in for code
+    /// to load, of functions and data elsewhere.
+    offset_tables: Vec<std::ops::Range<u64>>,
 }
 
 impl<'data> Binary<'data> {
@@ -42,10 +45,10 @@ impl<'data> Binary<'data> {
             .collect();
         functions.sort_unstable();
         functions.dedup_by_key(|(start, ..)| *start);
-        let mut objects: Vec<(u64, u64)> = file
+        let mut objects: Vec<(u64, u64, &str)> = file
             .symbols()
             .filter(|symbol| symbol.kind() == SymbolKind::Data && symbol.size() > 0)
-            .map(|symbol| (symbol.address(), symbol.size()))
+            .map(|symbol| (symbol.address(), symbol.size(), symbol.name().unwrap_or("")))
             .collect();
         objects.sort_unstable();
         // Sections not loaded (debugging information) are at address 0.
@@ -69,11 +72,17 @@ impl<'data> Binary<'data> {
             })
             .collect();
         pointers.sort_unstable();
+        let offset_tables = file
+            .sections()
+            .filter(|section| matches!(section.name(), Ok(".got" | ".got.plt")))
+            .map(|section| section.address()..section.address() + section.size())
+            .collect();
         Binary {
             functions,
             objects,
             sections,
             pointers,
+            offset_tables,
         }
     }
 
@@ -95,17 +104,81 @@ impl<'data> Binary<'data> {
     /// for a private constant without one, a few words up to the next
     /// symbol.
     pub fn object_holding(&self, address: u64) -> std::ops::Range<u64> {
-        if let Some(index) = holding(&self.objects, address, |&object| object) {
-            let (start, size) = self.objects[index];
-            return start..start + size;
+        if let Some((object, _)) = self.data_symbol_holding(address) {
+            return object;
         }
-        let next = self.objects.partition_point(|&(start, _)| start <= address);
-        let end = self
+        address
+            ..self
+                .next_symbol(address)
+                .min(address.saturating_add(UNNAMED_OBJECT))
+    }
+
+    /// The data symbol whose object holds `address`: its extent and name.
+    pub fn data_symbol_holding(&self, address: u64) -> Option<(std::ops::Range<u64>, &'data str)> {
+        let index = holding(&self.objects, address, |&(start, size, _)| (start, size))?;
+        let (start, size, name) = self.objects[index];
+        Some((start..start + size, name))
+    }
+
+    /// The address a relocation puts at `place`, where one does.
+    pub fn pointer_at(&self, place: u64) -> Option<u64> {
+        let index = self
+            .pointers
+            .binary_search_by_key(&place, |&(at, _)| at)
+            .ok()?;
+        Some(self.pointers[index].1)
+    }
+
+    /// The data symbol starting first after `address`: its extent.
+    pub fn next_data_symbol(&self, address: u64) -> Option<std::ops::Range<u64>> {
+        let next = self
             .objects
-            .get(next)
-            .map_or(u64::MAX, |&(start, _)| start)
-            .min(address.saturating_add(UNNAMED_OBJECT));
-        address..end
+            .partition_point(|&(start, ..)| start <= address);
+        let &(start, size, _) = self.objects.get(next)?;
+        Some(start..start + size)
+    }
+
+    /// Whether `address` is in a global offset table: what code loads there
+    /// is where the link put something, not data of its own.
+    pub fn in_offset_table(&self, address: u64) -> bool {
+        self.offset_tables
+            .iter()
+            .any(|table| table.contains(&address))
+    }
+
+    /// Where the first data or function symbol after `address` starts
+    /// (`u64::MAX` past the last).
+    pub fn next_symbol(&self, address: u64) -> u64 {
+        let data = self
+            .objects
+            .partition_point(|&(start, ..)| start <= address);
+        let code = self
+            .functions
+            .partition_point(|&(start, ..)| start <= address);
+        let start_of = |entry: Option<u64>| entry.unwrap_or(u64::MAX);
+        start_of(self.objects.get(data).map(|&(start, ..)| start))
+            .min(start_of(self.functions.get(code).map(|&(start, ..)| start)))
+    }
+
+    /// Where the section holding `address` ends; `None` where no section
+    /// with contents in the file holds it (zero-initialized data).
+    pub fn section_end(&self, address: u64) -> Option<u64> {
+        let index = self.sections.partition_point(|&(at, _)| at <= address);
+        let (at, data) = self.sections[index.checked_sub(1)?];
+        let end = at + data.len() as u64;
+        (address < end).then_some(end)
+    }
+
+    /// The pointers relocations put in `range`: where each is, and what it
+    /// points to, by where.
+    pub fn relocated_in(&self, range: std::ops::Range<u64>) -> &[(u64, u64)] {
+        let first = self
+            .pointers
+            .partition_point(|&(place, _)| place < range.start);
+        let last = self
+            .pointers
+            .partition_point(|&(place, _)| place < range.end);
+        &self.pointers[first..last]
     }
 
     /// The addresses the data in `range` holds: the pointers relocations
@@ -113,12 +186,9 @@ impl<'data> Binary<'data> {
     /// function (a binary loaded at a fixed address stores them as they
     /// are).
     pub fn pointers_in(&self, range: std::ops::Range<u64>) -> Vec<u64> {
-        let first = self
-            .pointers
-            .partition_point(|&(place, _)| place < range.start);
-        let mut found: Vec<u64> = self.pointers[first..]
+        let mut found: Vec<u64> = self
+            .relocated_in(range.clone())
             .iter()
-            .take_while(|&&(place, _)| place < range.end)
             .map(|&(_, target)| target)
             .collect();
         let aligned = range.start.next_multiple_of(8);

@@ -1,8 +1,8 @@
 //! One function's code, decoded: a digest of what its instructions do
 //! (leaving out where the link put things), and what it reaches — the
 //! functions it calls or jumps to, the functions whose address it takes,
-//! the data it addresses — and how many of its indirect calls go where its
-//! own code does not say.
+//! the data it addresses, the data it reads — and how many of its indirect
+//! calls go where its own code does not say.
 
 use super::binary::Binary;
 use super::readable;
@@ -23,6 +23,13 @@ pub enum Reach {
     /// address of (the object there): the function pointers there (a
     /// static selected at run time, a vtable) may be called.
     Data(Range<u64>),
+    /// Data it reads, whose bytes are compared: at an address its
+    /// instruction names, the `bytes` that instruction reads, or (`None`)
+    /// an address it loads into a register and reads through (a table it
+    /// indexes). Data whose address it only hands to a callee (a panic's
+    /// location and message, formatting's pieces) is that callee's to
+    /// read: through a pointer it was handed, which no reading follows.
+    Reads { at: u64, bytes: Option<u64> },
 }
 
 /// A function, read.
@@ -43,6 +50,7 @@ pub fn read(binary: &Binary, index: usize, decodable: bool) -> Read {
         digest: DefaultHasher::new(),
         reaches: Vec::new(),
         registers: Registers::default(),
+        data_bases: DataBases::default(),
         thread_pointers: ThreadPointers::default(),
         not_followed: 0,
     };
@@ -76,6 +84,7 @@ struct Reading<'a, 'data> {
     digest: DefaultHasher,
     reaches: Vec<Reach>,
     registers: Registers,
+    data_bases: DataBases,
     thread_pointers: ThreadPointers,
     not_followed: u32,
 }
@@ -104,6 +113,7 @@ impl Reading<'_, '_> {
             self.not_followed += 1;
         }
         self.registers.follow(instruction);
+        self.data_bases.follow(instruction, self.binary);
         self.thread_pointers.follow(instruction);
     }
 
@@ -125,6 +135,13 @@ impl Reading<'_, '_> {
                     self.fixed_address(instruction);
                 } else if !self.thread_pointers.addresses(instruction) {
                     instruction.memory_displacement64().hash(&mut self.digest);
+                }
+                // A `lea` reads nothing; a jump table's entries are
+                // distances to code, which another link makes other: its
+                // targets are compared as the function's own branches are.
+                let reads = !matches!(instruction.mnemonic(), Mnemonic::Lea | Mnemonic::Movsxd);
+                if let Some(at) = self.data_bases.read_through(instruction).filter(|_| reads) {
+                    self.reaches.push(Reach::Reads { at, bytes: None });
                 }
             }
             OpKind::Immediate8
@@ -177,6 +194,14 @@ impl Reading<'_, '_> {
             None => {
                 let read = instruction.memory_size().size() as u64;
                 self.reaches.push(Reach::Data(address..address + read));
+                // An address the link fills in is compared as what it
+                // points to: the function reached, by name.
+                if !self.binary.in_offset_table(address) {
+                    self.reaches.push(Reach::Reads {
+                        at: address,
+                        bytes: Some(read),
+                    });
+                }
             }
         }
     }
@@ -302,6 +327,66 @@ fn slot(register: Register) -> Option<usize> {
     (Register::RAX as usize..=Register::R15 as usize)
         .contains(&full)
         .then(|| full - Register::RAX as usize)
+}
+
+/// The registers that hold the address of data the function took
+/// relative to an instruction (a `lea` of a static table, or its address
+/// loaded from a global offset table), until written or (those a callee
+/// may overwrite) called over: a memory operand based or indexed on one
+/// reads that data.
+#[derive(Default)]
+struct DataBases([Option<u64>; 16]);
+
+impl DataBases {
+    /// The data address `instruction`'s memory operand reads through.
+    fn read_through(&self, instruction: &Instruction) -> Option<u64> {
+        [instruction.memory_base(), instruction.memory_index()]
+            .into_iter()
+            .find_map(|register| self.0[slot(register)?])
+    }
+
+    /// After `instruction`: the register it writes holds the data address
+    /// it takes, or none; a jump table's base (read by `movsxd`) is none
+    /// after it, being no data the function reads (the register holds
+    /// other values where the jump lands).
+    fn follow(&mut self, instruction: &Instruction, binary: &Binary) {
+        if instruction.mnemonic() == Mnemonic::Movsxd && instruction.op_count() == 2 {
+            for register in [instruction.memory_base(), instruction.memory_index()] {
+                if let Some(slot) = slot(register) {
+                    self.0[slot] = None;
+                }
+            }
+        }
+        if matches!(
+            instruction.flow_control(),
+            FlowControl::Call | FlowControl::IndirectCall
+        ) {
+            for register in CALLER_SAVED {
+                self.0[slot(register).expect("a general register")] = None;
+            }
+            return;
+        }
+        if instruction.op_count() == 0
+            || instruction.op0_kind() != OpKind::Register
+            || READ_ONLY_FIRST_OPERAND.contains(&instruction.mnemonic())
+        {
+            return;
+        }
+        let Some(written) = slot(instruction.op0_register()) else {
+            return;
+        };
+        let address = instruction
+            .is_ip_rel_memory_operand()
+            .then(|| instruction.ip_rel_memory_address());
+        let data = match instruction.mnemonic() {
+            Mnemonic::Lea => address,
+            Mnemonic::Mov => address
+                .filter(|&slot| binary.in_offset_table(slot))
+                .and_then(|slot| binary.pointer_at(slot)),
+            _ => None,
+        };
+        self.0[written] = data.filter(|&address| binary.function_holding(address).is_none());
+    }
 }
 
 /// The registers that hold the thread pointer (loaded from `fs:0`): an

@@ -18,11 +18,26 @@
 //! target the function's own code does not load from such an address (a
 //! pointer it was handed) is counted in `calls_not_followed`, and the
 //! runtime never calls such code the same.
+//!
+//! The data that code reads is compared too, after its functions, as
+//! entries of their own named for the data and the first function reading
+//! it (`unicode_width::tables::WIDTH_ROOT, data read by
+//! unicode_width::tables::lookup_width`), so a commit that changes only a
+//! table the loop indexes reads as changed: data it reads at an address
+//! its instruction names, or through a register it loaded such an address
+//! into (see [`data`] for how far each object reaches). Data whose end is
+//! not known counts as a call not followed of the function reading it.
+//! Data a function only hands to a callee — a panic's location and
+//! message, formatting's pieces, which would make any commit moving a line
+//! read as changed — is left out, as a pointer handed over is: the
+//! standard library's code that reads it is the same in both builds.
 
 mod binary;
+mod data;
 mod function;
 
 use binary::Binary;
+use data::Object as DataObject;
 use faster_runtime::__internal::FunctionCode;
 use function::Reach;
 use object::{Architecture, Object};
@@ -72,8 +87,9 @@ struct Walk<'data> {
     /// Whether its code can be decoded (x86-64); elsewhere a function's
     /// digest is its size and it reaches nothing.
     decodable: bool,
-    /// Each function read: its code and the functions it leads to.
-    read: HashMap<usize, (FunctionCode, Vec<usize>)>,
+    /// Each function read: its code, the functions it leads to and the
+    /// data it reads.
+    read: HashMap<usize, Reached<'data>>,
     /// Each piece of data read: the functions whose addresses it holds,
     /// directly or through other data.
     data: HashMap<Range<u64>, Vec<usize>>,
@@ -89,40 +105,89 @@ impl<'data> Walk<'data> {
         }
     }
 
-    /// The function `root` and every function it leads to, breadth first;
-    /// past [`MOST_FUNCTIONS`], the calls of those read last that lead
-    /// further are counted as not followed.
+    /// The function `root` and every function it leads to, breadth first,
+    /// then the data they read, each object once, in the order they read
+    /// it.
     fn reached_from(&mut self, root: usize) -> Vec<FunctionCode> {
+        let functions = self.functions_reached_from(root);
+        let mut reached: Vec<FunctionCode> = Vec::with_capacity(functions.len());
+        let mut objects = Vec::new();
+        let mut seen = HashSet::new();
+        for index in functions {
+            let (code, objects_read) = self.with_callees_counted(index);
+            objects.extend(
+                objects_read
+                    .into_iter()
+                    .filter(|object| seen.insert(object.range.start))
+                    .map(|object| (object, code.name.clone())),
+            );
+            reached.push(code);
+        }
+        reached.extend(
+            objects
+                .into_iter()
+                .map(|(object, reader)| data_code(&self.binary, object, &reader)),
+        );
+        reached
+    }
+
+    /// The function `root` and every function it leads to, breadth first,
+    /// each with the callees past [`MOST_FUNCTIONS`] it leads to (whose
+    /// calls are then counted as not followed).
+    fn functions_reached_from(&mut self, root: usize) -> Vec<(usize, u32)> {
         let mut seen = HashSet::from([root]);
         let mut queue = VecDeque::from([root]);
         let mut reached = Vec::new();
         while let Some(index) = queue.pop_front() {
-            let (mut code, leads_to) = self.function(index).clone();
-            for callee in leads_to {
+            let mut past_most = 0;
+            for &callee in &self.function(index).leads_to {
                 if seen.len() >= MOST_FUNCTIONS && !seen.contains(&callee) {
-                    code.calls_not_followed += 1;
+                    past_most += 1;
                 } else if seen.insert(callee) {
                     queue.push_back(callee);
                 }
             }
-            reached.push(code);
+            reached.push((index, past_most));
         }
         reached
     }
 
+    /// The code of the function `index` read, with `past_most` more calls
+    /// not followed, and the data it reads.
+    fn with_callees_counted(
+        &mut self,
+        (index, past_most): (usize, u32),
+    ) -> (FunctionCode, Vec<DataObject<'data>>) {
+        let read = self.function(index);
+        let mut code = read.code.clone();
+        code.calls_not_followed += past_most;
+        (code, read.reads.clone())
+    }
+
     /// The function at `index`, read once: its code and, in order, the
-    /// functions it leads to, those the data it addresses holds included.
-    fn function(&mut self, index: usize) -> &(FunctionCode, Vec<usize>) {
+    /// functions it leads to, those the data it addresses holds included,
+    /// and the data it reads; data whose end is not known counts as a call
+    /// not followed.
+    fn function(&mut self, index: usize) -> &Reached<'data> {
         if !self.read.contains_key(&index) {
             let read = function::read(&self.binary, index, self.decodable);
-            let mut leads_to = Vec::new();
+            let mut reached = Reached {
+                code: read.code,
+                leads_to: Vec::new(),
+                reads: Vec::new(),
+            };
             for reach in read.reaches {
                 match reach {
-                    Reach::Function(callee) => leads_to.push(callee),
-                    Reach::Data(data) => leads_to.extend(self.held_by(data)),
+                    Reach::Function(callee) => reached.leads_to.push(callee),
+                    Reach::Data(data) => reached.leads_to.extend(self.held_by(data)),
+                    Reach::Reads { at, bytes } => {
+                        let object = data::object_at(&self.binary, at, bytes);
+                        reached.code.calls_not_followed += u32::from(!object.whole);
+                        reached.reads.push(object);
+                    }
                 }
             }
-            self.read.insert(index, (read.code, leads_to));
+            self.read.insert(index, reached);
         }
         &self.read[&index]
     }
@@ -151,6 +216,33 @@ impl<'data> Walk<'data> {
         }
         self.data.insert(data, held.clone());
         held
+    }
+}
+
+/// A function read: its code, the functions it leads to and the data it
+/// reads, in the order its code names them.
+struct Reached<'data> {
+    code: FunctionCode,
+    leads_to: Vec<usize>,
+    reads: Vec<DataObject<'data>>,
+}
+
+/// The entry for `object`, which `reader` is the first of a loop's
+/// functions to read: named for the data and the reader (the data's path
+/// first, so its crate is the one the runtime tells edited or not), its
+/// size, and its bytes' digest; no symbol, since a link's ordering of code
+/// does not place it.
+fn data_code(binary: &Binary<'_>, object: DataObject<'_>, reader: &str) -> FunctionCode {
+    let name = match object.symbol {
+        Some(symbol) => format!("{}, data read by {reader}", readable(symbol)),
+        None => format!("{reader}, unnamed data it reads"),
+    };
+    FunctionCode {
+        name,
+        symbol: String::new(),
+        bytes: object.range.end - object.range.start,
+        digest: data::digest(binary, object.range),
+        calls_not_followed: 0,
     }
 }
 
@@ -297,6 +389,96 @@ mod tests {
         let code = reached(handed as fn(&dyn Fn(u64) -> u64, u64) -> u64 as usize);
         assert!(code[0].calls_not_followed > 0, "{:?}", code[0]);
         assert!(std::hint::black_box(handed(&narrow, 3)) > 0);
+    }
+
+    /// A table a function indexes, and two more: one of other contents,
+    /// one a copy at another address.
+    static SQUARES: [u8; 256] = squares(0);
+    static OTHER_SQUARES: [u8; 256] = squares(1);
+    static SAME_TABLE: [fn(u64) -> u64; 2] = [wide, narrow];
+
+    const fn squares(offset: u8) -> [u8; 256] {
+        let mut table = [0; 256];
+        let mut i = 0;
+        while i < 256 {
+            table[i] = (i as u8).wrapping_mul(i as u8).wrapping_add(offset);
+            i += 1;
+        }
+        table
+    }
+
+    #[inline(never)]
+    fn by_lookup(n: u64) -> u64 {
+        u64::from(SQUARES[std::hint::black_box(n) as usize & 255])
+    }
+
+    /// Hands its message and location to the panic machinery, reading
+    /// neither.
+    #[inline(never)]
+    fn checked(n: u64) -> u64 {
+        assert!(std::hint::black_box(n) < 1 << 40, "{n} is too large");
+        n + 1
+    }
+
+    fn data_read<'a>(code: &'a [FunctionCode], data: &str) -> Option<&'a FunctionCode> {
+        code.iter()
+            .find(|entry| entry.symbol.is_empty() && entry.name.contains(data))
+    }
+
+    #[test]
+    fn a_table_a_function_indexes_is_read_whole_named_for_it_and_its_reader() {
+        let code = reached(by_lookup as fn(u64) -> u64 as usize);
+        let table = data_read(&code, "tests::SQUARES").unwrap_or_else(|| panic!("{code:#?}"));
+        assert!(
+            table
+                .name
+                .ends_with("data read by cargo_faster::machine_code::tests::by_lookup")
+        );
+        assert_eq!(table.bytes, 256);
+        assert_eq!(code.last(), Some(table), "data comes after the functions");
+    }
+
+    fn digest_of(object: &[u8]) -> u64 {
+        let data = std::fs::read(std::env::current_exe().unwrap()).unwrap();
+        let file = object::File::parse(&*data).unwrap();
+        let binary = Binary::of(&file);
+        let address = from_entry(object.as_ptr() as usize).unwrap();
+        let start = file.entry().checked_add_signed(address).unwrap();
+        let object = data::object_at(&binary, start, None);
+        data::digest(&binary, object.range)
+    }
+
+    fn bytes_of<T>(object: &T) -> &[u8] {
+        // SAFETY: a view of a static's own bytes, for its address and size.
+        unsafe { std::slice::from_raw_parts((object as *const T).cast(), size_of::<T>()) }
+    }
+
+    #[test]
+    fn tables_of_other_contents_differ_and_pointers_read_as_what_they_point_to() {
+        assert_ne!(digest_of(&SQUARES), digest_of(&OTHER_SQUARES));
+        assert_eq!(digest_of(&SQUARES), digest_of(&SQUARES));
+        assert_eq!(
+            digest_of(bytes_of(&TABLE)),
+            digest_of(bytes_of(&SAME_TABLE))
+        );
+        assert!(by_table(std::hint::black_box(1)) > 0);
+        assert!(SAME_TABLE[std::hint::black_box(0)](1) > 0);
+    }
+
+    #[test]
+    fn what_a_function_only_hands_to_a_panic_is_not_read() {
+        let code = reached(checked as fn(u64) -> u64 as usize);
+        assert!(
+            !code
+                .iter()
+                .any(|entry| entry.symbol.is_empty() && entry.name.contains("tests::checked")),
+            "{:#?}",
+            code.iter()
+                .filter(|entry| entry.symbol.is_empty())
+                .collect::<Vec<_>>()
+        );
+        assert_eq!(code[0].calls_not_followed, 0);
+        assert_eq!(checked(std::hint::black_box(3)), 4);
     }
 
     fn read(offsets: &[i64]) -> Vec<Option<Vec<FunctionCode>>> {

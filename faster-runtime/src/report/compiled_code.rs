@@ -190,7 +190,8 @@ impl Callee {
     fn described(&self) -> String {
         let sizes = match self.bytes {
             [Some(base), Some(current)] if base == current => {
-                format!("{base} bytes at both, its instructions not the same")
+                // A function's instructions, or the bytes of data it reads.
+                format!("{base} bytes at both, not the same")
             }
             [Some(base), Some(current)] => {
                 format!("{base} bytes at the base revision, {current} now")
@@ -290,7 +291,7 @@ mod tests {
             format!(
                 "Its source is unchanged, but its compiled code is not: the timed loop that \
                  inlines it is 495 bytes at the base revision, 983 now; and code it calls \
-                 differs: `hex::val` (40 bytes at both, its instructions not the same), \
+                 differs: `hex::val` (40 bytes at both, not the same), \
                  `hex::tracked::decode_to_slice` (called at the base revision only) and 2 \
                  more{ADVICE}"
             )

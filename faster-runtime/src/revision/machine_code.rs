@@ -45,7 +45,10 @@ pub struct FunctionCode {
     /// a group.
     pub name: String,
     /// Its symbol as the binary's symbol table spells it, mangled: what a
-    /// link's symbol ordering names (see `layout::paired`).
+    /// link's symbol ordering names (see `layout::paired`). Empty for data
+    /// the code reads, which `ReadCode` lists after the functions (named
+    /// for the data and the function reading it, its digest of its bytes)
+    /// and no ordering of code places.
     pub symbol: String,
     /// Its size in bytes.
     pub bytes: u64,
@@ -99,12 +102,17 @@ impl LoopCode {
     }
 
     /// Of every timed loop's code, in every binary, the first `count`
-    /// functions it reaches: itself and the code nearest to it.
+    /// functions it reaches: itself and the code nearest to it (not the
+    /// data it reads).
     pub fn nearest(&self, count: usize) -> impl Iterator<Item = &FunctionCode> {
         self.0
             .iter()
             .flat_map(BTreeMap::values)
-            .flat_map(move |code| code.iter().take(count))
+            .flat_map(move |code| {
+                code.iter()
+                    .filter(|function| !function.symbol.is_empty())
+                    .take(count)
+            })
     }
 
     /// `function`'s timed loop, then what it calls, in the binary serving
