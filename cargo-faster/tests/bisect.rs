@@ -66,16 +66,6 @@ impl Fixture {
         fixture
     }
 
-    /// The commit whose subject starts with `prefix`.
-    fn commit_of(&self, prefix: &str) -> String {
-        let log = self.git(&["log", "--format=%H %s"]);
-        let line = log
-            .lines()
-            .find(|line| line.split_once(' ').unwrap().1.starts_with(prefix))
-            .unwrap();
-        line[..40].to_string()
-    }
-
     /// `cargo faster bisect ARGUMENTS`: its exit code, stdout and stderr.
     fn bisect(&self, arguments: &[&str]) -> (Option<i32>, String, String) {
         let arguments = [&["bisect"], arguments].concat();

@@ -10,20 +10,10 @@
 //! A thirtyfold slowdown is decided however loaded the machine: the test
 //! asserts what was compared and what the search did, not a figure.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod common;
 
-const MANIFEST: &str = r#"[package]
-name = "tables-fixture"
-version = "0.0.0"
-edition = "2024"
-publish = false
-
-[dependencies]
-faster-test = { path = "FASTER", default-features = false }
-
-[workspace]
-"#;
+use common::Fixture;
+use std::path::PathBuf;
 
 /// The library: `walks` goes over its input, as many rounds per element
 /// as `TABLE` says, each round `STEP`, and comes to the same output
@@ -58,33 +48,13 @@ fn library(scale: u8, step: &str) -> String {
         .replace("STEP", step)
 }
 
-struct Fixture {
-    _scratch: tempfile::TempDir,
-    root: PathBuf,
-}
-
 impl Fixture {
     /// The history: c1 with a table of ones to threes, c2 with the same
     /// table thirty times over, c3 with other code as fast: c2's code is
     /// neither end's, so a bisect measures it.
-    fn new() -> Fixture {
-        let scratch = tempfile::Builder::new()
-            .prefix("cargo-faster-fixture-tables-")
-            .tempdir()
-            .unwrap();
-        let root = scratch.path().join("repository");
-        std::fs::create_dir_all(root.join("src")).unwrap();
-        let fixture = Fixture {
-            _scratch: scratch,
-            root,
-        };
-        fixture.write(".gitignore", "/target\n/Cargo.lock\n");
-        fixture.git(&["init", "--quiet", "--initial-branch=main"]);
-        let faster = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
-        fixture.write(
-            "Cargo.toml",
-            &MANIFEST.replace("FASTER", &faster.to_string_lossy()),
-        );
+    fn tables() -> Fixture {
+        let fixture = Fixture::repository("cargo-faster-fixture-tables-");
+        fixture.write("Cargo.toml", &common::manifest("tables-fixture"));
         let commits = [
             (library(1, "i ^ j"), "c1: walks"),
             (library(30, "i ^ j"), "c2: a larger table"),
@@ -92,88 +62,27 @@ impl Fixture {
         ];
         for (text, subject) in commits {
             fixture.write("src/lib.rs", &text);
-            fixture.git(&["add", "--all"]);
-            fixture.git(&["commit", "--quiet", "--message", subject]);
+            fixture.commit(subject);
         }
         fixture
     }
 
-    fn write(&self, path: &str, text: &str) {
-        std::fs::write(self.root.join(path), text).unwrap();
-    }
-
-    /// `git ARGUMENTS` in the fixture, with a fixed author and date; its
-    /// output.
-    fn git(&self, arguments: &[&str]) -> String {
-        let output = Command::new("git")
-            .arg("-C")
-            .arg(&self.root)
-            .args([
-                "-c",
-                "user.name=fixture",
-                "-c",
-                "user.email=fixture@example.com",
-            ])
-            .args(["-c", "commit.gpgsign=false"])
-            .args(arguments)
-            .env("GIT_AUTHOR_DATE", "2026-01-01T00:00:00Z")
-            .env("GIT_COMMITTER_DATE", "2026-01-01T00:00:00Z")
-            .output()
-            .unwrap();
-        assert!(output.status.success(), "git {arguments:?}");
-        String::from_utf8(output.stdout).unwrap().trim().to_string()
-    }
-
-    /// The commit whose subject starts with `prefix`.
-    fn commit_of(&self, prefix: &str) -> String {
-        let log = self.git(&["log", "--format=%H %s"]);
-        let line = log
-            .lines()
-            .find(|line| line.split_once(' ').unwrap().1.starts_with(prefix))
-            .unwrap();
-        line[..40].to_string()
-    }
-
     /// `cargo faster ARGUMENTS`: its exit code, stdout and stderr.
     fn cargo_faster(&self, arguments: &[&str]) -> (Option<i32>, String, String) {
-        let mut command = Command::new(env!("CARGO_BIN_EXE_cargo-faster"));
-        command
-            .arg("faster")
-            .args(arguments)
-            .current_dir(&self.root)
-            .env("CARGO", env!("CARGO"))
-            .env("CARGO_TARGET_DIR", target())
-            .env("CARGO_NET_OFFLINE", "true")
-            .env("CARGO_TERM_COLOR", "never")
-            .env_remove("GITHUB_STEP_SUMMARY");
-        for (name, _) in std::env::vars_os() {
-            if name.to_string_lossy().starts_with("FASTER_") {
-                command.env_remove(&name);
-            }
-        }
-        let Output {
-            status,
-            stdout,
-            stderr,
-        } = command.output().unwrap();
+        let output = self.command(arguments, &target()).output().unwrap();
         let text = |bytes: Vec<u8>| String::from_utf8_lossy(&bytes).into_owned();
-        (status.code(), text(stdout), text(stderr))
+        (
+            output.status.code(),
+            text(output.stdout),
+            text(output.stderr),
+        )
     }
 }
 
-/// The target directory the revision tests build their fixtures in (under
-/// the one cargo builds this in): only the first of them builds `faster`.
+/// The target directory the revision tests build their fixtures in: only
+/// the first of them builds `faster` for it.
 fn target() -> PathBuf {
-    let workspace_target = || {
-        Path::new(env!("CARGO_MANIFEST_DIR"))
-            .parent()
-            .unwrap()
-            .join("target")
-    };
-    std::env::var_os("CARGO_TARGET_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(workspace_target)
-        .join("revisions-fixture")
+    common::target("revisions-fixture")
 }
 
 #[test]
@@ -182,7 +91,7 @@ fn target() -> PathBuf {
     ignore = "compiled code is read from x86-64 ELF"
 )]
 fn a_commit_that_changes_only_a_table_read_is_compiled_code_changed_and_measured() {
-    let fixture = Fixture::new();
+    let fixture = Fixture::tables();
     let [c1, c2, c3] = ["c1:", "c2:", "c3:"].map(|subject| fixture.commit_of(subject));
 
     let (code, stdout, stderr) = fixture.cargo_faster(&["bisect", &format!("{c1}..{c3}"), "walks"]);

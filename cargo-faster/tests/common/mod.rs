@@ -109,6 +109,16 @@ impl Fixture {
         self.git(&["commit", "--quiet", "--message", message]);
     }
 
+    /// The commit whose subject starts with `prefix`.
+    pub fn commit_of(&self, prefix: &str) -> String {
+        let log = self.git(&["log", "--format=%H %s"]);
+        let line = log
+            .lines()
+            .find(|line| line.split_once(' ').unwrap().1.starts_with(prefix))
+            .unwrap();
+        line[..40].to_string()
+    }
+
     /// `cargo faster ARGUMENTS` in the fixture, building in `target`, as a
     /// user runs it: offline (from what this workspace's build has
     /// fetched), without colours, and without the `FASTER_` variables and
