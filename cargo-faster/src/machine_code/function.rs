@@ -261,24 +261,15 @@ impl Registers {
     /// After `instruction`: the origin of the register it writes, and
     /// after a call nothing of the registers a callee may overwrite.
     fn follow(&mut self, instruction: &Instruction) {
-        if instruction.flow_control() == FlowControl::Call
-            || instruction.flow_control() == FlowControl::IndirectCall
-        {
-            for register in CALLER_SAVED {
-                self.0[slot(register).expect("a general register")] = Origin::Unknown;
+        match Writes::of(instruction) {
+            Writes::CallerSaved => {
+                for slot in Writes::caller_saved() {
+                    self.0[slot] = Origin::Unknown;
+                }
             }
-            return;
+            Writes::Register(written) => self.0[written] = self.origin_of_written(instruction),
+            Writes::Nothing => {}
         }
-        if instruction.op_count() == 0
-            || instruction.op0_kind() != OpKind::Register
-            || READ_ONLY_FIRST_OPERAND.contains(&instruction.mnemonic())
-        {
-            return;
-        }
-        let Some(written) = slot(instruction.op0_register()) else {
-            return;
-        };
-        self.0[written] = self.origin_of_written(instruction);
     }
 
     /// The origin of what `instruction` writes to its first operand.
@@ -301,6 +292,42 @@ impl Registers {
             (Mnemonic::Movsxd | Mnemonic::Add | Mnemonic::Sub, _) => Origin::Table,
             _ => Origin::Unknown,
         }
+    }
+}
+
+/// The general registers an instruction writes, as the trackers of
+/// registers (`Registers`, `DataBases`) need it.
+enum Writes {
+    /// A call: every register a callee may overwrite.
+    CallerSaved,
+    /// Its first operand, this register (by [`slot`]).
+    Register(usize),
+    /// No general register.
+    Nothing,
+}
+
+impl Writes {
+    fn of(instruction: &Instruction) -> Writes {
+        if matches!(
+            instruction.flow_control(),
+            FlowControl::Call | FlowControl::IndirectCall
+        ) {
+            return Writes::CallerSaved;
+        }
+        if instruction.op_count() == 0
+            || instruction.op0_kind() != OpKind::Register
+            || READ_ONLY_FIRST_OPERAND.contains(&instruction.mnemonic())
+        {
+            return Writes::Nothing;
+        }
+        slot(instruction.op0_register()).map_or(Writes::Nothing, Writes::Register)
+    }
+
+    /// The slots of the registers a callee may overwrite.
+    fn caller_saved() -> impl Iterator<Item = usize> {
+        CALLER_SAVED
+            .into_iter()
+            .map(|register| slot(register).expect("a general register"))
     }
 }
 
@@ -357,23 +384,15 @@ impl DataBases {
                 }
             }
         }
-        if matches!(
-            instruction.flow_control(),
-            FlowControl::Call | FlowControl::IndirectCall
-        ) {
-            for register in CALLER_SAVED {
-                self.0[slot(register).expect("a general register")] = None;
+        let written = match Writes::of(instruction) {
+            Writes::CallerSaved => {
+                for slot in Writes::caller_saved() {
+                    self.0[slot] = None;
+                }
+                return;
             }
-            return;
-        }
-        if instruction.op_count() == 0
-            || instruction.op0_kind() != OpKind::Register
-            || READ_ONLY_FIRST_OPERAND.contains(&instruction.mnemonic())
-        {
-            return;
-        }
-        let Some(written) = slot(instruction.op0_register()) else {
-            return;
+            Writes::Register(written) => written,
+            Writes::Nothing => return,
         };
         let address = instruction
             .is_ip_rel_memory_operand()
