@@ -95,7 +95,7 @@ pub fn project(
     let needed = least_units(measured, narrow_enough);
     let per_unit = spent.as_secs_f64() / measured as f64;
     let more = needed.saturating_sub(measured) as f64 * per_unit;
-    let within_cap = most.is_none_or(|most| needed <= most) && narrow_enough(needed);
+    let within_cap = most.is_none_or(|most| needed <= most) && needed < NEVER;
     let more_time = (within_cap && more.is_finite()).then(|| Duration::from_secs_f64(more));
     Some((needed, more_time))
 }
