@@ -1,9 +1,13 @@
 //! What an ELF binary holds where, for reading its code: its function
-//! symbols by address with their bytes, its data symbols, and the code
+//! symbols by address with their bytes, its data symbols, the code
 //! addresses its data holds (the pointers a dynamic relocation fills in,
-//! or plain words in a binary loaded at a fixed address).
+//! or plain words in a binary loaded at a fixed address), and every data
+//! address its code or data names (where unnamed objects begin).
 
-use object::{Object, ObjectSection, ObjectSymbol, RelocationFlags, SectionKind, SymbolKind};
+use iced_x86::{Decoder, DecoderOptions, Instruction};
+use object::{
+    Architecture, Object, ObjectSection, ObjectSymbol, RelocationFlags, SectionKind, SymbolKind,
+};
 
 /// `R_X86_64_RELATIVE`: the place holds the load address plus the addend,
 /// a pointer into the binary itself (a position-independent executable's
@@ -33,6 +37,9 @@ pub struct Binary<'data> {
     /// The global offset tables: the addresses the link fills in for code
     /// to load, of functions and data elsewhere.
     offset_tables: Vec<std::ops::Range<u64>>,
+    /// The data addresses its code names (relative to an instruction) and
+    /// its data points to, sorted: where objects without a symbol begin.
+    named: Vec<u64>,
 }
 
 impl<'data> Binary<'data> {
@@ -77,13 +84,47 @@ impl<'data> Binary<'data> {
             .filter(|section| matches!(section.name(), Ok(".got" | ".got.plt")))
             .map(|section| section.address()..section.address() + section.size())
             .collect();
-        Binary {
+        let mut binary = Binary {
             functions,
             objects,
             sections,
             pointers,
             offset_tables,
+            named: Vec::new(),
+        };
+        binary.named = binary.data_named(file.architecture() == Architecture::X86_64);
+        binary
+    }
+
+    /// Every data address an instruction of a function names relative to
+    /// itself (where `decodable`, x86-64 code) or a relocation puts in
+    /// data, sorted and each once.
+    fn data_named(&self, decodable: bool) -> Vec<u64> {
+        let mut named: Vec<u64> = self.pointers.iter().map(|&(_, target)| target).collect();
+        let mut instruction = Instruction::default();
+        for &(start, size, _) in self.functions.iter().filter(|_| decodable) {
+            let Some(code) = self.bytes(start, size) else {
+                continue;
+            };
+            let mut decoder = Decoder::with_ip(64, code, start, DecoderOptions::NONE);
+            while decoder.can_decode() {
+                decoder.decode_out(&mut instruction);
+                if instruction.is_ip_rel_memory_operand() {
+                    named.push(instruction.ip_rel_memory_address());
+                }
+            }
         }
+        named.retain(|&address| self.function_holding(address).is_none());
+        named.sort_unstable();
+        named.dedup();
+        named
+    }
+
+    /// The first data address after `address` that code or data names
+    /// (`u64::MAX` past the last).
+    pub fn next_named(&self, address: u64) -> u64 {
+        let next = self.named.partition_point(|&named| named <= address);
+        self.named.get(next).copied().unwrap_or(u64::MAX)
     }
 
     /// The index of the function whose code holds `address`.

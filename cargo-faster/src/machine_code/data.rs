@@ -35,7 +35,10 @@ pub struct Object<'data> {
 /// it; else the `bytes` an instruction reads there, or, for an address the
 /// code indexes from (`bytes` unknown), through the data symbol starting
 /// just after it (an index's constant part folded in), else up to the next
-/// symbol or the end of its section.
+/// symbol, the next address other code or data names (an unnamed table
+/// lies beside others: `ErrorKind`'s `Debug` reads its lengths beside a
+/// table of distances to its strings, which another link makes other), or
+/// the end of its section.
 pub fn object_at<'data>(binary: &Binary<'data>, address: u64, bytes: Option<u64>) -> Object<'data> {
     if let Some((range, symbol)) = binary.data_symbol_holding(address) {
         return Object {
@@ -55,6 +58,7 @@ pub fn object_at<'data>(binary: &Binary<'data>, address: u64, bytes: Option<u64>
         None => folded().unwrap_or_else(|| {
             binary
                 .next_symbol(address)
+                .min(binary.next_named(address))
                 .min(binary.section_end(address).unwrap_or(u64::MAX))
         }),
     };

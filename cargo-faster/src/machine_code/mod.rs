@@ -438,6 +438,68 @@ mod tests {
         assert_eq!(code.last(), Some(table), "data comes after the functions");
     }
 
+    /// Eight kinds, each named by its own string: a release build looks
+    /// the name up in two tables side by side, of lengths and of distances
+    /// to the strings, as `std::io::ErrorKind`'s `Debug` does.
+    #[derive(Clone, Copy)]
+    enum Kind {
+        NotFound,
+        PermissionDenied,
+        ConnectionRefused,
+        AddrInUse,
+        BrokenPipe,
+        WouldBlock,
+        InvalidData,
+        Interrupted,
+    }
+
+    impl std::fmt::Display for Kind {
+        #[inline(never)]
+        fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            formatter.write_str(match self {
+                Kind::NotFound => "entity not found",
+                Kind::PermissionDenied => "permission denied",
+                Kind::ConnectionRefused => "connection refused",
+                Kind::AddrInUse => "address in use",
+                Kind::BrokenPipe => "broken pipe",
+                Kind::WouldBlock => "operation would block",
+                Kind::InvalidData => "invalid data",
+                Kind::Interrupted => "operation interrupted",
+            })
+        }
+    }
+
+    #[test]
+    fn a_table_a_function_indexes_ends_where_the_next_address_code_names_begins() {
+        let fmt = <Kind as std::fmt::Display>::fmt;
+        let code = reached(fmt as fn(&Kind, &mut std::fmt::Formatter<'_>) -> _ as usize);
+        let tables: Vec<&FunctionCode> = code
+            .iter()
+            .filter(|entry| entry.symbol.is_empty() && entry.name.contains("Display>::fmt"))
+            .collect();
+        // A debug build jumps to code per kind instead and reads no table.
+        if cfg!(not(debug_assertions)) {
+            assert!(!tables.is_empty(), "{code:#?}");
+        }
+        // The lengths, 8 bytes per kind, and not the distances after them.
+        for table in tables {
+            assert!(table.bytes <= 8 * 8, "{table:?}");
+        }
+        assert_eq!(code[0].calls_not_followed, 0, "{:?}", code[0]);
+        let kinds = [
+            Kind::NotFound,
+            Kind::PermissionDenied,
+            Kind::ConnectionRefused,
+            Kind::AddrInUse,
+            Kind::BrokenPipe,
+            Kind::WouldBlock,
+            Kind::InvalidData,
+            Kind::Interrupted,
+        ];
+        let names: Vec<String> = kinds.iter().map(|kind| kind.to_string()).collect();
+        assert_eq!(names[3], "address in use");
+    }
+
     fn digest_of(object: &[u8]) -> u64 {
         let data = std::fs::read(std::env::current_exe().unwrap()).unwrap();
         let file = object::File::parse(&*data).unwrap();
