@@ -90,6 +90,7 @@ fn every_rust_example_builds_without_warnings_and_shows_its_verdict() {
     if with_gpu {
         add_faster(&manifest, &documents["guide/gpu.md"]);
     }
+    hold_to_workspace_lock(&scratch);
 
     let build = support::cargo_on(&manifest, &["build"], &[], &[]);
     assert_clean("cargo build", &build);
@@ -147,6 +148,74 @@ fn add_faster(manifest: &Path, document: &str) {
     arguments.extend(["--path", path.as_ref()]);
     let added = support::cargo_on(manifest, &words[..1], &arguments, &[]);
     assert!(added.success(), "`{line}` failed:\n{}", added.output);
+}
+
+/// Holds every package of the docs crate's lock to the version the
+/// workspace's lock has: resolving offline, cargo may take a newer version
+/// that another build left in the shared cache over the copied lock's
+/// (zerocopy 0.8.64 over 0.8.63) and then need a companion of it that is
+/// not there (zerocopy-derive 0.8.64).
+fn hold_to_workspace_lock(scratch: &Path) {
+    let read = |path: &Path| std::fs::read_to_string(path).expect("a lock file is readable");
+    let workspace = locked_versions(&read(&root().join("Cargo.lock")));
+    let manifest = scratch.join("Cargo.toml");
+    for (name, version) in locked_versions(&read(&scratch.join("Cargo.lock"))) {
+        let held: Vec<&(String, String)> = workspace
+            .iter()
+            .filter(|(locked, _)| *locked == name)
+            .collect();
+        if let [(_, held)] = held[..] {
+            if *held != version {
+                let package = format!("{name}@{version}");
+                let update = ["-p", &package, "--precise", held];
+                let run = support::cargo_on(&manifest, &["update"], &update, &[]);
+                assert!(
+                    run.success(),
+                    "holding {package} to {held}:\n{}",
+                    run.output
+                );
+            }
+        }
+    }
+}
+
+/// The packages a lock file holds: each `[[package]]`'s name and version.
+fn locked_versions(lock: &str) -> Vec<(String, String)> {
+    let value = |line: &str, key: &str| {
+        line.strip_prefix(key)?
+            .trim_start()
+            .strip_prefix('=')?
+            .trim()
+            .strip_prefix('"')?
+            .strip_suffix('"')
+            .map(str::to_string)
+    };
+    let mut packages = Vec::new();
+    let mut name = None;
+    for line in lock.lines() {
+        if line == "[[package]]" {
+            name = None;
+        } else if let Some(named) = value(line, "name") {
+            name = Some(named);
+        } else if let (Some(version), Some(named)) = (value(line, "version"), name.take()) {
+            packages.push((named, version));
+        }
+    }
+    packages
+}
+
+#[test]
+fn a_lock_file_s_packages_are_read_with_their_versions() {
+    let lock = "version = 4\n\n[[package]]\nname = \"zerocopy\"\nversion = \"0.8.63\"\n\
+                source = \"registry+https://github.com/rust-lang/crates.io-index\"\n\n\
+                [[package]]\nname = \"my_crate\"\nversion = \"0.1.0\"\n";
+    assert_eq!(
+        locked_versions(lock),
+        [
+            ("zerocopy".to_string(), "0.8.63".to_string()),
+            ("my_crate".to_string(), "0.1.0".to_string())
+        ]
+    );
 }
 
 /// Fails unless `run` passed without a warning.
