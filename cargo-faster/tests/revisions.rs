@@ -1266,13 +1266,20 @@ fn a_base_not_measured_keeps_only_its_material_and_is_relinked_alike() {
     assert!(!layouts_of(&second).0.is_empty());
 
     // Against the first again: built already, relinked where it was, and
-    // the second's layouts go in turn (said, though nothing was built).
+    // the second's layouts go in turn (said, though nothing was built) —
+    // or the whole second base, where the other tests' bases made since
+    // (they share this target) leave it among the older ones the cache
+    // does not keep.
     let said = run("HEAD~2");
     assert!(said.contains("is built already"), "{said}");
-    assert!(
-        said.contains(" of 1 base revision not measured now ("),
-        "{said}"
-    );
     assert_eq!(addresses(&layout), placed, "relinked alike");
-    assert_eq!(layouts_of(&second).1, MATERIAL);
+    if second.exists() {
+        assert!(
+            said.contains(" of 1 base revision not measured now ("),
+            "{said}"
+        );
+        assert_eq!(layouts_of(&second).1, MATERIAL);
+    } else {
+        assert!(said.contains(" older one"), "{said}");
+    }
 }
