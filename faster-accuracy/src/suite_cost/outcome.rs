@@ -13,9 +13,9 @@ pub struct Run {
     pub same: Outcomes,
     /// The failed comparisons' test names.
     pub failed: Vec<String>,
-    /// What the runner said of the failures (libtest's `failures:`
-    /// section, nextest's output), empty when none failed: a failure in a
-    /// figure is shown with its cause.
+    /// What the runner said of the failures (each failed comparison's
+    /// report, then libtest's `failures:` section), empty when none
+    /// failed: a failure in a figure is shown with its cause.
     pub said: String,
 }
 
