@@ -40,6 +40,9 @@ pub struct Binary<'data> {
     /// The data addresses its code names (relative to an instruction) and
     /// its data points to, sorted: where objects without a symbol begin.
     named: Vec<u64>,
+    /// Whether its code can be decoded (x86-64); elsewhere a function's
+    /// digest is its size and it reaches nothing.
+    pub decodable: bool,
 }
 
 impl<'data> Binary<'data> {
@@ -91,18 +94,19 @@ impl<'data> Binary<'data> {
             pointers,
             offset_tables,
             named: Vec::new(),
+            decodable: file.architecture() == Architecture::X86_64,
         };
-        binary.named = binary.data_named(file.architecture() == Architecture::X86_64);
+        binary.named = binary.data_named();
         binary
     }
 
     /// Every data address an instruction of a function names relative to
-    /// itself (where `decodable`, x86-64 code) or a relocation puts in
-    /// data, sorted and each once.
-    fn data_named(&self, decodable: bool) -> Vec<u64> {
+    /// itself (where its code decodes) or a relocation puts in data, sorted
+    /// and each once.
+    fn data_named(&self) -> Vec<u64> {
         let mut named: Vec<u64> = self.pointers.iter().map(|&(_, target)| target).collect();
         let mut instruction = Instruction::default();
-        for &(start, size, _) in self.functions.iter().filter(|_| decodable) {
+        for &(start, size, _) in self.functions.iter().filter(|_| self.decodable) {
             let Some(code) = self.bytes(start, size) else {
                 continue;
             };

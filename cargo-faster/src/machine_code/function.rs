@@ -42,7 +42,7 @@ pub struct Read {
 
 /// Reads the function at `index` of `binary`; where its code cannot be
 /// decoded (not x86-64), its digest is its size and it reaches nothing.
-pub fn read(binary: &Binary, index: usize, decodable: bool) -> Read {
+pub fn read(binary: &Binary, index: usize) -> Read {
     let (start, size, symbol) = binary.functions[index];
     let mut reading = Reading {
         binary,
@@ -54,7 +54,7 @@ pub fn read(binary: &Binary, index: usize, decodable: bool) -> Read {
         thread_pointers: ThreadPointers::default(),
         not_followed: 0,
     };
-    match binary.bytes(start, size).filter(|_| decodable) {
+    match binary.bytes(start, size).filter(|_| binary.decodable) {
         Some(bytes) => {
             let mut decoder = Decoder::with_ip(64, bytes, start, DecoderOptions::NONE);
             let mut instruction = Instruction::default();

@@ -40,7 +40,7 @@ use binary::Binary;
 use data::Object as DataObject;
 use faster_runtime::__internal::FunctionCode;
 use function::Reach;
-use object::{Architecture, Object};
+use object::Object;
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::ops::Range;
 use std::path::Path;
@@ -65,10 +65,7 @@ pub fn timed_code(
         .map_err(|error| format!("cannot read {}: {error}", binary.display()))?;
     let file = object::File::parse(&*data)
         .map_err(|error| format!("cannot read {} as ELF: {error}", binary.display()))?;
-    let mut walk = Walk::new(
-        Binary::of(&file),
-        file.architecture() == Architecture::X86_64,
-    );
+    let mut walk = Walk::new(Binary::of(&file));
     let entry = file.entry();
     Ok(offsets
         .iter()
@@ -84,9 +81,6 @@ pub fn timed_code(
 /// Reads functions of one binary, each once however many loops reach it.
 struct Walk<'data> {
     binary: Binary<'data>,
-    /// Whether its code can be decoded (x86-64); elsewhere a function's
-    /// digest is its size and it reaches nothing.
-    decodable: bool,
     /// Each function read: its code, the functions it leads to and the
     /// data it reads.
     read: HashMap<usize, Reached<'data>>,
@@ -96,10 +90,9 @@ struct Walk<'data> {
 }
 
 impl<'data> Walk<'data> {
-    fn new(binary: Binary<'data>, decodable: bool) -> Walk<'data> {
+    fn new(binary: Binary<'data>) -> Walk<'data> {
         Walk {
             binary,
-            decodable,
             read: HashMap::new(),
             data: HashMap::new(),
         }
@@ -170,7 +163,7 @@ impl<'data> Walk<'data> {
     /// not followed.
     fn function(&mut self, index: usize) -> &Reached<'data> {
         if !self.read.contains_key(&index) {
-            let read = function::read(&self.binary, index, self.decodable);
+            let read = function::read(&self.binary, index);
             let mut reached = Reached {
                 code: read.code,
                 leads_to: Vec::new(),
