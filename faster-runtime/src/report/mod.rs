@@ -373,7 +373,7 @@ pub(crate) mod fixtures {
             downgraded: false,
             speedup,
             ci,
-            systematic: 0.005,
+            systematic: crate::config::plan::SYSTEMATIC_ALLOWANCE,
             best_speedup: speedup,
             uncorrected_speedup: speedup,
             original_ns: 32_812.0,
